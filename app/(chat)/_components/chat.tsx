@@ -1,0 +1,103 @@
+'use client';
+
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport } from 'ai';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { notifyConversationsChanged } from '@/lib/conversation-events';
+import { Composer } from './composer';
+import { ErrorNotice } from './error-notice';
+import { type ChatMessage, MessageItem } from './message-item';
+
+type Props = {
+  id: string;
+  initialMessages: ChatMessage[];
+  isNew: boolean;
+  noProviderMessage: string | null;
+};
+
+/** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
+export function Chat({ id, initialMessages, isNew, noProviderMessage }: Props) {
+  const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
+  const createdRef = useRef(!isNew);
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<ChatMessage>({
+        api: '/api/chat',
+        prepareSendMessagesRequest: ({ id, messages }) => ({ body: { id, message: messages.at(-1) } }),
+      }),
+    [],
+  );
+  const { messages, sendMessage, status, stop, error, regenerate } = useChat<ChatMessage>({
+    id,
+    messages: initialMessages,
+    transport,
+    onFinish: () => notifyConversationsChanged(),
+  });
+
+  const busy = status === 'submitted' || status === 'streaming';
+  const last = messages.at(-1);
+  const storedError = !busy && !error && last?.role === 'assistant' ? last.metadata?.error : undefined;
+
+  useEffect(() => {
+    if (status === 'streaming' && !createdRef.current) {
+      createdRef.current = true;
+      notifyConversationsChanged();
+    }
+  }, [status]);
+
+  const bottomRef = useRef<HTMLDivElement>(null);
+  const count = messages.length;
+  const lastLength = last?.parts.length ?? 0;
+  useEffect(() => {
+    if (count || lastLength) bottomRef.current?.scrollIntoView({ block: 'end' });
+  }, [count, lastLength]);
+
+  function send(text: string) {
+    if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
+      window.history.replaceState(null, '', `/c/${id}`);
+    }
+    void sendMessage({ text });
+  }
+
+  async function onStop() {
+    const current = messages.at(-1);
+    await stop();
+    if (current?.role === 'assistant') setStopped((s) => new Set(s).add(current.id));
+    notifyConversationsChanged();
+  }
+
+  return (
+    <div className="flex h-full min-h-0 flex-col">
+      <div className="min-h-0 flex-1 overflow-y-auto px-4 py-6" aria-live="polite">
+        <div className="mx-auto flex max-w-3xl flex-col gap-6">
+          {noProviderMessage && (
+            <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+              {noProviderMessage}
+            </p>
+          )}
+          {messages.length === 0 && (
+            <div className="mt-24 text-center text-zinc-500">
+              <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
+              <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
+            </div>
+          )}
+          {messages.map((m, i) => (
+            <MessageItem
+              key={m.id}
+              message={m}
+              streaming={busy && i === messages.length - 1}
+              interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
+            />
+          ))}
+          {(error || storedError) && (
+            <ErrorNotice error={error?.message ?? storedError ?? ''} onRetry={() => void regenerate()} />
+          )}
+          <div ref={bottomRef} />
+        </div>
+      </div>
+      <div className="border-t border-zinc-200 p-3 dark:border-zinc-800">
+        <Composer busy={busy} onSend={send} onStop={() => void onStop()} />
+      </div>
+    </div>
+  );
+}

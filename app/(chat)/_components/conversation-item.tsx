@@ -1,0 +1,92 @@
+'use client';
+
+import Link from 'next/link';
+import { useState } from 'react';
+import { ConfirmDialog } from './confirm-dialog';
+
+export type ConversationSummary = { id: string; title: string; updatedAt: string };
+
+type Props = {
+  item: ConversationSummary;
+  active: boolean;
+  onRename: (title: string) => Promise<void>;
+  onDelete: () => Promise<void>;
+};
+
+/** A sidebar row: link to the conversation, rename in place, delete after a confirm. */
+export function ConversationItem({ item, active, onRename, onDelete }: Props) {
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  if (editing) {
+    return (
+      <form
+        className="px-2 py-1"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const title = String(new FormData(e.currentTarget).get('title') ?? '').trim();
+          setEditing(false);
+          if (title && title !== item.title) void onRename(title);
+        }}
+      >
+        <input
+          name="title"
+          aria-label="Conversation title"
+          defaultValue={item.title}
+          autoFocus
+          maxLength={200}
+          onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}
+          onBlur={(e) => e.currentTarget.form?.requestSubmit()}
+          className="w-full rounded border border-blue-500 bg-white px-2 py-1 text-sm dark:bg-zinc-900"
+        />
+      </form>
+    );
+  }
+
+  return (
+    <div
+      className={`group flex items-center rounded-md ${active ? 'bg-zinc-200 dark:bg-zinc-800' : 'hover:bg-zinc-100 dark:hover:bg-zinc-900'}`}
+    >
+      <Link
+        href={`/c/${item.id}`}
+        aria-current={active ? 'page' : undefined}
+        className="min-w-0 flex-1 truncate px-3 py-2 text-sm"
+        title={item.title}
+      >
+        {item.title}
+      </Link>
+      <div className="flex shrink-0 gap-0.5 pr-1 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
+        <button
+          type="button"
+          aria-label={`Rename ${item.title}`}
+          title="Rename"
+          onClick={() => setEditing(true)}
+          className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
+        >
+          ✎
+        </button>
+        <button
+          type="button"
+          aria-label={`Delete ${item.title}`}
+          title="Delete"
+          onClick={() => setConfirming(true)}
+          className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
+        >
+          🗑
+        </button>
+      </div>
+      {confirming && (
+        <ConfirmDialog
+          title="Delete conversation?"
+          body={`“${item.title}” and all its messages will be deleted. This cannot be undone.`}
+          confirmLabel="Delete"
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            void onDelete();
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+'use client';
+
+import { useState } from 'react';
+
+type Mode = 'sign-up' | 'sign-in';
+
+const input =
+  'w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm outline-none focus:border-blue-500 focus:ring-2 focus:ring-blue-500/30 dark:border-zinc-700 dark:bg-zinc-900';
+
+/** Email + password form for /sign-up and /sign-in; talks to the auth library's endpoints. */
+export function AuthForm({ mode }: { mode: Mode }) {
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setError(null);
+    setPending(true);
+    const form = new FormData(event.currentTarget);
+    const body =
+      mode === 'sign-up'
+        ? { name: form.get('name'), email: form.get('email'), password: form.get('password') }
+        : { email: form.get('email'), password: form.get('password') };
+    try {
+      const res = await fetch(`/api/auth/${mode}/email`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (!res.ok) {
+        const data = (await res.json().catch(() => null)) as { message?: string } | null;
+        setError(data?.message ?? `Could not ${mode === 'sign-up' ? 'create the account' : 'sign in'} (HTTP ${res.status}).`);
+        setPending(false);
+        return;
+      }
+      window.location.assign('/');
+    } catch {
+      setError('The server could not be reached. Check your connection and try again.');
+      setPending(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" noValidate={false}>
+      {mode === 'sign-up' && (
+        <label className="block space-y-1 text-sm font-medium">
+          <span>Name</span>
+          <input name="name" required autoComplete="name" className={input} autoFocus />
+        </label>
+      )}
+      <label className="block space-y-1 text-sm font-medium">
+        <span>Email</span>
+        <input name="email" type="email" required autoComplete="email" className={input} autoFocus={mode === 'sign-in'} />
+      </label>
+      <label className="block space-y-1 text-sm font-medium">
+        <span>Password</span>
+        <input
+          name="password"
+          type="password"
+          required
+          minLength={mode === 'sign-up' ? 8 : undefined}
+          autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}
+          className={input}
+        />
+      </label>
+      {error && (
+        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+          {error}
+        </p>
+      )}
+      <button
+        type="submit"
+        disabled={pending}
+        className="w-full rounded-md bg-blue-600 px-3 py-2 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-60"
+      >
+        {pending ? 'Please wait…' : mode === 'sign-up' ? 'Create account' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

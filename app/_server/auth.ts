@@ -1,0 +1,67 @@
+import 'server-only';
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { APIError } from 'better-auth/api';
+import { nextCookies } from 'better-auth/next-js';
+import { getDb } from '@/db/client';
+import { getSetting } from '@/db/queries/settings';
+import { countUsers, getUserById } from '@/db/queries/users';
+import * as schema from '@/db/schema';
+import { getEnv, trustedOrigins } from '@/lib/env';
+
+function createAuth() {
+  const env = getEnv();
+  return betterAuth({
+    database: drizzleAdapter(getDb(), { provider: 'sqlite', schema }),
+    secret: env.AUTH_SECRET,
+    baseURL: env.APP_URL,
+    trustedOrigins: trustedOrigins(),
+    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    user: {
+      additionalFields: {
+        role: { type: 'string', defaultValue: 'user', input: false },
+        disabled: { type: 'boolean', defaultValue: false, input: false },
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 300,
+      customRules: { '/sign-in/email': { window: 60, max: 30 }, '/sign-up/email': { window: 60, max: 30 } },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // The first account becomes admin; after that, self sign-up needs the admin's "signupOpen".
+          before: async (data, ctx) => {
+            const db = getDb();
+            if (countUsers(db) === 0) return { data: { ...data, role: 'admin' } };
+            if (ctx?.path === '/sign-up/email' && !getSetting(db, 'signupOpen')) {
+              throw new APIError('FORBIDDEN', { message: 'Sign-up is closed. Ask an admin to create your account.' });
+            }
+            return { data };
+          },
+        },
+      },
+      session: {
+        create: {
+          before: async (data) => {
+            const owner = getUserById(getDb(), data.userId);
+            if (!owner || owner.disabled) throw new APIError('FORBIDDEN', { message: 'This account is disabled.' });
+            return { data };
+          },
+        },
+      },
+    },
+    plugins: [nextCookies()],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+const g = globalThis as unknown as { __auth?: Auth };
+
+export function getAuth(): Auth {
+  g.__auth ??= createAuth();
+  return g.__auth;
+}

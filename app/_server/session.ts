@@ -1,0 +1,34 @@
+import 'server-only';
+import { getDb } from '@/db/client';
+import { getUserById, type PublicUser } from '@/db/queries/users';
+import { getAuth } from '@/app/_server/auth';
+import { AppError } from '@/lib/errors';
+import { assertSameOrigin } from '@/lib/http';
+
+export type SessionUser = Pick<PublicUser, 'id' | 'name' | 'email' | 'role'>;
+
+/** The signed-in, enabled user of a request, or null. */
+export async function getSessionUser(headers: Headers): Promise<SessionUser | null> {
+  const session = await getAuth().api.getSession({ headers });
+  if (!session) return null;
+  const row = getUserById(getDb(), session.user.id);
+  if (!row || row.disabled) return null;
+  return { id: row.id, name: row.name, email: row.email, role: row.role };
+}
+
+/** Any signed-in user; state-changing methods must also come from our own origin. */
+export async function requireUser(req: Request): Promise<SessionUser> {
+  const user = await getSessionUser(req.headers);
+  if (!user) throw new AppError('unauthorized', 'Sign in first.');
+  if (req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
+  return user;
+}
+
+/** Admin APIs: 401 anonymous, 403 non-admin or foreign origin. */
+export async function requireAdmin(req: Request): Promise<SessionUser> {
+  const user = await getSessionUser(req.headers);
+  if (!user) throw new AppError('unauthorized', 'Sign in first.');
+  if (user.role !== 'admin') throw new AppError('forbidden', 'Admins only.');
+  if (req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
+  return user;
+}

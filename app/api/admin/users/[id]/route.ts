@@ -1,0 +1,23 @@
+import { getDb } from '@/db/client';
+import { updateUser } from '@/db/queries/users';
+import { requireAdmin } from '@/app/_server/session';
+import { AppError, notFound } from '@/lib/errors';
+import { readJson, route } from '@/lib/http';
+import { UpdateUserSchema } from '@/lib/schemas/users';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Ctx = { params: Promise<{ id: string }> };
+
+export const PATCH = route<Ctx>(async (req, { params }) => {
+  const admin = await requireAdmin(req);
+  const { id } = await params;
+  const patch = await readJson(req, UpdateUserSchema);
+  if (id === admin.id && (patch.disabled || patch.role === 'user')) {
+    throw new AppError('bad_request', 'You cannot disable or demote yourself.');
+  }
+  const row = updateUser(getDb(), id, patch);
+  if (!row) throw notFound('User not found.');
+  return Response.json(row);
+});

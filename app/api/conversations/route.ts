@@ -1,0 +1,18 @@
+import { getDb } from '@/db/client';
+import { listConversations } from '@/db/queries/conversations';
+import { requireUser } from '@/app/_server/session';
+import { parseWith, route } from '@/lib/http';
+import { ListQuerySchema } from '@/lib/schemas/chat';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const GET = route(async (req) => {
+  const user = await requireUser(req);
+  const query = parseWith(ListQuerySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
+  const page = listConversations(getDb(), user.id, { limit: query.limit, cursor: query.cursor });
+  return Response.json({
+    items: page.items.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt.toISOString() })),
+    nextCursor: page.nextCursor,
+  });
+});

@@ -1,0 +1,12 @@
+import { requireUser } from '@/app/_server/session';
+import { getEnv } from '@/lib/env';
+import { route } from '@/lib/http';
+import { listModels } from '@/lib/providers';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const GET = route(async (req) => {
+  await requireUser(req);
+  return Response.json({ items: listModels(getEnv()) });
+});

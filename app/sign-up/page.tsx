@@ -1,0 +1,36 @@
+import { headers } from 'next/headers';
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import { getDb } from '@/db/client';
+import { getSetting } from '@/db/queries/settings';
+import { countUsers } from '@/db/queries/users';
+import { AuthCard } from '@/app/_components/auth-card';
+import { AuthForm } from '@/app/_components/auth-form';
+import { getSessionUser } from '@/app/_server/session';
+
+export const dynamic = 'force-dynamic';
+
+export default async function SignUpPage() {
+  if (await getSessionUser(await headers())) redirect('/');
+  const db = getDb();
+  const first = countUsers(db) === 0;
+  const open = first || getSetting(db, 'signupOpen');
+  return (
+    <AuthCard title={first ? 'Create the admin account' : 'Create an account'}>
+      {first && <p className="text-sm text-zinc-500">This is the first account, so it becomes the administrator.</p>}
+      {open ? (
+        <AuthForm mode="sign-up" />
+      ) : (
+        <p className="text-sm">Sign-up is closed. Ask an admin to create your account.</p>
+      )}
+      {!first && (
+        <p className="text-sm text-zinc-500">
+          Have an account?{' '}
+          <Link href="/sign-in" className="text-blue-600 underline">
+            Sign in
+          </Link>
+        </p>
+      )}
+    </AuthCard>
+  );
+}

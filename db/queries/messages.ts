@@ -1,0 +1,92 @@
+import 'server-only';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { conversations, messages } from '@/db/schema';
+
+export type MessageRow = typeof messages.$inferSelect;
+export type StoredMessage = {
+  id: string;
+  role: MessageRow['role'];
+  parts: unknown[];
+  metadata?: Record<string, unknown>;
+};
+
+export function listMessages(db: Db, conversationId: string): StoredMessage[] {
+  return db
+    .select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata })
+    .from(messages)
+    .where(eq(messages.conversationId, conversationId))
+    .orderBy(asc(messages.seq))
+    .all()
+    .map((m) => ({ id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) }));
+}
+
+/**
+ * Stores the user's message before the model is called, in one transaction:
+ * creates the conversation on its first message; a message id that is already stored
+ * (a retry, a regenerate, an edit) replaces that message and drops everything after it.
+ */
+export function saveUserMessage(
+  db: Db,
+  input: { conversationId: string; userId: string; title: string; model: string | null; message: StoredMessage },
+): 'saved' | 'not-a-user-message' {
+  const { conversationId, message } = input;
+  return db.transaction((tx) => {
+    const now = new Date();
+    tx.insert(conversations)
+      .values({ id: conversationId, userId: input.userId, title: input.title, model: input.model, createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({ target: conversations.id, set: { updatedAt: now, ...(input.model ? { model: input.model } : {}) } })
+      .run();
+    const existing = tx
+      .select({ seq: messages.seq, role: messages.role })
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.id, message.id)))
+      .get();
+    if (existing && existing.role !== 'user') return 'not-a-user-message';
+    if (existing) {
+      tx.delete(messages)
+        .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, existing.seq)))
+        .run();
+      tx.update(messages)
+        .set({ parts: message.parts, metadata: message.metadata ?? null })
+        .where(and(eq(messages.conversationId, conversationId), eq(messages.id, message.id)))
+        .run();
+      return 'saved';
+    }
+    tx.insert(messages)
+      .values({
+        id: message.id,
+        conversationId,
+        role: message.role,
+        parts: message.parts,
+        metadata: message.metadata ?? null,
+        seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
+        createdAt: now,
+      })
+      .run();
+    return 'saved';
+  });
+}
+
+/** Stores (or replaces, by id) the assistant's message at the end of the conversation. */
+export function saveAssistantMessage(db: Db, conversationId: string, message: StoredMessage): void {
+  const now = new Date();
+  db.transaction((tx) => {
+    tx.insert(messages)
+      .values({
+        id: message.id,
+        conversationId,
+        role: message.role,
+        parts: message.parts,
+        metadata: message.metadata ?? null,
+        seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
+        createdAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [messages.conversationId, messages.id],
+        set: { parts: message.parts, metadata: message.metadata ?? null },
+      })
+      .run();
+    tx.update(conversations).set({ updatedAt: now }).where(eq(conversations.id, conversationId)).run();
+  });
+}

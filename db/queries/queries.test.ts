@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type Db, openDatabase } from '@/db/client';
+import { deleteConversation, getOwnConversation, listConversations, renameConversation } from '@/db/queries/conversations';
+import { listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
+import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
+import { countUsers, updateUser } from '@/db/queries/users';
+import { session, user } from '@/db/schema';
+
+let dir: string;
+let db: Db;
+let sqlite: ReturnType<typeof openDatabase>['sqlite'];
+
+function addUser(id: string) {
+  db.insert(user).values({ id, name: id, email: `${id}@example.com` }).run();
+}
+const text = (t: string) => [{ type: 'text', text: t }];
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'queries-'));
+  const handle = openDatabase(join(dir, 'test.db'));
+  db = handle.db;
+  sqlite = handle.sqlite;
+  addUser('alice');
+  addUser('bob');
+});
+after(() => {
+  sqlite.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('database file', () => {
+  test('is migrated, in WAL mode, with foreign keys and a busy timeout', () => {
+    assert.equal(sqlite.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(sqlite.pragma('foreign_keys', { simple: true }), 1);
+    assert.equal(sqlite.pragma('busy_timeout', { simple: true }), 5000);
+    assert.equal(countUsers(db), 2);
+  });
+});
+
+describe('messages', () => {
+  test('the first user message creates the conversation; answers append in order', () => {
+    const r = saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'Hello', model: 'm', message: { id: 'u1', role: 'user', parts: text('hi') } });
+    assert.equal(r, 'saved');
+    saveAssistantMessage(db, 'conv-0001', { id: 'a1', role: 'assistant', parts: text('hello'), metadata: { usage: { totalTokens: 5 } } });
+    saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'ignored', model: null, message: { id: 'u2', role: 'user', parts: text('more') } });
+    const msgs = listMessages(db, 'conv-0001');
+    assert.deepEqual(msgs.map((m) => m.id), ['u1', 'a1', 'u2']);
+    assert.deepEqual(msgs[1]?.metadata, { usage: { totalTokens: 5 } });
+    assert.equal(getOwnConversation(db, 'alice', 'conv-0001')?.title, 'Hello');
+  });
+
+  test('re-sending a stored user message replaces it and drops what came after (retry, edit)', () => {
+    saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'x', model: null, message: { id: 'u1', role: 'user', parts: text('hi again') } });
+    const msgs = listMessages(db, 'conv-0001');
+    assert.deepEqual(msgs.map((m) => m.id), ['u1']);
+    assert.deepEqual(msgs[0]?.parts, text('hi again'));
+  });
+
+  test('a user message may not overwrite an answer', () => {
+    saveAssistantMessage(db, 'conv-0001', { id: 'a9', role: 'assistant', parts: text('answer') });
+    const r = saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'x', model: null, message: { id: 'a9', role: 'user', parts: text('evil') } });
+    assert.equal(r, 'not-a-user-message');
+    assert.deepEqual(listMessages(db, 'conv-0001').at(-1)?.parts, text('answer'));
+  });
+
+  test('saving an answer twice (same id) updates it in place', () => {
+    saveAssistantMessage(db, 'conv-0001', { id: 'a9', role: 'assistant', parts: text('answer v2'), metadata: { interrupted: true } });
+    const msgs = listMessages(db, 'conv-0001');
+    assert.equal(msgs.filter((m) => m.id === 'a9').length, 1);
+    assert.deepEqual(msgs.at(-1)?.metadata, { interrupted: true });
+  });
+});
+
+describe('conversations', () => {
+  test('another user cannot read, rename or delete', () => {
+    assert.equal(getOwnConversation(db, 'bob', 'conv-0001'), null);
+    assert.equal(renameConversation(db, 'bob', 'conv-0001', 'pwned'), null);
+    assert.equal(deleteConversation(db, 'bob', 'conv-0001'), false);
+    assert.equal(getOwnConversation(db, 'alice', 'conv-0001')?.title, 'Hello');
+  });
+
+  test('list is newest first, paginated, each conversation exactly once', () => {
+    for (let i = 0; i < 7; i++) {
+      saveUserMessage(db, { conversationId: `page-${i}0000`, userId: 'bob', title: `t${i}`, model: null, message: { id: `m${i}`, role: 'user', parts: text('x') } });
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = listConversations(db, 'bob', { limit: 3, cursor });
+      seen.push(...page.items.map((c) => c.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    assert.equal(seen.length, 7);
+    assert.equal(new Set(seen).size, 7);
+    assert.equal(seen[0], 'page-60000');
+    assert.ok(!seen.includes('conv-0001'), "alice's conversation is not in bob's list");
+  });
+
+  test('delete removes the messages too', () => {
+    assert.equal(deleteConversation(db, 'alice', 'conv-0001'), true);
+    assert.deepEqual(listMessages(db, 'conv-0001'), []);
+  });
+});
+
+describe('settings and users', () => {
+  test('settings default, then persist', () => {
+    assert.deepEqual(getSettings(db), { signupOpen: false });
+    updateSettings(db, { signupOpen: true });
+    assert.equal(getSetting(db, 'signupOpen'), true);
+  });
+
+  test('disabling a user ends their sessions', () => {
+    db.insert(session).values({ id: 's1', token: 'tok', userId: 'bob', expiresAt: new Date(Date.now() + 60_000) }).run();
+    const row = updateUser(db, 'bob', { disabled: true });
+    assert.equal(row?.disabled, true);
+    assert.equal(db.select().from(session).all().length, 0);
+  });
+});

@@ -1,0 +1,84 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, BOB, ensureUser, originHeaders, signIn } from './helpers';
+
+test.describe.configure({ mode: 'serial' });
+
+test('the first account, made through the sign-up form, becomes admin; then sign-up is closed', async ({ page, browser }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/sign-up$/);
+  await expect(page.getByRole('heading', { name: 'Create the admin account' })).toBeVisible();
+  await page.getByLabel('Name').fill(ADMIN.name);
+  await page.getByLabel('Email').fill(ADMIN.email);
+  await page.getByLabel('Password').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
+
+  const session = await page.request.get('/api/auth/get-session');
+  expect((await session.json()).user.role).toBe('admin');
+  const cookies = await page.context().cookies();
+  expect(cookies.find((c) => c.name.includes('session_token'))?.httpOnly).toBe(true);
+
+  const stranger = await browser.newContext();
+  const other = await stranger.newPage();
+  await other.goto('/sign-up');
+  await expect(other.getByText('Sign-up is closed')).toBeVisible();
+  const api = await stranger.request.post('/api/auth/sign-up/email', {
+    data: { name: 'Eve', email: 'eve@example.com', password: 'password-123' },
+    headers: originHeaders(),
+  });
+  expect(api.status()).toBe(403);
+  await stranger.close();
+});
+
+test('admin opens sign-up and creates users; sign in and sign out work', async ({ page, browser }) => {
+  await signIn(page, ADMIN);
+  await ensureUser(page.request, BOB);
+
+  const bobContext = await browser.newContext();
+  const bob = await bobContext.newPage();
+  await bob.goto('/');
+  await expect(bob).toHaveURL(/\/sign-in$/);
+  await bob.getByLabel('Email').fill(BOB.email);
+  await bob.getByLabel('Password').fill('wrong-password');
+  await bob.getByRole('button', { name: 'Sign in' }).click();
+  await expect(bob.getByRole('alert')).toBeVisible();
+  await bob.getByLabel('Password').fill(BOB.password);
+  await bob.getByRole('button', { name: 'Sign in' }).click();
+  await expect(bob.getByRole('textbox', { name: 'Message' })).toBeVisible();
+  await expect(bob.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+  expect((await bob.request.get('/api/admin/settings')).status()).toBe(403);
+  await bob.getByRole('button', { name: 'Sign out' }).click();
+  await expect(bob).toHaveURL(/\/sign-in$/);
+  expect((await bob.request.get('/api/conversations')).status()).toBe(401);
+  await bobContext.close();
+
+  // Opening sign-up lets a stranger register, as a plain user.
+  const open = await page.request.patch('/api/admin/settings', { data: { signupOpen: true }, headers: originHeaders() });
+  expect(await open.json()).toEqual({ signupOpen: true });
+  const strangerContext = await browser.newContext();
+  const res = await strangerContext.request.post('/api/auth/sign-up/email', {
+    data: { name: 'Carol', email: 'carol@example.com', password: 'carol-password-1' },
+    headers: originHeaders(),
+  });
+  expect(res.ok()).toBeTruthy();
+  expect((await res.json()).user.role).toBe('user');
+  await strangerContext.close();
+  await page.request.patch('/api/admin/settings', { data: { signupOpen: false }, headers: originHeaders() });
+});
+
+test('a disabled user cannot sign in and their session ends', async ({ page, browser }) => {
+  await signIn(page, ADMIN);
+  const dave = { name: 'Dave', email: 'dave@example.com', password: 'dave-password-1' };
+  await ensureUser(page.request, dave);
+  const ctx = await browser.newContext();
+  await signIn(ctx, dave);
+  expect((await ctx.request.get('/api/conversations')).status()).toBe(200);
+  const users = (await (await page.request.get('/api/admin/users')).json()).items as Array<{ id: string; email: string }>;
+  const id = users.find((u) => u.email === dave.email)?.id;
+  const patch = await page.request.patch(`/api/admin/users/${id}`, { data: { disabled: true }, headers: originHeaders() });
+  expect(patch.status()).toBe(200);
+  expect((await ctx.request.get('/api/conversations')).status()).toBe(401);
+  const again = await ctx.request.post('/api/auth/sign-in/email', { data: { email: dave.email, password: dave.password }, headers: originHeaders() });
+  expect(again.ok()).toBeFalsy();
+  await ctx.close();
+});

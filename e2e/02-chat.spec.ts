@@ -1,0 +1,139 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, assistantMessages, composer, conversationIdFromUrl, send, signIn } from './helpers';
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.goto('/');
+});
+
+test('a message streams its answer token by token, and a reload shows the same conversation', async ({ page }) => {
+  const box = composer(page);
+  await expect(box).toBeFocused();
+  await box.fill('first line');
+  await box.press('Shift+Enter');
+  await box.pressSequentially('second line');
+  await expect(box).toHaveValue('first line\nsecond line');
+  await box.fill('Tell me about streaming [[words:40]] [[slow:40]]');
+  await box.press('Enter');
+
+  const answer = assistantMessages(page).last();
+  await expect(answer).toContainText('word1 word2');
+  // Still streaming: the last word has not arrived yet, and Stop is offered.
+  await expect(answer).not.toContainText('word40');
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
+  await expect(answer).toContainText('word40');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(page).toHaveURL(/\/c\//);
+  const id = conversationIdFromUrl(page);
+
+  const link = page.getByRole('link', { name: 'Tell me about streaming' });
+  await expect(link).toHaveAttribute('href', `/c/${id}`);
+
+  await page.reload();
+  await expect(page.locator('[data-role="user"]')).toHaveText(['Tell me about streaming [[words:40]] [[slow:40]]']);
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await expect(assistantMessages(page).first()).toContainText('word40');
+
+  const stored = await (await page.request.get(`/api/conversations/${id}`)).json();
+  const usage = stored.messages[1].metadata.usage;
+  expect(usage.totalTokens).toBeGreaterThan(0);
+
+  // Continuing the conversation sends the history to the model.
+  await send(page, 'And again');
+  await expect(assistantMessages(page).last()).toContainText('You said: And again');
+  await expect(assistantMessages(page)).toHaveCount(2);
+});
+
+test('Stop ends the stream, keeps the partial answer and marks it interrupted, also after a reload', async ({ page }) => {
+  await send(page, 'A long one [[words:2000]] [[slow:25]]');
+  const answer = assistantMessages(page).last();
+  await expect(answer).toContainText('word5');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(answer.locator('[data-interrupted]')).toBeVisible();
+  const shown = (await answer.locator('.prose-chat').innerText()).trim();
+  expect(shown).not.toContain('word2000');
+
+  const id = conversationIdFromUrl(page);
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/conversations/${id}`)).json()).messages.length)
+    .toBe(2);
+  await page.reload();
+  const stored = assistantMessages(page).last();
+  await expect(stored.locator('[data-interrupted]')).toBeVisible();
+  await expect(stored).toContainText('word5');
+  await expect(stored).not.toContainText('word2000');
+});
+
+test('a provider error shows in the conversation with Retry, and Retry works', async ({ page }) => {
+  await send(page, 'Flaky provider [[status:500]] [[once]]');
+  const alert = page.locator('[data-chat-error]');
+  await expect(alert).toContainText('HTTP 500');
+  await expect(page.locator('[data-role="user"]')).toHaveText(['Flaky provider [[status:500]] [[once]]']);
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(assistantMessages(page).last()).toContainText('You said: Flaky provider');
+  await expect(page.locator('[data-chat-error]')).toHaveCount(0);
+  await page.reload();
+  await expect(page.locator('[data-role="user"]')).toHaveCount(1);
+  await expect(assistantMessages(page)).toHaveCount(1);
+});
+
+test('401, 429 and a mid-stream cut each give a clear error; the error survives a reload', async ({ page }) => {
+  await send(page, 'Bad key [[status:401]]');
+  await expect(page.locator('[data-chat-error]')).toContainText('API key');
+  await page.goto('/');
+  await send(page, 'Busy [[status:429]]');
+  await expect(page.locator('[data-chat-error]')).toContainText('429');
+  await page.goto('/');
+  await send(page, 'Cut me off [[words:50]] [[cut:5]] [[slow:20]]');
+  await expect(page.locator('[data-chat-error]')).toContainText(/connection|failed/i);
+  await expect(assistantMessages(page).last()).toContainText('word1');
+  const id = conversationIdFromUrl(page);
+  await expect
+    .poll(async () => (await (await page.request.get(`/api/conversations/${id}`)).json()).messages.length)
+    .toBe(2);
+  await page.reload();
+  await expect(page.locator('[data-chat-error]')).toBeVisible();
+  await expect(page.locator('[data-chat-error]').getByRole('button', { name: 'Retry' })).toBeVisible();
+});
+
+test('rename and delete a conversation from the sidebar', async ({ page }) => {
+  await send(page, 'Rename me please');
+  await expect(assistantMessages(page).last()).toContainText('You said');
+  const id = conversationIdFromUrl(page);
+  await page.getByRole('button', { name: 'Rename Rename me please' }).click();
+  const input = page.getByRole('textbox', { name: 'Conversation title' });
+  await input.fill('Renamed chat');
+  await input.press('Enter');
+  await expect(page.getByRole('link', { name: 'Renamed chat' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('link', { name: 'Renamed chat' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete Renamed chat' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete conversation?' });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('link', { name: 'Renamed chat' })).toBeVisible();
+  await page.getByRole('button', { name: 'Delete Renamed chat' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('link', { name: 'Renamed chat' })).toHaveCount(0);
+  await expect(page).toHaveURL(/\/$/);
+  expect((await page.request.get(`/api/conversations/${id}`)).status()).toBe(404);
+});
+
+test('"New chat" starts an empty conversation; the layout works on a phone', async ({ page }) => {
+  await send(page, 'Phone check');
+  await expect(assistantMessages(page).last()).toContainText('You said');
+  await page.getByRole('link', { name: 'New chat' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText('How can I help?')).toBeVisible();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(composer(page)).toBeVisible();
+  const nav = page.getByRole('navigation', { name: 'Conversations' });
+  await expect(nav).not.toBeInViewport();
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await expect(nav).toBeInViewport();
+  await nav.getByRole('link', { name: 'Phone check' }).first().click();
+  await expect(page).toHaveURL(/\/c\//);
+  await expect(nav).not.toBeInViewport();
+});

@@ -1,0 +1,58 @@
+import { type APIRequestContext, type BrowserContext, expect, type Page } from '@playwright/test';
+import { APP_URL, FAKE_MODEL_URL } from '../playwright.config';
+
+export type Account = { name: string; email: string; password: string };
+
+export const ADMIN: Account = { name: 'Ada Admin', email: 'admin@example.com', password: 'admin-password-1' };
+export const BOB: Account = { name: 'Bob User', email: 'bob@example.com', password: 'bob-password-1' };
+
+/** Requests that change state carry our Origin, as a browser would. */
+export const originHeaders = (base = APP_URL) => ({ origin: base });
+
+/** Signs in through the auth API (cookies land in the context); creates the admin on a fresh database. */
+export async function signIn(ctx: BrowserContext | Page, account: Account, base = APP_URL): Promise<void> {
+  const request = 'request' in ctx ? ctx.request : (ctx as BrowserContext).request;
+  const res = await request.post(`${base}/api/auth/sign-in/email`, {
+    data: { email: account.email, password: account.password },
+    headers: originHeaders(base),
+  });
+  if (res.ok()) return;
+  if (account === ADMIN) {
+    const up = await request.post(`${base}/api/auth/sign-up/email`, { data: account, headers: originHeaders(base) });
+    expect(up.ok(), await up.text()).toBeTruthy();
+    return;
+  }
+  throw new Error(`sign-in failed for ${account.email}: ${res.status()} ${await res.text()}`);
+}
+
+/** The admin creates a user (idempotent). */
+export async function ensureUser(adminRequest: APIRequestContext, account: Account): Promise<void> {
+  const res = await adminRequest.post(`${APP_URL}/api/admin/users`, { data: { ...account, role: 'user' }, headers: originHeaders() });
+  expect([201, 409]).toContain(res.status());
+}
+
+export function composer(page: Page) {
+  return page.getByRole('textbox', { name: 'Message' });
+}
+
+/** Sends a message with Enter, and waits for the URL of the new conversation. */
+export async function send(page: Page, text: string): Promise<void> {
+  const box = composer(page);
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+export function assistantMessages(page: Page) {
+  return page.locator('[data-role="assistant"]');
+}
+
+export function conversationIdFromUrl(page: Page): string {
+  const match = /\/c\/([A-Za-z0-9_-]+)/.exec(page.url());
+  if (!match?.[1]) throw new Error(`not on a conversation page: ${page.url()}`);
+  return match[1];
+}
+
+export async function fakeModelRequests(request: APIRequestContext): Promise<Array<{ body: { messages: unknown[]; tools?: unknown[] } }>> {
+  const res = await request.get(`${FAKE_MODEL_URL}/requests`);
+  return (await res.json()) as Array<{ body: { messages: unknown[]; tools?: unknown[] } }>;
+}

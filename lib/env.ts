@@ -1,0 +1,88 @@
+import 'server-only';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+
+/** SPEC §2: every variable is optional; parsed once, here. */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_PATH: z.string().min(1).default('./data/app.db'),
+  AUTH_SECRET: z.string().min(16).optional(),
+  APP_URL: z.url().optional(),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_BASE_URL: z.url().optional(),
+  CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  OLLAMA_BASE_URL: z.url().default('http://127.0.0.1:11434'),
+  MCP_SERVERS_FILE: z.string().min(1).optional(),
+});
+
+export type Env = z.infer<typeof EnvSchema> & {
+  APP_URL: string;
+  AUTH_SECRET: string;
+  /** Absolute folder that holds the database and generated secrets. */
+  dataDir: string;
+};
+
+function blankToUndefined(source: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(source)) out[key] = value === '' ? undefined : value;
+  return out;
+}
+
+/** AUTH_SECRET from the environment, else generated once into the data folder (mode 0600). */
+function loadAuthSecret(dataDir: string, fromEnv: string | undefined): string {
+  if (fromEnv) return fromEnv;
+  const file = join(dataDir, 'auth-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
+}
+
+/**
+ * A blank variable means "unset". Libraries read some of these directly (the OpenAI provider reads
+ * OPENAI_BASE_URL when it loads and rejects ''), so blanks are removed from process.env too.
+ */
+function dropBlankVariables(): void {
+  for (const key of Object.keys(EnvSchema.shape)) {
+    if (process.env[key] === '') delete process.env[key];
+  }
+}
+
+function parseEnv(): Env {
+  dropBlankVariables();
+  const result = EnvSchema.safeParse(blankToUndefined(process.env));
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  const env = result.data;
+  const dbPath = resolve(env.DATABASE_PATH);
+  const dataDir = dirname(dbPath);
+  mkdirSync(dataDir, { recursive: true });
+  return {
+    ...env,
+    DATABASE_PATH: dbPath,
+    APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    AUTH_SECRET: loadAuthSecret(dataDir, env.AUTH_SECRET),
+    dataDir,
+  };
+}
+
+const g = globalThis as unknown as { __appEnv?: Env };
+
+export function getEnv(): Env {
+  g.__appEnv ??= parseEnv();
+  return g.__appEnv;
+}
+
+/** Origins we accept for state-changing requests: APP_URL, plus its loopback aliases. */
+export function trustedOrigins(): string[] {
+  const app = new URL(getEnv().APP_URL);
+  const origins = new Set([app.origin]);
+  if (['localhost', '127.0.0.1', '[::1]'].includes(app.hostname)) {
+    for (const host of ['localhost', '127.0.0.1', '[::1]']) origins.add(`${app.protocol}//${host}${app.port ? `:${app.port}` : ''}`);
+  }
+  return [...origins];
+}

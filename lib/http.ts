@@ -1,0 +1,94 @@
+import 'server-only';
+import type { z } from 'zod';
+import { AppError, type ErrorBody, STATUS_BY_CODE } from '@/lib/errors';
+import { trustedOrigins } from '@/lib/env';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export function json(data: unknown, init?: ResponseInit): Response {
+  return Response.json(data, init);
+}
+
+/** Maps any thrown value to the SPEC §4 error shape; unknown errors are logged, never echoed. */
+export function errorResponse(err: unknown): Response {
+  if (err instanceof AppError) {
+    const body: ErrorBody = { error: { code: err.code, message: err.message, ...(err.fields && { fields: err.fields }) } };
+    return Response.json(body, { status: STATUS_BY_CODE[err.code], headers: err.headers });
+  }
+  console.error('[http] unexpected error', err);
+  const body: ErrorBody = { error: { code: 'internal', message: 'Something went wrong on our side.' } };
+  return Response.json(body, { status: 500 });
+}
+
+type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
+
+/** Wraps a route handler so that every failure becomes a JSON error answer. */
+export function route<C>(handler: Handler<C>): Handler<C> {
+  return async (req, ctx) => {
+    try {
+      return await handler(req, ctx);
+    } catch (err) {
+      return errorResponse(err);
+    }
+  };
+}
+
+/** Reads at most `maxBytes` of the body, so an oversized upload is refused without buffering it all. */
+async function readBodyText(req: Request, maxBytes: number): Promise<string> {
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new AppError('payload_too_large', `Request body is over ${maxBytes} bytes.`);
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new AppError('payload_too_large', `Request body is over ${maxBytes} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function zodFields(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join('.') : '(body)';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what = 'request'): z.infer<T> {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const fields = zodFields(result.error);
+    const first = Object.entries(fields)[0];
+    throw new AppError('bad_request', `Invalid ${what}: ${first ? `${first[0]}: ${first[1]}` : 'bad input'}`, fields);
+  }
+  return result.data;
+}
+
+/** Parses a JSON body with a byte cap and a zod schema; every failure is a 400/413 naming the problem. */
+export async function readJson<T extends z.ZodType>(req: Request, schema: T, maxBytes = MAX_BODY_BYTES): Promise<z.infer<T>> {
+  const text = await readBodyText(req, maxBytes);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError('bad_request', 'Request body is not valid JSON.');
+  }
+  return parseWith(schema, value, 'request body');
+}
+
+/** State-changing requests must come from our own origin (CSRF defence beside SameSite cookies). */
+export function assertSameOrigin(req: Request): void {
+  const origin = req.headers.get('origin');
+  if (!origin || !trustedOrigins().includes(origin)) {
+    throw new AppError('forbidden', 'Cross-origin request refused.');
+  }
+}

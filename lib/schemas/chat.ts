@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+export const CONVERSATION_ID = /^[A-Za-z0-9_-]{8,64}$/;
+export const MAX_MESSAGE_CHARS = 100_000;
+
+export const ConversationIdSchema = z.string().regex(CONVERSATION_ID, 'must match ^[A-Za-z0-9_-]{8,64}$');
+
+const TextPartSchema = z
+  .object({
+    type: z.literal('text'),
+    text: z.string().max(MAX_MESSAGE_CHARS, `must be at most ${MAX_MESSAGE_CHARS} characters`),
+    state: z.enum(['streaming', 'done']).optional(),
+  })
+  .strict();
+
+/** The user's new message, as `useChat` sends it (client metadata is accepted but never stored). */
+export const UserMessageSchema = z
+  .object({
+    id: z.string().min(1).max(128),
+    role: z.literal('user'),
+    parts: z.array(TextPartSchema).min(1).max(20),
+    metadata: z.unknown().optional(),
+  })
+  .strict()
+  .refine((m) => m.parts.some((p) => p.text.trim().length > 0), { message: 'message is empty', path: ['parts'] });
+
+/** POST /api/chat (SPEC §4): the client sends only the new message. */
+export const ChatRequestSchema = z
+  .object({
+    id: ConversationIdSchema,
+    message: UserMessageSchema,
+    model: z.string().min(1).max(200).optional(),
+  })
+  .strict();
+export type ChatRequest = z.infer<typeof ChatRequestSchema>;
+
+export const RenameSchema = z.object({ title: z.string().trim().min(1, 'must not be empty').max(200) }).strict();
+
+export const ListQuerySchema = z.object({
+  q: z.string().max(200).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(30),
+});
+
+/** What the app keeps in an assistant message's metadata. */
+export type MessageMetadata = {
+  createdAt?: number;
+  model?: string;
+  usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  interrupted?: boolean;
+  error?: string;
+};
+
+/** A conversation title from the first message: first line, whitespace folded, at most 80 characters. */
+export function titleFrom(text: string): string {
+  const folded = text.replace(/\s+/g, ' ').trim();
+  if (!folded) return 'New chat';
+  return folded.length > 80 ? `${folded.slice(0, 79)}…` : folded;
+}

@@ -1,0 +1,17 @@
+import type { NextConfig } from 'next';
+
+const securityHeaders = [
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  { key: 'X-Frame-Options', value: 'DENY' },
+];
+
+const config: NextConfig = {
+  poweredByHeader: false,
+  serverExternalPackages: ['better-sqlite3', '@modelcontextprotocol/sdk'],
+  async headers() {
+    return [{ source: '/:path*', headers: securityHeaders }];
+  },
+};
+
+export default config;

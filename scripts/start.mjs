@@ -1,0 +1,32 @@
+// `npm start`: build when the build is missing or older than the sources, then serve.
+// The database is created and migrated by the server itself when it starts (instrumentation.ts).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = process.cwd();
+const next = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+const buildId = join(root, '.next', 'BUILD_ID');
+const SOURCES = ['app', 'lib', 'db', 'public', 'instrumentation.ts', 'next.config.ts', 'package.json', 'postcss.config.mjs'];
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
+const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(join(root, s))));
+if (builtAt < sourcesAt || process.env.FORCE_BUILD === '1') {
+  console.log(builtAt ? 'Sources changed since the last build: building…' : 'No build yet: building…');
+  const build = spawnSync(process.execPath, [next, 'build'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const port = process.env.PORT || '3000';
+const server = spawn(process.execPath, [next, 'start', '-p', port, ...process.argv.slice(2)], { stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

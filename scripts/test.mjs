@@ -1,0 +1,61 @@
+// `npm test`: lint, unit tests, production build (with its type-check), tsc, then the browser e2e suite.
+// Ends with one line `N passed, M failed` that counts every unit and e2e test.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+
+const bin = (name) => `node_modules/.bin/${name}`;
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function run(label, cmd, args, opts = {}) {
+  console.log(`\n── ${label} ──`);
+  const started = Date.now();
+  const res = spawnSync(cmd, args, { stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8', env: { ...process.env, ...opts.env } });
+  if (opts.capture) process.stdout.write(res.stdout ?? '');
+  console.log(`── ${label}: ${res.status === 0 ? 'ok' : `FAILED (exit ${res.status ?? res.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (res.status !== 0) failures.push(label);
+  return res;
+}
+
+function check(label, cmd, args) {
+  const res = run(label, cmd, args);
+  if (res.status === 0) passed++;
+  else failed++;
+}
+
+check('lint (biome)', bin('biome'), ['lint', '.']);
+
+const unit = run('unit tests (node:test)', process.execPath, [
+  '--import', 'tsx', '--conditions=react-server', '--test', '--test-concurrency=1', '--test-reporter=spec',
+  'lib/**/*.test.ts', 'db/**/*.test.ts', 'e2e/fixtures/**/*.test.ts',
+], { capture: true });
+const count = (re) => Number(re.exec(unit.stdout ?? '')?.[1] ?? 0);
+const unitPass = count(/ℹ pass (\d+)/);
+const unitFail = count(/ℹ fail (\d+)/) + count(/ℹ cancelled (\d+)/);
+passed += unitPass;
+failed += unitFail || (unit.status !== 0 ? 1 : 0);
+
+const build = run('build (next build, includes the type-check)', process.execPath, ['node_modules/next/dist/bin/next', 'build']);
+if (build.status === 0) passed++;
+else failed++;
+check('type-check (tsc)', bin('tsc'), ['--noEmit']);
+
+if (build.status === 0) {
+  rmSync('test-results/e2e.json', { force: true });
+  run('e2e (Playwright, Chromium)', process.execPath, ['node_modules/@playwright/test/cli.js', 'test']);
+  if (existsSync('test-results/e2e.json')) {
+    const { stats } = JSON.parse(readFileSync('test-results/e2e.json', 'utf8'));
+    passed += stats.expected + (stats.flaky ?? 0);
+    failed += stats.unexpected;
+  } else {
+    failed++;
+  }
+} else {
+  console.log('e2e skipped: the build failed');
+}
+
+console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nAll steps passed.');
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed || failures.length ? 1 : 0);
