@@ -53,7 +53,7 @@ export default defineConfig({
         OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
         OPENAI_API_KEY: 'sk-test-canary-key',
         CHAT_MODEL: 'fake-model',
-        MCP_SERVERS_FILE: '',
+        MCP_SERVERS_FILE: 'e2e/fixtures/mcp-servers.e2e.json',
       },
     },
     {

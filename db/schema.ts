@@ -75,6 +75,8 @@ export const conversations = sqliteTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     model: text('model'),
+    /** Tools the owner chose to "always allow" here, as `server/tool`. */
+    allowedTools: text('allowed_tools', { mode: 'json' }).$type<string[]>().notNull().default([]),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -102,3 +104,30 @@ export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value', { mode: 'json' }).$type<unknown>().notNull(),
 });
+
+// ── MCP ────────────────────────────────────────────────────────────────────────
+export const mcpServers = sqliteTable('mcp_servers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  /** The whole validated config (lib/schemas/mcp.ts), re-validated when read. */
+  config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const toolCalls = sqliteTable(
+  'tool_calls',
+  {
+    id: text('id').primaryKey(),
+    conversationId: text('conversation_id'),
+    server: text('server').notNull(),
+    tool: text('tool').notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    outcome: text('outcome', { enum: ['ok', 'error', 'denied', 'cancelled'] }).notNull(),
+    errorKind: text('error_kind'),
+    error: text('error'),
+    resultBytes: integer('result_bytes').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('tool_calls_server_created_idx').on(t.server, t.createdAt)],
+);

@@ -68,3 +68,12 @@ export function deleteConversation(db: Db, userId: string, id: string): boolean 
     .run();
   return res.changes > 0;
 }
+
+/** Remembers "always allow this tool in this conversation" (as `server/tool`). */
+export function allowToolsInConversation(db: Db, id: string, refs: string[]): void {
+  if (!refs.length) return;
+  const row = db.select({ allowed: conversations.allowedTools }).from(conversations).where(eq(conversations.id, id)).get();
+  if (!row) return;
+  const allowed = [...new Set([...row.allowed, ...refs])];
+  db.update(conversations).set({ allowedTools: allowed }).where(eq(conversations.id, id)).run();
+}

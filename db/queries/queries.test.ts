@@ -108,7 +108,8 @@ describe('conversations', () => {
 
 describe('settings and users', () => {
   test('settings default, then persist', () => {
-    assert.deepEqual(getSettings(db), { signupOpen: false });
+    assert.equal(getSettings(db).signupOpen, false);
+    assert.equal(getSettings(db).maxSteps, 10);
     updateSettings(db, { signupOpen: true });
     assert.equal(getSetting(db, 'signupOpen'), true);
   });

@@ -1,10 +1,12 @@
 import 'server-only';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import {
   consumeStream,
   convertToModelMessages,
   createIdGenerator,
   createUIMessageStream,
   createUIMessageStreamResponse,
+  isStepCount,
   type LanguageModel,
   streamText,
   type ToolSet,
@@ -12,20 +14,28 @@ import {
   type UIMessage,
 } from 'ai';
 import { describeProviderError } from '@/lib/chat/provider-errors';
-import type { MessageMetadata } from '@/lib/schemas/chat';
+import type { ToolEntry } from '@/lib/chat/tools';
+import type { ChatDataParts, MessageMetadata } from '@/lib/schemas/chat';
 
-export type ChatMessage = UIMessage<MessageMetadata>;
+export type ChatMessage = UIMessage<MessageMetadata, ChatDataParts>;
+export type Toolkit = { tools: ToolSet; entries: Map<string, ToolEntry>; isAllowed: (entry: ToolEntry) => boolean };
 
 export type TurnInput = {
   model: LanguageModel;
   modelId: string;
   instructions: string;
-  /** The stored conversation, ending with the user's new message. */
+  /** The stored conversation, ending with the user's new message (or the answer awaiting approvals). */
   history: ChatMessage[];
   /** Aborted by Stop or a disconnect; the partial answer is then saved as interrupted. */
   abortSignal: AbortSignal;
   /** Called exactly once when the answer ends, however it ends. */
   save: (message: ChatMessage) => void;
+  /** The MCP tools of this turn; `emitProgress` forwards a server's progress to the tool card. */
+  prepareTools?: (emitProgress: (toolCallId: string, p: Progress) => void) => Toolkit;
+  maxSteps: number;
+  maxParallelTools: number;
+  /** Signs approval requests so a client cannot forge an approval. */
+  approvalSecret: string;
 };
 
 const messageId = createIdGenerator({ prefix: 'msg', size: 16 });
@@ -35,9 +45,8 @@ function hasContent(m: ChatMessage): boolean {
   return m.parts.some((p) => p.type !== 'step-start');
 }
 
-/** Runs one chat turn and answers with the AI SDK UI message stream (SSE). */
+/** Runs one chat turn — model, tools, approvals, step cap — and answers with the UI message stream (SSE). */
 export async function runChatTurn(input: TurnInput): Promise<Response> {
-  const modelMessages = await convertToModelMessages(input.history.filter(hasContent));
   let failure: string | undefined;
   const describe = (error: unknown) => {
     if (failure === undefined) {
@@ -50,11 +59,32 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
   const stream = createUIMessageStream<ChatMessage>({
     originalMessages: input.history,
     generateId: messageId,
-    execute: ({ writer }) => {
+    execute: async ({ writer }) => {
+      const toolkit = input.prepareTools?.((toolCallId, p) =>
+        writer.write({ type: 'data-tool-progress', id: toolCallId, data: { progress: p.progress, total: p.total, message: p.message }, transient: true }),
+      );
+      const tools = toolkit?.tools ?? {};
+      const messages = await convertToModelMessages(input.history.filter(hasContent), { tools, ignoreIncompleteToolCalls: true });
       const result = streamText({
         model: input.model,
         instructions: input.instructions,
-        messages: modelMessages,
+        messages,
+        tools,
+        toolCallConcurrency: input.maxParallelTools,
+        toolApproval: ({ toolCall }) => {
+          const entry = toolkit?.entries.get(toolCall.toolName);
+          return entry && !toolkit?.isAllowed(entry) ? 'user-approval' : undefined;
+        },
+        experimental_toolApprovalSecret: input.approvalSecret,
+        stopWhen: isStepCount(input.maxSteps),
+        prepareStep: ({ stepNumber }) => {
+          if (stepNumber < input.maxSteps - 1) return undefined;
+          writer.write({
+            type: 'data-notice',
+            data: { kind: 'step-limit', text: `Reached the limit of ${input.maxSteps} steps: the model was asked to answer without more tool calls.` },
+          });
+          return { toolChoice: 'none' };
+        },
         abortSignal: input.abortSignal,
         maxRetries: 0,
         // Failures are reported once, by `describe`, without the request body (it holds the conversation).
@@ -63,7 +93,6 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
       writer.merge(
         toUIMessageStream<ToolSet, ChatMessage>({
           stream: result.stream,
-          sendStart: true,
           messageMetadata: ({ part }) => {
             if (part.type === 'start') return { createdAt: Date.now(), model: input.modelId };
             if (part.type === 'finish') {
@@ -73,6 +102,7 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
             return undefined;
           },
           onError: describe,
+          redactToolErrors: false,
         }),
       );
     },

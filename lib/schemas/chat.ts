@@ -57,3 +57,29 @@ export function titleFrom(text: string): string {
   if (!folded) return 'New chat';
   return folded.length > 80 ? `${folded.slice(0, 79)}…` : folded;
 }
+
+/** Custom data parts in assistant messages: live MCP progress (not stored) and visible notices. */
+export type ChatDataParts = {
+  'tool-progress': { progress: number; total?: number; message?: string };
+  notice: { kind: 'step-limit'; text: string };
+};
+
+/** Approval answers for pending tool calls, sent instead of a new message (SPEC §4 extension). */
+export const ApprovalSchema = z
+  .object({
+    id: z.string().min(1).max(200),
+    approved: z.boolean(),
+    reason: z.string().max(1000).optional(),
+    /** "Always allow this tool in this conversation". */
+    always: z.boolean().optional(),
+  })
+  .strict();
+export type Approval = z.infer<typeof ApprovalSchema>;
+
+export const ApprovalRequestSchema = z
+  .object({ id: ConversationIdSchema, approvals: z.array(ApprovalSchema).min(1).max(50), model: z.string().min(1).max(200).optional() })
+  .strict();
+
+/** POST /api/chat takes either a new user message or approval answers. */
+export const ChatPostSchema = z.union([ChatRequestSchema, ApprovalRequestSchema]);
+export type ChatPost = z.infer<typeof ChatPostSchema>;

@@ -3,7 +3,12 @@ import { z } from 'zod';
 /** Admin-editable settings (GET·PATCH /api/admin/settings); every key has a default. */
 export const AppSettingsSchema = z.object({
   signupOpen: z.boolean().default(false),
+  /** Internal: the built-in MCP servers were added once. */
+  builtinsSeeded: z.boolean().default(false),
+  /** Tool-loop limits (per turn). */
+  maxSteps: z.number().int().min(1).max(100).default(10),
+  maxParallelTools: z.number().int().min(1).max(20).default(5),
 });
 export type AppSettings = z.infer<typeof AppSettingsSchema>;
 
-export const SettingsPatchSchema = AppSettingsSchema.partial().strict();
+export const SettingsPatchSchema = AppSettingsSchema.omit({ builtinsSeeded: true }).partial().strict();

@@ -1,12 +1,26 @@
 'use client';
 
 import { useChat } from '@ai-sdk/react';
-import { DefaultChatTransport } from 'ai';
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
 import { Composer } from './composer';
 import { ErrorNotice } from './error-notice';
 import { type ChatMessage, MessageItem } from './message-item';
+import type { Progress } from './tool-call-card';
+
+/** The request body: the new user message, or the answers to pending tool approvals. */
+function requestBody(id: string, messages: ChatMessage[], always: ReadonlySet<string>) {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant') return { id, message: last };
+  const approvals = last.parts.flatMap((p) => {
+    const part = p as { type: string; state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
+    if (part.type !== 'dynamic-tool' || part.state !== 'approval-responded' || !part.approval) return [];
+    const { id: approvalId, approved, reason } = part.approval;
+    return [{ id: approvalId, approved: approved === true, ...(reason ? { reason } : {}), ...(always.has(approvalId) ? { always: true } : {}) }];
+  });
+  return { id, approvals };
+}
 
 type Props = {
   id: string;
@@ -18,21 +32,35 @@ type Props = {
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
 export function Chat({ id, initialMessages, isNew, noProviderMessage }: Props) {
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
+  const [progress, setProgress] = useState<ReadonlyMap<string, Progress>>(new Map());
   const createdRef = useRef(!isNew);
+  const alwaysRef = useRef(new Set<string>());
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ChatMessage>({
         api: '/api/chat',
-        prepareSendMessagesRequest: ({ id, messages }) => ({ body: { id, message: messages.at(-1) } }),
+        prepareSendMessagesRequest: ({ id, messages }) => ({ body: requestBody(id, messages, alwaysRef.current) }),
       }),
     [],
   );
-  const { messages, sendMessage, status, stop, error, regenerate } = useChat<ChatMessage>({
+  const { messages, sendMessage, status, stop, error, regenerate, addToolApprovalResponse } = useChat<ChatMessage>({
     id,
     messages: initialMessages,
     transport,
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     onFinish: () => notifyConversationsChanged(),
+    onData: (part) => {
+      if (part.type === 'data-tool-progress' && part.id) {
+        const key = part.id;
+        setProgress((m) => new Map(m).set(key, part.data));
+      }
+    },
   });
+
+  function onApproval(approvalId: string, approved: boolean, always: boolean) {
+    if (always) alwaysRef.current.add(approvalId);
+    void addToolApprovalResponse({ id: approvalId, approved, ...(approved ? {} : { reason: 'The user denied this call.' }) });
+  }
 
   const busy = status === 'submitted' || status === 'streaming';
   const last = messages.at(-1);
@@ -87,6 +115,8 @@ export function Chat({ id, initialMessages, isNew, noProviderMessage }: Props) {
               message={m}
               streaming={busy && i === messages.length - 1}
               interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
+              progress={progress}
+              onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
             />
           ))}
           {(error || storedError) && (

@@ -2,41 +2,68 @@
 
 import type { UIMessage } from 'ai';
 import { memo } from 'react';
-import type { MessageMetadata } from '@/lib/schemas/chat';
+import type { ChatDataParts, MessageMetadata } from '@/lib/schemas/chat';
 import { Markdown } from './markdown';
+import { type Progress, ToolCallCard, type ToolPart, toolRef } from './tool-call-card';
+import { cardState } from './tool-result';
 
-export type ChatMessage = UIMessage<MessageMetadata>;
+export type ChatMessage = UIMessage<MessageMetadata, ChatDataParts>;
 
-type Props = { message: ChatMessage; streaming: boolean; interrupted: boolean };
+type Props = {
+  message: ChatMessage;
+  streaming: boolean;
+  interrupted: boolean;
+  progress?: ReadonlyMap<string, Progress>;
+  onApproval?: (approvalId: string, approved: boolean, always: boolean) => void;
+};
 
-/** One message: the user's as plain text, the assistant's as safe Markdown, with an "interrupted" mark. */
-export const MessageItem = memo(function MessageItem({ message, streaming, interrupted }: Props) {
-  const isUser = message.role === 'user';
-  const text = message.parts
-    .filter((p) => p.type === 'text')
-    .map((p) => p.text)
-    .join('');
+/** `time.now ✓ · calculator.evaluate ✗` under an answer that used tools. */
+function ChainSummary({ tools, interrupted }: { tools: ToolPart[]; interrupted: boolean }) {
+  if (!tools.length) return null;
+  const mark = (p: ToolPart) => ({ done: '✓', error: '✗', denied: '⊘', cancelled: '⊘' })[cardState(p, interrupted) as string] ?? '…';
   return (
-    <div
-      data-role={message.role}
-      data-message-id={message.id}
-      className={isUser ? 'flex justify-end' : 'flex justify-start'}
-    >
-      <div
-        className={
-          isUser
-            ? 'max-w-[85%] whitespace-pre-wrap rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800'
-            : 'w-full max-w-full text-sm'
-        }
-      >
-        {isUser ? text : <Markdown text={text} />}
-        {!isUser && streaming && !text && <span className="animate-pulse text-zinc-400">Thinking…</span>}
-        {!isUser && interrupted && (
-          <p data-interrupted className="mt-2 text-xs font-medium text-amber-600 dark:text-amber-400">
-            ⏹ Interrupted — this answer was cut short.
-          </p>
-        )}
+    <p data-tool-chain className="mt-1 font-mono text-xs text-zinc-500">
+      {tools.map((p) => `${toolRef(p).server}.${toolRef(p).tool} ${mark(p)}`).join(' · ')}
+    </p>
+  );
+}
+
+/** One message: the user's as plain text; the assistant's as its parts in order — text, tool cards, notices. */
+export const MessageItem = memo(function MessageItem({ message, streaming, interrupted, progress, onApproval }: Props) {
+  if (message.role === 'user') {
+    const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    return (
+      <div data-role="user" data-message-id={message.id} className="flex justify-end">
+        <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">{text}</div>
       </div>
+    );
+  }
+  const tools = message.parts.filter((p): p is ToolPart & typeof p => p.type === 'dynamic-tool') as unknown as ToolPart[];
+  const hasText = message.parts.some((p) => p.type === 'text' && p.text);
+  return (
+    <div data-role="assistant" data-message-id={message.id} className="w-full max-w-full text-sm">
+      {message.parts.map((part, i) => {
+        if (part.type === 'text') return <Markdown key={i} text={part.text} />;
+        if (part.type === 'dynamic-tool') {
+          const p = part as unknown as ToolPart;
+          return <ToolCallCard key={p.toolCallId} part={p} interrupted={interrupted} progress={progress?.get(p.toolCallId)} onApproval={onApproval} />;
+        }
+        if (part.type === 'data-notice') {
+          return (
+            <p key={i} data-notice className="my-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+              {part.data.text}
+            </p>
+          );
+        }
+        return null;
+      })}
+      {streaming && !hasText && !tools.length && <span className="animate-pulse text-zinc-400">Thinking…</span>}
+      <ChainSummary tools={tools} interrupted={interrupted} />
+      {interrupted && (
+        <p data-interrupted className="mt-2 text-xs font-medium text-amber-600 dark:text-amber-400">
+          ⏹ Interrupted — this answer was cut short.
+        </p>
+      )}
     </div>
   );
 });

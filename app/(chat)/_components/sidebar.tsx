@@ -26,7 +26,12 @@ export function Sidebar({ initial, user }: Props) {
   }, []);
 
   useEffect(() => onConversationsChanged(() => void reload()), [reload]);
-  useEffect(() => setOpen(false), [pathname]);
+  // Close the phone drawer after navigating (state adjusted during render, no effect needed).
+  const [shownPath, setShownPath] = useState(pathname);
+  if (pathname !== shownPath) {
+    setShownPath(pathname);
+    setOpen(false);
+  }
 
   async function loadMore() {
     if (!page.nextCursor) return;

@@ -1,0 +1,157 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { type CardState, cardState, resultBlocks, STATE_LABEL } from './tool-result';
+
+export type ToolPart = {
+  type: 'dynamic-tool';
+  toolName: string;
+  toolCallId: string;
+  state: string;
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+  toolMetadata?: { server?: unknown; tool?: unknown } | Record<string, unknown>;
+  approval?: { id: string; approved?: boolean; reason?: string };
+};
+
+export type Progress = { progress: number; total?: number; message?: string };
+
+type Props = {
+  part: ToolPart;
+  interrupted: boolean;
+  progress?: Progress;
+  onApproval?: (approvalId: string, approved: boolean, always: boolean) => void;
+};
+
+export function toolRef(part: ToolPart): { server: string; tool: string } {
+  const meta = (part.toolMetadata ?? {}) as { server?: unknown; tool?: unknown };
+  return { server: typeof meta.server === 'string' ? meta.server : '?', tool: typeof meta.tool === 'string' ? meta.tool : part.toolName };
+}
+
+const BADGE: Record<CardState, string> = {
+  'streaming-input': 'bg-zinc-200 text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200',
+  'awaiting-approval': 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
+  running: 'bg-blue-100 text-blue-800 dark:bg-blue-900 dark:text-blue-200',
+  done: 'bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-200',
+  error: 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200',
+  denied: 'bg-zinc-200 text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200',
+  cancelled: 'bg-zinc-200 text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200',
+};
+
+function Elapsed() {
+  const [started] = useState(() => Date.now());
+  const [now, setNow] = useState(started);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(timer);
+  }, []);
+  return <span className="tabular-nums">{((now - started) / 1000).toFixed(1)} s</span>;
+}
+
+function Output({ output }: { output: unknown }) {
+  const [open, setOpen] = useState(false);
+  const blocks = resultBlocks(output);
+  const text = blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('\n');
+  const long = text.length > 600;
+  return (
+    <div data-tool-output className="space-y-2">
+      <pre className={`whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950 ${long && !open ? 'max-h-40 overflow-hidden' : ''}`}>
+        {text}
+      </pre>
+      {long && (
+        <button type="button" onClick={() => setOpen((o) => !o)} className="text-xs text-blue-600 hover:underline">
+          {open ? 'Show less' : `Show all (${text.length.toLocaleString()} characters)`}
+        </button>
+      )}
+      {blocks.map((b, i) =>
+        // biome-ignore lint/performance/noImgElement: a data: URL image returned by the tool
+        b.kind === 'image' ? <img key={i} src={b.src} alt={b.alt} className="max-h-64 rounded border" /> : null,
+      )}
+    </div>
+  );
+}
+
+/** One MCP tool call inside an answer: server and tool, arguments, live state, result or error, approval. */
+export function ToolCallCard({ part, interrupted, progress, onApproval }: Props) {
+  const { server, tool } = toolRef(part);
+  const state = cardState(part, interrupted);
+  const [always, setAlways] = useState(false);
+  const args = part.input === undefined ? '' : JSON.stringify(part.input, null, 2);
+  return (
+    <div
+      data-tool-call
+      data-tool-name={tool}
+      data-server={server}
+      data-state={state}
+      className="my-2 rounded-lg border border-zinc-200 text-sm dark:border-zinc-700"
+    >
+      <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-700">
+        <span className="font-mono text-xs">
+          <span className="text-zinc-500">{server}.</span>
+          <span className="font-semibold">{tool}</span>
+        </span>
+        <span className={`rounded px-1.5 py-0.5 text-xs ${BADGE[state]}`}>{STATE_LABEL[state]}</span>
+        {state === 'running' && (
+          <span className="text-xs text-zinc-500">
+            <Elapsed />
+          </span>
+        )}
+      </div>
+      <div className="space-y-2 px-3 py-2">
+        {args && (
+          <details open={state === 'awaiting-approval' || state === 'streaming-input'}>
+            <summary className="cursor-pointer text-xs text-zinc-500">Arguments</summary>
+            <pre data-tool-args className="mt-1 whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950">
+              {args}
+            </pre>
+          </details>
+        )}
+        {state === 'running' && progress && (
+          <div className="space-y-1">
+            <progress
+              className="h-1.5 w-full"
+              aria-label={`Progress of ${server}.${tool}`}
+              value={progress.progress}
+              max={progress.total ?? undefined}
+            />
+            {progress.message && <p className="text-xs text-zinc-500">{progress.message}</p>}
+          </div>
+        )}
+        {state === 'done' && <Output output={part.output} />}
+        {state === 'error' && (
+          <p data-tool-error className="whitespace-pre-wrap break-words text-xs text-red-700 dark:text-red-300">
+            {part.errorText}
+          </p>
+        )}
+        {state === 'awaiting-approval' && part.approval && onApproval && (
+          <div className="space-y-2 rounded bg-amber-50 p-2 dark:bg-amber-950">
+            <p className="text-xs">
+              The model wants to run <strong>{tool}</strong> on server <strong>{server}</strong> with the arguments above.
+            </p>
+            <label className="flex items-center gap-2 text-xs">
+              <input type="checkbox" checked={always} onChange={(e) => setAlways(e.target.checked)} />
+              Always allow this tool in this conversation
+            </label>
+            <div className="flex gap-2">
+              <button
+                type="button"
+                onClick={() => part.approval && onApproval(part.approval.id, true, always)}
+                className="rounded bg-green-600 px-3 py-1 text-xs font-semibold text-white hover:bg-green-700"
+              >
+                Approve
+              </button>
+              <button
+                type="button"
+                onClick={() => part.approval && onApproval(part.approval.id, false, false)}
+                className="rounded bg-zinc-600 px-3 py-1 text-xs font-semibold text-white hover:bg-zinc-700"
+              >
+                Deny
+              </button>
+            </div>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,42 @@
+import 'server-only';
+import { readFileSync } from 'node:fs';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { getDb } from '@/db/client';
+import { listMcpServers, seedBuiltinServers, upsertMcpServers } from '@/db/queries/mcp-servers';
+import { parseClaudeDesktopConfig } from '@/lib/mcp/import';
+import { getPool } from '@/lib/mcp/pool';
+import { getEnv } from '@/lib/env';
+import type { ApprovalPolicy, McpServerConfig } from '@/lib/schemas/mcp';
+
+/** Hands the pool the stored configs; it reconnects changed servers and closes removed or disabled ones. */
+export function syncPool(): void {
+  getPool().sync(listMcpServers(getDb()).map((r) => r.config));
+}
+
+/** `MCP_SERVERS_FILE`: imported at start, idempotent by name; problems are logged, never fatal. */
+function importServersFile(path: string): void {
+  try {
+    const { configs, errors } = parseClaudeDesktopConfig(JSON.parse(readFileSync(path, 'utf8')));
+    const result = upsertMcpServers(getDb(), configs);
+    console.log(`[mcp] ${path}: added ${result.added.length}, updated ${result.updated.length}, unchanged ${result.unchanged.length}`);
+    for (const e of errors) console.error(`[mcp] ${path}: server "${e.name}" skipped: ${e.message}`);
+  } catch (err) {
+    console.error(`[mcp] could not import ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** At server start: seed the built-ins, import the servers file, connect everything in the background. */
+export function startMcp(): void {
+  const db = getDb();
+  seedBuiltinServers(db);
+  const file = getEnv().MCP_SERVERS_FILE;
+  if (file) importServersFile(file);
+  syncPool();
+  getPool().warm();
+}
+
+/** Default approval policy: built-in and read-only tools run at once; anything else asks first. */
+export function defaultApproval(config: McpServerConfig | undefined, tool: Tool): ApprovalPolicy {
+  if (config?.transport === 'builtin') return 'auto';
+  return tool.annotations?.readOnlyHint === true ? 'auto' : 'ask';
+}

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { getDb } from '@/db/client';
+import { deleteMcpServer, getMcpServer } from '@/db/queries/mcp-servers';
+import { syncPool } from '@/app/_server/mcp';
+import { presentServer, updateServer } from '@/app/_server/mcp-servers';
+import { requireAdmin } from '@/app/_server/session';
+import { notFound } from '@/lib/errors';
+import { readJson, route } from '@/lib/http';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Ctx = { params: Promise<{ id: string }> };
+
+export const GET = route<Ctx>(async (req, { params }) => {
+  await requireAdmin(req);
+  const record = getMcpServer(getDb(), (await params).id);
+  if (!record) throw notFound('Server not found.');
+  return Response.json(presentServer(record));
+});
+
+export const PATCH = route<Ctx>(async (req, { params }) => {
+  await requireAdmin(req);
+  return Response.json(updateServer((await params).id, await readJson(req, z.unknown())));
+});
+
+export const DELETE = route<Ctx>(async (req, { params }) => {
+  await requireAdmin(req);
+  if (!deleteMcpServer(getDb(), (await params).id)) throw notFound('Server not found.');
+  syncPool();
+  return new Response(null, { status: 204 });
+});

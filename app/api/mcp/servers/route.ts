@@ -1,0 +1,19 @@
+import { getDb } from '@/db/client';
+import { listMcpServers } from '@/db/queries/mcp-servers';
+import { createServer, presentServer } from '@/app/_server/mcp-servers';
+import { requireAdmin } from '@/app/_server/session';
+import { readJson, route } from '@/lib/http';
+import { z } from 'zod';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const GET = route(async (req) => {
+  await requireAdmin(req);
+  return Response.json({ items: listMcpServers(getDb()).map(presentServer), nextCursor: null });
+});
+
+export const POST = route(async (req) => {
+  await requireAdmin(req);
+  return Response.json(createServer(await readJson(req, z.unknown())), { status: 201 });
+});

@@ -1,0 +1,30 @@
+import type { Approval } from '@/lib/schemas/chat';
+import { AppError } from '@/lib/errors';
+
+type Part = { type: string; state?: string; approval?: { id: string; approved?: boolean; reason?: string }; toolMetadata?: unknown };
+
+/**
+ * Applies a person's answers to the pending approvals of the stored answer. Only ids the server
+ * itself asked about count; the client's copy of the message is never trusted.
+ */
+export function applyApprovals<P extends Part>(parts: P[], approvals: Approval[]): { parts: P[]; alwaysAllow: string[] } {
+  const byId = new Map(approvals.map((a) => [a.id, a]));
+  const seen = new Set<string>();
+  const alwaysAllow: string[] = [];
+  const next = parts.map((part) => {
+    const answer = part.approval ? byId.get(part.approval.id) : undefined;
+    if (!answer || !part.approval) return part;
+    seen.add(answer.id);
+    if (part.state !== 'approval-requested') return part; // already answered: keep the first answer
+    const meta = part.toolMetadata as { server?: unknown; tool?: unknown } | undefined;
+    if (answer.approved && answer.always && typeof meta?.server === 'string' && typeof meta.tool === 'string') {
+      alwaysAllow.push(`${meta.server}/${meta.tool}`);
+    }
+    return { ...part, state: 'approval-responded', approval: { ...part.approval, approved: answer.approved, reason: answer.reason } };
+  });
+  const unknown = approvals.filter((a) => !seen.has(a.id));
+  if (unknown.length) {
+    throw new AppError('bad_request', 'No pending tool call has that approval id.', { approvals: unknown.map((a) => a.id).join(', ') });
+  }
+  return { parts: next, alwaysAllow };
+}

@@ -1,0 +1,71 @@
+import 'server-only';
+import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ElicitRequestSchema,
+  type ElicitRequest,
+  type ElicitResult,
+  LoggingMessageNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { LineBuffer } from '@/lib/mcp/line-buffer';
+import { createBuiltinTransport } from '@/lib/mcp/transports/builtin';
+import { createSseTransport, createStreamableHttpTransport, shouldFallBackToSse } from '@/lib/mcp/transports/remote';
+import { createStdioTransport } from '@/lib/mcp/transports/stdio';
+import type { McpServerConfig } from '@/lib/schemas/mcp';
+
+export const CLIENT_INFO = { name: 'mcp-chat-host', version: '0.1.0' };
+
+export type ConnectOptions = {
+  stderr: LineBuffer;
+  /** How long the initialize handshake may take. */
+  timeoutMs: number;
+  onToolListChanged?: () => void;
+  /** Only when given is elicitation advertised; otherwise such requests are refused as unsupported. */
+  onElicit?: (request: ElicitRequest['params']) => Promise<ElicitResult>;
+};
+
+function newClient(opts: ConnectOptions): Client {
+  // Advertise only what we handle: a server's sampling or roots requests are refused (method not found).
+  const capabilities: ClientOptions['capabilities'] = opts.onElicit ? { elicitation: { form: { applyDefaults: true } } } : {};
+  const client = new Client(CLIENT_INFO, { capabilities });
+  if (opts.onToolListChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, () => opts.onToolListChanged?.());
+  // Log notifications are kept out of our logs (they may carry a server's secrets); a flood costs nothing.
+  client.setNotificationHandler(LoggingMessageNotificationSchema, () => {});
+  if (opts.onElicit) {
+    const handler = opts.onElicit;
+    client.setRequestHandler(ElicitRequestSchema, (req) => handler(req.params));
+  }
+  return client;
+}
+
+async function connectWith(transport: Transport, opts: ConnectOptions): Promise<Client> {
+  const client = newClient(opts);
+  try {
+    await client.connect(transport, { timeout: opts.timeoutMs });
+    return client;
+  } catch (err) {
+    await client.close().catch(() => {});
+    throw err;
+  }
+}
+
+/** Opens a connected SDK Client for a server config, over the transport it names. */
+export async function connectClient(config: McpServerConfig, opts: ConnectOptions): Promise<Client> {
+  switch (config.transport) {
+    case 'stdio':
+      return connectWith(createStdioTransport(config, opts.stderr), opts);
+    case 'builtin':
+      return connectWith(await createBuiltinTransport(config.builtin), opts);
+    case 'sse':
+      return connectWith(createSseTransport(config), opts);
+    case 'http':
+      try {
+        return await connectWith(createStreamableHttpTransport(config), opts);
+      } catch (err) {
+        if (!shouldFallBackToSse(err)) throw err;
+        opts.stderr.push('[host] Streamable HTTP refused; falling back to legacy SSE');
+        return connectWith(createSseTransport(config), opts);
+      }
+  }
+}

@@ -1,0 +1,40 @@
+import 'server-only';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ErrorKind } from '@/lib/schemas/mcp';
+
+/** A failure talking to an MCP server, classified for status pages, statistics and the model. */
+export class McpFailure extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'McpFailure';
+  }
+}
+
+function httpStatus(err: unknown): number | undefined {
+  if (err instanceof StreamableHTTPError || err instanceof SseError) return err.code;
+  return undefined;
+}
+
+/** Maps anything thrown by the SDK, a transport or a child process to a kind and a readable message. */
+export function classifyError(err: unknown): McpFailure {
+  if (err instanceof McpFailure) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof UnauthorizedError) return new McpFailure('auth', `Unauthorized: ${message}`, err);
+  const status = httpStatus(err);
+  if (status === 401 || status === 403) return new McpFailure('auth', `HTTP ${status}: the server refused our credentials`, err);
+  if (err instanceof McpError) {
+    if (err.code === ErrorCode.RequestTimeout) return new McpFailure('timeout', message, err);
+    if (err.code === ErrorCode.ConnectionClosed) return new McpFailure('connection', message, err);
+    return new McpFailure('protocol', message, err);
+  }
+  if (status !== undefined) return new McpFailure('connection', `HTTP ${status}: ${message}`, err);
+  if (/timed? ?out/i.test(message)) return new McpFailure('timeout', message, err);
+  return new McpFailure('connection', message, err);
+}

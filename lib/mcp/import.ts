@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { type McpServerConfig, McpServerConfigSchema } from '@/lib/schemas/mcp';
+
+/** One entry of a Claude Desktop `{"mcpServers": {…}}` file: a command, or a URL. */
+const EntrySchema = z
+  .object({
+    command: z.string().optional(),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().nullable().optional(),
+    url: z.string().optional(),
+    type: z.enum(['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
+    transport: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    disabled: z.boolean().optional(),
+    enabled: z.boolean().optional(),
+    timeoutMs: z.number().optional(),
+    timeout: z.number().optional(),
+  })
+  .loose();
+
+export const ClaudeDesktopFileSchema = z.object({ mcpServers: z.record(z.string(), z.unknown()) }).loose();
+
+export type ImportResult = { configs: McpServerConfig[]; errors: Array<{ name: string; message: string }> };
+
+function toConfig(name: string, raw: unknown): McpServerConfig {
+  const entry = EntrySchema.parse(raw);
+  const enabled = entry.enabled ?? !entry.disabled;
+  const timeoutMs = entry.timeoutMs ?? entry.timeout;
+  const common = { name, enabled, ...(timeoutMs ? { timeoutMs } : {}) };
+  if (entry.transport === 'builtin') return McpServerConfigSchema.parse({ ...common, transport: 'builtin', builtin: name });
+  if (entry.url) {
+    const transport = entry.type === 'sse' || entry.transport === 'sse' ? 'sse' : 'http';
+    return McpServerConfigSchema.parse({ ...common, transport, url: entry.url, headers: entry.headers ?? {} });
+  }
+  if (!entry.command) throw new Error('needs "command" (stdio) or "url" (http/sse)');
+  return McpServerConfigSchema.parse({
+    ...common,
+    transport: 'stdio',
+    command: entry.command,
+    args: entry.args ?? [],
+    env: entry.env ?? {},
+    cwd: entry.cwd ?? null,
+  });
+}
+
+function explain(err: unknown): string {
+  if (err instanceof z.ZodError) return err.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; ');
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Parses a Claude Desktop style config; every bad entry is named with its problem, good ones still import. */
+export function parseClaudeDesktopConfig(json: unknown): ImportResult {
+  const file = ClaudeDesktopFileSchema.safeParse(json);
+  if (!file.success) return { configs: [], errors: [{ name: '(file)', message: 'expected an object with an "mcpServers" object' }] };
+  const result: ImportResult = { configs: [], errors: [] };
+  for (const [name, raw] of Object.entries(file.data.mcpServers)) {
+    try {
+      result.configs.push(toConfig(name, raw));
+    } catch (err) {
+      result.errors.push({ name, message: explain(err) });
+    }
+  }
+  return result;
+}

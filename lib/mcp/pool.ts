@@ -1,0 +1,93 @@
+import 'server-only';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallOptions, type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
+import { classifyError, McpFailure } from '@/lib/mcp/errors';
+import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
+
+export type ServerTools = { server: string; tools: Tool[] } | { server: string; error: McpFailure };
+
+const sameConfig = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Waits at most `ms` for a promise; a server that is slow to connect must not hold up a chat turn. */
+function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The connections of the process, one per server, keyed by server name. It is handed configs (it
+ * never reads the database) and reconciles: new servers are added, changed ones reconnected, removed
+ * or disabled ones closed — without touching the others.
+ */
+export class McpPool {
+  private readonly connections = new Map<string, McpConnection>();
+
+  constructor(private readonly opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS) {}
+
+  sync(configs: McpServerConfig[]): void {
+    const wanted = new Map(configs.map((c) => [c.name, c]));
+    for (const [name, conn] of this.connections) {
+      const next = wanted.get(name);
+      if (!next || !sameConfig(next, conn.config)) {
+        this.connections.delete(name);
+        void conn.close();
+      }
+    }
+    for (const config of configs) {
+      if (!this.connections.has(config.name)) this.connections.set(config.name, new McpConnection(config, this.opts));
+    }
+  }
+
+  /** Connects every enabled server in the background, so the first chat turn finds them ready. */
+  warm(): void {
+    for (const conn of this.connections.values()) {
+      if (conn.config.enabled) void conn.listTools().catch(() => {});
+    }
+  }
+
+  get(name: string): McpConnection | undefined {
+    return this.connections.get(name);
+  }
+
+  statuses(): ServerStatusInfo[] {
+    return [...this.connections.values()].map((c) => c.status());
+  }
+
+  /** Tools of the enabled servers named (all when omitted); a broken or slow server is reported, not waited on. */
+  async tools(names?: readonly string[], waitMs = 5_000): Promise<ServerTools[]> {
+    const conns = [...this.connections.values()].filter((c) => c.config.enabled && (!names || names.includes(c.name)));
+    return Promise.all(
+      conns.map(async (conn): Promise<ServerTools> => {
+        try {
+          const tools = await within(conn.listTools(), waitMs, () => new McpFailure('timeout', `Server "${conn.name}" is still connecting.`));
+          return { server: conn.name, tools };
+        } catch (err) {
+          return { server: conn.name, error: classifyError(err) };
+        }
+      }),
+    );
+  }
+
+  callTool(server: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
+    const conn = this.connections.get(server);
+    if (!conn || !conn.config.enabled) return Promise.reject(new McpFailure('connection', `Server "${server}" is not available.`));
+    return conn.callTool(tool, args, opts);
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map((c) => c.close()));
+  }
+}
+
+const g = globalThis as unknown as { __mcpPool?: McpPool };
+
+/** The process-wide pool (on globalThis: Next compiles routes and instrumentation as separate module graphs). */
+export function getPool(): McpPool {
+  g.__mcpPool ??= new McpPool();
+  return g.__mcpPool;
+}

@@ -1,0 +1,23 @@
+import 'server-only';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RemoteConfig } from '@/lib/schemas/mcp';
+
+/** Streamable HTTP with the admin's headers; redirects only within the same origin (the SDK default). */
+export function createStreamableHttpTransport(config: RemoteConfig): Transport {
+  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+}
+
+/** Legacy HTTP+SSE (GET /sse, POST to the announced endpoint). */
+export function createSseTransport(config: RemoteConfig): Transport {
+  return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+}
+
+/**
+ * The spec's backwards-compatibility rule: a server that answers the Streamable HTTP initialize POST
+ * with 400, 404 or 405 may be an old HTTP+SSE server, so the client tries SSE at the same URL.
+ */
+export function shouldFallBackToSse(err: unknown): boolean {
+  return err instanceof StreamableHTTPError && [400, 404, 405].includes(err.code ?? 0);
+}

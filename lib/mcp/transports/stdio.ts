@@ -1,0 +1,25 @@
+import 'server-only';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { LineBuffer } from '@/lib/mcp/line-buffer';
+import type { StdioConfig } from '@/lib/schemas/mcp';
+
+/** Largest single message we accept from a child (a tool result is truncated later, at 100 KB, before the model). */
+const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A child process speaking MCP on stdin/stdout. The command and its arguments go to spawn as an argv
+ * array (never through a shell), and the child's environment is the SDK's minimal allowlist (PATH,
+ * HOME, USER, …) plus the server's own configured variables — never the app's secrets.
+ */
+export function createStdioTransport(config: StdioConfig, stderr: LineBuffer): StdioClientTransport {
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    cwd: config.cwd ?? undefined,
+    env: { ...getDefaultEnvironment(), ...config.env },
+    stderr: 'pipe',
+    maxBufferSize: MAX_MESSAGE_BYTES,
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.write(chunk.toString('utf8')));
+  return transport;
+}
