@@ -37,6 +37,15 @@ const unitFail = count(/ℹ fail (\d+)/) + count(/ℹ cancelled (\d+)/);
 passed += unitPass;
 failed += unitFail || (unit.status !== 0 ? 1 : 0);
 
+// The official MCP client conformance suite, against the pool's own connection code.
+const client = `${process.execPath} --import tsx --conditions=react-server e2e/conformance/client.ts`;
+for (const scenario of ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults']) {
+  check(`MCP conformance: ${scenario}`, process.execPath, [
+    'node_modules/@modelcontextprotocol/conformance/dist/index.js', 'client', '--command', client, '--scenario', scenario,
+    '-o', `test-results/conformance/${scenario}`,
+  ]);
+}
+
 const build = run('build (next build, includes the type-check)', process.execPath, ['node_modules/next/dist/bin/next', 'build']);
 if (build.status === 0) passed++;
 else failed++;

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
+import type { McpServerConfig } from '@/lib/schemas/mcp';
+
+const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
+const EVERYTHING = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const children: ChildProcess[] = [];
+const connections: McpConnection[] = [];
+
+/** Starts the test server in an HTTP mode and resolves its base URL once it listens. */
+function startHttp(mode: 'http' | 'sse-only', extra: string[] = []): Promise<string> {
+  const child = spawn(process.execPath, [FIXTURE, mode, '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '' } });
+  children.push(child);
+  return new Promise((resolvePromise, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      const m = /listening on (http:\/\/\S+)/.exec(d.toString());
+      if (m?.[1]) resolvePromise(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`test server exited ${code}`)));
+  });
+}
+
+function connect(config: Partial<McpServerConfig> & Pick<McpServerConfig, 'transport'>): McpConnection {
+  const conn = new McpConnection({ name: 'remote', enabled: true, timeoutMs: 10_000, headers: {}, ...config } as McpServerConfig, {
+    ...DEFAULT_CONNECTION_OPTIONS,
+    connectTimeoutMs: 5_000,
+  });
+  connections.push(conn);
+  return conn;
+}
+
+const text = (r: { content: Array<{ type: string; text?: string }> }) => r.content.map((c) => c.text ?? '').join('');
+
+after(async () => {
+  await Promise.all(connections.map((c) => c.close()));
+  for (const c of children) c.kill('SIGTERM');
+});
+
+describe('remote and third-party transports', () => {
+  test('Streamable HTTP with custom headers', async () => {
+    const base = await startHttp('http', ['--require-header', 'X-Api-Key:sesame']);
+    const conn = connect({ transport: 'http', url: `${base}/mcp`, headers: { 'X-Api-Key': 'sesame' } });
+    assert.equal(text(await conn.callTool('add', { a: 20, b: 22 })), '42');
+    assert.equal(conn.status().status, 'connected');
+  });
+
+  test('a missing credential is classified as an auth error', async () => {
+    const base = await startHttp('http', ['--require-header', 'X-Api-Key:sesame']);
+    const conn = connect({ transport: 'http', url: `${base}/mcp` });
+    await assert.rejects(conn.listTools(), (err: Error & { kind?: string }) => err.kind === 'auth');
+    assert.equal(conn.status().lastError?.kind, 'auth');
+  });
+
+  test('an SSE-only server is reached through the Streamable HTTP config (fallback)', async () => {
+    const base = await startHttp('sse-only');
+    const conn = connect({ transport: 'http', url: `${base}/sse` });
+    assert.equal(text(await conn.callTool('echo', { message: 'via sse' })), 'via sse');
+    assert.ok(conn.stderr.tail().some((l) => l.includes('falling back to legacy SSE')));
+  });
+
+  test('legacy SSE configured directly', async () => {
+    const base = await startHttp('sse-only');
+    const conn = connect({ transport: 'sse', url: `${base}/sse` });
+    assert.equal(text(await conn.callTool('add', { a: 1, b: 2 })), '3');
+  });
+
+  test('@modelcontextprotocol/server-everything over stdio, from node_modules', async () => {
+    const conn = connect({ transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {}, cwd: null });
+    const tools = await conn.listTools();
+    assert.ok(tools.some((t) => t.name === 'echo'));
+    assert.match(text(await conn.callTool('echo', { message: 'hi' })), /hi/);
+  });
+});
