@@ -131,3 +131,36 @@ export const toolCalls = sqliteTable(
   },
   (t) => [index('tool_calls_server_created_idx').on(t.server, t.createdAt)],
 );
+
+/** Per-tool admin settings and the definition the admin last reviewed (for change detection). */
+export const mcpTools = sqliteTable(
+  'mcp_tools',
+  {
+    serverId: text('server_id')
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: 'cascade' }),
+    tool: text('tool').notNull(),
+    enabled: integer('enabled', { mode: 'boolean' }).notNull().default(true),
+    /** null = the default policy (built-in and read-only tools auto, others ask). */
+    approval: text('approval', { enum: ['auto', 'ask'] }),
+    /** Hash of the reviewed definition (name, description, schemas, annotations). */
+    reviewedHash: text('reviewed_hash').notNull(),
+    reviewedDefinition: text('reviewed_definition', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** The server now announces a different definition: asks again until an admin reviews it. */
+    changed: integer('changed', { mode: 'boolean' }).notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.tool] })],
+);
+
+export const providers = sqliteTable('providers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  baseURL: text('base_url').notNull(),
+  /** AES-256-GCM with a key derived from the app secret; never returned by the API. */
+  apiKeyEncrypted: text('api_key_encrypted'),
+  models: text('models', { mode: 'json' }).$type<string[]>().notNull().default([]),
+  toolCalling: text('tool_calling', { enum: ['native', 'prompt'] }).notNull().default('native'),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

@@ -3,39 +3,77 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import type { Env } from '@/lib/env';
 import { AppError } from '@/lib/errors';
+import type { OllamaProbe } from '@/lib/ollama';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export type ToolCalling = 'native' | 'prompt';
+export type ModelInfo = { id: string; label: string; provider: string; toolCalling: ToolCalling };
 
-export type ModelInfo = { id: string; label: string; provider: string; toolCalling: 'native' | 'prompt' };
+/** An OpenAI-compatible endpoint the admin added (its key already decrypted). */
+export type ProviderSpec = { id: string; name: string; baseURL: string; apiKey: string | null; models: string[]; toolCalling: ToolCalling; version: string };
+
+export type ModelSources = { env: Env; providers: ProviderSpec[]; ollama: OllamaProbe };
 
 /** The env provider is configured when it has a key, or points at a server of the admin's choosing (Ollama, vLLM…). */
 export function envProviderConfigured(env: Env): boolean {
   return Boolean(env.OPENAI_API_KEY || env.OPENAI_BASE_URL);
 }
 
-export function listModels(env: Env): ModelInfo[] {
-  if (!envProviderConfigured(env)) return [];
-  return [{ id: env.CHAT_MODEL, label: env.CHAT_MODEL, provider: 'env', toolCalling: 'native' }];
+type Target = { info: ModelInfo; baseURL: string; apiKey: string | null; model: string; cacheKey: string };
+
+/** Every model a user may pick. Ids: the env model as is, `<provider>/<model>`, and `ollama/<model>`. */
+function targets({ env, providers, ollama }: ModelSources): Target[] {
+  const out: Target[] = [];
+  if (envProviderConfigured(env)) {
+    out.push({
+      info: { id: env.CHAT_MODEL, label: env.CHAT_MODEL, provider: 'env', toolCalling: 'native' },
+      baseURL: env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL,
+      apiKey: env.OPENAI_API_KEY ?? null,
+      model: env.CHAT_MODEL,
+      cacheKey: 'env',
+    });
+  }
+  for (const p of providers) {
+    for (const model of p.models) {
+      const id = `${p.name}/${model}`;
+      out.push({ info: { id, label: `${model} (${p.name})`, provider: p.name, toolCalling: p.toolCalling }, baseURL: p.baseURL, apiKey: p.apiKey, model, cacheKey: `${p.id}:${p.version}` });
+    }
+  }
+  if (ollama.reachable) {
+    for (const model of ollama.models) {
+      const id = `ollama/${model}`;
+      if (out.some((t) => t.info.id === id)) continue;
+      out.push({ info: { id, label: `${model} (Ollama)`, provider: 'ollama', toolCalling: 'native' }, baseURL: `${ollama.baseURL}/v1`, apiKey: null, model, cacheKey: 'ollama' });
+    }
+  }
+  return out;
 }
 
-const g = globalThis as unknown as { __envProvider?: ReturnType<typeof createOpenAI> };
+export function listModels(sources: ModelSources): ModelInfo[] {
+  return targets(sources).map((t) => t.info);
+}
 
-/**
- * A Chat Completions model (never the Responses API, so every OpenAI-compatible server works).
- * Throws a 400 for a model the user may not pick.
- */
-export function resolveModel(env: Env, requested: string | undefined): { id: string; model: LanguageModel } {
-  const id = requested ?? env.CHAT_MODEL;
-  if (!listModels(env).some((m) => m.id === id)) {
-    throw new AppError('bad_request', `Unknown model "${id}".`, { model: 'is not one of the available models' });
+const g = globalThis as unknown as { __providerClients?: Map<string, ReturnType<typeof createOpenAI>> };
+
+/** An OpenAI-compatible client speaking Chat Completions (never the Responses API), cached per provider version. */
+export function chatModel(baseURL: string, apiKey: string | null, model: string, cacheKey = `${baseURL}|${apiKey ?? ''}`): LanguageModel {
+  g.__providerClients ??= new Map();
+  let client = g.__providerClients.get(cacheKey);
+  if (!client) {
+    client = createOpenAI({ baseURL, apiKey: apiKey ?? 'not-needed', name: 'openai-compatible' });
+    g.__providerClients.set(cacheKey, client);
   }
-  g.__envProvider ??= createOpenAI({
-    baseURL: env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL,
-    apiKey: env.OPENAI_API_KEY ?? 'not-needed',
-    name: 'env',
-  });
-  return { id, model: g.__envProvider.chat(id) };
+  return client.chat(model);
+}
+
+/** The model a request names (or the default: the env model, else the first one); 400 for an unknown id. */
+export function resolveModel(sources: ModelSources, requested: string | undefined): { info: ModelInfo; model: LanguageModel } | null {
+  const all = targets(sources);
+  if (!all.length) return null;
+  const target = requested ? all.find((t) => t.info.id === requested) : all[0];
+  if (!target) throw new AppError('bad_request', `Unknown model "${requested}".`, { model: 'is not one of the available models' });
+  return { info: target.info, model: chatModel(target.baseURL, target.apiKey, target.model, target.cacheKey) };
 }
 
 export const NO_PROVIDER_MESSAGE =
-  'No model provider is configured. Set OPENAI_API_KEY (and OPENAI_BASE_URL for DeepSeek, Ollama, vLLM or any other OpenAI-compatible server) and restart the app.';
+  'No model provider is configured. Set OPENAI_API_KEY (and OPENAI_BASE_URL for DeepSeek, Ollama, vLLM or any other OpenAI-compatible server) and restart the app, or ask an admin to add a provider.';

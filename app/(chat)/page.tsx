@@ -1,19 +1,22 @@
 import { generateId } from 'ai';
-import { getEnv } from '@/lib/env';
-import { envProviderConfigured, NO_PROVIDER_MESSAGE } from '@/lib/providers';
+import { modelSources } from '@/app/_server/model-sources';
+import { listModels, NO_PROVIDER_MESSAGE } from '@/lib/providers';
 import { Chat } from './_components/chat';
 
 export const dynamic = 'force-dynamic';
 
 export default function NewChatPage() {
   const id = generateId();
+  const models = listModels(modelSources());
   return (
     <Chat
       key={id}
       id={id}
       initialMessages={[]}
       isNew
-      noProviderMessage={envProviderConfigured(getEnv()) ? null : NO_PROVIDER_MESSAGE}
+      models={models}
+      initialModel={models[0]?.id ?? null}
+      noProviderMessage={models.length ? null : NO_PROVIDER_MESSAGE}
     />
   );
 }

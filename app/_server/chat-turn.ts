@@ -2,19 +2,19 @@ import 'server-only';
 import { createHmac } from 'node:crypto';
 import { getDb } from '@/db/client';
 import { allowToolsInConversation, conversationExists, getOwnConversation } from '@/db/queries/conversations';
-import { listMcpServers } from '@/db/queries/mcp-servers';
 import { listMessages, saveAssistantMessage, saveUserMessage, type StoredMessage } from '@/db/queries/messages';
 import { getSettings } from '@/db/queries/settings';
 import { recordToolCall } from '@/db/queries/tool-calls';
-import { defaultApproval } from '@/app/_server/mcp';
+import { toolPolicy } from '@/app/_server/tool-policy';
 import type { SessionUser } from '@/app/_server/session';
 import { applyApprovals } from '@/lib/chat/approvals';
 import { type ChatMessage, runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
-import { buildToolSet } from '@/lib/chat/tools';
+import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
-import { envProviderConfigured, NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
+import { NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
+import { modelSources } from '@/app/_server/model-sources';
 import { type ChatPost, titleFrom } from '@/lib/schemas/chat';
 
 const INSTRUCTIONS =
@@ -25,18 +25,20 @@ type Conversation = NonNullable<ReturnType<typeof getOwnConversation>>;
 
 /** The MCP tools this conversation may use, with their approval policy. */
 async function prepareToolkit(conversation: Pick<Conversation, 'id' | 'allowedTools'>) {
-  const configs = new Map(listMcpServers(getDb()).map((r) => [r.config.name, r.config]));
   const catalog = await getPool().tools();
   const allowed = new Set(conversation.allowedTools);
   return (emitProgress: Parameters<NonNullable<Parameters<typeof runChatTurn>[0]['prepareTools']>>[0]): Toolkit => {
     const { tools, entries } = buildToolSet({
       catalog,
-      policy: (server, tool) => ({ enabled: true, approval: defaultApproval(configs.get(server), tool) }),
+      policy: toolPolicy,
       call: (server, tool, args, opts) => getPool().callTool(server, tool, args, opts),
       record: (call) => recordToolCall(getDb(), { conversationId: conversation.id, ...call }),
       onProgress: emitProgress,
     });
-    return { tools, entries, isAllowed: (e) => e.approval === 'auto' || allowed.has(`${e.server}/${e.tool.name}`) };
+    // A tool whose definition changed since review always asks, whatever was allowed before.
+    const isAllowed = (e: ToolEntry) =>
+      e.approval === 'auto' || (allowed.has(`${e.server}/${e.tool.name}`) && !toolPolicy(e.server, e.tool).changed);
+    return { tools, entries, isAllowed };
   };
 }
 
@@ -47,10 +49,9 @@ function approvalSecret(): string {
 /** One chat turn: store the user's message (or the approval answers) first, then stream the answer and store it. */
 export async function startChatTurn(user: SessionUser, body: ChatPost, abortSignal: AbortSignal): Promise<Response> {
   const db = getDb();
-  const env = getEnv();
   let conversation = getOwnConversation(db, user.id, body.id);
   if (!conversation && (conversationExists(db, body.id) || 'approvals' in body)) throw notFound('Conversation not found.');
-  const resolved = envProviderConfigured(env) ? resolveModel(env, body.model ?? conversation?.model ?? undefined) : null;
+  const resolved = resolveModel(modelSources(), body.model ?? conversation?.model ?? undefined);
 
   if ('approvals' in body) {
     const history = listMessages(db, body.id);
@@ -66,7 +67,7 @@ export async function startChatTurn(user: SessionUser, body: ChatPost, abortSign
       conversationId: body.id,
       userId: user.id,
       title: titleFrom(text),
-      model: resolved?.id ?? null,
+      model: resolved?.info.id ?? null,
       message: { id: body.message.id, role: 'user', parts: body.message.parts.map(({ type, text }) => ({ type, text })) },
     });
     if (outcome === 'not-a-user-message') {
@@ -80,7 +81,7 @@ export async function startChatTurn(user: SessionUser, body: ChatPost, abortSign
   const settings = getSettings(db);
   return runChatTurn({
     model: resolved.model,
-    modelId: resolved.id,
+    modelId: resolved.info.id,
     instructions: INSTRUCTIONS,
     history: listMessages(db, body.id) as ChatMessage[],
     abortSignal,

@@ -1,7 +1,17 @@
 import 'server-only';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { createMcpServer, getMcpServer, type McpServerRecord, updateMcpServer } from '@/db/queries/mcp-servers';
+import { type ServerStats, serverStats } from '@/db/queries/tool-calls';
+import {
+  createMcpServer,
+  getMcpServer,
+  getMcpServerByName,
+  listMcpServers,
+  type McpServerRecord,
+  updateMcpServer,
+  upsertMcpServers,
+} from '@/db/queries/mcp-servers';
+import { parseClaudeDesktopConfig } from '@/lib/mcp/import';
 import { syncPool } from '@/app/_server/mcp';
 import { AppError, notFound } from '@/lib/errors';
 import { parseWith } from '@/lib/http';
@@ -9,14 +19,17 @@ import { maskConfig, unmaskConfig } from '@/lib/mcp/mask';
 import { getPool } from '@/lib/mcp/pool';
 import { McpServerConfigSchema } from '@/lib/schemas/mcp';
 
-/** A server as the admin API shows it: config with secrets masked, plus live status. */
-export function presentServer(record: McpServerRecord) {
+const NO_STATS: ServerStats = { calls24h: 0, errors24h: 0, errorRate: 0, p50Ms: null, p95Ms: null };
+
+/** A server as the admin API shows it: config with secrets masked, live status, 24 h statistics. */
+export function presentServer(record: McpServerRecord, stats: Map<string, ServerStats> = serverStats(getDb())) {
   const status = getPool().get(record.config.name)?.status() ?? null;
   return {
     id: record.id,
     ...maskConfig(record.config),
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
+    stats: stats.get(record.config.name) ?? NO_STATS,
     status: status ?? { name: record.config.name, status: record.config.enabled ? 'idle' : 'disabled', lastError: null, connectedSince: null, toolCount: 0, retryAt: null },
   };
 }
@@ -43,4 +56,37 @@ export function updateServer(id: string, body: unknown) {
   if (!record) throw notFound('Server not found.');
   syncPool();
   return presentServer(record);
+}
+
+/** Import (or preview) a Claude Desktop config; good entries apply even when others are invalid. */
+export function importServers(json: unknown, dryRun: boolean) {
+  const { configs, errors } = parseClaudeDesktopConfig(json);
+  if (errors.length === 1 && errors[0]?.name === '(file)') throw new AppError('bad_request', `Not a Claude Desktop config: ${errors[0].message}.`);
+  const db = getDb();
+  if (dryRun) {
+    const out = { added: [] as string[], updated: [] as string[], unchanged: [] as string[] };
+    for (const config of configs) {
+      const stored = getMcpServerByName(db, config.name);
+      if (!stored) out.added.push(config.name);
+      else if (JSON.stringify(stored.config) === JSON.stringify(config)) out.unchanged.push(config.name);
+      else out.updated.push(config.name);
+    }
+    return { ...out, errors };
+  }
+  const result = upsertMcpServers(db, configs);
+  syncPool();
+  return { ...result, errors };
+}
+
+/** The stored servers in Claude Desktop form; env and header values masked unless asked for. */
+export function exportServers(withSecrets: boolean) {
+  const mcpServers: Record<string, Record<string, unknown>> = {};
+  for (const { config: stored } of listMcpServers(getDb())) {
+    const c = withSecrets ? stored : maskConfig(stored);
+    const common = { ...(c.enabled ? {} : { disabled: true }), timeoutMs: c.timeoutMs };
+    if (c.transport === 'stdio') mcpServers[c.name] = { command: c.command, args: c.args, env: c.env, ...(c.cwd ? { cwd: c.cwd } : {}), ...common };
+    else if (c.transport === 'builtin') mcpServers[c.name] = { transport: 'builtin', builtin: c.builtin, ...common };
+    else mcpServers[c.name] = { type: c.transport, url: c.url, headers: c.headers, ...common };
+  }
+  return { mcpServers };
 }

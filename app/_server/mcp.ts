@@ -1,16 +1,18 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { getDb } from '@/db/client';
 import { listMcpServers, seedBuiltinServers, upsertMcpServers } from '@/db/queries/mcp-servers';
 import { parseClaudeDesktopConfig } from '@/lib/mcp/import';
 import { getPool } from '@/lib/mcp/pool';
 import { getEnv } from '@/lib/env';
-import type { ApprovalPolicy, McpServerConfig } from '@/lib/schemas/mcp';
+import { invalidateToolPolicies, observeTools } from '@/app/_server/tool-policy';
 
 /** Hands the pool the stored configs; it reconnects changed servers and closes removed or disabled ones. */
 export function syncPool(): void {
-  getPool().sync(listMcpServers(getDb()).map((r) => r.config));
+  invalidateToolPolicies();
+  const pool = getPool();
+  pool.toolsObserver = observeTools;
+  pool.sync(listMcpServers(getDb()).map((r) => r.config));
 }
 
 /** `MCP_SERVERS_FILE`: imported at start, idempotent by name; problems are logged, never fatal. */
@@ -33,10 +35,4 @@ export function startMcp(): void {
   if (file) importServersFile(file);
   syncPool();
   getPool().warm();
-}
-
-/** Default approval policy: built-in and read-only tools run at once; anything else asks first. */
-export function defaultApproval(config: McpServerConfig | undefined, tool: Tool): ApprovalPolicy {
-  if (config?.transport === 'builtin') return 'auto';
-  return tool.annotations?.readOnlyHint === true ? 'auto' : 'ask';
 }

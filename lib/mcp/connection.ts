@@ -18,6 +18,8 @@ export type ConnectionOptions = {
   /** Cap on one call's total time even while progress keeps resetting its timeout. */
   maxTotalCallMs: number;
   onElicit?: ConnectOptions['onElicit'];
+  /** Told every time a fresh tool list arrives (first connect, reconnect, list_changed, TTL). */
+  onTools?: (server: string, tools: Tool[]) => void;
 };
 
 export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
@@ -186,8 +188,34 @@ export class McpConnection {
       // A list_changed that arrived mid-listing may not be reflected: list again (bounded).
       if (this.changedWhileListing && attempt < 3) continue;
       this.tools = { list, fetchedAt: Date.now() };
+      try {
+        this.opts.onTools?.(this.name, list);
+      } catch (err) {
+        console.error(`[mcp] tool observer failed for "${this.name}"`, err);
+      }
       return list;
     }
+  }
+
+  /** Resources and templates, when the server has them (admin detail pages; not cached). */
+  async listResources(): Promise<Array<{ uri: string; name: string; description?: string; mimeType?: string }>> {
+    const client = await this.getClient();
+    if (!client.getServerCapabilities()?.resources) return [];
+    const [resources, templates] = await Promise.all([
+      client.listResources(undefined, { timeout: this.opts.connectTimeoutMs }),
+      client.listResourceTemplates(undefined, { timeout: this.opts.connectTimeoutMs }).catch(() => ({ resourceTemplates: [] })),
+    ]);
+    return [
+      ...resources.resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType })),
+      ...templates.resourceTemplates.map((t) => ({ uri: t.uriTemplate, name: t.name, description: t.description, mimeType: t.mimeType })),
+    ];
+  }
+
+  async listPrompts(): Promise<Array<{ name: string; description?: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> }>> {
+    const client = await this.getClient();
+    if (!client.getServerCapabilities()?.prompts) return [];
+    const { prompts } = await client.listPrompts(undefined, { timeout: this.opts.connectTimeoutMs });
+    return prompts.map((p) => ({ name: p.name, description: p.description, arguments: p.arguments }));
   }
 
   /** Calls a tool once — never re-sent, since it may have side effects. Progress resets the timeout up to a cap. */

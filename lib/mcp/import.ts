@@ -11,6 +11,7 @@ const EntrySchema = z
     url: z.string().optional(),
     type: z.enum(['stdio', 'http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
     transport: z.string().optional(),
+    builtin: z.string().optional(),
     headers: z.record(z.string(), z.string()).optional(),
     disabled: z.boolean().optional(),
     enabled: z.boolean().optional(),
@@ -28,7 +29,7 @@ function toConfig(name: string, raw: unknown): McpServerConfig {
   const enabled = entry.enabled ?? !entry.disabled;
   const timeoutMs = entry.timeoutMs ?? entry.timeout;
   const common = { name, enabled, ...(timeoutMs ? { timeoutMs } : {}) };
-  if (entry.transport === 'builtin') return McpServerConfigSchema.parse({ ...common, transport: 'builtin', builtin: name });
+  if (entry.transport === 'builtin') return McpServerConfigSchema.parse({ ...common, transport: 'builtin', builtin: entry.builtin ?? name });
   if (entry.url) {
     const transport = entry.type === 'sse' || entry.transport === 'sse' ? 'sse' : 'http';
     return McpServerConfigSchema.parse({ ...common, transport, url: entry.url, headers: entry.headers ?? {} });

@@ -24,8 +24,13 @@ function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Pro
  */
 export class McpPool {
   private readonly connections = new Map<string, McpConnection>();
+  private readonly opts: ConnectionOptions;
+  /** Told of every fresh tool list (the app records definitions and detects changes). */
+  toolsObserver: ((server: string, tools: Tool[]) => void) | null = null;
 
-  constructor(private readonly opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS) {}
+  constructor(opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS) {
+    this.opts = { ...opts, onTools: (server, tools) => this.toolsObserver?.(server, tools) };
+  }
 
   sync(configs: McpServerConfig[]): void {
     const wanted = new Map(configs.map((c) => [c.name, c]));

@@ -9,6 +9,8 @@ import { ErrorNotice } from './error-notice';
 import { type ChatMessage, MessageItem } from './message-item';
 import type { Progress } from './tool-call-card';
 
+export type ModelInfo = { id: string; label: string; provider: string; toolCalling: 'native' | 'prompt' };
+
 /** The request body: the new user message, or the answers to pending tool approvals. */
 function requestBody(id: string, messages: ChatMessage[], always: ReadonlySet<string>) {
   const last = messages.at(-1);
@@ -26,11 +28,16 @@ type Props = {
   id: string;
   initialMessages: ChatMessage[];
   isNew: boolean;
+  models: ModelInfo[];
+  initialModel: string | null;
   noProviderMessage: string | null;
 };
 
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
-export function Chat({ id, initialMessages, isNew, noProviderMessage }: Props) {
+export function Chat({ id, initialMessages, isNew, models, initialModel, noProviderMessage }: Props) {
+  const [model, setModel] = useState(initialModel);
+  const modelRef = useRef(initialModel);
+  modelRef.current = model;
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
   const [progress, setProgress] = useState<ReadonlyMap<string, Progress>>(new Map());
   const createdRef = useRef(!isNew);
@@ -39,7 +46,9 @@ export function Chat({ id, initialMessages, isNew, noProviderMessage }: Props) {
     () =>
       new DefaultChatTransport<ChatMessage>({
         api: '/api/chat',
-        prepareSendMessagesRequest: ({ id, messages }) => ({ body: requestBody(id, messages, alwaysRef.current) }),
+        prepareSendMessagesRequest: ({ id, messages }) => ({
+          body: { ...requestBody(id, messages, alwaysRef.current), ...(modelRef.current ? { model: modelRef.current } : {}) },
+        }),
       }),
     [],
   );
@@ -126,7 +135,7 @@ export function Chat({ id, initialMessages, isNew, noProviderMessage }: Props) {
         </div>
       </div>
       <div className="border-t border-zinc-200 p-3 dark:border-zinc-800">
-        <Composer busy={busy} onSend={send} onStop={() => void onStop()} />
+        <Composer busy={busy} onSend={send} onStop={() => void onStop()} models={models} model={model} onModelChange={setModel} />
       </div>
     </div>
   );

@@ -7,10 +7,13 @@ type Props = {
   disabled?: boolean;
   onSend: (text: string) => void;
   onStop: () => void;
+  models?: Array<{ id: string; label: string }>;
+  model?: string | null;
+  onModelChange?: (id: string) => void;
 };
 
 /** The message box: Enter sends, Shift+Enter adds a line; "Stop" replaces "Send" while a reply streams. */
-export function Composer({ busy, disabled, onSend, onStop }: Props) {
+export function Composer({ busy, disabled, onSend, onStop, models = [], model, onModelChange }: Props) {
   const [text, setText] = useState('');
   const ref = useRef<HTMLTextAreaElement>(null);
 
@@ -26,8 +29,26 @@ export function Composer({ busy, disabled, onSend, onStop }: Props) {
   }
 
   return (
+    <div className="mx-auto w-full max-w-3xl space-y-1">
+      {models.length > 1 && (
+        <label className="flex items-center gap-2 text-xs text-zinc-500">
+          <span>Model</span>
+          <select
+            value={model ?? ''}
+            onChange={(e) => onModelChange?.(e.target.value)}
+            disabled={busy}
+            className="max-w-[16rem] truncate rounded border border-zinc-300 bg-white px-1 py-0.5 dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            {models.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
     <form
-      className="mx-auto flex w-full max-w-3xl items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm dark:border-zinc-700 dark:bg-zinc-900"
+      className="flex w-full items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm dark:border-zinc-700 dark:bg-zinc-900"
       onSubmit={(e) => {
         e.preventDefault();
         submit();
@@ -70,5 +91,6 @@ export function Composer({ busy, disabled, onSend, onStop }: Props) {
         </button>
       )}
     </form>
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { requireUser } from '@/app/_server/session';
-import { getEnv } from '@/lib/env';
+import { modelSources } from '@/app/_server/model-sources';
 import { route } from '@/lib/http';
 import { listModels } from '@/lib/providers';
 
@@ -8,5 +8,5 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   await requireUser(req);
-  return Response.json({ items: listModels(getEnv()) });
+  return Response.json({ items: listModels(modelSources()) });
 });

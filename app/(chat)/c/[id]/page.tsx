@@ -2,11 +2,11 @@ import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { getOwnConversation } from '@/db/queries/conversations';
 import { listMessages } from '@/db/queries/messages';
+import { modelSources } from '@/app/_server/model-sources';
 import { requirePageUser } from '@/app/_server/page-user';
-import { getEnv } from '@/lib/env';
-import { envProviderConfigured, NO_PROVIDER_MESSAGE } from '@/lib/providers';
-import type { ChatMessage } from '../../_components/message-item';
+import { listModels, NO_PROVIDER_MESSAGE } from '@/lib/providers';
 import { Chat } from '../../_components/chat';
+import type { ChatMessage } from '../../_components/message-item';
 
 export const dynamic = 'force-dynamic';
 
@@ -16,13 +16,17 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const db = getDb();
   const conversation = getOwnConversation(db, user.id, id);
   if (!conversation) notFound();
+  const models = listModels(modelSources());
+  const remembered = models.some((m) => m.id === conversation.model) ? conversation.model : null;
   return (
     <Chat
       key={id}
       id={id}
       initialMessages={listMessages(db, id) as ChatMessage[]}
       isNew={false}
-      noProviderMessage={envProviderConfigured(getEnv()) ? null : NO_PROVIDER_MESSAGE}
+      models={models}
+      initialModel={remembered ?? models[0]?.id ?? null}
+      noProviderMessage={models.length ? null : NO_PROVIDER_MESSAGE}
     />
   );
 }

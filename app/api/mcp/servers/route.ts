@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
 import { listMcpServers } from '@/db/queries/mcp-servers';
+import { serverStats } from '@/db/queries/tool-calls';
 import { createServer, presentServer } from '@/app/_server/mcp-servers';
 import { requireAdmin } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
@@ -10,7 +11,8 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   await requireAdmin(req);
-  return Response.json({ items: listMcpServers(getDb()).map(presentServer), nextCursor: null });
+  const stats = serverStats(getDb());
+  return Response.json({ items: listMcpServers(getDb()).map((r) => presentServer(r, stats)), nextCursor: null });
 });
 
 export const POST = route(async (req) => {

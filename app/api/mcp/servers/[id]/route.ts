@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { deleteMcpServer, getMcpServer } from '@/db/queries/mcp-servers';
+import { deleteMcpServer } from '@/db/queries/mcp-servers';
+import { serverDetail } from '@/app/_server/mcp-admin';
 import { syncPool } from '@/app/_server/mcp';
-import { presentServer, updateServer } from '@/app/_server/mcp-servers';
+import { updateServer } from '@/app/_server/mcp-servers';
 import { requireAdmin } from '@/app/_server/session';
 import { notFound } from '@/lib/errors';
 import { readJson, route } from '@/lib/http';
@@ -14,9 +15,7 @@ type Ctx = { params: Promise<{ id: string }> };
 
 export const GET = route<Ctx>(async (req, { params }) => {
   await requireAdmin(req);
-  const record = getMcpServer(getDb(), (await params).id);
-  if (!record) throw notFound('Server not found.');
-  return Response.json(presentServer(record));
+  return Response.json(await serverDetail((await params).id));
 });
 
 export const PATCH = route<Ctx>(async (req, { params }) => {

@@ -1,0 +1,64 @@
+import 'server-only';
+import { getDb } from '@/db/client';
+import { getMcpServer, type McpServerRecord } from '@/db/queries/mcp-servers';
+import { updateToolSetting } from '@/db/queries/mcp-tools';
+import { recentCalls } from '@/db/queries/tool-calls';
+import { presentServer } from '@/app/_server/mcp-servers';
+import { invalidateToolPolicies, toolPolicy, toolSetting } from '@/app/_server/tool-policy';
+import { notFound } from '@/lib/errors';
+import { getPool } from '@/lib/mcp/pool';
+import { toolDefinition } from '@/lib/mcp/tool-definition';
+
+export function requireServer(id: string): McpServerRecord {
+  const record = getMcpServer(getDb(), id);
+  if (!record) throw notFound('Server not found.');
+  return record;
+}
+
+/** The detail view: config, status, every tool in full with its policy and change state, resources, prompts. */
+export async function serverDetail(id: string) {
+  const record = requireServer(id);
+  const conn = getPool().get(record.config.name);
+  const settle = <T>(p: Promise<T> | undefined, fallback: T) => (p ? p.catch(() => fallback) : Promise.resolve(fallback));
+  const enabled = record.config.enabled && conn;
+  const [tools, resources, prompts] = await Promise.all([
+    settle(enabled ? conn.listTools() : undefined, []),
+    settle(enabled ? conn.listResources() : undefined, []),
+    settle(enabled ? conn.listPrompts() : undefined, []),
+  ]);
+  return {
+    ...presentServer(record),
+    tools: tools.map((tool) => {
+      const policy = toolPolicy(record.config.name, tool);
+      const setting = toolSetting(record.config.name, tool.name);
+      const previous = policy.changed ? (setting?.reviewedDefinition as { description?: string; inputSchema?: unknown } | undefined) : undefined;
+      return {
+        name: tool.name,
+        title: tool.title,
+        description: tool.description ?? '',
+        inputSchema: tool.inputSchema,
+        annotations: tool.annotations,
+        enabled: policy.enabled,
+        approval: policy.approval,
+        changed: policy.changed,
+        previous: previous ? { description: previous.description ?? '', inputSchema: previous.inputSchema ?? {} } : null,
+      };
+    }),
+    resources,
+    prompts,
+  };
+}
+
+export function serverLogs(id: string) {
+  const record = requireServer(id);
+  return { stderr: getPool().get(record.config.name)?.stderr.tail() ?? [], calls: recentCalls(getDb(), record.config.name) };
+}
+
+export async function patchTool(id: string, tool: string, patch: { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: boolean }) {
+  const record = requireServer(id);
+  const current = (await getPool().get(record.config.name)?.listTools().catch(() => []))?.find((t) => t.name === tool) ?? null;
+  const row = updateToolSetting(getDb(), record.id, tool, patch, current ? toolDefinition(current) : null);
+  if (!row) throw notFound('Tool not found.');
+  invalidateToolPolicies();
+  return (await serverDetail(id)).tools.find((t) => t.name === tool) ?? { name: tool, enabled: row.enabled, approval: row.approval, changed: row.changed };
+}

@@ -1,0 +1,39 @@
+import 'server-only';
+import { DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
+import { classifyError } from '@/lib/mcp/errors';
+import type { McpServerConfig } from '@/lib/schemas/mcp';
+
+export type TestResult = {
+  ok: boolean;
+  latencyMs: number;
+  tools: Array<{ name: string; description?: string }>;
+  resources: Awaited<ReturnType<McpConnection['listResources']>>;
+  prompts: Awaited<ReturnType<McpConnection['listPrompts']>>;
+  error?: string;
+  stderr: string[];
+};
+
+/** "Test connection": a fresh, separate connection (the pool is untouched), listed and closed again. */
+export async function testServerConfig(config: McpServerConfig): Promise<TestResult> {
+  const connection = new McpConnection({ ...config, enabled: true }, { ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 15_000, idleMs: 60_000 });
+  const started = performance.now();
+  try {
+    const tools = await connection.listTools();
+    const latencyMs = Math.round(performance.now() - started);
+    const [resources, prompts] = await Promise.all([connection.listResources().catch(() => []), connection.listPrompts().catch(() => [])]);
+    return { ok: true, latencyMs, tools: tools.map((t) => ({ name: t.name, description: t.description })), resources, prompts, stderr: connection.stderr.tail() };
+  } catch (err) {
+    const failure = classifyError(err);
+    return {
+      ok: false,
+      latencyMs: Math.round(performance.now() - started),
+      tools: [],
+      resources: [],
+      prompts: [],
+      error: `${failure.kind}: ${failure.message}`,
+      stderr: connection.stderr.tail(),
+    };
+  } finally {
+    await connection.close();
+  }
+}

@@ -1,0 +1,115 @@
+import 'server-only';
+import { generateText } from 'ai';
+import { z } from 'zod';
+import { getDb } from '@/db/client';
+import { createProvider, getProvider, listProviders, type ProviderRow, updateProvider } from '@/db/queries/providers';
+import { providerSpec } from '@/app/_server/model-sources';
+import { getEnv } from '@/lib/env';
+import { AppError, notFound } from '@/lib/errors';
+import { ollamaStatus } from '@/lib/ollama';
+import { chatModel, DEFAULT_BASE_URL, envProviderConfigured } from '@/lib/providers';
+import type { ProviderCreateSchema, ProviderPatchSchema } from '@/lib/schemas/providers';
+import { sealSecret } from '@/lib/secret-box';
+
+/** A provider as the admin API shows it: the key is write-only. */
+export function presentProvider(row: ProviderRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    baseURL: row.baseURL,
+    hasApiKey: Boolean(row.apiKeyEncrypted),
+    models: row.models,
+    toolCalling: row.toolCalling,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function providersOverview() {
+  const env = getEnv();
+  return {
+    items: listProviders(getDb()).map(presentProvider),
+    nextCursor: null,
+    env: { baseURL: env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL, model: env.CHAT_MODEL, configured: envProviderConfigured(env), hasApiKey: Boolean(env.OPENAI_API_KEY) },
+    ollama: ollamaStatus(env.OLLAMA_BASE_URL),
+  };
+}
+
+const seal = (key: string) => sealSecret(key, getEnv().AUTH_SECRET);
+
+export function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
+  const row = createProvider(getDb(), {
+    name: input.name,
+    baseURL: input.baseURL,
+    apiKeyEncrypted: input.apiKey ? seal(input.apiKey) : null,
+    models: [...new Set(input.models)],
+    toolCalling: input.toolCalling,
+  });
+  if (!row) throw new AppError('conflict', `A provider named "${input.name}" exists.`, { name: 'is already taken' });
+  return presentProvider(row);
+}
+
+export function editProvider(id: string, patch: z.infer<typeof ProviderPatchSchema>) {
+  const { apiKey, models, ...rest } = patch;
+  const values = {
+    ...rest,
+    ...(models ? { models: [...new Set(models)] } : {}),
+    ...(apiKey === null ? { apiKeyEncrypted: null } : apiKey ? { apiKeyEncrypted: seal(apiKey) } : {}),
+  };
+  const row = updateProvider(getDb(), id, values);
+  if (!row) throw notFound('Provider not found.');
+  return presentProvider(row);
+}
+
+const ModelsResponseSchema = z.object({ data: z.array(z.object({ id: z.string() }).loose()) }).loose();
+
+/** GET {baseURL}/models, as the OpenAI API lists them. */
+export async function fetchModels(query: { providerId: string } | { baseURL: string; apiKey?: string }): Promise<{ models: string[] }> {
+  let baseURL: string;
+  let apiKey: string | null | undefined;
+  if ('providerId' in query) {
+    const row = getProvider(getDb(), query.providerId);
+    if (!row) throw notFound('Provider not found.');
+    ({ baseURL, apiKey } = providerSpec(row));
+  } else {
+    ({ baseURL, apiKey } = query);
+  }
+  let res: Response;
+  try {
+    res = await fetch(`${baseURL}/models`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, signal: AbortSignal.timeout(10_000), redirect: 'error' });
+  } catch (err) {
+    throw new AppError('bad_request', `Could not reach ${baseURL}/models: ${err instanceof Error ? err.message : String(err)}`, { baseURL: 'is not reachable' });
+  }
+  if (!res.ok) throw new AppError('bad_request', `${baseURL}/models answered HTTP ${res.status}.`, { baseURL: `answered HTTP ${res.status}` });
+  const parsed = ModelsResponseSchema.safeParse(await res.json().catch(() => null));
+  if (!parsed.success) throw new AppError('bad_request', `${baseURL}/models did not return an OpenAI model list.`);
+  return { models: parsed.data.data.map((m) => m.id).sort() };
+}
+
+/** "Test": a one-word prompt; latency or the error. `id` may be "env". */
+export async function testProvider(id: string, requested?: string) {
+  const env = getEnv();
+  let target: { baseURL: string; apiKey: string | null; model: string | undefined };
+  if (id === 'env') {
+    target = { baseURL: env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL, apiKey: env.OPENAI_API_KEY ?? null, model: requested ?? env.CHAT_MODEL };
+  } else {
+    const row = getProvider(getDb(), id);
+    if (!row) throw notFound('Provider not found.');
+    const spec = providerSpec(row);
+    target = { baseURL: spec.baseURL, apiKey: spec.apiKey, model: requested ?? spec.models[0] };
+  }
+  if (!target.model) return { ok: false, latencyMs: 0, model: null, error: 'This provider has no models yet.' };
+  const started = performance.now();
+  try {
+    const { text } = await generateText({
+      model: chatModel(target.baseURL, target.apiKey, target.model),
+      prompt: 'Reply with one word: ok',
+      maxOutputTokens: 16,
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(30_000),
+    });
+    return { ok: true, latencyMs: Math.round(performance.now() - started), model: target.model, reply: text.slice(0, 200) };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { ok: false, latencyMs: Math.round(performance.now() - started), model: target.model, error: message.slice(0, 500) };
+  }
+}

@@ -1,0 +1,11 @@
+import { serverLogs } from '@/app/_server/mcp-admin';
+import { requireAdmin } from '@/app/_server/session';
+import { route } from '@/lib/http';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const GET = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
+  await requireAdmin(req);
+  return Response.json(serverLogs((await params).id));
+});

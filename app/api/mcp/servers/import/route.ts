@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { importServers } from '@/app/_server/mcp-servers';
+import { requireAdmin } from '@/app/_server/session';
+import { readJson, route } from '@/lib/http';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Claude Desktop `{"mcpServers": {…}}`; with `?dryRun=1` nothing is applied (the UI's preview). */
+export const POST = route(async (req) => {
+  await requireAdmin(req);
+  const dryRun = new URL(req.url).searchParams.get('dryRun') === '1';
+  return Response.json(importServers(await readJson(req, z.unknown()), dryRun));
+});

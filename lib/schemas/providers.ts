@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+const httpUrl = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((v) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL')
+  .transform((v) => v.replace(/\/+$/, ''));
+
+export const ToolCallingSchema = z.enum(['native', 'prompt']);
+
+const fields = {
+  name: z.string().trim().regex(/^[A-Za-z0-9 _.-]{1,64}$/, 'must be 1–64 letters, digits, spaces, _ . -'),
+  baseURL: httpUrl,
+  models: z.array(z.string().trim().min(1).max(200)).max(500),
+  toolCalling: ToolCallingSchema,
+};
+
+export const ProviderCreateSchema = z
+  .object({ ...fields, apiKey: z.string().max(1000).optional(), models: fields.models.default([]), toolCalling: ToolCallingSchema.default('native') })
+  .strict();
+
+/** `apiKey: ""` keeps the stored key, `null` removes it, a string replaces it. */
+export const ProviderPatchSchema = z
+  .object({ ...fields, apiKey: z.string().max(1000).nullable() })
+  .partial()
+  .strict();
+
+export const ModelsQuerySchema = z.union([
+  z.object({ providerId: z.string().min(1).max(100) }).strict(),
+  z.object({ baseURL: httpUrl, apiKey: z.string().max(1000).optional() }).strict(),
+]);
+
+export const ProviderTestSchema = z.object({ model: z.string().min(1).max(200).optional() }).strict();
+
+export const PROVIDER_PRESETS = [
+  { name: 'OpenAI', baseURL: 'https://api.openai.com/v1' },
+  { name: 'DeepSeek', baseURL: 'https://api.deepseek.com/v1' },
+  { name: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1' },
+] as const;
