@@ -10,7 +10,18 @@ const config: NextConfig = {
   poweredByHeader: false,
   serverExternalPackages: ['better-sqlite3', '@modelcontextprotocol/sdk'],
   async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }];
+    return [
+      { source: '/:path*', headers: securityHeaders },
+      {
+        // Public share pages: never indexed, never leak the URL as a referrer, never cached.
+        source: '/share/:token*',
+        headers: [
+          { key: 'X-Robots-Tag', value: 'noindex, nofollow' },
+          { key: 'Referrer-Policy', value: 'no-referrer' },
+          { key: 'Cache-Control', value: 'no-store' },
+        ],
+      },
+    ];
   },
 };
 

@@ -164,3 +164,24 @@ export const providers = sqliteTable('providers', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/** A public, read-only snapshot of a conversation; the token is the only key (≥128 random bits). */
+export const shares = sqliteTable(
+  'shares',
+  {
+    token: text('token').primaryKey(),
+    conversationId: text('conversation_id')
+      .notNull()
+      .references(() => conversations.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    /** The sanitized messages at share time (lib/share/serialize.ts): only what the public may see. */
+    snapshot: text('snapshot', { mode: 'json' }).$type<unknown[]>().notNull(),
+    includeToolDetails: integer('include_tool_details', { mode: 'boolean' }).notNull().default(false),
+    ownerName: text('owner_name'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('shares_user_idx').on(t.userId, t.createdAt)],
+);

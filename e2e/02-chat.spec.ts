@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, assistantMessages, composer, conversationIdFromUrl, send, signIn } from './helpers';
+import { ADMIN, assistantMessages, composer, conversationIdFromUrl, send, signIn, userTexts } from './helpers';
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, ADMIN);
@@ -30,7 +30,7 @@ test('a message streams its answer token by token, and a reload shows the same c
   await expect(link).toHaveAttribute('href', `/c/${id}`);
 
   await page.reload();
-  await expect(page.locator('[data-role="user"]')).toHaveText(['Tell me about streaming [[words:40]] [[slow:40]]']);
+  await expect(userTexts(page)).toHaveText(['Tell me about streaming [[words:40]] [[slow:40]]']);
   await expect(assistantMessages(page)).toHaveCount(1);
   await expect(assistantMessages(page).first()).toContainText('word40');
 
@@ -51,7 +51,7 @@ test('Stop ends the stream, keeps the partial answer and marks it interrupted, a
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   await expect(answer.locator('[data-interrupted]')).toBeVisible();
-  const shown = (await answer.locator('.prose-chat').innerText()).trim();
+  const shown = ((await answer.locator('.prose-chat').textContent()) ?? '').trim();
   expect(shown).not.toContain('word2000');
 
   const id = conversationIdFromUrl(page);
@@ -69,7 +69,7 @@ test('a provider error shows in the conversation with Retry, and Retry works', a
   await send(page, 'Flaky provider [[status:500]] [[once]]');
   const alert = page.locator('[data-chat-error]');
   await expect(alert).toContainText('HTTP 500');
-  await expect(page.locator('[data-role="user"]')).toHaveText(['Flaky provider [[status:500]] [[once]]']);
+  await expect(userTexts(page)).toHaveText(['Flaky provider [[status:500]] [[once]]']);
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(assistantMessages(page).last()).toContainText('You said: Flaky provider');
   await expect(page.locator('[data-chat-error]')).toHaveCount(0);

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { NO_PROVIDER_URL } from '../playwright.config';
-import { ADMIN, BOB, assistantMessages, conversationIdFromUrl, ensureUser, originHeaders, send, signIn } from './helpers';
+import { ADMIN, BOB, assistantMessages, conversationIdFromUrl, ensureUser, originHeaders, send, signIn, userTexts } from './helpers';
 
 const HOSTILE = [
   '<script>window.__pwned = "script"</script>',
@@ -130,6 +130,6 @@ test('with no provider configured the app still runs and the chat says how to co
   await send(page, 'Is anyone there?');
   await expect(page.locator('[data-chat-error]')).toContainText('No model provider is configured');
   await page.reload();
-  await expect(page.locator('[data-role="user"]')).toHaveText(['Is anyone there?']);
+  await expect(userTexts(page)).toHaveText(['Is anyone there?']);
   await ctx.close();
 });

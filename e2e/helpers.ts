@@ -42,6 +42,11 @@ export async function send(page: Page, text: string): Promise<void> {
   await box.press('Enter');
 }
 
+/** The text bubbles of the user's messages (without their action buttons). */
+export function userTexts(page: Page) {
+  return page.locator('[data-role="user"] [data-message-text]');
+}
+
 export function assistantMessages(page: Page) {
   return page.locator('[data-role="assistant"]');
 }

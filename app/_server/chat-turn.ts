@@ -56,7 +56,7 @@ export async function startChatTurn(user: SessionUser, body: ChatPost, abortSign
   if ('approvals' in body) {
     const history = listMessages(db, body.id);
     const last = history.at(-1);
-    if (!last || last.role !== 'assistant') throw new AppError('bad_request', 'Nothing in this conversation awaits approval.');
+    if (last?.role !== 'assistant') throw new AppError('bad_request', 'Nothing in this conversation awaits approval.');
     const { parts, alwaysAllow } = applyApprovals(last.parts as Array<{ type: string }>, body.approvals);
     const answered: StoredMessage = { ...last, parts };
     saveAssistantMessage(db, body.id, answered);

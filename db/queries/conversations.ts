@@ -1,7 +1,7 @@
 import 'server-only';
-import { and, desc, eq, lt, or } from 'drizzle-orm';
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { conversations } from '@/db/schema';
+import { conversations, messages } from '@/db/schema';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'updatedAt'>;
@@ -76,4 +76,48 @@ export function allowToolsInConversation(db: Db, id: string, refs: string[]): vo
   if (!row) return;
   const allowed = [...new Set([...row.allowed, ...refs])];
   db.update(conversations).set({ allowedTools: allowed }).where(eq(conversations.id, id)).run();
+}
+
+export type SearchHit = { id: string; title: string; updatedAt: Date; messageId: string | null; snippet: string };
+
+/** Turns what a person typed into an FTS5 query: each word a quoted prefix term, so no syntax leaks in. */
+export function ftsQuery(q: string): string | null {
+  const words = q.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 10);
+  return words?.length ? words.map((w) => `"${w}"*`).join(' ') : null;
+}
+
+/** Own conversations whose title or message text matches; the snippet marks matches with \u0002…\u0003. */
+export function searchConversations(db: Db, userId: string, q: string, limit = 30): SearchHit[] {
+  const fts = ftsQuery(q);
+  if (!fts) return [];
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = db.all<{ id: string; title: string; updated_at: number; message_id: string | null; snippet: string | null }>(sql`
+    select c.id, c.title, c.updated_at, f.message_id, snippet(messages_fts, 0, char(2), char(3), '…', 12) as snippet
+    from messages_fts f join conversations c on c.id = f.conversation_id
+    where messages_fts match ${fts} and c.user_id = ${userId}
+    order by c.updated_at desc limit ${limit * 3}`);
+  const titleRows = db.all<{ id: string; title: string; updated_at: number }>(sql`
+    select id, title, updated_at from conversations where user_id = ${userId} and title like ${like} escape '\\' order by updated_at desc limit ${limit}`);
+  const hits = new Map<string, SearchHit>();
+  for (const r of titleRows) hits.set(r.id, { id: r.id, title: r.title, updatedAt: new Date(r.updated_at), messageId: null, snippet: r.title });
+  for (const r of rows) {
+    if (hits.has(r.id) && hits.get(r.id)?.messageId) continue;
+    const prior = hits.get(r.id);
+    hits.set(r.id, { id: r.id, title: r.title, updatedAt: new Date(r.updated_at), messageId: r.message_id, snippet: r.snippet ?? prior?.snippet ?? r.title });
+  }
+  return [...hits.values()].sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
+}
+
+/** Copies messages into a new conversation of the user (import, "continue in a new chat"). */
+export function createConversationWithMessages(
+  db: Db,
+  input: { id: string; userId: string; title: string; model: string | null; messages: Array<{ id: string; role: 'user' | 'assistant'; parts: unknown[]; metadata?: Record<string, unknown> }> },
+): void {
+  db.transaction((tx) => {
+    const now = new Date();
+    tx.insert(conversations).values({ id: input.id, userId: input.userId, title: input.title, model: input.model, createdAt: now, updatedAt: now }).run();
+    input.messages.forEach((m, seq) => {
+      tx.insert(messages).values({ id: m.id, conversationId: input.id, role: m.role, parts: m.parts, metadata: m.metadata ?? null, seq, createdAt: now }).run();
+    });
+  });
 }

@@ -78,7 +78,7 @@ export class McpPool {
 
   callTool(server: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
     const conn = this.connections.get(server);
-    if (!conn || !conn.config.enabled) return Promise.reject(new McpFailure('connection', `Server "${server}" is not available.`));
+    if (!conn?.config.enabled) return Promise.reject(new McpFailure('connection', `Server "${server}" is not available.`));
     return conn.callTool(tool, args, opts);
   }
 

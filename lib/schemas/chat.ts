@@ -83,3 +83,35 @@ export const ApprovalRequestSchema = z
 /** POST /api/chat takes either a new user message or approval answers. */
 export const ChatPostSchema = z.union([ChatRequestSchema, ApprovalRequestSchema]);
 export type ChatPost = z.infer<typeof ChatPostSchema>;
+
+const ImportedToolPartSchema = z
+  .object({
+    type: z.literal('dynamic-tool'),
+    toolName: z.string().min(1).max(200),
+    toolCallId: z.string().min(1).max(200),
+    state: z.enum(['output-available', 'output-error', 'output-denied']),
+    input: z.unknown(),
+    output: z.unknown().optional(),
+    errorText: z.string().max(100_000).optional(),
+    toolMetadata: z.object({ server: z.string().max(64), tool: z.string().max(200) }).optional(),
+  })
+  .loose();
+
+/** An exported conversation (GET …/export?format=json) brought back as a new conversation. */
+export const ConversationImportSchema = z
+  .object({
+    title: z.string().trim().min(1).max(200).default('Imported conversation'),
+    messages: z
+      .array(
+        z.object({
+          role: z.enum(['user', 'assistant']),
+          parts: z.array(z.union([TextPartSchema, ImportedToolPartSchema, z.object({ type: z.string() }).loose()])).max(500),
+          metadata: z.record(z.string(), z.unknown()).optional(),
+        }),
+      )
+      .min(1)
+      .max(5000),
+  })
+  .loose();
+
+export const ShareCreateSchema = z.object({ includeToolDetails: z.boolean().default(false), includeOwnerName: z.boolean().default(false) }).strict();

@@ -85,7 +85,16 @@ export function Chat({ id, initialMessages, isNew, models, initialModel, noProvi
   const bottomRef = useRef<HTMLDivElement>(null);
   const count = messages.length;
   const lastLength = last?.parts.length ?? 0;
+  const anchoredRef = useRef(false);
   useEffect(() => {
+    // Opened from a search result (`#m-<id>`): show that message, highlighted, instead of the end.
+    const target = !anchoredRef.current && window.location.hash.startsWith('#m-') ? document.getElementById(window.location.hash.slice(1)) : null;
+    anchoredRef.current = true;
+    if (target) {
+      target.scrollIntoView({ block: 'center' });
+      target.classList.add('search-hit');
+      return;
+    }
     if (count || lastLength) bottomRef.current?.scrollIntoView({ block: 'end' });
   }, [count, lastLength]);
 
@@ -126,6 +135,8 @@ export function Chat({ id, initialMessages, isNew, models, initialModel, noProvi
               interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
               progress={progress}
               onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
+              onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
+              onEditResend={busy ? undefined : (messageId, text) => void sendMessage({ text, messageId })}
             />
           ))}
           {(error || storedError) && (

@@ -1,7 +1,9 @@
 'use client';
 
 import type { UIMessage } from 'ai';
-import { memo } from 'react';
+import { memo, useState } from 'react';
+import { EditMessage } from './edit-message';
+import { MessageActions } from './message-actions';
 import type { ChatDataParts, MessageMetadata } from '@/lib/schemas/chat';
 import { Markdown } from './markdown';
 import { type Progress, ToolCallCard, type ToolPart, toolRef } from './tool-call-card';
@@ -15,7 +17,13 @@ type Props = {
   interrupted: boolean;
   progress?: ReadonlyMap<string, Progress>;
   onApproval?: (approvalId: string, approved: boolean, always: boolean) => void;
+  /** Offered on the last answer when idle. */
+  onRegenerate?: () => void;
+  /** Offered on user messages when idle. */
+  onEditResend?: (messageId: string, text: string) => void;
 };
+
+const textOf = (message: ChatMessage) => message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
 /** `time.now ✓ · calculator.evaluate ✗` under an answer that used tools. */
 function ChainSummary({ tools, interrupted }: { tools: ToolPart[]; interrupted: boolean }) {
@@ -29,19 +37,36 @@ function ChainSummary({ tools, interrupted }: { tools: ToolPart[]; interrupted: 
 }
 
 /** One message: the user's as plain text; the assistant's as its parts in order — text, tool cards, notices. */
-export const MessageItem = memo(function MessageItem({ message, streaming, interrupted, progress, onApproval }: Props) {
+export const MessageItem = memo(function MessageItem({ message, streaming, interrupted, progress, onApproval, onRegenerate, onEditResend }: Props) {
+  const [editing, setEditing] = useState(false);
   if (message.role === 'user') {
-    const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    const text = textOf(message);
     return (
-      <div data-role="user" data-message-id={message.id} className="flex justify-end">
-        <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">{text}</div>
+      <div id={`m-${message.id}`} data-role="user" data-message-id={message.id} className="group flex scroll-mt-16 flex-col items-end">
+        {editing && onEditResend ? (
+          <EditMessage
+            initial={text}
+            onCancel={() => setEditing(false)}
+            onSave={(next) => {
+              setEditing(false);
+              onEditResend(message.id, next);
+            }}
+          />
+        ) : (
+          <>
+            <div data-message-text className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">
+              {text}
+            </div>
+            <MessageActions text={text} onEdit={onEditResend ? () => setEditing(true) : undefined} />
+          </>
+        )}
       </div>
     );
   }
   const tools = message.parts.filter((p): p is ToolPart & typeof p => p.type === 'dynamic-tool') as unknown as ToolPart[];
   const hasText = message.parts.some((p) => p.type === 'text' && p.text);
   return (
-    <div data-role="assistant" data-message-id={message.id} className="w-full max-w-full text-sm">
+    <div id={`m-${message.id}`} data-role="assistant" data-message-id={message.id} className="group w-full max-w-full scroll-mt-16 text-sm">
       {message.parts.map((part, i) => {
         if (part.type === 'text') return <Markdown key={i} text={part.text} />;
         if (part.type === 'dynamic-tool') {
@@ -64,6 +89,7 @@ export const MessageItem = memo(function MessageItem({ message, streaming, inter
           ⏹ Interrupted — this answer was cut short.
         </p>
       )}
+      {!streaming && hasText && <MessageActions text={textOf(message)} onRegenerate={onRegenerate} />}
     </div>
   );
 });

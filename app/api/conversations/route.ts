@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { listConversations } from '@/db/queries/conversations';
+import { listConversations, searchConversations } from '@/db/queries/conversations';
 import { requireUser } from '@/app/_server/session';
 import { parseWith, route } from '@/lib/http';
 import { ListQuerySchema } from '@/lib/schemas/chat';
@@ -10,6 +10,10 @@ export const dynamic = 'force-dynamic';
 export const GET = route(async (req) => {
   const user = await requireUser(req);
   const query = parseWith(ListQuerySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
+  if (query.q?.trim()) {
+    const hits = searchConversations(getDb(), user.id, query.q, query.limit);
+    return Response.json({ items: hits.map((h) => ({ ...h, updatedAt: h.updatedAt.toISOString() })), nextCursor: null });
+  }
   const page = listConversations(getDb(), user.id, { limit: query.limit, cursor: query.cursor });
   return Response.json({
     items: page.items.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt.toISOString() })),

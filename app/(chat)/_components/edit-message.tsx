@@ -1,0 +1,37 @@
+'use client';
+
+import { useState } from 'react';
+
+type Props = { initial: string; onSave: (text: string) => void; onCancel: () => void };
+
+/** Edit and resend: the answers after this message are replaced by a new one. */
+export function EditMessage({ initial, onSave, onCancel }: Props) {
+  const [text, setText] = useState(initial);
+  return (
+    <form
+      className="w-full max-w-[85%] space-y-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (text.trim()) onSave(text.trim());
+      }}
+    >
+      <textarea
+        aria-label="Edit message"
+        value={text}
+        autoFocus
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+        className="min-h-20 w-full rounded-xl border border-blue-500 bg-white p-3 text-sm dark:bg-zinc-900"
+      />
+      <p className="text-xs text-zinc-500">Sending replaces every message after this one.</p>
+      <div className="flex justify-end gap-2">
+        <button type="button" onClick={onCancel} className="rounded-md px-3 py-1 text-xs hover:bg-zinc-100 dark:hover:bg-zinc-800">
+          Cancel
+        </button>
+        <button type="submit" className="rounded-md bg-blue-600 px-3 py-1 text-xs font-semibold text-white hover:bg-blue-700">
+          Save and send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,48 @@
+import 'server-only';
+import { generateId } from 'ai';
+import { getDb } from '@/db/client';
+import { createConversationWithMessages, getOwnConversation } from '@/db/queries/conversations';
+import { listMessages } from '@/db/queries/messages';
+import type { SessionUser } from '@/app/_server/session';
+import { conversationToMarkdown } from '@/lib/chat/export';
+import { notFound } from '@/lib/errors';
+import type { ConversationImportSchema } from '@/lib/schemas/chat';
+import type { z } from 'zod';
+
+const fileName = (title: string, ext: string) => `${title.replace(/[^\w -]+/g, '').trim().slice(0, 60) || 'conversation'}.${ext}`;
+
+/** Markdown for reading, JSON (full parts and metadata) for re-import. */
+export function exportConversation(user: SessionUser, id: string, format: 'md' | 'json'): Response {
+  const db = getDb();
+  const c = getOwnConversation(db, user.id, id);
+  if (!c) throw notFound('Conversation not found.');
+  const messages = listMessages(db, id);
+  const headers = (type: string, ext: string) => ({
+    'content-type': type,
+    'content-disposition': `attachment; filename="${fileName(c.title, ext)}"`,
+    'cache-control': 'no-store',
+  });
+  if (format === 'md') return new Response(conversationToMarkdown(c.title, messages), { headers: headers('text/markdown; charset=utf-8', 'md') });
+  const body = { version: 1, title: c.title, model: c.model, createdAt: c.createdAt.toISOString(), messages };
+  return new Response(JSON.stringify(body, null, 2), { headers: headers('application/json', 'json') });
+}
+
+const KEPT_PART_TYPES = new Set(['text', 'dynamic-tool']);
+
+/** A JSON export becomes a new conversation of the importer; unknown part types are dropped. */
+export function importConversation(user: SessionUser, input: z.infer<typeof ConversationImportSchema>): { id: string } {
+  const id = generateId();
+  createConversationWithMessages(getDb(), {
+    id,
+    userId: user.id,
+    title: input.title,
+    model: null,
+    messages: input.messages.map((m) => ({
+      id: generateId(),
+      role: m.role,
+      parts: m.parts.filter((p) => KEPT_PART_TYPES.has(p.type)),
+      metadata: m.metadata?.interrupted ? { interrupted: true } : undefined,
+    })),
+  });
+  return { id };
+}

@@ -1,0 +1,58 @@
+import 'server-only';
+import { generateId } from 'ai';
+import { getDb } from '@/db/client';
+import { createConversationWithMessages, getOwnConversation } from '@/db/queries/conversations';
+import { listMessages } from '@/db/queries/messages';
+import { createShare, getShareByToken } from '@/db/queries/shares';
+import type { SessionUser } from '@/app/_server/session';
+import { getEnv } from '@/lib/env';
+import { notFound } from '@/lib/errors';
+import { type PublicMessage, serializeForShare } from '@/lib/share/serialize';
+import { newShareToken, SHARE_TOKEN } from '@/lib/share/token';
+
+/** Snapshot the conversation as it is now; a later share makes a new token. */
+export function shareConversation(user: SessionUser, id: string, opts: { includeToolDetails: boolean; includeOwnerName: boolean }) {
+  const db = getDb();
+  const conversation = getOwnConversation(db, user.id, id);
+  if (!conversation) throw notFound('Conversation not found.');
+  const token = newShareToken();
+  createShare(db, {
+    token,
+    conversationId: id,
+    userId: user.id,
+    title: conversation.title,
+    snapshot: serializeForShare(listMessages(db, id), opts),
+    includeToolDetails: opts.includeToolDetails,
+    ownerName: opts.includeOwnerName ? user.name : null,
+  });
+  return { token, url: `${getEnv().APP_URL}/share/${token}` };
+}
+
+export type PublicShare = { title: string; ownerName: string | null; createdAt: string; messages: PublicMessage[] };
+
+/** The public view of a share, or null (unknown, malformed, revoked, or its conversation deleted — all alike). */
+export function readShare(token: string): PublicShare | null {
+  if (!SHARE_TOKEN.test(token)) return null;
+  const share = getShareByToken(getDb(), token);
+  if (!share) return null;
+  return { title: share.title, ownerName: share.ownerName, createdAt: share.createdAt.toISOString(), messages: share.snapshot as PublicMessage[] };
+}
+
+/** "Continue in a new chat": the snapshot becomes a conversation of the viewer (new ids, no tool internals). */
+export function continueShare(user: SessionUser, token: string): { id: string } {
+  const share = readShare(token);
+  if (!share) throw notFound('Share not found.');
+  const id = generateId();
+  createConversationWithMessages(getDb(), {
+    id,
+    userId: user.id,
+    title: share.title,
+    model: null,
+    messages: share.messages.map((m) => ({
+      id: generateId(),
+      role: m.role,
+      parts: m.parts.map((p) => (p.type === 'text' ? p : { type: 'text', text: `_(used ${p.server}.${p.tool})_` })),
+    })),
+  });
+  return { id };
+}

@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { openDatabase } from '@/db/client';
+import { deleteConversation, ftsQuery, searchConversations } from '@/db/queries/conversations';
+import { saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
+import { user } from '@/db/schema';
+
+const dir = mkdtempSync(join(tmpdir(), 'search-'));
+const { db, sqlite } = openDatabase(join(dir, 'test.db'));
+after(() => {
+  sqlite.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test('full-text search finds words inside answers, only in the own conversations, and forgets deleted ones', () => {
+  db.insert(user).values([{ id: 'u', name: 'u', email: 'u@x.test' }, { id: 'v', name: 'v', email: 'v@x.test' }]).run();
+  saveUserMessage(db, { conversationId: 'conv-1234', userId: 'u', title: 'Hello there', model: null, message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } });
+  saveAssistantMessage(db, 'conv-1234', { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'the zebra-quokka lives here' }] });
+
+  const [hit, ...rest] = searchConversations(db, 'u', 'quokka');
+  assert.equal(rest.length, 0);
+  assert.equal(hit?.messageId, 'a1');
+  assert.ok(hit?.snippet.includes('\u0002quokka\u0003'));
+  assert.equal(searchConversations(db, 'v', 'quokka').length, 0, "another user's text is never found");
+  assert.equal(searchConversations(db, 'u', 'hel')[0]?.id, 'conv-1234', 'titles match too, by prefix');
+  assert.equal(searchConversations(db, 'u', '"); DROP TABLE messages; --').length, 0);
+
+  saveAssistantMessage(db, 'conv-1234', { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'rewritten answer' }] });
+  assert.equal(searchConversations(db, 'u', 'quokka').length, 0, 'an updated message is re-indexed');
+  deleteConversation(db, 'u', 'conv-1234');
+  assert.equal(searchConversations(db, 'u', 'rewritten').length, 0);
+});
+
+test('what a person types never becomes FTS syntax', () => {
+  assert.equal(ftsQuery('foo OR bar*'), '"foo"* "OR"* "bar"*');
+  assert.equal(ftsQuery('"; --'), null);
+});

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { serializeForShare } from '@/lib/share/serialize';
+import { newShareToken, SHARE_TOKEN } from '@/lib/share/token';
+
+const conversation = [
+  { id: 'sys', role: 'system', parts: [{ type: 'text', text: 'SYSTEM-CANARY' }] },
+  { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }, { type: 'file', url: 'data:x', mediaType: 'text/plain' }], metadata: { owner: 'a@b.c' } },
+  {
+    id: 'a1',
+    role: 'assistant',
+    metadata: { usage: { totalTokens: 99 }, model: 'gpt-x', error: 'ERR-CANARY' },
+    parts: [
+      { type: 'step-start' },
+      { type: 'reasoning', text: 'REASONING-CANARY' },
+      { type: 'dynamic-tool', toolName: 'files__read', toolCallId: 'call_ID_CANARY', state: 'output-available', input: { path: 'ARG-CANARY' }, output: { content: [{ type: 'text', text: 'RESULT-CANARY' }] }, toolMetadata: { server: 'files', tool: 'read' } },
+      { type: 'data-notice', data: { text: 'NOTICE' } },
+      { type: 'text', text: 'done' },
+    ],
+  },
+];
+
+test('by default a share holds message text and "used server.tool", nothing else', () => {
+  const out = serializeForShare(conversation, { includeToolDetails: false });
+  const json = JSON.stringify(out);
+  for (const canary of ['SYSTEM-CANARY', 'ARG-CANARY', 'RESULT-CANARY', 'call_ID_CANARY', 'REASONING-CANARY', 'ERR-CANARY', 'a@b.c', 'gpt-x', '99', 'u1', 'a1', 'data:x', 'NOTICE']) {
+    assert.ok(!json.includes(canary), `${canary} leaked`);
+  }
+  assert.deepEqual(out, [
+    { role: 'user', parts: [{ type: 'text', text: 'hello' }] },
+    { role: 'assistant', parts: [{ type: 'tool', server: 'files', tool: 'read', state: 'done' }, { type: 'text', text: 'done' }] },
+  ]);
+});
+
+test('with tool details the arguments and result text are included (still no ids)', () => {
+  const json = JSON.stringify(serializeForShare(conversation, { includeToolDetails: true }));
+  assert.ok(json.includes('ARG-CANARY') && json.includes('RESULT-CANARY'));
+  assert.ok(!json.includes('call_ID_CANARY'));
+});
+
+test('tokens are 192 random bits in base64url and never repeat', () => {
+  const tokens = new Set(Array.from({ length: 1000 }, newShareToken));
+  assert.equal(tokens.size, 1000);
+  for (const t of tokens) assert.match(t, SHARE_TOKEN);
+  assert.equal(Buffer.from([...tokens][0] ?? '', 'base64url').length, 24);
+});
