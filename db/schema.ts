@@ -77,6 +77,14 @@ export const conversations = sqliteTable(
     model: text('model'),
     /** Tools the owner chose to "always allow" here, as `server/tool`. */
     allowedTools: text('allowed_tools', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    /** Tool strategy: off (no tools sent), auto (the model decides), required (first step must call one). */
+    toolMode: text('tool_mode', { enum: ['off', 'auto', 'required'] }).notNull().default('auto'),
+    /** Servers this conversation may use (null = every enabled server). */
+    toolServers: text('tool_servers', { mode: 'json' }).$type<string[] | null>(),
+    /** Tools switched off here, as `server/tool`. */
+    disabledTools: text('disabled_tools', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    maxSteps: integer('max_steps'),
+    maxToolCalls: integer('max_tool_calls'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,11 +1,13 @@
 import 'server-only';
 import { createHmac } from 'node:crypto';
 import { getDb } from '@/db/client';
-import { allowToolsInConversation, conversationExists, getOwnConversation } from '@/db/queries/conversations';
+import { allowToolsInConversation, conversationExists, getOwnConversation, updateConversation } from '@/db/queries/conversations';
+import { toolSettingsPatch } from '@/app/_server/conversation-settings';
 import { listMessages, saveAssistantMessage, saveUserMessage, type StoredMessage } from '@/db/queries/messages';
 import { getSettings } from '@/db/queries/settings';
 import { recordToolCall } from '@/db/queries/tool-calls';
 import { toolPolicy } from '@/app/_server/tool-policy';
+import { readResourceForMessage } from '@/app/_server/mcp-context';
 import type { SessionUser } from '@/app/_server/session';
 import { applyApprovals } from '@/lib/chat/approvals';
 import { type ChatMessage, runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
@@ -23,14 +25,18 @@ const INSTRUCTIONS =
 
 type Conversation = NonNullable<ReturnType<typeof getOwnConversation>>;
 
-/** The MCP tools this conversation may use, with their approval policy. */
-async function prepareToolkit(conversation: Pick<Conversation, 'id' | 'allowedTools'>) {
-  const catalog = await getPool().tools();
+/** The MCP tools this conversation may use (its servers, minus tools switched off), with their approval policy. */
+async function prepareToolkit(conversation: Pick<Conversation, 'id' | 'allowedTools' | 'toolServers' | 'disabledTools'>) {
+  const catalog = await getPool().tools(conversation.toolServers ?? undefined);
+  const disabled = new Set(conversation.disabledTools);
   const allowed = new Set(conversation.allowedTools);
   return (emitProgress: Parameters<NonNullable<Parameters<typeof runChatTurn>[0]['prepareTools']>>[0]): Toolkit => {
     const { tools, entries } = buildToolSet({
       catalog,
-      policy: toolPolicy,
+      policy: (server, tool) => {
+        const policy = toolPolicy(server, tool);
+        return disabled.has(`${server}/${tool.name}`) ? { ...policy, enabled: false } : policy;
+      },
       call: (server, tool, args, opts) => getPool().callTool(server, tool, args, opts),
       record: (call) => recordToolCall(getDb(), { conversationId: conversation.id, ...call }),
       onProgress: emitProgress,
@@ -40,6 +46,21 @@ async function prepareToolkit(conversation: Pick<Conversation, 'id' | 'allowedTo
       e.approval === 'auto' || (allowed.has(`${e.server}/${e.tool.name}`) && !toolPolicy(e.server, e.tool).changed);
     return { tools, entries, isAllowed };
   };
+}
+
+/** The parts kept for a user message: its text, and attached MCP resources read now, on the server. */
+async function storedUserParts(parts: Extract<ChatPost, { message: unknown }>['message']['parts']) {
+  return Promise.all(
+    parts.map(async (p) => {
+      if (p.type === 'text') return { type: 'text', text: p.text };
+      try {
+        return { type: 'data-resource', data: await readResourceForMessage(p.data.server, p.data.uri) };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new AppError('bad_request', `Could not read ${p.data.uri}: ${message}`, { 'message.parts': 'resource unavailable' });
+      }
+    }),
+  );
 }
 
 function approvalSecret(): string {
@@ -62,17 +83,18 @@ export async function startChatTurn(user: SessionUser, body: ChatPost, abortSign
     saveAssistantMessage(db, body.id, answered);
     allowToolsInConversation(db, body.id, alwaysAllow);
   } else {
-    const text = body.message.parts.map((p) => p.text).join('\n');
+    const text = body.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
     const outcome = saveUserMessage(db, {
       conversationId: body.id,
       userId: user.id,
       title: titleFrom(text),
       model: resolved?.info.id ?? null,
-      message: { id: body.message.id, role: 'user', parts: body.message.parts.map(({ type, text }) => ({ type, text })) },
+      message: { id: body.message.id, role: 'user', parts: await storedUserParts(body.message.parts) },
     });
     if (outcome === 'not-a-user-message') {
       throw new AppError('bad_request', 'That message id belongs to an answer.', { 'message.id': 'is not a user message' });
     }
+    if (body.tools) updateConversation(db, user.id, body.id, toolSettingsPatch(body.tools));
   }
   if (!resolved) throw new AppError('unavailable', NO_PROVIDER_MESSAGE);
   conversation = getOwnConversation(db, user.id, body.id);
@@ -86,8 +108,10 @@ export async function startChatTurn(user: SessionUser, body: ChatPost, abortSign
     history: listMessages(db, body.id) as ChatMessage[],
     abortSignal,
     save: (message) => saveAssistantMessage(db, body.id, message as StoredMessage),
-    prepareTools: await prepareToolkit(conversation),
-    maxSteps: settings.maxSteps,
+    prepareTools: conversation.toolMode === 'off' ? undefined : await prepareToolkit(conversation),
+    toolMode: conversation.toolMode,
+    maxSteps: conversation.maxSteps ?? settings.maxSteps,
+    maxToolCalls: conversation.maxToolCalls ?? settings.maxToolCalls,
     maxParallelTools: settings.maxParallelTools,
     approvalSecret: approvalSecret(),
   });

@@ -50,11 +50,14 @@ function parseCursor(cursor: string | null | undefined): { at: Date; id: string 
   return { at: new Date(at), id: cursor.slice(sep + 1) };
 }
 
-export function renameConversation(db: Db, userId: string, id: string, title: string): ConversationRow | null {
+export type ConversationPatch = Partial<Pick<ConversationRow, 'title' | 'toolMode' | 'toolServers' | 'disabledTools' | 'maxSteps' | 'maxToolCalls'>>;
+
+export function updateConversation(db: Db, userId: string, id: string, patch: ConversationPatch): ConversationRow | null {
+  if (!Object.keys(patch).length) return getOwnConversation(db, userId, id);
   return (
     db
       .update(conversations)
-      .set({ title })
+      .set(patch)
       .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
       .returning()
       .get() ?? null

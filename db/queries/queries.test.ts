@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Db, openDatabase } from '@/db/client';
-import { deleteConversation, getOwnConversation, listConversations, renameConversation } from '@/db/queries/conversations';
+import { deleteConversation, getOwnConversation, listConversations, updateConversation } from '@/db/queries/conversations';
 import { listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
 import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
 import { countUsers, updateUser } from '@/db/queries/users';
@@ -78,7 +78,7 @@ describe('messages', () => {
 describe('conversations', () => {
   test('another user cannot read, rename or delete', () => {
     assert.equal(getOwnConversation(db, 'bob', 'conv-0001'), null);
-    assert.equal(renameConversation(db, 'bob', 'conv-0001', 'pwned'), null);
+    assert.equal(updateConversation(db, 'bob', 'conv-0001', { title: 'pwned' }), null);
     assert.equal(deleteConversation(db, 'bob', 'conv-0001'), false);
     assert.equal(getOwnConversation(db, 'alice', 'conv-0001')?.title, 'Hello');
   });

@@ -32,7 +32,11 @@ export type TurnInput = {
   save: (message: ChatMessage) => void;
   /** The MCP tools of this turn; `emitProgress` forwards a server's progress to the tool card. */
   prepareTools?: (emitProgress: (toolCallId: string, p: Progress) => void) => Toolkit;
+  /** off: no tools are sent; auto: the model decides; required: the first step must call a tool. */
+  toolMode: 'off' | 'auto' | 'required';
   maxSteps: number;
+  /** Tool calls allowed in one turn; at the limit the model is asked to answer without tools. */
+  maxToolCalls: number;
   maxParallelTools: number;
   /** Signs approval requests so a client cannot forge an approval. */
   approvalSecret: string;
@@ -60,11 +64,20 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
     originalMessages: input.history,
     generateId: messageId,
     execute: async ({ writer }) => {
-      const toolkit = input.prepareTools?.((toolCallId, p) =>
+      const toolkit = input.toolMode === 'off' ? undefined : input.prepareTools?.((toolCallId, p) =>
         writer.write({ type: 'data-tool-progress', id: toolCallId, data: { progress: p.progress, total: p.total, message: p.message }, transient: true }),
       );
       const tools = toolkit?.tools ?? {};
-      const messages = await convertToModelMessages(input.history.filter(hasContent), { tools, ignoreIncompleteToolCalls: true });
+      const messages = await convertToModelMessages(input.history.filter(hasContent), {
+        tools,
+        ignoreIncompleteToolCalls: true,
+        // An attached MCP resource reaches the model as marked text; notices and progress stay in the UI.
+        convertDataPart: (part) => {
+          if (part.type !== 'data-resource') return undefined;
+          const r = part.data as ChatDataParts['resource'];
+          return { type: 'text', text: `<resource uri="${r.uri}" server="${r.server}">\n${r.text ?? ''}\n</resource>` };
+        },
+      });
       const result = streamText({
         model: input.model,
         instructions: input.instructions,
@@ -77,13 +90,20 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
         },
         experimental_toolApprovalSecret: input.approvalSecret,
         stopWhen: isStepCount(input.maxSteps),
-        prepareStep: ({ stepNumber }) => {
-          if (stepNumber < input.maxSteps - 1) return undefined;
-          writer.write({
-            type: 'data-notice',
-            data: { kind: 'step-limit', text: `Reached the limit of ${input.maxSteps} steps: the model was asked to answer without more tool calls.` },
-          });
-          return { toolChoice: 'none' };
+        prepareStep: ({ stepNumber, steps }) => {
+          const calls = steps.reduce((n, step) => n + step.toolCalls.length, 0);
+          const limit =
+            stepNumber >= input.maxSteps - 1
+              ? `Reached the limit of ${input.maxSteps} steps`
+              : calls >= input.maxToolCalls
+                ? `Reached the limit of ${input.maxToolCalls} tool calls`
+                : null;
+          if (limit) {
+            writer.write({ type: 'data-notice', data: { kind: 'step-limit', text: `${limit}: the model was asked to answer without more tool calls.` } });
+            return { toolChoice: 'none' };
+          }
+          if (stepNumber === 0 && input.toolMode === 'required' && Object.keys(tools).length) return { toolChoice: 'required' };
+          return undefined;
         },
         abortSignal: input.abortSignal,
         maxRetries: 0,

@@ -218,6 +218,26 @@ export class McpConnection {
     return prompts.map((p) => ({ name: p.name, description: p.description, arguments: p.arguments }));
   }
 
+  /** prompts/get: the rendered messages of a prompt. */
+  async getPrompt(name: string, args: Record<string, string>) {
+    const client = await this.getClient();
+    return client.getPrompt({ name, arguments: args }, { timeout: this.opts.connectTimeoutMs });
+  }
+
+  /** completion/complete for a prompt argument; [] when the server does not offer completions. */
+  async completePromptArgument(prompt: string, argument: string, value: string): Promise<string[]> {
+    const client = await this.getClient();
+    if (!client.getServerCapabilities()?.completions) return [];
+    const result = await client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } }, { timeout: this.opts.connectTimeoutMs });
+    return result.completion.values.slice(0, 100);
+  }
+
+  /** resources/read */
+  async readResource(uri: string) {
+    const client = await this.getClient();
+    return client.readResource({ uri }, { timeout: this.opts.connectTimeoutMs });
+  }
+
   /** Calls a tool once — never re-sent, since it may have side effects. Progress resets the timeout up to a cap. */
   async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     this.inflight++;

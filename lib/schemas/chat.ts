@@ -13,28 +13,55 @@ const TextPartSchema = z
   })
   .strict();
 
+/** An MCP resource attached with `@`: the client names it, the server reads it. */
+const ResourcePartSchema = z
+  .object({ type: z.literal('data-resource'), data: z.object({ server: z.string().max(64), uri: z.string().min(1).max(2048) }).strict() })
+  .strict();
+
 /** The user's new message, as `useChat` sends it (client metadata is accepted but never stored). */
 export const UserMessageSchema = z
   .object({
     id: z.string().min(1).max(128),
     role: z.literal('user'),
-    parts: z.array(TextPartSchema).min(1).max(20),
+    parts: z.array(z.union([TextPartSchema, ResourcePartSchema])).min(1).max(20),
     metadata: z.unknown().optional(),
   })
   .strict()
-  .refine((m) => m.parts.some((p) => p.text.trim().length > 0), { message: 'message is empty', path: ['parts'] });
+  .refine((m) => m.parts.some((p) => p.type === 'text' && p.text.trim().length > 0), { message: 'message is empty', path: ['parts'] });
 
-/** POST /api/chat (SPEC §4): the client sends only the new message. */
+export const ToolModeSchema = z.enum(['off', 'auto', 'required']);
+export type ToolMode = z.infer<typeof ToolModeSchema>;
+
+/** A conversation's tool settings (PATCH /api/conversations/[id], and with a new chat's first message). */
+export const ToolSettingsSchema = z
+  .object({
+    toolMode: ToolModeSchema,
+    /** Server names this conversation may use; null = every enabled server. */
+    servers: z.array(z.string().max(64)).max(100).nullable(),
+    /** `server/tool` entries switched off in this conversation. */
+    disabledTools: z.array(z.string().max(300)).max(1000),
+    maxSteps: z.number().int().min(1).max(100).nullable(),
+    maxToolCalls: z.number().int().min(1).max(200).nullable(),
+  })
+  .partial()
+  .strict();
+export type ToolSettings = z.infer<typeof ToolSettingsSchema>;
+
+/** POST /api/chat (SPEC §4): the client sends only the new message (and, for a new chat, its tool settings). */
 export const ChatRequestSchema = z
   .object({
     id: ConversationIdSchema,
     message: UserMessageSchema,
     model: z.string().min(1).max(200).optional(),
+    tools: ToolSettingsSchema.optional(),
   })
   .strict();
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
 export const RenameSchema = z.object({ title: z.string().trim().min(1, 'must not be empty').max(200) }).strict();
+
+/** PATCH /api/conversations/[id]: rename and/or tool settings. */
+export const ConversationPatchSchema = ToolSettingsSchema.extend({ title: RenameSchema.shape.title.optional() }).strict();
 
 export const ListQuerySchema = z.object({
   q: z.string().max(200).optional(),
@@ -62,6 +89,7 @@ export function titleFrom(text: string): string {
 export type ChatDataParts = {
   'tool-progress': { progress: number; total?: number; message?: string };
   notice: { kind: 'step-limit'; text: string };
+  resource: { server: string; uri: string; name?: string; mimeType?: string; text?: string };
 };
 
 /** Approval answers for pending tool calls, sent instead of a new message (SPEC §4 extension). */
@@ -115,3 +143,10 @@ export const ConversationImportSchema = z
   .loose();
 
 export const ShareCreateSchema = z.object({ includeToolDetails: z.boolean().default(false), includeOwnerName: z.boolean().default(false) }).strict();
+
+export const PromptGetSchema = z
+  .object({ server: z.string().max(64), name: z.string().min(1).max(200), arguments: z.record(z.string().max(200), z.string().max(10_000)).default({}) })
+  .strict();
+export const PromptCompleteSchema = z
+  .object({ server: z.string().max(64), prompt: z.string().min(1).max(200), argument: z.string().min(1).max(200), value: z.string().max(1000) })
+  .strict();

@@ -8,6 +8,7 @@ export const AppSettingsSchema = z.object({
   /** Tool-loop limits (per turn). */
   maxSteps: z.number().int().min(1).max(100).default(10),
   maxParallelTools: z.number().int().min(1).max(20).default(5),
+  maxToolCalls: z.number().int().min(1).max(200).default(20),
 });
 export type AppSettings = z.infer<typeof AppSettingsSchema>;
 

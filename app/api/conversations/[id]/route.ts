@@ -1,10 +1,11 @@
 import { getDb } from '@/db/client';
-import { deleteConversation, getOwnConversation, renameConversation } from '@/db/queries/conversations';
+import { deleteConversation, getOwnConversation, updateConversation } from '@/db/queries/conversations';
 import { listMessages } from '@/db/queries/messages';
+import { presentConversation, toolSettingsPatch } from '@/app/_server/conversation-settings';
 import { requireUser } from '@/app/_server/session';
 import { notFound } from '@/lib/errors';
 import { readJson, route } from '@/lib/http';
-import { RenameSchema } from '@/lib/schemas/chat';
+import { ConversationPatchSchema } from '@/lib/schemas/chat';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -17,23 +18,17 @@ export const GET = route<Ctx>(async (req, { params }) => {
   const db = getDb();
   const c = getOwnConversation(db, user.id, id);
   if (!c) throw notFound('Conversation not found.');
-  return Response.json({
-    id: c.id,
-    title: c.title,
-    model: c.model,
-    createdAt: c.createdAt.toISOString(),
-    updatedAt: c.updatedAt.toISOString(),
-    messages: listMessages(db, c.id),
-  });
+  return Response.json({ ...presentConversation(c), messages: listMessages(db, c.id) });
 });
 
+/** Rename and/or change the tool settings. */
 export const PATCH = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id } = await params;
-  const { title } = await readJson(req, RenameSchema);
-  const c = renameConversation(getDb(), user.id, id, title);
+  const { title, ...tools } = await readJson(req, ConversationPatchSchema);
+  const c = updateConversation(getDb(), user.id, id, { ...(title ? { title } : {}), ...toolSettingsPatch(tools) });
   if (!c) throw notFound('Conversation not found.');
-  return Response.json({ id: c.id, title: c.title, updatedAt: c.updatedAt.toISOString() });
+  return Response.json(presentConversation(c));
 });
 
 export const DELETE = route<Ctx>(async (req, { params }) => {

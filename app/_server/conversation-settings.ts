@@ -1,0 +1,30 @@
+import 'server-only';
+import type { ConversationPatch, ConversationRow } from '@/db/queries/conversations';
+import type { ToolSettings } from '@/lib/schemas/chat';
+
+/** API tool settings → DB columns (only the fields given). */
+export function toolSettingsPatch(s: ToolSettings): ConversationPatch {
+  return {
+    ...(s.toolMode !== undefined ? { toolMode: s.toolMode } : {}),
+    ...(s.servers !== undefined ? { toolServers: s.servers } : {}),
+    ...(s.disabledTools !== undefined ? { disabledTools: s.disabledTools } : {}),
+    ...(s.maxSteps !== undefined ? { maxSteps: s.maxSteps } : {}),
+    ...(s.maxToolCalls !== undefined ? { maxToolCalls: s.maxToolCalls } : {}),
+  };
+}
+
+/** A conversation as the API shows it. */
+export function presentConversation(c: ConversationRow) {
+  return {
+    id: c.id,
+    title: c.title,
+    model: c.model,
+    toolMode: c.toolMode,
+    servers: c.toolServers,
+    disabledTools: c.disabledTools,
+    maxSteps: c.maxSteps,
+    maxToolCalls: c.maxToolCalls,
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  };
+}

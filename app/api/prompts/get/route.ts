@@ -1,0 +1,13 @@
+import { renderPrompt } from '@/app/_server/mcp-context';
+import { requireUser } from '@/app/_server/session';
+import { readJson, route } from '@/lib/http';
+import { PromptGetSchema } from '@/lib/schemas/chat';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+export const POST = route(async (req) => {
+  await requireUser(req);
+  const body = await readJson(req, PromptGetSchema);
+  return Response.json(await renderPrompt(body.server, body.name, body.arguments));
+});
