@@ -32,7 +32,7 @@ test('model output with script, onerror, remote images and bad links renders ine
   await expect(answer.locator('table')).toBeVisible();
   await expect(answer.locator('pre code.hljs')).toBeVisible();
   // Both the inline and the reference-style image wait behind a click that names the domain.
-  await expect(answer.getByRole('button', { name: /Load image .* from attacker\.test/ })).toHaveCount(2);
+  await expect(answer.getByRole('link', { name: /Open image .* from attacker\.test/ })).toHaveCount(2);
   // Raw HTML is shown as text, never as elements.
   await expect(answer).toContainText('<script>');
   expect(await answer.locator('script, img, svg, iframe').count()).toBe(0);
@@ -48,6 +48,23 @@ test('model output with script, onerror, remote images and bad links renders ine
   expect(await page.evaluate(() => (window as unknown as { __pwned?: string }).__pwned)).toBeUndefined();
   expect(dialogs).toEqual([]);
   expect(attackerRequests).toEqual([]);
+});
+
+test('pages carry a strict Content-Security-Policy (nonce scripts, no eval, own images, no framing)', async ({ page }) => {
+  await signIn(page, ADMIN);
+  for (const path of ['/', '/sign-in']) {
+    const res = await page.goto(path);
+    const csp = res?.headers()['content-security-policy'] ?? '';
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain("img-src 'self' data: blob:");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res?.headers()['x-content-type-options']).toBe('nosniff');
+  }
+  // The app still works under it: the composer is interactive.
+  await page.goto('/');
+  await send(page, 'CSP check');
+  await expect(assistantMessages(page).last()).toContainText('You said: CSP check');
 });
 
 test("another user's conversation is a 404 on every route and page", async ({ page, browser }) => {
