@@ -2,30 +2,32 @@
 
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
-import { useCallback, useEffect, useState } from 'react';
-import { notifyConversationsChanged, onConversationsChanged } from '@/lib/conversation-events';
-import { ConversationItem, type ConversationSummary } from './conversation-item';
+import { useCallback, useRef, useState } from 'react';
+import { notifyConversationsChanged } from '@/lib/conversation-events';
+import { HistoryList } from './history-list';
+import { SearchBox } from './search-box';
+import { SearchResults } from './search-results';
+import { ShortcutsDialog } from './shortcuts-dialog';
+import { SidebarFooter } from './sidebar-footer';
+import { type SummaryPage, useConversationList } from './use-conversation-list';
+import { useConversationSearch } from './use-conversation-search';
+import { useShortcuts } from './use-shortcuts';
 
-type Page = { items: ConversationSummary[]; nextCursor: string | null };
-type Props = { initial: Page; user: { name: string; email: string; role: string } };
+type Props = { initial: SummaryPage; user: { name: string; email: string; role: string } };
 
 const sendJson = (url: string, method: string, body?: unknown) =>
   fetch(url, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
 
-/** The conversation list (newest first), "New chat", and the account menu. */
+/** "New chat", search, the conversation history grouped by date (loaded as it scrolls), and the account footer. */
 export function Sidebar({ initial, user }: Props) {
-  const [page, setPage] = useState<Page>(initial);
   const [open, setOpen] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
+  const [helpOpen, setHelpOpen] = useState(false);
+  const searchInput = useRef<HTMLInputElement>(null);
   const pathname = usePathname();
   const router = useRouter();
+  const list = useConversationList(initial);
+  const search = useConversationSearch();
 
-  const reload = useCallback(async () => {
-    const res = await fetch('/api/conversations', { cache: 'no-store' });
-    if (res.ok) setPage((await res.json()) as Page);
-  }, []);
-
-  useEffect(() => onConversationsChanged(() => void reload()), [reload]);
   // Close the phone drawer after navigating (state adjusted during render, no effect needed).
   const [shownPath, setShownPath] = useState(pathname);
   if (pathname !== shownPath) {
@@ -33,33 +35,36 @@ export function Sidebar({ initial, user }: Props) {
     setOpen(false);
   }
 
-  async function loadMore() {
-    if (!page.nextCursor) return;
-    setLoadingMore(true);
-    const res = await fetch(`/api/conversations?cursor=${encodeURIComponent(page.nextCursor)}`, { cache: 'no-store' });
-    if (res.ok) {
-      const next = (await res.json()) as Page;
-      setPage((p) => ({ items: [...p.items, ...next.items.filter((n) => !p.items.some((i) => i.id === n.id))], nextCursor: next.nextCursor }));
-    }
-    setLoadingMore(false);
-  }
+  // A new chat may have moved the URL with history.replaceState; refresh so "/" renders a fresh conversation.
+  const newChat = useCallback(() => {
+    router.push('/');
+    router.refresh();
+  }, [router]);
+
+  useShortcuts({
+    newChat,
+    focusSearch: () => {
+      setOpen(true);
+      searchInput.current?.focus();
+      searchInput.current?.select();
+    },
+    openHelp: () => setHelpOpen(true),
+  });
 
   async function rename(id: string, title: string) {
-    await sendJson(`/api/conversations/${id}`, 'PATCH', { title });
+    const previous = list.page.items.find((i) => i.id === id)?.title;
+    list.renameLocal(id, title);
+    const res = await sendJson(`/api/conversations/${id}`, 'PATCH', { title }).catch(() => null);
+    if (!res?.ok && previous !== undefined) list.renameLocal(id, previous);
     notifyConversationsChanged();
   }
 
   async function remove(id: string) {
     const res = await sendJson(`/api/conversations/${id}`, 'DELETE');
     if (res.ok || res.status === 404) {
-      setPage((p) => ({ ...p, items: p.items.filter((i) => i.id !== id) }));
+      list.removeLocal(id);
       if (pathname === `/c/${id}`) router.push('/');
     }
-  }
-
-  async function signOut() {
-    await sendJson('/api/auth/sign-out', 'POST', {});
-    window.location.assign('/sign-in');
   }
 
   return (
@@ -83,56 +88,39 @@ export function Sidebar({ initial, user }: Props) {
           <Link
             href="/"
             onClick={(e) => {
-              // A new chat may have moved the URL with history.replaceState; refresh so "/" renders a fresh conversation.
               e.preventDefault();
-              router.push('/');
-              router.refresh();
+              newChat();
             }}
             className="block rounded-md border border-zinc-300 px-3 py-2 text-center text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900"
           >
             New chat
           </Link>
+          <SearchBox ref={searchInput} value={search.query} onChange={search.setQuery} />
         </div>
         <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
-          {page.items.length === 0 ? (
-            <p className="px-3 py-6 text-center text-sm text-zinc-500">No conversations yet.</p>
+          {search.active ? (
+            <SearchResults
+              results={search.results}
+              pending={search.pending}
+              failed={search.failed}
+              pathname={pathname}
+              onNavigate={() => setOpen(false)}
+            />
           ) : (
-            <ul className="space-y-0.5">
-              {page.items.map((item) => (
-                <li key={item.id}>
-                  <ConversationItem
-                    item={item}
-                    active={pathname === `/c/${item.id}`}
-                    onRename={(title) => rename(item.id, title)}
-                    onDelete={() => remove(item.id)}
-                  />
-                </li>
-              ))}
-            </ul>
-          )}
-          {page.nextCursor && (
-            <button type="button" onClick={() => void loadMore()} disabled={loadingMore} className="mt-2 w-full py-2 text-xs text-zinc-500 hover:underline">
-              {loadingMore ? 'Loading…' : 'Load more'}
-            </button>
+            <HistoryList
+              items={list.page.items}
+              hasMore={list.page.nextCursor !== null}
+              loadingMore={list.loadingMore}
+              pathname={pathname}
+              onLoadMore={list.loadMore}
+              onRename={rename}
+              onDelete={remove}
+            />
           )}
         </div>
-        <div className="border-t border-zinc-200 p-3 text-sm dark:border-zinc-800">
-          <p className="truncate font-medium" title={user.email}>
-            {user.name}
-          </p>
-          <p className="truncate text-xs text-zinc-500">{user.email}</p>
-          <div className="mt-2 flex gap-3 text-xs">
-            {user.role === 'admin' && (
-              <Link href="/admin/users" className="text-blue-600 hover:underline">
-                Admin
-              </Link>
-            )}
-            <button type="button" onClick={() => void signOut()} className="text-zinc-600 hover:underline dark:text-zinc-400">
-              Sign out
-            </button>
-          </div>
-        </div>
+        <SidebarFooter user={user} onShowShortcuts={() => setHelpOpen(true)} />
       </nav>
+      {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
     </>
   );
 }
