@@ -193,3 +193,19 @@ export const shares = sqliteTable(
   },
   (t) => [index('shares_user_idx').on(t.userId, t.createdAt)],
 );
+
+/** Who did what to the admin surface, and which attempts were refused. */
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    at: createdAt(),
+    userId: text('user_id'),
+    email: text('email'),
+    action: text('action').notNull(),
+    target: text('target'),
+    outcome: text('outcome', { enum: ['ok', 'denied', 'failed'] }).notNull(),
+    detail: text('detail'),
+  },
+  (t) => [index('audit_log_at_idx').on(t.at)],
+);

@@ -57,6 +57,10 @@ test('S1: anonymous callers get 401 and non-admins 403 on every admin API; nothi
   const after = (await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{ name: string; command?: string }>;
   expect(after.map((s) => s.name)).not.toContain('pwn');
   expect(after.find((s) => s.name === 'tests')?.command).toBe('node');
+  // Every refused attempt is in the audit log, with who tried (when known).
+  const audit = (await (await admin.request.get('/api/admin/audit')).json()).items as Array<{ action: string; outcome: string; email: string | null }>;
+  const denied = audit.filter((e) => e.outcome === 'denied' && e.action === 'POST /api/mcp/servers/test');
+  expect(denied.map((e) => e.email)).toEqual(expect.arrayContaining([null, BOB.email]));
   await Promise.all([anon.dispose(), admin.close(), bob.close()]);
 });
 

@@ -15,6 +15,7 @@ import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
+import { ConcurrencyGate, WindowLimiter } from '@/lib/rate-limit';
 import { NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
 import { modelSources } from '@/app/_server/model-sources';
 import { type ChatPost, titleFrom } from '@/lib/schemas/chat';
@@ -67,8 +68,37 @@ function approvalSecret(): string {
   return createHmac('sha256', getEnv().AUTH_SECRET).update('tool-approval').digest('base64url');
 }
 
+const g = globalThis as unknown as { __chatLimits?: { window: WindowLimiter; perMinute: number; gate: ConcurrencyGate } };
+
+/** Per-user limits: requests per minute (429 with Retry-After) and answers streaming at once. */
+function admitTurn(userId: string, perMinute: number, concurrent: number): () => void {
+  if (g.__chatLimits?.perMinute !== perMinute) {
+    g.__chatLimits = { window: new WindowLimiter(perMinute, 60_000), perMinute, gate: g.__chatLimits?.gate ?? new ConcurrencyGate() };
+  }
+  const rate = g.__chatLimits.window.take(userId);
+  if (!rate.ok) {
+    throw new AppError('rate_limited', `Too many messages. Try again in ${rate.retryAfterS} s.`, undefined, { 'Retry-After': String(rate.retryAfterS) });
+  }
+  const release = g.__chatLimits.gate.acquire(userId, concurrent);
+  if (!release) {
+    throw new AppError('rate_limited', `You already have ${concurrent} answers in progress. Wait for one to finish.`, undefined, { 'Retry-After': '5' });
+  }
+  return release;
+}
+
 /** One chat turn: store the user's message (or the approval answers) first, then stream the answer and store it. */
 export async function startChatTurn(user: SessionUser, body: ChatPost, abortSignal: AbortSignal): Promise<Response> {
+  const settings = getSettings(getDb());
+  const release = admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns);
+  try {
+    return await runAdmittedTurn(user, body, abortSignal, settings, release);
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+async function runAdmittedTurn(user: SessionUser, body: ChatPost, abortSignal: AbortSignal, settings: ReturnType<typeof getSettings>, release: () => void) {
   const db = getDb();
   let conversation = getOwnConversation(db, user.id, body.id);
   if (!conversation && (conversationExists(db, body.id) || 'approvals' in body)) throw notFound('Conversation not found.');
@@ -100,14 +130,19 @@ export async function startChatTurn(user: SessionUser, body: ChatPost, abortSign
   conversation = getOwnConversation(db, user.id, body.id);
   if (!conversation) throw notFound('Conversation not found.');
 
-  const settings = getSettings(db);
   return runChatTurn({
     model: resolved.model,
     modelId: resolved.info.id,
     instructions: INSTRUCTIONS,
     history: listMessages(db, body.id) as ChatMessage[],
     abortSignal,
-    save: (message) => saveAssistantMessage(db, body.id, message as StoredMessage),
+    save: (message) => {
+      try {
+        saveAssistantMessage(db, body.id, message as StoredMessage);
+      } finally {
+        release();
+      }
+    },
     prepareTools: conversation.toolMode === 'off' ? undefined : await prepareToolkit(conversation),
     toolMode: conversation.toolMode,
     maxSteps: conversation.maxSteps ?? settings.maxSteps,

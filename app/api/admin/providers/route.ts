@@ -1,4 +1,5 @@
 import { addProvider, providersOverview } from '@/app/_server/providers-admin';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
 import { ProviderCreateSchema } from '@/lib/schemas/providers';
@@ -12,6 +13,8 @@ export const GET = route(async (req) => {
 });
 
 export const POST = route(async (req) => {
-  await requireAdmin(req);
-  return Response.json(addProvider(await readJson(req, ProviderCreateSchema)), { status: 201 });
+  const admin = await requireAdmin(req);
+  const created = addProvider(await readJson(req, ProviderCreateSchema));
+  audit(admin, 'provider.create', created.name);
+  return Response.json(created, { status: 201 });
 });

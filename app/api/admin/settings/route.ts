@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
 import { getSettings, updateSettings } from '@/db/queries/settings';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
 import { SettingsPatchSchema } from '@/lib/schemas/settings';
@@ -13,7 +14,9 @@ export const GET = route(async (req) => {
 });
 
 export const PATCH = route(async (req) => {
-  await requireAdmin(req);
+  const admin = await requireAdmin(req);
   const patch = await readJson(req, SettingsPatchSchema);
-  return Response.json(updateSettings(getDb(), patch));
+  const next = updateSettings(getDb(), patch);
+  audit(admin, 'settings.update', null, 'ok', JSON.stringify(patch));
+  return Response.json(next);
 });

@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { listUsers } from '@/db/queries/users';
 import { createUserAsAdmin } from '@/app/_server/admin-users';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
 import { CreateUserSchema } from '@/lib/schemas/users';
@@ -14,7 +15,9 @@ export const GET = route(async (req) => {
 });
 
 export const POST = route(async (req) => {
-  await requireAdmin(req);
+  const admin = await requireAdmin(req);
   const input = await readJson(req, CreateUserSchema);
-  return Response.json(await createUserAsAdmin(input), { status: 201 });
+  const created = await createUserAsAdmin(input);
+  audit(admin, 'user.create', created.email, 'ok', `role=${created.role}`);
+  return Response.json(created, { status: 201 });
 });

@@ -2,6 +2,7 @@ import { getDb } from '@/db/client';
 import { listMcpServers } from '@/db/queries/mcp-servers';
 import { serverStats } from '@/db/queries/tool-calls';
 import { createServer, presentServer } from '@/app/_server/mcp-servers';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
 import { z } from 'zod';
@@ -16,6 +17,8 @@ export const GET = route(async (req) => {
 });
 
 export const POST = route(async (req) => {
-  await requireAdmin(req);
-  return Response.json(createServer(await readJson(req, z.unknown())), { status: 201 });
+  const admin = await requireAdmin(req);
+  const created = createServer(await readJson(req, z.unknown()));
+  audit(admin, 'mcp.server.create', created.name, 'ok', created.transport === 'stdio' ? [created.command, ...created.args].join(' ') : undefined);
+  return Response.json(created, { status: 201 });
 });

@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { deleteProvider } from '@/db/queries/providers';
 import { editProvider } from '@/app/_server/providers-admin';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { notFound } from '@/lib/errors';
 import { readJson, route } from '@/lib/http';
@@ -12,12 +13,16 @@ export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
 export const PATCH = route<Ctx>(async (req, { params }) => {
-  await requireAdmin(req);
-  return Response.json(editProvider((await params).id, await readJson(req, ProviderPatchSchema)));
+  const admin = await requireAdmin(req);
+  const updated = editProvider((await params).id, await readJson(req, ProviderPatchSchema));
+  audit(admin, 'provider.update', updated.name);
+  return Response.json(updated);
 });
 
 export const DELETE = route<Ctx>(async (req, { params }) => {
-  await requireAdmin(req);
-  if (!deleteProvider(getDb(), (await params).id)) throw notFound('Provider not found.');
+  const admin = await requireAdmin(req);
+  const { id } = await params;
+  if (!deleteProvider(getDb(), id)) throw notFound('Provider not found.');
+  audit(admin, 'provider.delete', id);
   return new Response(null, { status: 204 });
 });

@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
 import { updateUser } from '@/db/queries/users';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { AppError, notFound } from '@/lib/errors';
 import { readJson, route } from '@/lib/http';
@@ -19,5 +20,6 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
   }
   const row = updateUser(getDb(), id, patch);
   if (!row) throw notFound('User not found.');
+  audit(admin, 'user.update', row.email, 'ok', JSON.stringify(patch));
   return Response.json(row);
 });

@@ -4,6 +4,7 @@ import { deleteMcpServer } from '@/db/queries/mcp-servers';
 import { serverDetail } from '@/app/_server/mcp-admin';
 import { syncPool } from '@/app/_server/mcp';
 import { updateServer } from '@/app/_server/mcp-servers';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { notFound } from '@/lib/errors';
 import { readJson, route } from '@/lib/http';
@@ -19,13 +20,17 @@ export const GET = route<Ctx>(async (req, { params }) => {
 });
 
 export const PATCH = route<Ctx>(async (req, { params }) => {
-  await requireAdmin(req);
-  return Response.json(updateServer((await params).id, await readJson(req, z.unknown())));
+  const admin = await requireAdmin(req);
+  const updated = updateServer((await params).id, await readJson(req, z.unknown()));
+  audit(admin, 'mcp.server.update', updated.name);
+  return Response.json(updated);
 });
 
 export const DELETE = route<Ctx>(async (req, { params }) => {
-  await requireAdmin(req);
-  if (!deleteMcpServer(getDb(), (await params).id)) throw notFound('Server not found.');
+  const admin = await requireAdmin(req);
+  const { id } = await params;
+  if (!deleteMcpServer(getDb(), id)) throw notFound('Server not found.');
+  audit(admin, 'mcp.server.delete', id);
   syncPool();
   return new Response(null, { status: 204 });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { importServers } from '@/app/_server/mcp-servers';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
 
@@ -8,7 +9,9 @@ export const dynamic = 'force-dynamic';
 
 /** Claude Desktop `{"mcpServers": {…}}`; with `?dryRun=1` nothing is applied (the UI's preview). */
 export const POST = route(async (req) => {
-  await requireAdmin(req);
+  const admin = await requireAdmin(req);
   const dryRun = new URL(req.url).searchParams.get('dryRun') === '1';
-  return Response.json(importServers(await readJson(req, z.unknown()), dryRun));
+  const result = importServers(await readJson(req, z.unknown()), dryRun);
+  if (!dryRun) audit(admin, 'mcp.server.import', [...result.added, ...result.updated].join(', ') || null);
+  return Response.json(result);
 });

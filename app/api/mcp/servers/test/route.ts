@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { testServerConfig } from '@/app/_server/mcp-test';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { parseWith, readJson, route } from '@/lib/http';
 import { McpServerConfigSchema } from '@/lib/schemas/mcp';
@@ -9,7 +10,9 @@ export const dynamic = 'force-dynamic';
 
 /** Tests an unsaved form: the body is a full server config. */
 export const POST = route(async (req) => {
-  await requireAdmin(req);
+  const admin = await requireAdmin(req);
   const config = parseWith(McpServerConfigSchema, await readJson(req, z.unknown()), 'server');
-  return Response.json(await testServerConfig(config));
+  const result = await testServerConfig(config);
+  audit(admin, 'mcp.server.test-unsaved', config.name, result.ok ? 'ok' : 'failed', config.transport === 'stdio' ? [config.command, ...config.args].join(' ') : undefined);
+  return Response.json(result);
 });

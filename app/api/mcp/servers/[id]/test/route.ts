@@ -1,5 +1,6 @@
 import { requireServer } from '@/app/_server/mcp-admin';
 import { testServerConfig } from '@/app/_server/mcp-test';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { route } from '@/lib/http';
 
@@ -7,6 +8,9 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
-  await requireAdmin(req);
-  return Response.json(await testServerConfig(requireServer((await params).id).config));
+  const admin = await requireAdmin(req);
+  const { config } = requireServer((await params).id);
+  const result = await testServerConfig(config);
+  audit(admin, 'mcp.server.test', config.name, result.ok ? 'ok' : 'failed', result.error);
+  return Response.json(result);
 });

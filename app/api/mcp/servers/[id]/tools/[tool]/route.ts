@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { patchTool } from '@/app/_server/mcp-admin';
+import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
 
@@ -11,7 +12,10 @@ const ToolPatchSchema = z
   .strict();
 
 export const PATCH = route<{ params: Promise<{ id: string; tool: string }> }>(async (req, { params }) => {
-  await requireAdmin(req);
+  const admin = await requireAdmin(req);
   const { id, tool } = await params;
-  return Response.json(await patchTool(id, decodeURIComponent(tool), await readJson(req, ToolPatchSchema)));
+  const body = await readJson(req, ToolPatchSchema);
+  const result = await patchTool(id, decodeURIComponent(tool), body);
+  audit(admin, 'mcp.tool.update', `${id}/${decodeURIComponent(tool)}`, 'ok', JSON.stringify(body));
+  return Response.json(result);
 });
