@@ -50,7 +50,11 @@ export function capResult(result: CallToolResult, maxBytes = MAX_RESULT_BYTES): 
   const bytes = Buffer.byteLength(JSON.stringify(result));
   if (bytes <= maxBytes) return { result, bytes };
   const text = resultText(result);
-  const kept = Buffer.from(text).subarray(0, maxBytes - 200).toString('utf8').replace(/\uFFFD$/, '');
+  let kept = Buffer.from(text).subarray(0, maxBytes - 200).toString('utf8').replace(/\uFFFD$/, '');
+  // JSON escaping (newlines, quotes, control characters) can make the stored result up to 6× the text's bytes.
+  for (let encoded = Buffer.byteLength(JSON.stringify(kept)); kept && encoded > maxBytes - 200; encoded = Buffer.byteLength(JSON.stringify(kept))) {
+    kept = kept.slice(0, Math.floor((kept.length * (maxBytes - 200)) / encoded)).replace(/[\uD800-\uDBFF]$/, '');
+  }
   const note = `\n\n[truncated: the result was ${bytes} bytes; only the first ${Buffer.byteLength(kept)} bytes are shown]`;
   return { result: { content: [{ type: 'text', text: kept + note }], isError: result.isError }, bytes };
 }
