@@ -18,7 +18,8 @@ import { getPool } from '@/lib/mcp/pool';
 import { ConcurrencyGate, WindowLimiter } from '@/lib/rate-limit';
 import { NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
 import { modelSources } from '@/app/_server/model-sources';
-import { type ChatPost, titleFrom } from '@/lib/schemas/chat';
+import type { ChatPost } from '@/lib/schemas/chat';
+import { titleFrom } from '@/lib/title';
 
 const INSTRUCTIONS =
   'You are a helpful assistant in a self-hosted chat app. Answer in Markdown. Be accurate and concise. ' +
@@ -145,6 +146,7 @@ async function runAdmittedTurn(user: SessionUser, body: ChatPost, abortSignal: A
     },
     prepareTools: conversation.toolMode === 'off' ? undefined : await prepareToolkit(conversation),
     toolMode: conversation.toolMode,
+    enforceToolChoice: resolved.info.toolCalling === 'native',
     maxSteps: conversation.maxSteps ?? settings.maxSteps,
     maxToolCalls: conversation.maxToolCalls ?? settings.maxToolCalls,
     maxParallelTools: settings.maxParallelTools,

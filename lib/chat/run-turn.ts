@@ -34,6 +34,8 @@ export type TurnInput = {
   prepareTools?: (emitProgress: (toolCallId: string, p: Progress) => void) => Toolkit;
   /** off: no tools are sent; auto: the model decides; required: the first step must call a tool. */
   toolMode: 'off' | 'auto' | 'required';
+  /** False for prompt-mode models, where a forced tool choice would fail the step instead of guiding the model. */
+  enforceToolChoice: boolean;
   maxSteps: number;
   /** Tool calls allowed in one turn; at the limit the model is asked to answer without tools. */
   maxToolCalls: number;
@@ -80,7 +82,10 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
       });
       const result = streamText({
         model: input.model,
-        instructions: input.instructions,
+        instructions:
+          input.toolMode === 'required' && !input.enforceToolChoice && Object.keys(tools).length
+            ? `${input.instructions}\nBefore answering, call at least one of the available tools.`
+            : input.instructions,
         messages,
         tools,
         toolCallConcurrency: input.maxParallelTools,
@@ -102,7 +107,8 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
             writer.write({ type: 'data-notice', data: { kind: 'step-limit', text: `${limit}: the model was asked to answer without more tool calls.` } });
             return { toolChoice: 'none' };
           }
-          if (stepNumber === 0 && input.toolMode === 'required' && Object.keys(tools).length) return { toolChoice: 'required' };
+          // Models in prompt mode can't be forced by the API; their system prompt asks for a call instead.
+          if (stepNumber === 0 && input.toolMode === 'required' && input.enforceToolChoice && Object.keys(tools).length) return { toolChoice: 'required' };
           return undefined;
         },
         abortSignal: input.abortSignal,
