@@ -15,7 +15,7 @@ export default async function ChatLayout({ children }: { children: React.ReactNo
   return (
     <div className="flex h-dvh">
       <Sidebar initial={initial} user={{ name: user.name, email: user.email, role: user.role }} />
-      <main className="min-w-0 flex-1 pt-10 md:pt-0">{children}</main>
+      <main className="min-w-0 flex-1">{children}</main>
     </div>
   );
 }

@@ -12,6 +12,7 @@ export default function NewChatPage() {
     <Chat
       key={id}
       id={id}
+      title="New chat"
       initialMessages={[]}
       isNew
       models={models}

@@ -13,6 +13,7 @@ export function syncPool(): void {
   const pool = getPool();
   pool.toolsObserver = observeTools;
   pool.sync(listMcpServers(getDb()).map((r) => r.config));
+  pool.warm(); // a new or changed server connects now, so its status is real at once
 }
 
 /** `MCP_SERVERS_FILE`: imported at start, idempotent by name; problems are logged, never fatal. */
@@ -34,5 +35,4 @@ export function startMcp(): void {
   const file = getEnv().MCP_SERVERS_FILE;
   if (file) importServersFile(file);
   syncPool();
-  getPool().warm();
 }

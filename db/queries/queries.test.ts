@@ -121,3 +121,11 @@ describe('settings and users', () => {
     assert.equal(db.select().from(session).all().length, 0);
   });
 });
+
+test('a settings PATCH changes only the keys it names', async () => {
+  const { SettingsPatchSchema } = await import('@/lib/schemas/settings');
+  updateSettings(db, { maxSteps: 7 });
+  updateSettings(db, SettingsPatchSchema.parse({ signupOpen: false }));
+  assert.equal(getSettings(db).maxSteps, 7);
+  assert.deepEqual(SettingsPatchSchema.parse({ signupOpen: true }), { signupOpen: true });
+});

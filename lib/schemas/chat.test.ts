@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ChatRequestSchema, RenameSchema, titleFrom } from '@/lib/schemas/chat';
+import { ChatRequestSchema, RenameSchema } from '@/lib/schemas/chat';
+import { titleFrom } from '@/lib/title';
 
 const valid = { id: 'abcdefgh', message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } };
 

@@ -4,6 +4,8 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
+import { titleFrom } from '@/lib/title';
+import { ChatHeader } from './chat-header';
 import { Composer } from './composer';
 import { ErrorNotice } from './error-notice';
 import { type ChatMessage, MessageItem } from './message-item';
@@ -26,6 +28,7 @@ function requestBody(id: string, messages: ChatMessage[], always: ReadonlySet<st
 
 type Props = {
   id: string;
+  title: string;
   initialMessages: ChatMessage[];
   isNew: boolean;
   models: ModelInfo[];
@@ -34,7 +37,7 @@ type Props = {
 };
 
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
-export function Chat({ id, initialMessages, isNew, models, initialModel, noProviderMessage }: Props) {
+export function Chat({ id, title, initialMessages, isNew, models, initialModel, noProviderMessage }: Props) {
   const [model, setModel] = useState(initialModel);
   const modelRef = useRef(initialModel);
   modelRef.current = model;
@@ -72,6 +75,8 @@ export function Chat({ id, initialMessages, isNew, models, initialModel, noProvi
   }
 
   const busy = status === 'submitted' || status === 'streaming';
+  const firstText = messages[0]?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
+  const headerTitle = !messages.length ? 'New chat' : isNew ? titleFrom(firstText) : title;
   const last = messages.at(-1);
   const storedError = !busy && !error && last?.role === 'assistant' ? last.metadata?.error : undefined;
 
@@ -114,6 +119,7 @@ export function Chat({ id, initialMessages, isNew, models, initialModel, noProvi
 
   return (
     <div className="flex h-full min-h-0 flex-col">
+      <ChatHeader conversationId={messages.length && (!isNew || createdRef.current) ? id : null} title={headerTitle} />
       <div className="min-h-0 flex-1 overflow-y-auto px-4 py-6" aria-live="polite">
         <div className="mx-auto flex max-w-3xl flex-col gap-6">
           {noProviderMessage && (

@@ -22,6 +22,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
     <Chat
       key={id}
       id={id}
+      title={conversation.title}
       initialMessages={listMessages(db, id) as ChatMessage[]}
       isNew={false}
       models={models}

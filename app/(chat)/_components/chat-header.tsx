@@ -1,0 +1,51 @@
+'use client';
+
+import { useRef, useState } from 'react';
+import { ShareDialog } from './share-dialog';
+
+type Props = { conversationId: string | null; title: string };
+
+const ITEM = 'block px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800';
+
+/** The bar over the messages: the title, and for a saved conversation "Share" and "Export". */
+export function ChatHeader({ conversationId, title }: Props) {
+  const [sharing, setSharing] = useState(false);
+  const exportRef = useRef<HTMLDetailsElement>(null);
+  const closeExport = () => {
+    if (exportRef.current) exportRef.current.open = false;
+  };
+  const base = conversationId ? `/api/conversations/${encodeURIComponent(conversationId)}/export` : '';
+
+  return (
+    <header className="flex h-11 shrink-0 items-center gap-2 border-b border-zinc-200 pl-12 pr-3 md:pl-4 dark:border-zinc-800">
+      <h1 className="min-w-0 flex-1 truncate text-sm font-medium" title={title}>
+        {title}
+      </h1>
+      {conversationId && (
+        <>
+          <button
+            type="button"
+            onClick={() => setSharing(true)}
+            className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          >
+            Share
+          </button>
+          <details ref={exportRef} className="relative">
+            <summary className="cursor-pointer list-none rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden">
+              Export
+            </summary>
+            <div className="absolute right-0 z-10 mt-1 w-36 overflow-hidden rounded-md border border-zinc-200 bg-white py-1 shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
+              <a href={`${base}?format=md`} download onClick={closeExport} className={ITEM}>
+                Markdown
+              </a>
+              <a href={`${base}?format=json`} download onClick={closeExport} className={ITEM}>
+                JSON
+              </a>
+            </div>
+          </details>
+          {sharing && <ShareDialog conversationId={conversationId} onClose={() => setSharing(false)} />}
+        </>
+      )}
+    </header>
+  );
+}

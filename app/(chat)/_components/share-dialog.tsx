@@ -1,0 +1,167 @@
+'use client';
+
+import Link from 'next/link';
+import { useEffect, useId, useRef, useState } from 'react';
+
+type Props = { conversationId: string; onClose: () => void };
+type Created = { token: string; url: string };
+
+async function errorMessage(res: Response, fallback: string): Promise<string> {
+  const body = (await res.json().catch(() => null)) as { error?: { message?: unknown } } | null;
+  return typeof body?.error?.message === 'string' ? body.error.message : fallback;
+}
+
+const BUTTON = 'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
+
+/** Creates a public, read-only snapshot link of a conversation; copy or revoke it right away. */
+export function ShareDialog({ conversationId, onClose }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const linkRef = useRef<HTMLInputElement>(null);
+  const titleId = useId();
+  const [includeToolDetails, setIncludeToolDetails] = useState(false);
+  const [includeOwnerName, setIncludeOwnerName] = useState(false);
+  const [created, setCreated] = useState<Created | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+  const [copied, setCopied] = useState(false);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  async function create() {
+    setBusy(true);
+    setError(null);
+    setStatus(null);
+    try {
+      const res = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}/share`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ includeToolDetails, includeOwnerName }),
+      });
+      if (res.status !== 201) throw new Error(await errorMessage(res, 'Could not create the link.'));
+      setCreated((await res.json()) as Created);
+      setCopied(false);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : 'Could not create the link.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function revoke() {
+    if (!created) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/shares/${encodeURIComponent(created.token)}`, { method: 'DELETE' });
+      // 404: already revoked (or the conversation is gone) — the link is dead either way.
+      if (!res.ok && res.status !== 404) throw new Error(await errorMessage(res, 'Could not revoke the link.'));
+      setCreated(null);
+      setStatus('Link revoked');
+    } catch (err) {
+      setError(err instanceof Error ? err.message : 'Could not revoke the link.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function copy() {
+    if (!created) return;
+    try {
+      await navigator.clipboard.writeText(created.url);
+      setCopied(true);
+    } catch {
+      linkRef.current?.select();
+      setError('Could not copy automatically; the link is selected, copy it by hand.');
+    }
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={titleId}
+      onClose={onClose}
+      className="m-auto w-[min(30rem,92vw)] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      <div className="flex items-start justify-between gap-3">
+        <h2 id={titleId} className="text-base font-semibold">
+          Share conversation
+        </h2>
+        <button type="button" onClick={onClose} aria-label="Close" className="rounded px-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+          ✕
+        </button>
+      </div>
+      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
+        The link shows a snapshot of this conversation as it is now, to anyone who has the link, without signing in. Later messages
+        are not included.
+      </p>
+
+      {created ? (
+        <div className="mt-4 space-y-3">
+          <label className="block text-sm font-medium">
+            Share link
+            <input
+              ref={linkRef}
+              readOnly
+              value={created.url}
+              onFocus={(e) => e.currentTarget.select()}
+              className="mt-1 block w-full rounded-md border border-zinc-300 bg-zinc-50 px-2 py-1.5 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
+            />
+          </label>
+          <div className="flex flex-wrap gap-2">
+            <button type="button" onClick={() => void copy()} className={BUTTON}>
+              {copied ? 'Copied' : 'Copy'}
+            </button>
+            <button
+              type="button"
+              onClick={() => void revoke()}
+              disabled={busy}
+              className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50 disabled:opacity-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
+            >
+              Revoke link
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="mt-4 space-y-2 text-sm">
+          <label className="flex items-start gap-2">
+            <input type="checkbox" checked={includeToolDetails} onChange={(e) => setIncludeToolDetails(e.target.checked)} className="mt-0.5" />
+            <span>
+              Include tool details
+              <span className="block text-xs text-zinc-500">Tool arguments and results. Otherwise only “Used server.tool” is shown.</span>
+            </span>
+          </label>
+          <label className="flex items-start gap-2">
+            <input type="checkbox" checked={includeOwnerName} onChange={(e) => setIncludeOwnerName(e.target.checked)} className="mt-0.5" />
+            <span>Show my name</span>
+          </label>
+          <button
+            type="button"
+            onClick={() => void create()}
+            disabled={busy}
+            className="mt-2 rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
+          >
+            {busy ? 'Creating…' : 'Create link'}
+          </button>
+        </div>
+      )}
+
+      {error && (
+        <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+      <p role="status" className="mt-3 text-sm text-zinc-600 empty:hidden dark:text-zinc-400">
+        {status}
+      </p>
+      <div className="mt-4 border-t border-zinc-200 pt-3 text-sm dark:border-zinc-800">
+        <Link href="/shares" onClick={onClose} className="text-blue-700 underline dark:text-blue-400">
+          My shared links
+        </Link>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,186 @@
+'use client';
+
+import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
+import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+
+type ImportResult = { added: string[]; updated: string[]; unchanged: string[]; errors: Array<{ name: string; message: string }> };
+type Props = { onApplied: () => void; onClose: () => void };
+
+const MAX_BYTES = 1024 * 1024;
+const BUTTON = 'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
+const PLACEHOLDER = '{\n  "mcpServers": {\n    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/share"] }\n  }\n}';
+
+function NameList({ kind, title, names }: { kind: string; title: string; names: string[] }) {
+  return (
+    <section aria-label={title} data-import-list={kind}>
+      <h3 className="text-sm font-medium">
+        {title} ({names.length})
+      </h3>
+      {names.length ? (
+        <ul className="mt-1 flex flex-wrap gap-1">
+          {names.map((n) => (
+            <li key={n}>
+              <code className="rounded bg-zinc-100 px-1 text-xs dark:bg-zinc-800">{n}</code>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-xs text-zinc-500">None</p>
+      )}
+    </section>
+  );
+}
+
+/** Paste or pick a Claude Desktop `{"mcpServers": {…}}` config, preview what changes (dry run), then apply it. */
+export function McpImportDialog({ onApplied, onClose }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const base = useId();
+  const [text, setText] = useState('');
+  const [inputError, setInputError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [result, setResult] = useState<{ applied: boolean; data: ImportResult } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  function change(next: string) {
+    setText(next);
+    setInputError(null);
+    setError(null);
+    setResult(null);
+  }
+
+  function pickFile(e: ChangeEvent<HTMLInputElement>) {
+    const file = e.target.files?.[0];
+    if (!file) return;
+    if (file.size > MAX_BYTES) return setInputError(`${file.name} is over 1 MB.`);
+    const reader = new FileReader();
+    reader.onload = () => change(typeof reader.result === 'string' ? reader.result : '');
+    reader.onerror = () => setInputError(`Could not read ${file.name}.`);
+    reader.readAsText(file);
+  }
+
+  /** The textarea as JSON, or null with an inline error; the server checks the entries themselves. */
+  function parsed(): { mcpServers: unknown } | null {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      setInputError(`Invalid JSON: ${err instanceof Error ? err.message : 'cannot be parsed'}`);
+      return null;
+    }
+    const servers = (value as { mcpServers?: unknown } | null)?.mcpServers;
+    if (typeof value !== 'object' || !servers || typeof servers !== 'object' || Array.isArray(servers)) {
+      setInputError('Expected an object with an "mcpServers" object, as in claude_desktop_config.json.');
+      return null;
+    }
+    return value as { mcpServers: unknown };
+  }
+
+  async function send(apply: boolean) {
+    const body = parsed();
+    if (!body) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const data = await adminFetch<ImportResult>(`/api/mcp/servers/import${apply ? '' : '?dryRun=1'}`, { method: 'POST', json: body });
+      setResult({ applied: apply, data });
+      if (apply) {
+        onApplied();
+        if (data.errors.length === 0) onClose();
+      }
+    } catch (err) {
+      setError(err instanceof AdminApiError ? err.message : 'Could not reach the server.');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const data = result?.data;
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby={`${base}-title`}
+      onClose={onClose}
+      className="m-auto max-h-[calc(100dvh-1rem)] w-[36rem] max-w-[calc(100vw-1rem)] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-4 text-zinc-900 shadow-xl backdrop:bg-black/40 sm:p-5 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      <h2 id={`${base}-title`} className="text-base font-semibold">
+        Import MCP servers
+      </h2>
+      <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">Servers are matched by name: new names are added, existing ones updated.</p>
+      <div className="mt-3 space-y-3">
+        <div>
+          <label htmlFor={`${base}-file`} className="block text-sm font-medium">
+            Config file
+          </label>
+          <input id={`${base}-file`} type="file" accept=".json,application/json" onChange={pickFile} className="mt-1 block w-full text-sm" />
+        </div>
+        <div>
+          <label htmlFor={`${base}-json`} className="block text-sm font-medium">
+            Claude Desktop config (JSON)
+          </label>
+          <textarea
+            id={`${base}-json`}
+            value={text}
+            onChange={(e) => change(e.target.value)}
+            rows={10}
+            spellCheck={false}
+            autoCapitalize="off"
+            placeholder={PLACEHOLDER}
+            aria-invalid={inputError ? true : undefined}
+            aria-describedby={inputError ? `${base}-json-error` : undefined}
+            className="mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 font-mono text-xs aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950"
+          />
+          {inputError && (
+            <p id={`${base}-json-error`} role="alert" className="mt-1 break-words text-xs text-red-700 dark:text-red-400">
+              {inputError}
+            </p>
+          )}
+        </div>
+        {error && (
+          <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        )}
+        {data && (
+          <div data-import-result={result.applied ? 'applied' : 'preview'} className="space-y-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-700">
+            <NameList kind="added" title={result.applied ? 'Added' : 'Will be added'} names={data.added} />
+            <NameList kind="updated" title={result.applied ? 'Updated' : 'Will be updated'} names={data.updated} />
+            <NameList kind="unchanged" title="Unchanged" names={data.unchanged} />
+            {data.errors.length > 0 && (
+              <section aria-label="Errors" data-import-list="errors">
+                <h3 className="text-sm font-medium text-red-700 dark:text-red-400">Errors ({data.errors.length}), not imported</h3>
+                <ul className="mt-1 space-y-1 text-xs">
+                  {data.errors.map((e) => (
+                    <li key={e.name} className="break-words">
+                      <code className="font-semibold">{e.name}</code>: {e.message}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+          </div>
+        )}
+        <div className="flex flex-wrap justify-end gap-2">
+          <button type="button" onClick={onClose} className={`${BUTTON} mr-auto`}>
+            {result?.applied ? 'Close' : 'Cancel'}
+          </button>
+          <button type="button" onClick={() => void send(false)} disabled={busy || !text.trim()} className={BUTTON}>
+            Preview
+          </button>
+          <button
+            type="button"
+            onClick={() => void send(true)}
+            disabled={busy || !result || result.applied}
+            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
+          >
+            Apply
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,180 @@
+'use client';
+
+import Link from 'next/link';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
+import { type Prompt, type Resource, ServerCatalog } from './server-catalog';
+import { ServerLogs } from './server-logs';
+import { ToolAdminCard, type ToolPatch, type ToolView } from './tool-admin-card';
+
+type Detail = McpServerConfig & {
+  id: string;
+  status: Omit<ServerStatusInfo, 'name'>;
+  tools: ToolView[];
+  resources: Resource[];
+  prompts: Prompt[];
+};
+type TestResult = { ok: boolean; latencyMs: number; tools: { name: string }[]; error?: string; stderr: string[] };
+
+const POLL_MS = 5000;
+const BUTTON = 'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
+const BADGE: Record<string, string> = {
+  connected: 'bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-200',
+  connecting: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
+  error: 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200',
+};
+const GREY = 'bg-zinc-200 text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200';
+const BACK = 'text-sm text-blue-700 hover:underline dark:text-blue-400';
+const message = (err: unknown, fallback: string) => (err instanceof AdminApiError ? err.message : fallback);
+
+function TestResultPanel({ result }: { result: TestResult }) {
+  return (
+    <div data-test-result data-ok={String(result.ok)} role={result.ok ? 'status' : 'alert'} className="space-y-1 rounded-md border border-zinc-200 p-2 text-sm dark:border-zinc-700">
+      {result.ok ? (
+        <p className="font-medium text-green-700 dark:text-green-400">OK: connected and listed {result.tools.length} tools in {result.latencyMs} ms</p>
+      ) : (
+        <p className="whitespace-pre-wrap break-words font-medium text-red-700 dark:text-red-400">
+          Failed after {result.latencyMs} ms: <span data-test-error>{result.error}</span>
+        </p>
+      )}
+      {result.stderr.length > 0 && (
+        <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-1 text-xs dark:bg-zinc-950">{result.stderr.join('\n')}</pre>
+      )}
+    </div>
+  );
+}
+
+/** /admin/mcp/[id]: one server's status and controls, every tool in full for review, resources, prompts and logs. */
+export function McpServerDetail({ id }: { id: string }) {
+  const base = `/api/mcp/servers/${encodeURIComponent(id)}`;
+  const [detail, setDetail] = useState<Detail | null>(null);
+  const [missing, setMissing] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [testing, setTesting] = useState(false);
+  const [test, setTest] = useState<TestResult | { failed: string } | null>(null);
+  const seq = useRef(0);
+
+  const load = useCallback(async () => {
+    const mine = ++seq.current;
+    try {
+      const data = await adminFetch<Detail>(base);
+      if (mine !== seq.current) return;
+      setDetail(data);
+      setMissing(false);
+      setError(null);
+    } catch (err) {
+      if (mine !== seq.current) return;
+      if (err instanceof AdminApiError && err.status === 404) setMissing(true);
+      else setError(message(err, 'Could not load the server.'));
+    }
+  }, [base]);
+
+  useEffect(() => {
+    const tick = () => {
+      if (document.visibilityState === 'visible') void load();
+    };
+    void load();
+    const timer = setInterval(tick, POLL_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+
+  async function toggle(enabled: boolean) {
+    setBusy(true);
+    setError(null);
+    try {
+      await adminFetch(base, { method: 'PATCH', json: { enabled } });
+      await load();
+    } catch (err) {
+      setError(message(err, 'Could not reach the server.'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function runTest() {
+    setTesting(true);
+    setTest(null);
+    try {
+      setTest(await adminFetch<TestResult>(`${base}/test`, { method: 'POST' }));
+    } catch (err) {
+      setTest({ failed: message(err, 'Could not reach the server.') });
+    } finally {
+      setTesting(false);
+    }
+  }
+
+  async function patchTool(name: string, patch: ToolPatch) {
+    const updated = await adminFetch<Partial<ToolView>>(`${base}/tools/${encodeURIComponent(name)}`, { method: 'PATCH', json: patch });
+    seq.current++; // a poll that started before the change must not bring the old state back
+    setDetail((d) => d && { ...d, tools: d.tools.map((t) => (t.name === name ? { ...t, ...updated } : t)) });
+    void load();
+  }
+
+  if (missing) {
+    return (
+      <div className="mx-auto max-w-5xl p-4">
+        <p role="alert" className="text-lg font-semibold">Server not found</p>
+        <p className="mt-1 text-sm text-zinc-500">It may have been deleted.</p>
+        <Link href="/admin/mcp" className={BACK}>← Back to servers</Link>
+      </div>
+    );
+  }
+
+  const status = detail?.status;
+  return (
+    <div className="mx-auto max-w-5xl space-y-6 p-4">
+      <div className="space-y-2">
+        <Link href="/admin/mcp" className={BACK}>← Back to servers</Link>
+        {error && <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">{error}</p>}
+        {!detail || !status ? (
+          !error && <p role="status" className="text-sm text-zinc-500">Loading server…</p>
+        ) : (
+          <>
+            <div className="flex flex-wrap items-center gap-2">
+              <h1 className="break-all text-lg font-semibold">{detail.name}</h1>
+              <span className="text-xs text-zinc-500">{detail.transport}</span>
+              <span data-status={status.status} className={`rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[status.status] ?? GREY}`}>{status.status}</span>
+              <div className="flex flex-wrap gap-1.5 sm:ml-auto">
+                <button type="button" onClick={() => void toggle(!detail.enabled)} disabled={busy} className={BUTTON}>
+                  {detail.enabled ? 'Disable' : 'Enable'}
+                </button>
+                <button type="button" onClick={() => void runTest()} disabled={testing} className={BUTTON}>
+                  {testing ? 'Testing…' : 'Test connection'}
+                </button>
+              </div>
+            </div>
+            <p className="text-sm text-zinc-500">
+              Connected since:{' '}
+              {status.connectedSince ? <time dateTime={status.connectedSince}>{new Date(status.connectedSince).toLocaleString()}</time> : '—'}
+            </p>
+            {status.lastError && (
+              <p data-last-error className={`whitespace-pre-wrap break-words text-sm ${status.status === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-500'}`}>
+                <span className="font-semibold">Last error ({status.lastError.kind}, {new Date(status.lastError.at).toLocaleString()}):</span> {status.lastError.message}
+              </p>
+            )}
+            {testing && <p role="status" className="text-sm text-zinc-500">Connecting…</p>}
+            {test && ('failed' in test ? <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">{test.failed}</p> : <TestResultPanel result={test} />)}
+          </>
+        )}
+      </div>
+
+      {detail && (
+        <>
+          <section aria-labelledby="server-tools" className="space-y-3">
+            <h2 id="server-tools" className="text-base font-semibold">Tools ({detail.tools.length})</h2>
+            {detail.tools.length === 0 && (
+              <p className="text-sm text-zinc-500">{status?.status === 'connected' ? 'No tools' : 'No tools (the server is not connected).'}</p>
+            )}
+            {detail.tools.map((tool) => (
+              <ToolAdminCard key={tool.name} tool={tool} onPatch={(patch) => patchTool(tool.name, patch)} />
+            ))}
+          </section>
+          <ServerCatalog resources={detail.resources} prompts={detail.prompts} />
+        </>
+      )}
+      <ServerLogs id={id} />
+    </div>
+  );
+}

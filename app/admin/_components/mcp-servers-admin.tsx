@@ -1,0 +1,213 @@
+'use client';
+
+import Link from 'next/link';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { ConfirmDialog } from '@/app/(chat)/_components/confirm-dialog';
+import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
+import { McpImportDialog } from './mcp-import-dialog';
+import { McpServerForm } from './mcp-server-form';
+
+type ServerView = McpServerConfig & {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  status: Omit<ServerStatusInfo, 'name'>;
+  stats: { calls24h: number; errors24h: number; errorRate: number; p50Ms: number | null; p95Ms: number | null };
+};
+
+const POLL_MS = 3000;
+const BUTTON = 'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
+const BADGE: Record<string, string> = {
+  connected: 'bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-200',
+  connecting: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
+  error: 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200',
+};
+const GREY = 'bg-zinc-200 text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200';
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+function timeAgo(iso: string): string {
+  const seconds = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
+  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [['day', 86_400], ['hour', 3600], ['minute', 60]];
+  for (const [unit, size] of steps) if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
+  return relative.format(seconds, 'second');
+}
+
+/** A table cell on wide screens; a labelled line of a card on a phone. */
+function Cell({ label, children, className = '' }: { label: string; children: ReactNode; className?: string }) {
+  return (
+    <td className={`flex gap-2 py-0.5 md:table-cell md:px-2 md:py-2 md:align-top ${className}`}>
+      <span className="w-28 shrink-0 text-zinc-500 md:hidden">{label}</span>
+      <span className="min-w-0">{children}</span>
+    </td>
+  );
+}
+
+type RowProps = { server: ServerView; busy: boolean; onToggle: () => void; onEdit: () => void; onDelete: () => void };
+
+function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
+  const { status, lastError, connectedSince, toolCount, retryAt } = s.status;
+  return (
+    <tr data-server-row={s.name} className="mb-3 block rounded-lg border border-zinc-200 p-3 md:table-row md:rounded-none md:border-0 md:border-b dark:border-zinc-800">
+      <td className="block pb-1 md:table-cell md:px-2 md:py-2 md:align-top">
+        <Link href={`/admin/mcp/${encodeURIComponent(s.id)}`} className="break-all font-medium text-blue-700 hover:underline dark:text-blue-400">
+          {s.name}
+        </Link>
+        <span className="ml-2 text-xs text-zinc-500 md:ml-0 md:block">{s.transport}</span>
+      </td>
+      <Cell label="Status" className="md:w-2/5">
+        <span data-status={status} className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[status] ?? GREY}`}>
+          {status}
+        </span>
+        {retryAt && status === 'error' && <span className="ml-2 text-xs text-zinc-500">retry {timeAgo(retryAt)}</span>}
+        {lastError && (
+          <p data-last-error className={`mt-1 whitespace-pre-wrap break-words text-xs ${status === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-500'}`}>
+            <span className="font-semibold">{lastError.kind}</span>: {lastError.message}
+          </p>
+        )}
+      </Cell>
+      <Cell label="Tools">
+        <span data-tool-count>{toolCount}</span>
+      </Cell>
+      <Cell label="Calls (24 h)">{s.stats.calls24h}</Cell>
+      <Cell label="Error rate">{s.stats.calls24h ? `${Math.round(s.stats.errorRate * 1000) / 10}%` : '—'}</Cell>
+      <Cell label="p50 / p95">
+        <span className="whitespace-nowrap">{s.stats.p50Ms ?? '—'} / {s.stats.p95Ms ?? '—'} ms</span>
+      </Cell>
+      <Cell label="Connected">
+        {connectedSince ? <time dateTime={connectedSince} title={new Date(connectedSince).toLocaleString()}>{timeAgo(connectedSince)}</time> : '—'}
+      </Cell>
+      <td className="block pt-2 md:table-cell md:px-2 md:py-2 md:align-top">
+        <div className="flex flex-wrap gap-1.5 md:justify-end">
+          <button type="button" onClick={onToggle} disabled={busy} className={BUTTON}>{s.enabled ? 'Disable' : 'Enable'}</button>
+          <button type="button" onClick={onEdit} className={BUTTON}>Edit</button>
+          <button type="button" onClick={onDelete} disabled={busy} className={`${BUTTON} text-red-700 dark:text-red-300`}>Delete</button>
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** /admin/mcp: the registered MCP servers with live status (polled), add/edit/delete, import and export. */
+export function McpServersAdmin() {
+  const [items, setItems] = useState<ServerView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const [busyIds, setBusyIds] = useState<ReadonlySet<string>>(new Set());
+  const [editing, setEditing] = useState<ServerView | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<ServerView | null>(null);
+  const [importing, setImporting] = useState(false);
+  const seq = useRef(0);
+  const inFlight = useRef(false);
+
+  const load = useCallback(async () => {
+    const mine = ++seq.current;
+    inFlight.current = true;
+    try {
+      const data = await adminFetch<{ items: ServerView[] }>('/api/mcp/servers', { cache: 'no-store' });
+      if (mine === seq.current) {
+        setItems(data.items);
+        setError(null);
+      }
+    } catch (err) {
+      if (mine === seq.current) setError(err instanceof AdminApiError ? err.message : 'Could not load the servers.');
+    } finally {
+      if (mine === seq.current) inFlight.current = false;
+    }
+  }, []);
+
+  useEffect(() => {
+    const tick = () => {
+      if (document.visibilityState === 'visible' && !inFlight.current) void load();
+    };
+    void load();
+    const timer = setInterval(tick, POLL_MS);
+    document.addEventListener('visibilitychange', tick);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', tick);
+    };
+  }, [load]);
+
+  async function act(server: ServerView, init: Parameters<typeof adminFetch>[1]) {
+    setBusyIds((ids) => new Set(ids).add(server.id));
+    setActionError(null);
+    try {
+      await adminFetch(`/api/mcp/servers/${encodeURIComponent(server.id)}`, init);
+      await load();
+    } catch (err) {
+      setActionError(err instanceof AdminApiError ? `${server.name}: ${err.message}` : 'Could not reach the server.');
+    } finally {
+      setBusyIds((ids) => new Set([...ids].filter((id) => id !== server.id)));
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-7xl p-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="mr-auto text-lg font-semibold">MCP servers</h1>
+        <button type="button" onClick={() => setEditing('new')} className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300">
+          Add server
+        </button>
+        <button type="button" onClick={() => setImporting(true)} className={BUTTON}>Import</button>
+        <a href="/api/mcp/servers/export" download className={BUTTON}>Export</a>
+        <a href="/api/mcp/servers/export?secrets=1" download title="Includes env and header values in clear text" className={BUTTON}>
+          Export with secrets
+        </a>
+      </div>
+      {[actionError, error].map(
+        (message) => message && <p key={message} role="alert" className="mt-3 break-words text-sm text-red-700 dark:text-red-400">{message}</p>,
+      )}
+      {items === null ? (
+        !error && <p role="status" className="mt-6 text-sm text-zinc-500">Loading servers…</p>
+      ) : items.length === 0 ? (
+        <p className="mt-6 text-sm text-zinc-500">No MCP servers yet. Add one, or import a Claude Desktop config.</p>
+      ) : (
+        <table className="mt-4 block w-full text-sm md:table">
+          <thead className="hidden border-b border-zinc-200 text-left text-xs text-zinc-500 md:table-header-group dark:border-zinc-800">
+            <tr>
+              {['Server', 'Status', 'Tools', 'Calls (24 h)', 'Error rate', 'p50 / p95', 'Connected', ''].map((h) => (
+                <th key={h} scope="col" className="px-2 py-2 font-medium">{h || <span className="sr-only">Actions</span>}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="block md:table-row-group">
+            {items.map((s) => (
+              <ServerRow
+                key={s.id}
+                server={s}
+                busy={busyIds.has(s.id)}
+                onToggle={() => void act(s, { method: 'PATCH', json: { enabled: !s.enabled } })}
+                onEdit={() => setEditing(s)}
+                onDelete={() => setDeleting(s)}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+      {editing && (
+        <McpServerForm
+          server={editing === 'new' ? null : editing}
+          onSaved={() => {
+            setEditing(null);
+            void load();
+          }}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title="Delete server"
+          body={`Delete "${deleting.name}"? Its tools disappear from every chat. This cannot be undone.`}
+          confirmLabel="Delete"
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => {
+            setDeleting(null);
+            void act(deleting, { method: 'DELETE' });
+          }}
+        />
+      )}
+      {importing && <McpImportDialog onApplied={() => void load()} onClose={() => setImporting(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { Markdown } from '@/app/(chat)/_components/markdown';
+import { getSessionUser } from '@/app/_server/session';
+import { readShare } from '@/app/_server/shares';
+import type { PublicMessage, PublicToolPart } from '@/lib/share/serialize';
+import { ContinueButton } from './continue-button';
+
+export const dynamic = 'force-dynamic';
+
+export const metadata: Metadata = {
+  title: 'Shared conversation',
+  robots: { index: false, follow: false },
+  referrer: 'no-referrer',
+};
+
+const STATE_NOTE: Record<PublicToolPart['state'], string> = { done: '', error: ' (failed)', denied: ' (denied)', cancelled: ' (cancelled)' };
+const PRE = 'mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900';
+
+/** "Used server.tool"; arguments and result only when the owner chose to include them (and they exist). */
+function ToolLine({ part }: { part: PublicToolPart }) {
+  const hasDetails = part.input !== undefined || part.output !== undefined || part.error !== undefined;
+  const line = `Used ${part.server}.${part.tool}${STATE_NOTE[part.state]}`;
+  return (
+    <div data-tool-call data-server={part.server} data-tool-name={part.tool} data-state={part.state} className="my-2 text-xs text-zinc-500">
+      {hasDetails ? (
+        <details className="rounded-md border border-zinc-200 px-2 py-1 dark:border-zinc-800">
+          <summary className="cursor-pointer font-mono">{line}</summary>
+          {part.input !== undefined && (
+            <div className="mt-2">
+              <p className="font-medium text-zinc-600 dark:text-zinc-400">Arguments</p>
+              <pre data-tool-args className={PRE}>
+                {JSON.stringify(part.input, null, 2)}
+              </pre>
+            </div>
+          )}
+          {part.output !== undefined && (
+            <div className="mt-2">
+              <p className="font-medium text-zinc-600 dark:text-zinc-400">Result</p>
+              <pre data-tool-output className={PRE}>
+                {part.output}
+              </pre>
+            </div>
+          )}
+          {part.error !== undefined && (
+            <div className="mt-2">
+              <p className="font-medium text-red-700 dark:text-red-400">Error</p>
+              <pre data-tool-error className={PRE}>
+                {part.error}
+              </pre>
+            </div>
+          )}
+        </details>
+      ) : (
+        <p className="font-mono">{line}</p>
+      )}
+    </div>
+  );
+}
+
+function SharedMessage({ message }: { message: PublicMessage }) {
+  if (message.role === 'user') {
+    const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    return (
+      <div data-role="user" className="flex flex-col items-end">
+        <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">{text}</div>
+      </div>
+    );
+  }
+  return (
+    <div data-role="assistant" className="w-full min-w-0 text-sm">
+      {message.parts.map((part, i) => (part.type === 'text' ? <Markdown key={i} text={part.text} /> : <ToolLine key={i} part={part} />))}
+    </div>
+  );
+}
+
+const formatDate = (iso: string) => new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+
+/** The public, read-only snapshot behind a share link. Unknown, malformed and revoked tokens are the same 404. */
+export default async function SharePage({ params }: { params: Promise<{ token: string }> }) {
+  const { token } = await params;
+  const share = readShare(token);
+  if (!share) notFound();
+  const viewer = await getSessionUser(await headers());
+
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-3xl flex-col px-4 py-6">
+      <header className="border-b border-zinc-200 pb-4 dark:border-zinc-800">
+        <p className="text-xs uppercase tracking-wide text-zinc-500">Shared conversation · read-only</p>
+        <h1 className="mt-1 break-words text-xl font-semibold">{share.title}</h1>
+        <p className="mt-1 text-sm text-zinc-500">
+          {share.ownerName ? <>Shared by {share.ownerName} on </> : <>Shared on </>}
+          <time dateTime={share.createdAt}>{formatDate(share.createdAt)}</time>. A snapshot: later messages are not shown.
+        </p>
+        <div className="mt-3">
+          {viewer ? (
+            <ContinueButton token={token} />
+          ) : (
+            <Link href="/sign-in" className="text-sm text-blue-700 underline dark:text-blue-400">
+              Sign in to continue this conversation
+            </Link>
+          )}
+        </div>
+      </header>
+      <div className="flex flex-col gap-6 py-6">
+        {share.messages.length === 0 ? (
+          <p className="text-center text-sm text-zinc-500">This conversation has no messages.</p>
+        ) : (
+          share.messages.map((m, i) => <SharedMessage key={i} message={m} />)
+        )}
+      </div>
+    </main>
+  );
+}
