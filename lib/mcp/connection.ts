@@ -33,6 +33,17 @@ export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
 
 export type CallOptions = { signal?: AbortSignal; onProgress?: (p: Progress) => void };
 
+/** Stop waiting (for a connection) as soon as the caller gives up; the attempt itself goes on for the next caller. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new McpFailure('timeout', 'Cancelled before the server was reached.'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new McpFailure('timeout', 'Cancelled before the server was reached.'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /**
  * One long-lived connection to one MCP server, shared by every request and user: lazy connect
  * (concurrent callers share one attempt), cached tool list refreshed on list_changed and after a
@@ -243,7 +254,7 @@ export class McpConnection {
     this.inflight++;
     this.clearIdleTimer();
     try {
-      const client = await this.getClient();
+      const client = await untilAborted(this.getClient(), opts.signal);
       return (await client.callTool({ name, arguments: args }, undefined, {
         timeout: this.config.timeoutMs,
         resetTimeoutOnProgress: true,
