@@ -1,0 +1,69 @@
+'use client';
+
+import { useState } from 'react';
+import { AdminApiError, adminFetch } from './admin-fetch';
+import { Field, inputClass } from './field';
+
+/** Admins create accounts directly (works while self sign-up is closed). */
+export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function submit(form: HTMLFormElement) {
+    const data = new FormData(form);
+    setPending(true);
+    setFields({});
+    setError(null);
+    try {
+      await adminFetch('/api/admin/users', {
+        method: 'POST',
+        json: { name: data.get('name'), email: data.get('email'), password: data.get('password'), role: data.get('role') },
+      });
+      form.reset();
+      onCreated();
+    } catch (err) {
+      if (err instanceof AdminApiError && err.fields) setFields(err.fields);
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <form
+      className="grid gap-3 rounded-lg border border-zinc-200 p-4 sm:grid-cols-2 dark:border-zinc-800"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit(e.currentTarget);
+      }}
+    >
+      <h2 className="font-semibold sm:col-span-2">Create user</h2>
+      <Field label="Name" error={fields.name}>
+        <input name="name" required className={inputClass} />
+      </Field>
+      <Field label="Email" error={fields.email}>
+        <input name="email" type="email" required className={inputClass} />
+      </Field>
+      <Field label="Password" error={fields.password}>
+        <input name="password" type="password" minLength={8} required autoComplete="new-password" className={inputClass} />
+      </Field>
+      <Field label="Role" error={fields.role}>
+        <select name="role" defaultValue="user" className={inputClass}>
+          <option value="user">user</option>
+          <option value="admin">admin</option>
+        </select>
+      </Field>
+      {error && !Object.keys(fields).length && (
+        <p role="alert" className="text-sm text-red-600 sm:col-span-2 dark:text-red-400">
+          {error}
+        </p>
+      )}
+      <div className="sm:col-span-2">
+        <button type="submit" disabled={pending} className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white disabled:opacity-50">
+          Create user
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,110 @@
+'use client';
+
+import { useState } from 'react';
+import { AdminApiError, adminFetch } from './admin-fetch';
+import { Field, inputClass } from './field';
+
+export type ProviderView = { id: string; name: string; baseURL: string; hasApiKey: boolean; models: string[]; toolCalling: 'native' | 'prompt'; createdAt: string };
+
+const PRESETS = [
+  { name: 'OpenAI', baseURL: 'https://api.openai.com/v1' },
+  { name: 'DeepSeek', baseURL: 'https://api.deepseek.com/v1' },
+  { name: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1' },
+];
+
+type Props = { editing: ProviderView | null; onDone: () => void; onCancel: () => void };
+
+/** Add or edit an OpenAI-compatible provider; the API key is write-only. */
+export function ProviderForm({ editing, onDone, onCancel }: Props) {
+  const [name, setName] = useState(editing?.name ?? '');
+  const [baseURL, setBaseURL] = useState(editing?.baseURL ?? '');
+  const [apiKey, setApiKey] = useState('');
+  const [removeKey, setRemoveKey] = useState(false);
+  const [models, setModels] = useState((editing?.models ?? []).join('\n'));
+  const [toolCalling, setToolCalling] = useState<'native' | 'prompt'>(editing?.toolCalling ?? 'native');
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [message, setMessage] = useState<string | null>(null);
+
+  async function fetchModels() {
+    setMessage('Fetching models…');
+    try {
+      const body = editing && !apiKey ? { providerId: editing.id } : { baseURL, ...(apiKey ? { apiKey } : {}) };
+      const res = await adminFetch<{ models: string[] }>('/api/admin/providers/models', { method: 'POST', json: body });
+      setModels(res.models.join('\n'));
+      setMessage(`${res.models.length} models found.`);
+    } catch (e) {
+      setMessage(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  async function save() {
+    setFields({});
+    const list = models.split('\n').map((m) => m.trim()).filter(Boolean);
+    const body = { name, baseURL, models: list, toolCalling, ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : editing ? {} : {}) };
+    try {
+      if (editing) await adminFetch(`/api/admin/providers/${editing.id}`, { method: 'PATCH', json: body });
+      else await adminFetch('/api/admin/providers', { method: 'POST', json: body });
+      onDone();
+    } catch (e) {
+      if (e instanceof AdminApiError && e.fields) setFields(e.fields);
+      setMessage(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  return (
+    <form
+      aria-label={editing ? `Edit ${editing.name}` : 'Add provider'}
+      className="grid gap-3 rounded-lg border border-zinc-200 p-4 sm:grid-cols-2 dark:border-zinc-800"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <div className="flex flex-wrap gap-2 sm:col-span-2">
+        <span className="text-sm text-zinc-500">Presets:</span>
+        {PRESETS.map((p) => (
+          <button key={p.name} type="button" onClick={() => { setName(p.name); setBaseURL(p.baseURL); }} className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700">
+            {p.name}
+          </button>
+        ))}
+      </div>
+      <Field label="Name" error={fields.name}>
+        <input value={name} onChange={(e) => setName(e.target.value)} required className={inputClass} />
+      </Field>
+      <Field label="Base URL" error={fields.baseURL}>
+        <input value={baseURL} onChange={(e) => setBaseURL(e.target.value)} required className={inputClass} placeholder="https://…/v1" />
+      </Field>
+      <Field label="API key" error={fields.apiKey}>
+        <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" className={inputClass} placeholder={editing?.hasApiKey ? 'Saved — leave empty to keep' : 'Optional'} />
+      </Field>
+      <Field label="Tool calling" error={fields.toolCalling}>
+        <select value={toolCalling} onChange={(e) => setToolCalling(e.target.value as 'native' | 'prompt')} className={inputClass}>
+          <option value="native">native (function calling)</option>
+          <option value="prompt">prompt (tags in text, for models without function calling)</option>
+        </select>
+      </Field>
+      {editing?.hasApiKey && (
+        <label className="flex items-center gap-2 text-sm sm:col-span-2">
+          <input type="checkbox" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} /> Remove key
+        </label>
+      )}
+      <div className="sm:col-span-2">
+        <Field label="Models" error={fields.models}>
+          <textarea value={models} onChange={(e) => setModels(e.target.value)} rows={4} className={`${inputClass} font-mono`} placeholder="one model id per line" />
+        </Field>
+        <button type="button" onClick={() => void fetchModels()} className="mt-1 rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700">
+          Fetch models
+        </button>
+      </div>
+      {message && <p role="status" className="text-xs text-zinc-500 sm:col-span-2">{message}</p>}
+      <div className="flex gap-2 sm:col-span-2">
+        <button type="submit" className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white">
+          {editing ? 'Save provider' : 'Add provider'}
+        </button>
+        <button type="button" onClick={onCancel} className="rounded-md px-3 py-1.5 text-sm">
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { adminFetch } from './admin-fetch';
+import { Field, inputClass } from './field';
+
+type Settings = { signupOpen: boolean; maxSteps: number; maxParallelTools: number; maxToolCalls: number; chatRequestsPerMinute: number; maxConcurrentTurns: number };
+
+const LIMITS: Array<[keyof Settings, string]> = [
+  ['maxSteps', 'Max steps per turn'],
+  ['maxToolCalls', 'Max tool calls per turn'],
+  ['maxParallelTools', 'Max parallel tool calls'],
+  ['chatRequestsPerMinute', 'Chat requests per minute (per user)'],
+  ['maxConcurrentTurns', 'Answers at once (per user)'],
+];
+
+/** Sign-up and the limits of the tool loop and of chat use. */
+export function SettingsForm() {
+  const [settings, setSettings] = useState<Settings | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
+
+  useEffect(() => {
+    adminFetch<Settings>('/api/admin/settings').then(setSettings, (e: Error) => setStatus(e.message));
+  }, []);
+
+  async function save(patch: Partial<Settings>) {
+    setSettings((s) => (s ? { ...s, ...patch } : s)); // show the change at once; the answer confirms it
+    try {
+      setSettings(await adminFetch<Settings>('/api/admin/settings', { method: 'PATCH', json: patch }));
+      setStatus('Saved.');
+    } catch (e) {
+      setStatus(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  if (!settings) return <p className="text-sm text-zinc-500">{status ?? 'Loading settings…'}</p>;
+  return (
+    <section className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+      <h2 className="font-semibold">Settings</h2>
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" checked={settings.signupOpen} onChange={(e) => void save({ signupOpen: e.target.checked })} />
+        Open sign-up (anyone who can reach this app may create an account)
+      </label>
+      <form
+        className="grid gap-3 sm:grid-cols-3"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const data = new FormData(e.currentTarget);
+          void save(Object.fromEntries(LIMITS.map(([key]) => [key, Number(data.get(key))])));
+        }}
+      >
+        {LIMITS.map(([key, label]) => (
+          <Field key={key} label={label}>
+            <input name={key} type="number" min={1} defaultValue={settings[key] as number} className={inputClass} />
+          </Field>
+        ))}
+        <div className="sm:col-span-3">
+          <button type="submit" className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700">
+            Save limits
+          </button>
+        </div>
+      </form>
+      {status && <p role="status" className="text-xs text-zinc-500">{status}</p>}
+    </section>
+  );
+}
