@@ -72,7 +72,7 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
           onClick={() => setConfirming(true)}
           className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
         >
-          🗑
+          ✕
         </button>
       </div>
       {confirming && (

@@ -86,7 +86,7 @@ export const MessageItem = memo(function MessageItem({ message, streaming, inter
       <ChainSummary tools={tools} interrupted={interrupted} />
       {interrupted && (
         <p data-interrupted className="mt-2 text-xs font-medium text-amber-600 dark:text-amber-400">
-          ⏹ Interrupted — this answer was cut short.
+          ■ Interrupted — this answer was cut short.
         </p>
       )}
       {!streaming && hasText && <MessageActions text={textOf(message)} onRegenerate={onRegenerate} />}

@@ -15,7 +15,7 @@ export function RemoteImage({ src, alt }: { src?: string; alt?: string }) {
       data-remote-image={target.host}
       className="inline-flex items-center gap-1 rounded border border-dashed border-zinc-400 px-2 py-1 text-xs text-zinc-600 no-underline dark:text-zinc-300"
     >
-      🖼 Open image{alt ? ` "${alt}"` : ''} from {target.host}
+      Open image{alt ? ` "${alt}"` : ''} from {target.host}
     </a>
   );
 }
