@@ -23,7 +23,9 @@ function createAuth() {
         disabled: { type: 'boolean', defaultValue: false, input: false },
       },
     },
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    // The session is also kept in a signed cookie for 5 minutes, so most requests read no session row;
+    // role and disabled are still checked on every request (app/_server/session.ts, from a small cache).
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, cookieCache: { enabled: true, maxAge: 5 * 60 } },
     rateLimit: {
       enabled: true,
       window: 60,

@@ -1,10 +1,11 @@
 import 'server-only';
 import { createHmac } from 'node:crypto';
 import { getDb } from '@/db/client';
-import { allowToolsInConversation, conversationExists, getOwnConversation, updateConversation } from '@/db/queries/conversations';
+import { allowToolsInConversation, type getOwnConversation, loadConversation, updateConversation } from '@/db/queries/conversations';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
 import { listMessages, saveAssistantMessage, saveUserMessage, type StoredMessage } from '@/db/queries/messages';
-import { getSettings } from '@/db/queries/settings';
+import type { getSettings } from '@/db/queries/settings';
+import { cachedSettings } from '@/app/_server/hot-cache';
 import { recordToolCall } from '@/db/queries/tool-calls';
 import { toolPolicy } from '@/app/_server/tool-policy';
 import { readResourceForMessage } from '@/app/_server/mcp-context';
@@ -89,7 +90,7 @@ function admitTurn(userId: string, perMinute: number, concurrent: number): () =>
 
 /** One chat turn: store the user's message (or the approval answers) first, then stream the answer and store it. */
 export async function startChatTurn(user: SessionUser, body: ChatPost, abortSignal: AbortSignal): Promise<Response> {
-  const settings = getSettings(getDb());
+  const settings = cachedSettings();
   const release = admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns);
   try {
     return await runAdmittedTurn(user, body, abortSignal, settings, release);
@@ -99,43 +100,59 @@ export async function startChatTurn(user: SessionUser, body: ChatPost, abortSign
   }
 }
 
+/** The tool settings a turn runs with: the stored ones, or a new conversation's defaults, plus this request's changes. */
+function turnSettings(id: string, row: Conversation | null, patch: ReturnType<typeof toolSettingsPatch>) {
+  const base = row ?? { id, allowedTools: [], toolMode: 'auto' as const, toolServers: null, disabledTools: [], maxSteps: null, maxToolCalls: null };
+  return { ...base, ...patch };
+}
+
 async function runAdmittedTurn(user: SessionUser, body: ChatPost, abortSignal: AbortSignal, settings: ReturnType<typeof getSettings>, release: () => void) {
   const db = getDb();
-  let conversation = getOwnConversation(db, user.id, body.id);
-  if (!conversation && (conversationExists(db, body.id) || 'approvals' in body)) throw notFound('Conversation not found.');
-  const resolved = resolveModel(modelSources(), body.model ?? conversation?.model ?? undefined);
+  // One read: the conversation and its messages (a turn costs this, one insert before the model, one after).
+  const loaded = loadConversation(db, user.id, body.id);
+  if (loaded.takenByOther || (!loaded.row && 'approvals' in body)) throw notFound('Conversation not found.');
+  const resolved = resolveModel(modelSources(), body.model ?? loaded.row?.model ?? undefined);
+  let history = loaded.messages;
+  const patch = 'tools' in body && body.tools ? toolSettingsPatch(body.tools) : {};
 
   if ('approvals' in body) {
-    const history = listMessages(db, body.id);
     const last = history.at(-1);
     if (last?.role !== 'assistant') throw new AppError('bad_request', 'Nothing in this conversation awaits approval.');
     const { parts, alwaysAllow } = applyApprovals(last.parts as Array<{ type: string }>, body.approvals);
     const answered: StoredMessage = { ...last, parts };
     saveAssistantMessage(db, body.id, answered);
     allowToolsInConversation(db, body.id, alwaysAllow);
+    history = [...history.slice(0, -1), answered];
+    if (loaded.row) loaded.row.allowedTools = [...new Set([...loaded.row.allowedTools, ...alwaysAllow])];
   } else {
     const text = body.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+    const message: StoredMessage = { id: body.message.id, role: 'user', parts: await storedUserParts(body.message.parts) };
+    const modelId = resolved?.info.id ?? null;
     const outcome = saveUserMessage(db, {
       conversationId: body.id,
       userId: user.id,
       title: titleFrom(text),
-      model: resolved?.info.id ?? null,
-      message: { id: body.message.id, role: 'user', parts: await storedUserParts(body.message.parts) },
+      model: modelId,
+      isNew: !loaded.row,
+      modelChanged: Boolean(loaded.row && modelId && loaded.row.model !== modelId),
+      message,
     });
+    if (outcome === 'not-yours') throw notFound('Conversation not found.');
     if (outcome === 'not-a-user-message') {
       throw new AppError('bad_request', 'That message id belongs to an answer.', { 'message.id': 'is not a user message' });
     }
-    if (body.tools) updateConversation(db, user.id, body.id, toolSettingsPatch(body.tools));
+    if (Object.keys(patch).length) updateConversation(db, user.id, body.id, patch);
+    // An edit or retry replaced a stored message and dropped what followed: read the result back.
+    history = outcome === 'replaced' ? listMessages(db, body.id) : [...history, message];
   }
   if (!resolved) throw new AppError('unavailable', NO_PROVIDER_MESSAGE);
-  conversation = getOwnConversation(db, user.id, body.id);
-  if (!conversation) throw notFound('Conversation not found.');
+  const conversation = turnSettings(body.id, loaded.row, patch);
 
   return runChatTurn({
     model: resolved.model,
     modelId: resolved.info.id,
     instructions: INSTRUCTIONS,
-    history: listMessages(db, body.id) as ChatMessage[],
+    history: history as ChatMessage[],
     abortSignal,
     save: (message) => {
       try {

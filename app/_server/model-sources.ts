@@ -11,8 +11,16 @@ export function providerSpec(row: ProviderRow): ProviderSpec {
   return { id: row.id, name: row.name, baseURL: row.baseURL, apiKey, models: row.models, toolCalling: row.toolCalling, version: String(row.updatedAt.getTime()) };
 }
 
-/** Where models come from: the environment, the admin's providers (keys decrypted here), a local Ollama. */
+const g = globalThis as unknown as { __providerSpecs?: ProviderSpec[] | null };
+
+/** Drop the cached provider list (after an admin adds, edits or deletes a provider). */
+export function invalidateProviders(): void {
+  g.__providerSpecs = null;
+}
+
+/** Where models come from: the environment, the admin's providers (read and decrypted once, then cached), a local Ollama. */
 export function modelSources(): ModelSources {
   const env = getEnv();
-  return { env, providers: listProviders(getDb()).map(providerSpec), ollama: ollamaStatus(env.OLLAMA_BASE_URL) };
+  g.__providerSpecs ??= listProviders(getDb()).map(providerSpec);
+  return { env, providers: g.__providerSpecs, ollama: ollamaStatus(env.OLLAMA_BASE_URL) };
 }

@@ -1,6 +1,6 @@
 import 'server-only';
-import { getDb } from '@/db/client';
-import { getUserById, type PublicUser } from '@/db/queries/users';
+import type { PublicUser } from '@/db/queries/users';
+import { cachedUser } from '@/app/_server/hot-cache';
 import { getAuth } from '@/app/_server/auth';
 import { AppError } from '@/lib/errors';
 import { assertSameOrigin } from '@/lib/http';
@@ -12,7 +12,7 @@ export type SessionUser = Pick<PublicUser, 'id' | 'name' | 'email' | 'role'>;
 export async function getSessionUser(headers: Headers): Promise<SessionUser | null> {
   const session = await getAuth().api.getSession({ headers });
   if (!session) return null;
-  const row = getUserById(getDb(), session.user.id);
+  const row = cachedUser(session.user.id);
   if (!row || row.disabled) return null;
   return { id: row.id, name: row.name, email: row.email, role: row.role };
 }

@@ -1,5 +1,6 @@
 import 'server-only';
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
+import type { StoredMessage } from '@/db/queries/messages';
 import type { Db } from '@/db/client';
 import { conversations, messages } from '@/db/schema';
 
@@ -123,4 +124,26 @@ export function createConversationWithMessages(
       tx.insert(messages).values({ id: m.id, conversationId: input.id, role: m.role, parts: m.parts, metadata: m.metadata ?? null, seq, createdAt: now }).run();
     });
   });
+}
+
+/**
+ * A conversation with its messages in one statement (the chat turn's only read). `takenByOther` says
+ * the id exists but belongs to someone else — callers answer 404 all the same.
+ */
+export function loadConversation(db: Db, userId: string, id: string): { row: ConversationRow | null; takenByOther: boolean; messages: StoredMessage[] } {
+  const rows = db
+    .select({ conversation: conversations, message: { id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata } })
+    .from(conversations)
+    .leftJoin(messages, eq(messages.conversationId, conversations.id))
+    .where(eq(conversations.id, id))
+    .orderBy(asc(messages.seq))
+    .all();
+  const row = rows[0]?.conversation ?? null;
+  if (!row || row.userId !== userId) return { row: null, takenByOther: row !== null, messages: [] };
+  const list: StoredMessage[] = [];
+  for (const r of rows) {
+    const m = r.message;
+    if (m?.id) list.push({ id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) });
+  }
+  return { row, takenByOther: false, messages: list };
 }

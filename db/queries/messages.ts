@@ -21,72 +21,82 @@ export function listMessages(db: Db, conversationId: string): StoredMessage[] {
     .map((m) => ({ id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) }));
 }
 
+export type UserMessageOutcome = 'appended' | 'replaced' | 'not-a-user-message' | 'not-yours';
+
 /**
- * Stores the user's message before the model is called, in one transaction:
- * creates the conversation on its first message; a message id that is already stored
- * (a retry, a regenerate, an edit) replaces that message and drops everything after it.
+ * Stores the user's message before the model is called, in one transaction: creates the conversation
+ * on its first message; a message id that is already stored (a retry, a regenerate, an edit) replaces
+ * that message and drops everything after it. The usual case is one INSERT (a trigger bumps the
+ * conversation's updated_at).
  */
 export function saveUserMessage(
   db: Db,
-  input: { conversationId: string; userId: string; title: string; model: string | null; message: StoredMessage },
-): 'saved' | 'not-a-user-message' {
+  input: { conversationId: string; userId: string; title: string; model: string | null; isNew: boolean; modelChanged: boolean; message: StoredMessage },
+): UserMessageOutcome {
   const { conversationId, message } = input;
   return db.transaction((tx) => {
     const now = new Date();
-    tx.insert(conversations)
-      .values({ id: conversationId, userId: input.userId, title: input.title, model: input.model, createdAt: now, updatedAt: now })
-      .onConflictDoUpdate({ target: conversations.id, set: { updatedAt: now, ...(input.model ? { model: input.model } : {}) } })
-      .run();
+    if (input.isNew) {
+      const created = tx
+        .insert(conversations)
+        .values({ id: conversationId, userId: input.userId, title: input.title, model: input.model, createdAt: now, updatedAt: now })
+        .onConflictDoNothing()
+        .returning({ id: conversations.id })
+        .get();
+      // Someone created this id a moment ago: only its owner may write to it.
+      if (!created && tx.select({ userId: conversations.userId }).from(conversations).where(eq(conversations.id, conversationId)).get()?.userId !== input.userId) {
+        return 'not-yours';
+      }
+    } else if (input.modelChanged && input.model) {
+      tx.update(conversations).set({ model: input.model }).where(eq(conversations.id, conversationId)).run();
+    }
+    const inserted = tx
+      .insert(messages)
+      .values({
+        id: message.id,
+        conversationId,
+        role: message.role,
+        parts: message.parts,
+        metadata: message.metadata ?? null,
+        seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: messages.id })
+      .get();
+    if (inserted) return 'appended';
     const existing = tx
       .select({ seq: messages.seq, role: messages.role })
       .from(messages)
       .where(and(eq(messages.conversationId, conversationId), eq(messages.id, message.id)))
       .get();
-    if (existing && existing.role !== 'user') return 'not-a-user-message';
-    if (existing) {
-      tx.delete(messages)
-        .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, existing.seq)))
-        .run();
-      tx.update(messages)
-        .set({ parts: message.parts, metadata: message.metadata ?? null })
-        .where(and(eq(messages.conversationId, conversationId), eq(messages.id, message.id)))
-        .run();
-      return 'saved';
-    }
-    tx.insert(messages)
-      .values({
-        id: message.id,
-        conversationId,
-        role: message.role,
-        parts: message.parts,
-        metadata: message.metadata ?? null,
-        seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
-        createdAt: now,
-      })
+    if (existing?.role !== 'user') return 'not-a-user-message';
+    tx.delete(messages)
+      .where(and(eq(messages.conversationId, conversationId), gt(messages.seq, existing.seq)))
       .run();
-    return 'saved';
+    tx.update(messages)
+      .set({ parts: message.parts, metadata: message.metadata ?? null })
+      .where(and(eq(messages.conversationId, conversationId), eq(messages.id, message.id)))
+      .run();
+    return 'replaced';
   });
 }
 
 /** Stores (or replaces, by id) the assistant's message at the end of the conversation. */
 export function saveAssistantMessage(db: Db, conversationId: string, message: StoredMessage): void {
-  const now = new Date();
-  db.transaction((tx) => {
-    tx.insert(messages)
-      .values({
-        id: message.id,
-        conversationId,
-        role: message.role,
-        parts: message.parts,
-        metadata: message.metadata ?? null,
-        seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
-        createdAt: now,
-      })
-      .onConflictDoUpdate({
-        target: [messages.conversationId, messages.id],
-        set: { parts: message.parts, metadata: message.metadata ?? null },
-      })
-      .run();
-    tx.update(conversations).set({ updatedAt: now }).where(eq(conversations.id, conversationId)).run();
-  });
+  db.insert(messages)
+    .values({
+      id: message.id,
+      conversationId,
+      role: message.role,
+      parts: message.parts,
+      metadata: message.metadata ?? null,
+      seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
+      createdAt: new Date(),
+    })
+    .onConflictDoUpdate({
+      target: [messages.conversationId, messages.id],
+      set: { parts: message.parts, metadata: message.metadata ?? null },
+    })
+    .run();
 }

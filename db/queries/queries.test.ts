@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Db, openDatabase } from '@/db/client';
-import { deleteConversation, getOwnConversation, listConversations, updateConversation } from '@/db/queries/conversations';
+import { deleteConversation, getOwnConversation, listConversations, loadConversation, updateConversation } from '@/db/queries/conversations';
 import { listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
 import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
 import { countUsers, updateUser } from '@/db/queries/users';
@@ -12,6 +12,9 @@ import { session, user } from '@/db/schema';
 
 let dir: string;
 let db: Db;
+let handle: ReturnType<typeof openDatabase>;
+/** SQL statements run through this test database (the client's statement hook). */
+const statementCount = () => handle.statements;
 let sqlite: ReturnType<typeof openDatabase>['sqlite'];
 
 function addUser(id: string) {
@@ -21,7 +24,7 @@ const text = (t: string) => [{ type: 'text', text: t }];
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'queries-'));
-  const handle = openDatabase(join(dir, 'test.db'));
+  handle = openDatabase(join(dir, 'test.db'));
   db = handle.db;
   sqlite = handle.sqlite;
   addUser('alice');
@@ -43,10 +46,10 @@ describe('database file', () => {
 
 describe('messages', () => {
   test('the first user message creates the conversation; answers append in order', () => {
-    const r = saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'Hello', model: 'm', message: { id: 'u1', role: 'user', parts: text('hi') } });
-    assert.equal(r, 'saved');
+    const r = saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'Hello', isNew: true, modelChanged: false, model: 'm', message: { id: 'u1', role: 'user', parts: text('hi') } });
+    assert.equal(r, 'appended');
     saveAssistantMessage(db, 'conv-0001', { id: 'a1', role: 'assistant', parts: text('hello'), metadata: { usage: { totalTokens: 5 } } });
-    saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'ignored', model: null, message: { id: 'u2', role: 'user', parts: text('more') } });
+    saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'ignored', isNew: false, modelChanged: false, model: null, message: { id: 'u2', role: 'user', parts: text('more') } });
     const msgs = listMessages(db, 'conv-0001');
     assert.deepEqual(msgs.map((m) => m.id), ['u1', 'a1', 'u2']);
     assert.deepEqual(msgs[1]?.metadata, { usage: { totalTokens: 5 } });
@@ -54,7 +57,7 @@ describe('messages', () => {
   });
 
   test('re-sending a stored user message replaces it and drops what came after (retry, edit)', () => {
-    saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'x', model: null, message: { id: 'u1', role: 'user', parts: text('hi again') } });
+    saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'x', isNew: false, modelChanged: false, model: null, message: { id: 'u1', role: 'user', parts: text('hi again') } });
     const msgs = listMessages(db, 'conv-0001');
     assert.deepEqual(msgs.map((m) => m.id), ['u1']);
     assert.deepEqual(msgs[0]?.parts, text('hi again'));
@@ -62,7 +65,7 @@ describe('messages', () => {
 
   test('a user message may not overwrite an answer', () => {
     saveAssistantMessage(db, 'conv-0001', { id: 'a9', role: 'assistant', parts: text('answer') });
-    const r = saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'x', model: null, message: { id: 'a9', role: 'user', parts: text('evil') } });
+    const r = saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'x', isNew: false, modelChanged: false, model: null, message: { id: 'a9', role: 'user', parts: text('evil') } });
     assert.equal(r, 'not-a-user-message');
     assert.deepEqual(listMessages(db, 'conv-0001').at(-1)?.parts, text('answer'));
   });
@@ -85,7 +88,7 @@ describe('conversations', () => {
 
   test('list is newest first, paginated, each conversation exactly once', () => {
     for (let i = 0; i < 7; i++) {
-      saveUserMessage(db, { conversationId: `page-${i}0000`, userId: 'bob', title: `t${i}`, model: null, message: { id: `m${i}`, role: 'user', parts: text('x') } });
+      saveUserMessage(db, { conversationId: `page-${i}0000`, userId: 'bob', title: `t${i}`, isNew: true, modelChanged: false, model: null, message: { id: `m${i}`, role: 'user', parts: text('x') } });
     }
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -128,4 +131,32 @@ test('a settings PATCH changes only the keys it names', async () => {
   updateSettings(db, SettingsPatchSchema.parse({ signupOpen: false }));
   assert.equal(getSettings(db).maxSteps, 7);
   assert.deepEqual(SettingsPatchSchema.parse({ signupOpen: true }), { signupOpen: true });
+});
+
+describe('the chat turn path', () => {
+  test('one read loads a conversation with its messages; a stranger only learns that it is not theirs', () => {
+    saveUserMessage(db, { conversationId: 'turn-0001', userId: 'alice', title: 'T', isNew: true, modelChanged: false, model: null, message: { id: 'x1', role: 'user', parts: text('q') } });
+    saveAssistantMessage(db, 'turn-0001', { id: 'x2', role: 'assistant', parts: text('a') });
+    const before = statementCount();
+    const loaded = loadConversation(db, 'alice', 'turn-0001');
+    assert.equal(statementCount() - before, 1);
+    assert.deepEqual(loaded.messages.map((m) => m.id), ['x1', 'x2']);
+    assert.deepEqual(loadConversation(db, 'bob', 'turn-0001'), { row: null, takenByOther: true, messages: [] });
+    assert.deepEqual(loadConversation(db, 'bob', 'nope-0001'), { row: null, takenByOther: false, messages: [] });
+  });
+
+  test('a follow-up message is one insert, and it bumps the conversation to the top', () => {
+    const updated = loadConversation(db, 'alice', 'turn-0001').row?.updatedAt.getTime() ?? 0;
+    const before = statementCount();
+    const outcome = saveUserMessage(db, { conversationId: 'turn-0001', userId: 'alice', title: 'T', isNew: false, modelChanged: false, model: null, message: { id: 'x3', role: 'user', parts: text('again') } });
+    assert.equal(outcome, 'appended');
+    assert.equal(statementCount() - before, 1);
+    assert.ok((loadConversation(db, 'alice', 'turn-0001').row?.updatedAt.getTime() ?? 0) >= updated);
+  });
+
+  test("a new conversation cannot be created over someone else's id", () => {
+    const outcome = saveUserMessage(db, { conversationId: 'turn-0001', userId: 'bob', title: 'mine', isNew: true, modelChanged: false, model: null, message: { id: 'b1', role: 'user', parts: text('hijack') } });
+    assert.equal(outcome, 'not-yours');
+    assert.ok(!loadConversation(db, 'alice', 'turn-0001').messages.some((m) => m.id === 'b1'));
+  });
 });

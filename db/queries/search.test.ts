@@ -17,7 +17,7 @@ after(() => {
 
 test('full-text search finds words inside answers, only in the own conversations, and forgets deleted ones', () => {
   db.insert(user).values([{ id: 'u', name: 'u', email: 'u@x.test' }, { id: 'v', name: 'v', email: 'v@x.test' }]).run();
-  saveUserMessage(db, { conversationId: 'conv-1234', userId: 'u', title: 'Hello there', model: null, message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } });
+  saveUserMessage(db, { conversationId: 'conv-1234', userId: 'u', title: 'Hello there', isNew: true, modelChanged: false, model: null, message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } });
   saveAssistantMessage(db, 'conv-1234', { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'the zebra-quokka lives here' }] });
 
   const [hit, ...rest] = searchConversations(db, 'u', 'quokka');

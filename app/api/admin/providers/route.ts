@@ -1,5 +1,6 @@
 import { addProvider, providersOverview } from '@/app/_server/providers-admin';
 import { audit } from '@/app/_server/audit';
+import { invalidateProviders } from '@/app/_server/model-sources';
 import { requireAdmin } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
 import { ProviderCreateSchema } from '@/lib/schemas/providers';
@@ -15,6 +16,7 @@ export const GET = route(async (req) => {
 export const POST = route(async (req) => {
   const admin = await requireAdmin(req);
   const created = addProvider(await readJson(req, ProviderCreateSchema));
+  invalidateProviders();
   audit(admin, 'provider.create', created.name);
   return Response.json(created, { status: 201 });
 });

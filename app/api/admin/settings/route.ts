@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { getSettings, updateSettings } from '@/db/queries/settings';
 import { audit } from '@/app/_server/audit';
+import { invalidateSettings } from '@/app/_server/hot-cache';
 import { requireAdmin } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
 import { SettingsPatchSchema } from '@/lib/schemas/settings';
@@ -17,6 +18,7 @@ export const PATCH = route(async (req) => {
   const admin = await requireAdmin(req);
   const patch = await readJson(req, SettingsPatchSchema);
   const next = updateSettings(getDb(), patch);
+  invalidateSettings();
   audit(admin, 'settings.update', null, 'ok', JSON.stringify(patch));
   return Response.json(next);
 });

@@ -2,6 +2,7 @@ import { getDb } from '@/db/client';
 import { deleteProvider } from '@/db/queries/providers';
 import { editProvider } from '@/app/_server/providers-admin';
 import { audit } from '@/app/_server/audit';
+import { invalidateProviders } from '@/app/_server/model-sources';
 import { requireAdmin } from '@/app/_server/session';
 import { notFound } from '@/lib/errors';
 import { readJson, route } from '@/lib/http';
@@ -15,6 +16,7 @@ type Ctx = { params: Promise<{ id: string }> };
 export const PATCH = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
   const updated = editProvider((await params).id, await readJson(req, ProviderPatchSchema));
+  invalidateProviders();
   audit(admin, 'provider.update', updated.name);
   return Response.json(updated);
 });
@@ -23,6 +25,7 @@ export const DELETE = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
   const { id } = await params;
   if (!deleteProvider(getDb(), id)) throw notFound('Provider not found.');
+  invalidateProviders();
   audit(admin, 'provider.delete', id);
   return new Response(null, { status: 204 });
 });

@@ -1,0 +1,43 @@
+import 'server-only';
+import { getDb } from '@/db/client';
+import { getSettings } from '@/db/queries/settings';
+import { getUserById, type PublicUser } from '@/db/queries/users';
+
+/**
+ * Read-mostly rows a chat turn needs, kept in memory so a warm turn does not re-read them: the
+ * settings, and users by id (for the role and disabled checks on every request). The app is one
+ * process, and every write path through the app invalidates what it changes; users also expire
+ * after a minute, so even a change made outside the app takes effect quickly.
+ */
+type Cache = { settings: ReturnType<typeof getSettings> | null; users: Map<string, { user: PublicUser | null; at: number }> };
+const g = globalThis as unknown as { __hotCache?: Cache };
+const cache = (): Cache => {
+  g.__hotCache ??= { settings: null, users: new Map() };
+  return g.__hotCache;
+};
+
+const USER_TTL_MS = 60_000;
+
+export function cachedSettings(): ReturnType<typeof getSettings> {
+  const c = cache();
+  c.settings ??= getSettings(getDb());
+  return c.settings;
+}
+
+export function invalidateSettings(): void {
+  cache().settings = null;
+}
+
+export function cachedUser(id: string): PublicUser | null {
+  const c = cache();
+  const hit = c.users.get(id);
+  if (hit && Date.now() - hit.at < USER_TTL_MS) return hit.user;
+  const user = getUserById(getDb(), id);
+  if (c.users.size > 10_000) c.users.clear();
+  c.users.set(id, { user, at: Date.now() });
+  return user;
+}
+
+export function invalidateUser(id: string): void {
+  cache().users.delete(id);
+}
