@@ -2,9 +2,14 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { getDb } = await import('@/db/client');
-  getDb();
+  const { markUnansweredTurns } = await import('@/db/queries/messages');
+  const lost = markUnansweredTurns(getDb(), 'The server stopped before this answer was finished. Retry to get an answer.');
+  if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) from before the restart as interrupted`);
   const { startMcp } = await import('@/app/_server/mcp');
   startMcp();
+  // On shutdown, end MCP children cleanly (stdin closed, then SIGTERM, then SIGKILL) rather than orphaning them.
+  const { getPool } = await import('@/lib/mcp/pool');
+  process.once('SIGTERM', () => void getPool().closeAll());
   const [{ refreshOllama }, { getEnv }] = await Promise.all([import('@/lib/ollama'), import('@/lib/env')]);
   void refreshOllama(getEnv().OLLAMA_BASE_URL);
 }

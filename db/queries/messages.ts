@@ -100,3 +100,18 @@ export function saveAssistantMessage(db: Db, conversationId: string, message: St
     })
     .run();
 }
+
+/**
+ * At start, before any turn runs: every conversation whose last message is still the user's lost its
+ * answer when the previous process stopped (a crash, kill -9). Each gets an empty answer marked
+ * interrupted, so the UI shows what happened and offers Retry. One statement. Returns how many.
+ */
+export function markUnansweredTurns(db: Db, reason: string): number {
+  return db.run(sql`
+    insert into ${messages} (id, conversation_id, role, parts, metadata, seq, created_at)
+    select 'interrupted-' || m.seq || '-' || lower(hex(randomblob(6))), m.conversation_id, 'assistant', '[]',
+           json_object('interrupted', json('true'), 'error', ${reason}), m.seq + 1, unixepoch('subsec') * 1000
+    from ${messages} m
+    where m.role = 'user'
+      and m.seq = (select max(seq) from ${messages} where conversation_id = m.conversation_id)`).changes;
+}

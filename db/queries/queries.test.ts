@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Db, openDatabase } from '@/db/client';
 import { deleteConversation, getOwnConversation, listConversations, loadConversation, updateConversation } from '@/db/queries/conversations';
-import { listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
+import { listMessages, markUnansweredTurns, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
 import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
 import { countUsers, updateUser } from '@/db/queries/users';
 import { session, user } from '@/db/schema';
@@ -159,4 +159,14 @@ describe('the chat turn path', () => {
     assert.equal(outcome, 'not-yours');
     assert.ok(!loadConversation(db, 'alice', 'turn-0001').messages.some((m) => m.id === 'b1'));
   });
+});
+
+test('after a crash, turns left without an answer get an empty answer marked interrupted', () => {
+  saveUserMessage(db, { conversationId: 'crash-001', userId: 'alice', title: 'C', isNew: true, modelChanged: false, model: null, message: { id: 'c1', role: 'user', parts: text('are you there?') } });
+  const marked = markUnansweredTurns(db, 'The server stopped.');
+  assert.ok(marked >= 1);
+  const last = listMessages(db, 'crash-001').at(-1);
+  assert.equal(last?.role, 'assistant');
+  assert.deepEqual(last?.metadata, { interrupted: true, error: 'The server stopped.' });
+  assert.equal(markUnansweredTurns(db, 'again'), 0, 'answered turns are left alone');
 });

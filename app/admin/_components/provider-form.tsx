@@ -24,30 +24,39 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   const [toolCalling, setToolCalling] = useState<'native' | 'prompt'>(editing?.toolCalling ?? 'native');
   const [fields, setFields] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  function fail(e: unknown) {
+    setMessage(null);
+    if (e instanceof AdminApiError && e.fields) setFields(e.fields);
+    setError(e instanceof Error ? e.message : String(e));
+  }
 
   async function fetchModels() {
     setMessage('Fetching models…');
+    setFields({});
+    setError(null);
     try {
       const body = editing && !apiKey ? { providerId: editing.id } : { baseURL, ...(apiKey ? { apiKey } : {}) };
       const res = await adminFetch<{ models: string[] }>('/api/admin/providers/models', { method: 'POST', json: body });
       setModels(res.models.join('\n'));
       setMessage(`${res.models.length} models found.`);
     } catch (e) {
-      setMessage(e instanceof Error ? e.message : String(e));
+      fail(e);
     }
   }
 
   async function save() {
     setFields({});
+    setError(null);
     const list = models.split('\n').map((m) => m.trim()).filter(Boolean);
-    const body = { name, baseURL, models: list, toolCalling, ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : editing ? {} : {}) };
+    const body = { name, baseURL, models: list, toolCalling, ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}) };
     try {
       if (editing) await adminFetch(`/api/admin/providers/${editing.id}`, { method: 'PATCH', json: body });
       else await adminFetch('/api/admin/providers', { method: 'POST', json: body });
       onDone();
     } catch (e) {
-      if (e instanceof AdminApiError && e.fields) setFields(e.fields);
-      setMessage(e instanceof Error ? e.message : String(e));
+      fail(e);
     }
   }
 
@@ -97,6 +106,11 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
         </button>
       </div>
       {message && <p role="status" className="text-xs text-zinc-500 sm:col-span-2">{message}</p>}
+      {error && (
+        <p role="alert" className="text-sm text-red-600 sm:col-span-2 dark:text-red-400">
+          {error}
+        </p>
+      )}
       <div className="flex gap-2 sm:col-span-2">
         <button type="submit" className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white">
           {editing ? 'Save provider' : 'Add provider'}

@@ -38,11 +38,18 @@ export function ProvidersAdmin() {
   const load = useCallback(() => adminFetch<Overview>('/api/admin/providers').then(setData, (e: Error) => setError(e.message)), []);
   useEffect(() => void load(), [load]);
 
-  if (!data) return <p className="text-sm text-zinc-500">{error ?? 'Loading providers…'}</p>;
+  if (!data)
+    return error ? (
+      <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+        {error}
+      </p>
+    ) : (
+      <p className="text-sm text-zinc-500">Loading providers…</p>
+    );
   return (
     <div className="max-w-4xl space-y-6">
       <h1 className="text-xl font-semibold">Model providers</h1>
-      {error && <p role="alert" className="text-sm text-red-600">{error}</p>}
+      {error && <p role="alert" className="text-sm text-red-600 dark:text-red-400">{error}</p>}
       <section className="space-y-1 rounded-lg border border-zinc-200 p-4 text-sm dark:border-zinc-800">
         <h2 className="font-semibold">From the environment (read-only)</h2>
         {data.env.configured ? (

@@ -41,6 +41,8 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
       )}
       {!users ? (
         <p className="text-sm text-zinc-500">Loading users…</p>
+      ) : users.length === 0 ? (
+        <p className="text-sm text-zinc-500">No users yet.</p>
       ) : (
         <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
           {users.map((u) => (
