@@ -86,7 +86,7 @@ export function exportServers(withSecrets: boolean) {
     const common = { ...(c.enabled ? {} : { disabled: true }), timeoutMs: c.timeoutMs };
     if (c.transport === 'stdio') mcpServers[c.name] = { command: c.command, args: c.args, env: c.env, ...(c.cwd ? { cwd: c.cwd } : {}), ...common };
     else if (c.transport === 'builtin') mcpServers[c.name] = { transport: 'builtin', builtin: c.builtin, ...common };
-    else mcpServers[c.name] = { type: c.transport, url: c.url, headers: c.headers, ...common };
+    else mcpServers[c.name] = { type: c.transport, url: c.url, headers: c.headers, ...(c.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...common };
   }
   return { mcpServers };
 }

@@ -21,7 +21,7 @@ async function main() {
   const url = process.argv.at(-1);
   if (!url) throw new Error('usage: client.ts <server-url>');
   const connection = new McpConnection(
-    { name: 'conformance', transport: 'http', url, headers: {}, enabled: true, timeoutMs: 20_000 },
+    { name: 'conformance', transport: 'http', url, headers: {}, allowPrivateNetwork: true, enabled: true, timeoutMs: 20_000 },
     { ...DEFAULT_CONNECTION_OPTIONS, onElicit: acceptWithDefaults },
   );
   try {

@@ -23,9 +23,16 @@ function httpStatus(err: unknown): number | undefined {
 }
 
 /** Maps anything thrown by the SDK, a transport or a child process to a kind and a readable message. */
+/** The message, with the cause's when the error only wraps it ("fetch failed" → why it failed). */
+function messageOf(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const cause = (err as { cause?: unknown }).cause;
+  return cause instanceof Error && !err.message.includes(cause.message) ? `${err.message}: ${cause.message}` : err.message;
+}
+
 export function classifyError(err: unknown): McpFailure {
   if (err instanceof McpFailure) return err;
-  const message = err instanceof Error ? err.message : String(err);
+  const message = messageOf(err);
   if (err instanceof UnauthorizedError) return new McpFailure('auth', `Unauthorized: ${message}`, err);
   const status = httpStatus(err);
   if (status === 401 || status === 403) return new McpFailure('auth', `HTTP ${status}: the server refused our credentials`, err);

@@ -57,6 +57,6 @@ test('secrets are masked on the way out and kept when the mask comes back', () =
   const edited = unmaskConfig({ ...masked, env: { TOKEN: MASK, MODE: 'b', NEW: 'n' } }, stored);
   assert.ok(edited.transport === 'stdio');
   assert.deepEqual(edited.env, { TOKEN: 'secret-1', MODE: 'b', NEW: 'n' });
-  const remote: McpServerConfig = { name: 'r', transport: 'http', url: 'https://x.test/mcp', headers: { Authorization: 'Bearer t0k' }, enabled: true, timeoutMs: 60_000 };
+  const remote: McpServerConfig = { name: 'r', transport: 'http', url: 'https://x.test/mcp', headers: { Authorization: 'Bearer t0k' }, allowPrivateNetwork: false, enabled: true, timeoutMs: 60_000 };
   assert.ok(!JSON.stringify(maskConfig(remote)).includes('t0k'));
 });

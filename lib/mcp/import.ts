@@ -13,6 +13,7 @@ const EntrySchema = z
     transport: z.string().optional(),
     builtin: z.string().optional(),
     headers: z.record(z.string(), z.string()).optional(),
+    allowPrivateNetwork: z.boolean().optional(),
     disabled: z.boolean().optional(),
     enabled: z.boolean().optional(),
     timeoutMs: z.number().optional(),
@@ -32,7 +33,7 @@ function toConfig(name: string, raw: unknown): McpServerConfig {
   if (entry.transport === 'builtin') return McpServerConfigSchema.parse({ ...common, transport: 'builtin', builtin: entry.builtin ?? name });
   if (entry.url) {
     const transport = entry.type === 'sse' || entry.transport === 'sse' ? 'sse' : 'http';
-    return McpServerConfigSchema.parse({ ...common, transport, url: entry.url, headers: entry.headers ?? {} });
+    return McpServerConfigSchema.parse({ ...common, transport, url: entry.url, headers: entry.headers ?? {}, allowPrivateNetwork: entry.allowPrivateNetwork ?? false });
   }
   if (!entry.command) throw new Error('needs "command" (stdio) or "url" (http/sse)');
   return McpServerConfigSchema.parse({

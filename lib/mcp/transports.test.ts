@@ -24,7 +24,7 @@ function startHttp(mode: 'http' | 'sse-only', extra: string[] = []): Promise<str
 }
 
 function connect(config: Partial<McpServerConfig> & Pick<McpServerConfig, 'transport'>): McpConnection {
-  const conn = new McpConnection({ name: 'remote', enabled: true, timeoutMs: 10_000, headers: {}, ...config } as McpServerConfig, {
+  const conn = new McpConnection({ name: 'remote', enabled: true, timeoutMs: 10_000, headers: {}, allowPrivateNetwork: true, ...config } as McpServerConfig, {
     ...DEFAULT_CONNECTION_OPTIONS,
     connectTimeoutMs: 5_000,
   });
@@ -65,6 +65,19 @@ describe('remote and third-party transports', () => {
     const base = await startHttp('sse-only');
     const conn = connect({ transport: 'sse', url: `${base}/sse` });
     assert.equal(text(await conn.callTool('add', { a: 1, b: 2 })), '3');
+  });
+
+  test('S10: without "private network", loopback, metadata and mapped addresses are refused before connecting', async () => {
+    const base = await startHttp('http');
+    const port = new URL(base).port;
+    for (const url of [`http://localhost:${port}/mcp`, `http://127.0.0.1:${port}/mcp`, `http://2130706433:${port}/mcp`, 'http://169.254.169.254/mcp', 'http://[::ffff:a9fe:a9fe]/mcp', `http://[::1]:${port}/mcp`]) {
+      const conn = connect({ transport: 'http', url, allowPrivateNetwork: false });
+      await assert.rejects(conn.listTools(), (err: Error) => /private or local address/.test(err.message), url);
+      assert.equal(conn.status().lastError?.kind, 'connection');
+    }
+    // The same server is reachable once the admin says it lives on a private network.
+    const allowed = connect({ transport: 'http', url: `http://localhost:${port}/mcp`, allowPrivateNetwork: true });
+    assert.ok((await allowed.listTools()).length > 0);
   });
 
   test('@modelcontextprotocol/server-everything over stdio, from node_modules', async () => {

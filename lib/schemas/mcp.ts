@@ -44,6 +44,8 @@ export const RemoteConfigSchema = z
     transport: z.enum(['http', 'sse']),
     url: httpUrl,
     headers: z.record(headerName, value).default({}),
+    /** Loopback and private addresses are refused unless the admin says the server lives there. */
+    allowPrivateNetwork: z.boolean().default(false),
   })
   .strict();
 

@@ -8,7 +8,7 @@ import { CommandPreview } from './command-preview';
 type Transport = McpServerConfig['transport'];
 type Draft = {
   name: string; transport: Transport; command: string; args: string; env: string; cwd: string;
-  url: string; headers: string; builtin: string; timeoutMs: string; enabled: boolean;
+  url: string; headers: string; builtin: string; timeoutMs: string; enabled: boolean; allowPrivateNetwork: boolean;
 };
 const FIELDS = ['name', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'timeoutMs', 'builtin'] as const;
 type Field = (typeof FIELDS)[number];
@@ -30,6 +30,7 @@ function toDraft(c: McpServerConfig | null): Draft {
   const d: Draft = {
     name: c?.name ?? '', transport: c?.transport ?? 'stdio', command: '', args: '', env: '', cwd: '', url: '', headers: '',
     builtin: 'time', timeoutMs: String(c?.timeoutMs ?? 60_000), enabled: c?.enabled ?? true,
+    allowPrivateNetwork: (c?.transport === 'http' || c?.transport === 'sse') && c.allowPrivateNetwork,
   };
   if (c?.transport === 'stdio') {
     Object.assign(d, { command: c.command, args: c.args.join('\n'), cwd: c.cwd ?? '' });
@@ -75,7 +76,7 @@ function toConfig(d: Draft): { config: McpServerConfig | null; errors: Errors } 
       ? { ...common, transport: d.transport, command: d.command, args: lines(d.args).filter((l) => l !== ''), env: parsePairs(d.env, 'env', errors), cwd: d.cwd.trim() || null }
       : d.transport === 'builtin'
         ? { ...common, transport: d.transport, builtin: d.builtin }
-        : { ...common, transport: d.transport, url: d.url.trim(), headers: parsePairs(d.headers, 'headers', errors) };
+        : { ...common, transport: d.transport, url: d.url.trim(), headers: parsePairs(d.headers, 'headers', errors), allowPrivateNetwork: d.allowPrivateNetwork };
   const parsed = McpServerConfigSchema.safeParse(raw);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -246,6 +247,10 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
           <>
             {box('url', 'URL', <input {...bind('url')} type="url" autoComplete="off" className={`${INPUT} font-mono`} />)}
             {box('headers', 'Headers (Name: value per line)', pairsArea('headers'))}
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" checked={draft.allowPrivateNetwork} onChange={(e) => update({ allowPrivateNetwork: e.target.checked })} />
+              Private network (allow loopback and LAN addresses; never reached by a redirect)
+            </label>
             {timeoutBox}
           </>
         )}

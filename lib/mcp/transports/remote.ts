@@ -2,16 +2,23 @@ import 'server-only';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { guardedFetch } from '@/lib/net/guarded-fetch';
 import type { RemoteConfig } from '@/lib/schemas/mcp';
 
-/** Streamable HTTP with the admin's headers; redirects only within the same origin (the SDK default). */
+/** Streamable HTTP with the admin's headers; public addresses only (unless allowed); redirects only within the same origin (the SDK default). */
 export function createStreamableHttpTransport(config: RemoteConfig): Transport {
-  return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+  return new StreamableHTTPClientTransport(new URL(config.url), {
+    requestInit: { headers: config.headers },
+    fetch: guardedFetch(config.allowPrivateNetwork),
+  });
 }
 
 /** Legacy HTTP+SSE (GET /sse, POST to the announced endpoint). */
 export function createSseTransport(config: RemoteConfig): Transport {
-  return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+  return new SSEClientTransport(new URL(config.url), {
+    requestInit: { headers: config.headers },
+    fetch: guardedFetch(config.allowPrivateNetwork),
+  });
 }
 
 /**
