@@ -7,9 +7,6 @@ export async function register() {
   if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) from before the restart as interrupted`);
   const { startMcp } = await import('@/app/_server/mcp');
   startMcp();
-  // On shutdown, end MCP children cleanly (stdin closed, then SIGTERM, then SIGKILL) rather than orphaning them.
-  const { getPool } = await import('@/lib/mcp/pool');
-  process.once('SIGTERM', () => void getPool().closeAll());
   const [{ refreshOllama }, { getEnv }] = await Promise.all([import('@/lib/ollama'), import('@/lib/env')]);
   void refreshOllama(getEnv().OLLAMA_BASE_URL);
 }

@@ -43,7 +43,7 @@ test('admin opens sign-up and creates users; sign in and sign out work', async (
   await bob.getByLabel('Email').fill(BOB.email);
   await bob.getByLabel('Password').fill('wrong-password');
   await bob.getByRole('button', { name: 'Sign in' }).click();
-  await expect(bob.getByRole('alert')).toBeVisible();
+  await expect(bob.getByText('Invalid email or password')).toBeVisible();
   await bob.getByLabel('Password').fill(BOB.password);
   await bob.getByRole('button', { name: 'Sign in' }).click();
   await expect(bob.getByRole('textbox', { name: 'Message' })).toBeVisible();

@@ -14,6 +14,7 @@ export default function NewChatPage() {
       id={id}
       title="New chat"
       initialMessages={[]}
+      initialToolSettings={{}}
       isNew
       models={models}
       initialModel={models[0]?.id ?? null}

@@ -57,7 +57,8 @@ async function storedUserParts(parts: Extract<ChatPost, { message: unknown }>['m
     parts.map(async (p) => {
       if (p.type === 'text') return { type: 'text', text: p.text };
       try {
-        return { type: 'data-resource', data: await readResourceForMessage(p.data.server, p.data.uri) };
+        const read = await readResourceForMessage(p.data.server, p.data.uri);
+        return { type: 'data-resource', data: { ...read, name: p.data.name ?? p.data.uri.split('/').at(-1) ?? p.data.uri } };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         throw new AppError('bad_request', `Could not read ${p.data.uri}: ${message}`, { 'message.parts': 'resource unavailable' });

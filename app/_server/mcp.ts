@@ -35,4 +35,6 @@ export function startMcp(): void {
   const file = getEnv().MCP_SERVERS_FILE;
   if (file) importServersFile(file);
   syncPool();
+  // On shutdown, end MCP children cleanly (stdin closed, then SIGTERM, then SIGKILL) rather than orphaning them.
+  process.once('SIGTERM', () => void getPool().closeAll());
 }

@@ -15,7 +15,10 @@ const TextPartSchema = z
 
 /** An MCP resource attached with `@`: the client names it, the server reads it. */
 const ResourcePartSchema = z
-  .object({ type: z.literal('data-resource'), data: z.object({ server: z.string().max(64), uri: z.string().min(1).max(2048) }).strict() })
+  .object({
+    type: z.literal('data-resource'),
+    data: z.object({ server: z.string().max(64), uri: z.string().min(1).max(2048), name: z.string().max(200).optional() }).strict(),
+  })
   .strict();
 
 /** The user's new message, as `useChat` sends it (client metadata is accepted but never stored). */

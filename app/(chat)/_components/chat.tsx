@@ -2,29 +2,20 @@
 
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
+import { useRouter } from 'next/navigation';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
+import type { ToolSettings } from '@/lib/schemas/chat';
 import { titleFrom } from '@/lib/title';
 import { ChatHeader } from './chat-header';
 import { Composer } from './composer';
 import { ErrorNotice } from './error-notice';
+import type { ResourceAttachment } from './attachment-chips';
+import { requestBody } from './chat-request';
 import { type ChatMessage, MessageItem } from './message-item';
 import type { Progress } from './tool-call-card';
 
 export type ModelInfo = { id: string; label: string; provider: string; toolCalling: 'native' | 'prompt' };
-
-/** The request body: the new user message, or the answers to pending tool approvals. */
-function requestBody(id: string, messages: ChatMessage[], always: ReadonlySet<string>) {
-  const last = messages.at(-1);
-  if (last?.role !== 'assistant') return { id, message: last };
-  const approvals = last.parts.flatMap((p) => {
-    const part = p as { type: string; state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
-    if (part.type !== 'dynamic-tool' || part.state !== 'approval-responded' || !part.approval) return [];
-    const { id: approvalId, approved, reason } = part.approval;
-    return [{ id: approvalId, approved: approved === true, ...(reason ? { reason } : {}), ...(always.has(approvalId) ? { always: true } : {}) }];
-  });
-  return { id, approvals };
-}
 
 type Props = {
   id: string;
@@ -33,12 +24,17 @@ type Props = {
   isNew: boolean;
   models: ModelInfo[];
   initialModel: string | null;
+  initialToolSettings: ToolSettings;
   noProviderMessage: string | null;
 };
 
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
-export function Chat({ id, title, initialMessages, isNew, models, initialModel, noProviderMessage }: Props) {
+export function Chat({ id, title, initialMessages, isNew, models, initialModel, initialToolSettings, noProviderMessage }: Props) {
+  const router = useRouter();
   const [model, setModel] = useState(initialModel);
+  const [toolSettings, setToolSettings] = useState<ToolSettings>(initialToolSettings);
+  const toolSettingsRef = useRef(toolSettings);
+  toolSettingsRef.current = toolSettings;
   const modelRef = useRef(initialModel);
   modelRef.current = model;
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
@@ -50,7 +46,10 @@ export function Chat({ id, title, initialMessages, isNew, models, initialModel, 
       new DefaultChatTransport<ChatMessage>({
         api: '/api/chat',
         prepareSendMessagesRequest: ({ id, messages }) => ({
-          body: { ...requestBody(id, messages, alwaysRef.current), ...(modelRef.current ? { model: modelRef.current } : {}) },
+          body: {
+            ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
+            ...(modelRef.current ? { model: modelRef.current } : {}),
+          },
         }),
       }),
     [],
@@ -103,11 +102,19 @@ export function Chat({ id, title, initialMessages, isNew, models, initialModel, 
     if (count || lastLength) bottomRef.current?.scrollIntoView({ block: 'end' });
   }, [count, lastLength]);
 
-  function send(text: string) {
+  function send(text: string, attachments: ResourceAttachment[] = []) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
       window.history.replaceState(null, '', `/c/${id}`);
     }
-    void sendMessage({ text });
+    const resources = attachments.map((a) => ({ type: 'data-resource' as const, data: { server: a.server, uri: a.uri, name: a.name } }));
+    void sendMessage(resources.length ? { parts: [{ type: 'text', text }, ...resources] } : { text });
+  }
+
+  /** Tool settings: kept for a new chat's first message, saved at once for an existing conversation. */
+  function changeToolSettings(next: ToolSettings) {
+    setToolSettings(next);
+    if (!createdRef.current) return;
+    void fetch(`/api/conversations/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(next) });
   }
 
   async function onStop() {
@@ -152,7 +159,20 @@ export function Chat({ id, title, initialMessages, isNew, models, initialModel, 
         </div>
       </div>
       <div className="border-t border-zinc-200 p-3 dark:border-zinc-800">
-        <Composer busy={busy} onSend={send} onStop={() => void onStop()} models={models} model={model} onModelChange={setModel} />
+        <Composer
+          busy={busy}
+          onSend={send}
+          onStop={() => void onStop()}
+          models={models}
+          model={model}
+          onModelChange={setModel}
+          toolSettings={toolSettings}
+          onToolSettingsChange={changeToolSettings}
+          onNewChat={() => {
+            router.push('/');
+            router.refresh();
+          }}
+        />
       </div>
     </div>
   );

@@ -1,96 +1,210 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import type { ToolSettings } from '@/lib/schemas/chat';
+import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
+import type { MenuOption } from './composer-commands';
+import { ComposerToolbar } from './composer-toolbar';
+import { HelpPanel } from './help-panel';
+import { MenuListbox } from './menu-listbox';
+import { PromptArgsDialog } from './prompt-args-dialog';
+import { renderPromptText } from './prompt-requests';
+import { SendButton } from './send-button';
+import { MODE_LABELS } from './tool-selection';
+import { ToolsPanel } from './tools-panel';
+import { useComposerMenus } from './use-composer-menus';
+import { type PromptInfo, useMcpCatalogs } from './use-mcp-catalogs';
 
 type Props = {
   busy: boolean;
   disabled?: boolean;
-  onSend: (text: string) => void;
+  /** The trimmed text, and the resources attached with `@` (cleared once sent). */
+  onSend: (text: string, attachments: ResourceAttachment[]) => void;
   onStop: () => void;
   models?: Array<{ id: string; label: string }>;
   model?: string | null;
   onModelChange?: (id: string) => void;
+  /** This conversation's tool settings (missing toolMode = auto, servers null = all). */
+  toolSettings: ToolSettings;
+  /** Called with the full next settings. */
+  onToolSettingsChange: (next: ToolSettings) => void;
+  /** `/new`. */
+  onNewChat: () => void;
 };
 
-/** The message box: Enter sends, Shift+Enter adds a line; "Stop" replaces "Send" while a reply streams. */
-export function Composer({ busy, disabled, onSend, onStop, models = [], model, onModelChange }: Props) {
+/**
+ * The message box: Enter sends, Shift+Enter adds a line; "Stop" replaces "Send" while a reply streams.
+ * `/` opens commands and MCP prompts, `@` attaches MCP resources; while a menu is open Enter chooses from it.
+ */
+export function Composer(props: Props) {
+  const { busy, disabled, onSend, onStop, models = [], model, onModelChange, toolSettings, onToolSettingsChange, onNewChat } = props;
   const [text, setText] = useState('');
+  const [caret, setCaret] = useState(0);
+  const [attachments, setAttachments] = useState<ResourceAttachment[]>([]);
+  const [panel, setPanel] = useState<'tools' | 'help' | null>(null);
+  const [argsFor, setArgsFor] = useState<PromptInfo | null>(null);
+  const [toolsOpen, setToolsOpen] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const listboxId = useId();
+  const { tools, toolsFailed, loadTools, prompts, loadPrompts, resources, loadResources } = useMcpCatalogs();
+  const menus = useComposerMenus({ text, caret, prompts, resources });
+  const { menu, wantsPrompts, wantsResources } = menus;
 
   useEffect(() => {
     if (!busy) ref.current?.focus();
   }, [busy]);
+  useEffect(() => {
+    void loadTools(toolsOpen || panel === 'tools');
+  }, [loadTools, toolsOpen, panel]);
+  useEffect(() => {
+    if (wantsPrompts) void loadPrompts();
+  }, [wantsPrompts, loadPrompts]);
+  useEffect(() => {
+    if (wantsResources) void loadResources();
+  }, [wantsResources, loadResources]);
+
+  /** Replaces the text and puts the caret at `at` (the end by default). */
+  function replaceText(next: string, at = next.length) {
+    setText(next);
+    setCaret(at);
+    requestAnimationFrame(() => {
+      ref.current?.focus();
+      ref.current?.setSelectionRange(at, at);
+    });
+  }
+
+  async function insertPrompt(prompt: PromptInfo, args: Record<string, string>) {
+    try {
+      replaceText(await renderPromptText(prompt.server, prompt.name, args));
+    } catch (err) {
+      setNotice(`Could not load /${prompt.server}:${prompt.name}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  function choose(option: MenuOption) {
+    const { pick } = option;
+    if (pick.kind === 'resource') {
+      const { server, uri, name } = pick.resource;
+      const start = menu?.trigger.start ?? text.length;
+      const end = menu?.trigger.end ?? text.length;
+      replaceText(text.slice(0, start) + text.slice(end), start);
+      setAttachments((list) => (list.some((a) => a.server === server && a.uri === uri) ? list : [...list, { server, uri, name }]));
+      return;
+    }
+    replaceText('');
+    setNotice(null);
+    if (pick.kind === 'tools' || pick.kind === 'help') setPanel(pick.kind);
+    else if (pick.kind === 'new') onNewChat();
+    else if (pick.kind === 'mode') {
+      onToolSettingsChange({ ...toolSettings, toolMode: pick.mode });
+      setNotice(`Tool mode: ${MODE_LABELS[pick.mode]}`);
+    } else if (pick.prompt.arguments?.length) setArgsFor(pick.prompt);
+    else void insertPrompt(pick.prompt, {});
+  }
 
   function submit() {
     const value = text.trim();
     if (!value || busy || disabled) return;
-    onSend(value);
+    onSend(value, attachments);
     setText('');
+    setCaret(0);
+    setAttachments([]);
+    setPanel(null);
+    setNotice(null);
   }
 
+  function editTools() {
+    setPanel(null);
+    setToolsOpen(true);
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.nativeEvent.isComposing || menus.handleKey(e, choose)) return;
+    if (e.key === 'Escape' && panel) {
+      e.preventDefault();
+      e.stopPropagation();
+      setPanel(null);
+    } else if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      submit();
+    }
+  }
+
+  const overlay = menu ? (
+    <MenuListbox
+      id={listboxId}
+      label={menu.trigger.kind === 'slash' ? 'Commands' : 'Resources'}
+      options={menu.options}
+      active={menu.active}
+      onPick={choose}
+      onHighlight={menus.highlightAt}
+    />
+  ) : toolsOpen ? null : panel === 'tools' ? (
+    <ToolsPanel catalog={tools} settings={toolSettings} onEdit={editTools} onClose={() => setPanel(null)} />
+  ) : panel === 'help' ? (
+    <HelpPanel onClose={() => setPanel(null)} />
+  ) : null;
+
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-1">
-      {models.length > 1 && (
-        <label className="flex items-center gap-2 text-xs text-zinc-500">
-          <span>Model</span>
-          <select
-            value={model ?? ''}
-            onChange={(e) => onModelChange?.(e.target.value)}
-            disabled={busy}
-            className="max-w-[16rem] truncate rounded border border-zinc-300 bg-white px-1 py-0.5 dark:border-zinc-700 dark:bg-zinc-900"
-          >
-            {models.map((m) => (
-              <option key={m.id} value={m.id}>
-                {m.label}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-    <form
-      className="flex w-full items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm dark:border-zinc-700 dark:bg-zinc-900"
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
-    >
-      <label htmlFor="composer-input" className="sr-only">
-        Message
-      </label>
-      <textarea
-        id="composer-input"
-        ref={ref}
-        value={text}
-        rows={1}
-        autoFocus
-        placeholder="Send a message…"
-        onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-            e.preventDefault();
-            submit();
-          }
-        }}
-        className="max-h-48 min-h-10 flex-1 resize-none bg-transparent px-2 py-2 text-sm outline-none [field-sizing:content]"
+    <div data-composer className="relative mx-auto w-full max-w-3xl space-y-1">
+      {overlay}
+      <ComposerToolbar
+        busy={busy}
+        models={models}
+        model={model}
+        onModelChange={onModelChange}
+        catalog={tools}
+        catalogFailed={toolsFailed}
+        toolSettings={toolSettings}
+        onToolSettingsChange={onToolSettingsChange}
+        toolsOpen={toolsOpen}
+        onToolsOpenChange={setToolsOpen}
+        notice={notice}
       />
-      {busy ? (
-        <button
-          type="button"
-          onClick={onStop}
-          className="rounded-xl bg-zinc-800 px-4 py-2 text-sm font-semibold text-white hover:bg-zinc-700 dark:bg-zinc-200 dark:text-zinc-900"
-        >
-          Stop
-        </button>
-      ) : (
-        <button
-          type="submit"
-          disabled={!text.trim() || disabled}
-          className="rounded-xl bg-blue-600 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-40"
-        >
-          Send
-        </button>
+      <AttachmentChips items={attachments} onRemove={(item) => setAttachments((list) => list.filter((a) => a !== item))} />
+      <form
+        className="flex w-full items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm dark:border-zinc-700 dark:bg-zinc-900"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <label htmlFor="composer-input" className="sr-only">
+          Message
+        </label>
+        <textarea
+          id="composer-input"
+          ref={ref}
+          value={text}
+          rows={1}
+          autoFocus
+          placeholder="Send a message…"
+          aria-autocomplete="list"
+          aria-controls={menu ? listboxId : undefined}
+          aria-activedescendant={menu && menu.active >= 0 ? `${listboxId}-${menu.active}` : undefined}
+          onChange={(e) => {
+            setText(e.target.value);
+            setCaret(e.target.selectionStart);
+            setNotice(null);
+          }}
+          onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+          onFocus={() => setToolsOpen(false)}
+          onKeyDown={onKeyDown}
+          className="max-h-48 min-h-10 min-w-0 flex-1 resize-none bg-transparent px-2 py-2 text-sm outline-none [field-sizing:content]"
+        />
+        <SendButton busy={busy} canSend={Boolean(text.trim()) && !disabled} onStop={onStop} />
+      </form>
+      {argsFor && (
+        <PromptArgsDialog
+          prompt={argsFor}
+          onClose={() => setArgsFor(null)}
+          onInsert={(inserted) => {
+            setArgsFor(null);
+            replaceText(inserted);
+          }}
+        />
       )}
-    </form>
     </div>
   );
 }

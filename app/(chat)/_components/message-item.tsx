@@ -2,6 +2,7 @@
 
 import type { UIMessage } from 'ai';
 import { memo, useState } from 'react';
+import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import { EditMessage } from './edit-message';
 import { MessageActions } from './message-actions';
 import type { ChatDataParts, MessageMetadata } from '@/lib/schemas/chat';
@@ -22,6 +23,10 @@ type Props = {
   /** Offered on user messages when idle. */
   onEditResend?: (messageId: string, text: string) => void;
 };
+
+/** The MCP resources attached to a user message (read-only chips). */
+const resourcesOf = (message: ChatMessage): ResourceAttachment[] =>
+  message.parts.flatMap((p) => (p.type === 'data-resource' ? [{ server: p.data.server, uri: p.data.uri, name: p.data.name ?? p.data.uri }] : []));
 
 const textOf = (message: ChatMessage) => message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
@@ -54,6 +59,7 @@ export const MessageItem = memo(function MessageItem({ message, streaming, inter
           />
         ) : (
           <>
+            <AttachmentChips items={resourcesOf(message)} />
             <div data-message-text className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">
               {text}
             </div>

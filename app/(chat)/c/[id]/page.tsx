@@ -25,6 +25,13 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       title={conversation.title}
       initialMessages={listMessages(db, id) as ChatMessage[]}
       isNew={false}
+      initialToolSettings={{
+        toolMode: conversation.toolMode,
+        servers: conversation.toolServers,
+        disabledTools: conversation.disabledTools,
+        maxSteps: conversation.maxSteps,
+        maxToolCalls: conversation.maxToolCalls,
+      }}
       models={models}
       initialModel={remembered ?? models[0]?.id ?? null}
       noProviderMessage={models.length ? null : NO_PROVIDER_MESSAGE}

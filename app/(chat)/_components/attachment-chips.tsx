@@ -1,0 +1,38 @@
+/** An MCP resource attached to a message with `@` (the server reads it when the message is sent). */
+export type ResourceAttachment = { server: string; uri: string; name: string };
+
+type Props = { items: ResourceAttachment[]; onRemove?: (item: ResourceAttachment) => void };
+
+/** Resource chips: above the message box (removable), or under a sent user message (read-only, no `onRemove`). */
+export function AttachmentChips({ items, onRemove }: Props) {
+  if (!items.length) return null;
+  return (
+    <ul aria-label="Attached resources" className="flex flex-wrap gap-1.5">
+      {items.map((item) => (
+        <li
+          key={`${item.server} ${item.uri}`}
+          data-resource-chip={item.uri}
+          title={`${item.server} · ${item.uri}`}
+          className="inline-flex max-w-full items-center gap-1 rounded-full border border-zinc-300 bg-zinc-50 py-0.5 pr-1 pl-2.5 text-xs text-zinc-800 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-200"
+        >
+          <span aria-hidden className="text-zinc-400">
+            @
+          </span>
+          <span className="truncate font-medium">{item.name}</span>
+          {onRemove ? (
+            <button
+              type="button"
+              aria-label={`Remove ${item.name}`}
+              onClick={() => onRemove(item)}
+              className="grid size-5 place-items-center rounded-full text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-zinc-100"
+            >
+              ×
+            </button>
+          ) : (
+            <span className="pr-1.5" />
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

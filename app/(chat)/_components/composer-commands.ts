@@ -1,0 +1,84 @@
+import type { ToolMode } from '@/lib/schemas/chat';
+import type { PromptInfo, ResourceInfo } from './use-mcp-catalogs';
+
+/** What choosing an option in the `/` or `@` menu does. */
+export type MenuPick =
+  | { kind: 'tools' }
+  | { kind: 'mode'; mode: ToolMode }
+  | { kind: 'new' }
+  | { kind: 'help' }
+  | { kind: 'prompt'; prompt: PromptInfo }
+  | { kind: 'resource'; resource: ResourceInfo };
+
+export type MenuOption = { key: string; label: string; detail?: string; note?: string; disabled?: boolean; pick: MenuPick };
+
+/** The built-in commands, in menu order (also what /help lists). */
+export const BUILT_IN_COMMANDS: ReadonlyArray<Omit<MenuOption, 'key'>> = [
+  { label: '/tools', detail: 'Show the tools this conversation can use', pick: { kind: 'tools' } },
+  { label: '/mode auto', detail: 'Tools: the model decides', pick: { kind: 'mode', mode: 'auto' } },
+  { label: '/mode required', detail: 'Tools: the first step must call a tool', pick: { kind: 'mode', mode: 'required' } },
+  { label: '/mode off', detail: 'Tools: none are sent', pick: { kind: 'mode', mode: 'off' } },
+  { label: '/new', detail: 'Start a new chat', pick: { kind: 'new' } },
+  { label: '/help', detail: 'Commands and shortcuts', pick: { kind: 'help' } },
+];
+
+export type MenuTrigger = { kind: 'slash' | 'mention'; query: string; start: number; end: number };
+
+/** `/…` as the whole (single-line) text opens the command menu. */
+export function findSlash(text: string): MenuTrigger | null {
+  return text.startsWith('/') && !text.includes('\n') ? { kind: 'slash', query: text.slice(1), start: 0, end: text.length } : null;
+}
+
+/** `@…` at the start or after a space, ending at the caret, opens the resource picker. */
+export function findMention(text: string, caret: number): MenuTrigger | null {
+  const before = text.slice(0, caret);
+  const match = /(^|\s)@([^\s@]*)$/.exec(before);
+  if (!match) return null;
+  const query = match[2] ?? '';
+  return { kind: 'mention', query, start: before.length - query.length - 1, end: caret };
+}
+
+/** Options whose text contains the query, those starting with it first. */
+function rank(options: MenuOption[], query: string, haystack: (o: MenuOption) => string): MenuOption[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return options;
+  const hits = options.filter((o) => haystack(o).toLowerCase().includes(q));
+  const starts = (o: MenuOption) => o.label.toLowerCase().replace(/^[/@]/, '').startsWith(q);
+  return [...hits.filter(starts), ...hits.filter((o) => !starts(o))];
+}
+
+export function slashOptions(query: string, prompts: PromptInfo[] | null): MenuOption[] {
+  const builtIns = BUILT_IN_COMMANDS.map((c) => ({ ...c, key: c.label }));
+  const fromServers = (prompts ?? []).map((p) => {
+    const args = p.arguments ?? [];
+    return {
+      key: `prompt:${p.server}:${p.name}`,
+      label: `/${p.server}:${p.name}`,
+      detail: p.description,
+      note: args.length ? args.map((a) => (a.required ? `${a.name}*` : a.name)).join(' ') : undefined,
+      pick: { kind: 'prompt', prompt: p } as const,
+    };
+  });
+  return rank([...builtIns, ...fromServers], query, (o) => o.label.slice(1));
+}
+
+export function mentionOptions(query: string, resources: ResourceInfo[] | null): MenuOption[] {
+  const options = (resources ?? []).map((r) => ({
+    key: `resource:${r.server}:${r.uri}`,
+    label: r.name,
+    detail: r.description ?? r.title,
+    note: `${r.server} · ${r.uri}${r.template ? ' (template)' : ''}`,
+    disabled: r.template,
+    pick: { kind: 'resource', resource: r } as const,
+  }));
+  return rank(options, query, (o) => `${o.label} ${o.note ?? ''} ${o.detail ?? ''}`);
+}
+
+/** The next option that can be chosen, moving by `step` from `from` (wrapping); -1 when none can. */
+export function nextEnabled(options: MenuOption[], from: number, step: 1 | -1): number {
+  for (let i = 1; i <= options.length; i++) {
+    const index = (((from + step * i) % options.length) + options.length) % options.length;
+    if (!options[index]?.disabled) return index;
+  }
+  return -1;
+}

@@ -1,0 +1,48 @@
+import type { ToolSettings } from '@/lib/schemas/chat';
+import { ToolMenu } from './tool-menu';
+import type { ToolCatalog } from './tool-selection';
+
+type Props = {
+  busy: boolean;
+  models: Array<{ id: string; label: string }>;
+  model?: string | null;
+  onModelChange?: (id: string) => void;
+  catalog: ToolCatalog | null;
+  catalogFailed: boolean;
+  toolSettings: ToolSettings;
+  onToolSettingsChange: (next: ToolSettings) => void;
+  toolsOpen: boolean;
+  onToolsOpenChange: (open: boolean) => void;
+  notice: string | null;
+};
+
+/** The row above the message box: the "Model" select (when there are several), the Tools menu, and a short notice. */
+export function ComposerToolbar({ busy, models, model, onModelChange, catalog, catalogFailed, toolSettings, onToolSettingsChange, toolsOpen, onToolsOpenChange, notice }: Props) {
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-500">
+      {models.length > 1 && (
+        <label className="flex min-w-0 items-center gap-2">
+          <span>Model</span>
+          <select
+            value={model ?? ''}
+            onChange={(e) => onModelChange?.(e.target.value)}
+            disabled={busy}
+            className="max-w-[16rem] truncate rounded border border-zinc-300 bg-white px-1 py-0.5 dark:border-zinc-700 dark:bg-zinc-900"
+          >
+            {models.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.label}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <ToolMenu catalog={catalog} failed={catalogFailed} settings={toolSettings} onChange={onToolSettingsChange} open={toolsOpen} onOpenChange={onToolsOpenChange} />
+      {notice && (
+        <span aria-live="polite" className="min-w-0 truncate">
+          {notice}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+'use client';
+
+import { useEffect, useId, useState } from 'react';
+import { completeArgument } from './prompt-requests';
+
+type Argument = { name: string; description?: string; required?: boolean };
+type Props = { server: string; prompt: string; argument: Argument; value: string; autoFocus?: boolean; onChange: (value: string) => void };
+
+const DEBOUNCE_MS = 150;
+
+/** One prompt argument: a labelled input with the server's completions as a listbox under it. */
+export function PromptArgumentField({ server, prompt, argument, value, autoFocus, onChange }: Props) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  const [suggestions, setSuggestions] = useState<string[]>([]);
+  const [active, setActive] = useState(-1);
+
+  useEffect(() => {
+    if (!open) return;
+    const abort = new AbortController();
+    const timer = setTimeout(() => {
+      completeArgument(server, prompt, argument.name, value, abort.signal)
+        .then((values) => {
+          setSuggestions(values.slice(0, 20));
+          setActive(-1);
+        })
+        .catch(() => {
+          if (!abort.signal.aborted) setSuggestions([]);
+        });
+    }, DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+  }, [open, server, prompt, argument.name, value]);
+
+  const shown = open && !(suggestions.length === 1 && suggestions[0] === value) ? suggestions : [];
+  const listId = `${id}-list`;
+
+  function pick(choice: string) {
+    onChange(choice);
+    setOpen(false);
+    setSuggestions([]);
+  }
+
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {argument.name}
+        {argument.required && (
+          <span className="ml-1 text-red-600 dark:text-red-400" title="required">
+            *<span className="sr-only"> (required)</span>
+          </span>
+        )}
+      </label>
+      {argument.description && <p className="text-xs text-zinc-500 dark:text-zinc-400">{argument.description}</p>}
+      <input
+        id={id}
+        role="combobox"
+        value={value}
+        required={argument.required}
+        autoFocus={autoFocus}
+        autoComplete="off"
+        aria-autocomplete="list"
+        aria-expanded={shown.length > 0}
+        aria-controls={listId}
+        aria-activedescendant={active >= 0 && shown.length ? `${listId}-${active}` : undefined}
+        onChange={(e) => {
+          onChange(e.target.value);
+          setOpen(true);
+        }}
+        onFocus={() => setOpen(true)}
+        onBlur={() => setOpen(false)}
+        onKeyDown={(e) => {
+          if (!shown.length) return;
+          if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+            e.preventDefault();
+            const n = shown.length;
+            setActive((i) => (e.key === 'ArrowDown' ? (i + 1) % n : i <= 0 ? n - 1 : i - 1));
+          } else if (e.key === 'Enter' && active >= 0 && shown[active] !== undefined) {
+            e.preventDefault();
+            pick(shown[active]);
+          } else if (e.key === 'Escape') {
+            // Close the suggestions, not the dialog.
+            e.preventDefault();
+            e.stopPropagation();
+            setOpen(false);
+          }
+        }}
+        className="mt-1 w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-950"
+      />
+      <div
+        id={listId}
+        role="listbox"
+        aria-label={`Suggestions for ${argument.name}`}
+        hidden={!shown.length}
+        className="mt-1 max-h-40 overflow-y-auto rounded-md border border-zinc-200 bg-white p-1 text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+      >
+        {shown.map((s, i) => (
+          <div
+            key={s}
+            id={`${listId}-${i}`}
+            role="option"
+            tabIndex={-1}
+            aria-selected={i === active}
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={() => pick(s)}
+            onKeyDown={(e) => e.key === 'Enter' && pick(s)}
+            className={`cursor-pointer rounded px-2 py-1 ${i === active ? 'bg-zinc-100 dark:bg-zinc-800' : ''}`}
+          >
+            {s}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
+
+/** GET /api/tools: the servers a user can enable, with their tools' estimated token cost. */
+export type CatalogTool = { name: string; description: string; tokens: number };
+export type CatalogServer = { name: string; status: string; error: string | null; tools: CatalogTool[] };
+export type ToolCatalog = { servers: CatalogServer[] };
+
+export const TOOL_WARN_COUNT = 40;
+export const TOOL_WARN_TOKENS = 8_000;
+
+export const MODE_LABELS: Record<ToolMode, string> = { off: 'Off', auto: 'Auto', required: 'Required' };
+
+export const modeOf = (s: ToolSettings): ToolMode => s.toolMode ?? 'auto';
+
+export const isAvailable = (server: CatalogServer) => server.error === null;
+
+export const isServerOn = (s: ToolSettings, server: string) => !s.servers || s.servers.includes(server);
+
+export const isToolOn = (s: ToolSettings, server: string, tool: string) =>
+  isServerOn(s, server) && !(s.disabledTools ?? []).includes(`${server}/${tool}`);
+
+/** The tools a request would carry (ignoring the mode): available servers that are on, minus switched-off tools. */
+export function enabledTools(catalog: ToolCatalog | null, s: ToolSettings) {
+  const servers = (catalog?.servers ?? [])
+    .filter((server) => isAvailable(server) && isServerOn(s, server.name))
+    .map((server) => ({ name: server.name, tools: server.tools.filter((t) => isToolOn(s, server.name, t.name)) }));
+  const tools = servers.flatMap((server) => server.tools);
+  return { servers, count: tools.length, tokens: tools.reduce((sum, t) => sum + t.tokens, 0) };
+}
+
+export const isHeavy = (count: number, tokens: number) => count > TOOL_WARN_COUNT || tokens > TOOL_WARN_TOKENS;
+
+/** Switches a server on or off; the list collapses back to null ("every server") when it names them all. */
+export function withServer(s: ToolSettings, catalog: ToolCatalog, server: string, on: boolean): ToolSettings {
+  const all = catalog.servers.map((entry) => entry.name);
+  const current = s.servers ?? all;
+  const next = on ? [...new Set([...current, server])] : current.filter((name) => name !== server);
+  return { ...s, servers: all.every((name) => next.includes(name)) ? null : next };
+}
+
+/** Switches one tool on or off (switching a tool on also switches its server on). */
+export function withTool(s: ToolSettings, catalog: ToolCatalog, server: string, tool: string, on: boolean): ToolSettings {
+  const key = `${server}/${tool}`;
+  const others = (s.disabledTools ?? []).filter((entry) => entry !== key);
+  const next = { ...s, disabledTools: on ? others : [...others, key] };
+  return on && !isServerOn(s, server) ? withServer(next, catalog, server, true) : next;
+}
+
+export const formatTokens = (n: number) => n.toLocaleString('en-US');

@@ -1,0 +1,79 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import type { ToolSettings } from '@/lib/schemas/chat';
+import { type CatalogServer, formatTokens, isAvailable, isServerOn, isToolOn, type ToolCatalog, withServer, withTool } from './tool-selection';
+
+type Props = { server: CatalogServer; catalog: ToolCatalog; settings: ToolSettings; onChange: (next: ToolSettings) => void };
+
+/** One MCP server in the Tools menu: a checkbox, and its tools as checkboxes once expanded. */
+export function ToolServerRow({ server, catalog, settings, onChange }: Props) {
+  const [expanded, setExpanded] = useState(false);
+  const box = useRef<HTMLInputElement>(null);
+  const available = isAvailable(server);
+  const on = available && isServerOn(settings, server.name);
+  const enabled = on ? server.tools.filter((t) => isToolOn(settings, server.name, t.name)) : [];
+  const partial = on && enabled.length > 0 && enabled.length < server.tools.length;
+  const tokens = enabled.reduce((sum, t) => sum + t.tokens, 0);
+
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = partial;
+  }, [partial]);
+
+  return (
+    <li data-tool-server={server.name} className="py-1.5">
+      <div className="flex items-center gap-2">
+        <label className={`flex min-w-0 flex-1 items-center gap-2 ${available ? '' : 'opacity-60'}`}>
+          <input
+            ref={box}
+            type="checkbox"
+            checked={on}
+            disabled={!available}
+            onChange={(e) => onChange(withServer(settings, catalog, server.name, e.target.checked))}
+          />
+          <span className="truncate font-medium">{server.name}</span>
+        </label>
+        {available ? (
+          <>
+            <span className="shrink-0 text-xs text-zinc-500">
+              {enabled.length}/{server.tools.length} · ~{formatTokens(tokens)}
+            </span>
+            <button
+              type="button"
+              aria-expanded={expanded}
+              aria-label={`${expanded ? 'Hide' : 'Show'} tools of ${server.name}`}
+              onClick={() => setExpanded((x) => !x)}
+              disabled={!server.tools.length}
+              className="shrink-0 rounded px-1.5 text-xs text-zinc-500 hover:bg-zinc-100 disabled:opacity-40 dark:hover:bg-zinc-800"
+            >
+              {expanded ? '▾' : '▸'}
+            </button>
+          </>
+        ) : (
+          <span className="shrink-0 text-xs text-amber-700 dark:text-amber-400">{server.status}</span>
+        )}
+      </div>
+      {!available && server.error && <p className="mt-0.5 ml-6 text-xs break-words text-zinc-500">{server.error}</p>}
+      {available && expanded && (
+        <ul className="mt-1 ml-6 space-y-1">
+          {server.tools.map((t) => (
+            <li key={t.name} className="flex items-start gap-2 text-xs">
+              <label className="flex min-w-0 flex-1 items-start gap-2" title={t.description}>
+                <input
+                  type="checkbox"
+                  className="mt-0.5"
+                  checked={isToolOn(settings, server.name, t.name)}
+                  onChange={(e) => onChange(withTool(settings, catalog, server.name, t.name, e.target.checked))}
+                />
+                <span className="min-w-0 font-mono break-all">
+                  {server.name}.{t.name}
+                </span>
+              </label>
+              <span className="shrink-0 text-zinc-500">~{formatTokens(t.tokens)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
