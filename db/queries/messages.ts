@@ -21,6 +21,19 @@ export function listMessages(db: Db, conversationId: string): StoredMessage[] {
     .map((m) => ({ id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) }));
 }
 
+/** The row of a message appended at the end of its conversation (next seq computed in the same statement). */
+function appendedRow(conversationId: string, message: StoredMessage, createdAt: Date) {
+  return {
+    id: message.id,
+    conversationId,
+    role: message.role,
+    parts: message.parts,
+    metadata: message.metadata ?? null,
+    seq: sql<number>`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
+    createdAt,
+  };
+}
+
 export type UserMessageOutcome = 'appended' | 'replaced' | 'not-a-user-message' | 'not-yours';
 
 /**
@@ -52,15 +65,7 @@ export function saveUserMessage(
     }
     const inserted = tx
       .insert(messages)
-      .values({
-        id: message.id,
-        conversationId,
-        role: message.role,
-        parts: message.parts,
-        metadata: message.metadata ?? null,
-        seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
-        createdAt: now,
-      })
+      .values(appendedRow(conversationId, message, now))
       .onConflictDoNothing()
       .returning({ id: messages.id })
       .get();
@@ -85,15 +90,7 @@ export function saveUserMessage(
 /** Stores (or replaces, by id) the assistant's message at the end of the conversation. */
 export function saveAssistantMessage(db: Db, conversationId: string, message: StoredMessage): void {
   db.insert(messages)
-    .values({
-      id: message.id,
-      conversationId,
-      role: message.role,
-      parts: message.parts,
-      metadata: message.metadata ?? null,
-      seq: sql`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
-      createdAt: new Date(),
-    })
+    .values(appendedRow(conversationId, message, new Date()))
     .onConflictDoUpdate({
       target: [messages.conversationId, messages.id],
       set: { parts: message.parts, metadata: message.metadata ?? null },

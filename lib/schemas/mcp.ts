@@ -1,21 +1,11 @@
 import { z } from 'zod';
+import { HttpUrlSchema } from '@/lib/schemas/http-url';
 
 export const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
 export const BUILTIN_SERVERS = ['time', 'calculator'] as const;
 export type BuiltinServer = (typeof BUILTIN_SERVERS)[number];
 
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'http:' || u.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL');
+const httpUrl = HttpUrlSchema;
 
 const envKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be a valid environment variable name');
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, 'must be a valid header name');

@@ -1,17 +1,7 @@
 import { z } from 'zod';
+import { HttpUrlSchema } from '@/lib/schemas/http-url';
 
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .refine((v) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, 'must be an http(s) URL')
-  .transform((v) => v.replace(/\/+$/, ''));
+const httpUrl = HttpUrlSchema.transform((v) => v.replace(/\/+$/, ''));
 
 export const ToolCallingSchema = z.enum(['native', 'prompt']);
 
