@@ -4,6 +4,7 @@ import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/t
 import { connectClient, type ConnectOptions } from '@/lib/mcp/connect';
 import { classifyError, McpFailure } from '@/lib/mcp/errors';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
+import { untilAborted } from '@/lib/mcp/until-aborted';
 import type { McpServerConfig, ServerStatus, ServerStatusInfo } from '@/lib/schemas/mcp';
 
 export type ConnectionOptions = {
@@ -33,16 +34,6 @@ export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
 
 export type CallOptions = { signal?: AbortSignal; onProgress?: (p: Progress) => void };
 
-/** Stop waiting (for a connection) as soon as the caller gives up; the attempt itself goes on for the next caller. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new McpFailure('timeout', 'Cancelled before the server was reached.'));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new McpFailure('timeout', 'Cancelled before the server was reached.'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
 
 /**
  * One long-lived connection to one MCP server, shared by every request and user: lazy connect
