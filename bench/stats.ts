@@ -30,9 +30,10 @@ export function summarize(samples: readonly number[]): Summary {
 /** Milliseconds with 3 decimals (i.e. microsecond resolution). */
 export const ms = (x: number): string => x.toFixed(3);
 
-/** A plain-text table: first column left-aligned, the others right-aligned. */
-export function table(header: string[], rows: string[][]): string {
+/** A plain-text table: first column left-aligned, the others right-aligned (or all left-aligned for text). */
+export function table(header: string[], rows: string[][], align: 'numbers' | 'text' = 'numbers'): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 || align === 'text' ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
