@@ -7,6 +7,7 @@ import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 import { type Prompt, type Resource, ServerCatalog } from './server-catalog';
 import { ServerLogs } from './server-logs';
 import { ToolAdminCard, type ToolPatch, type ToolView } from './tool-admin-card';
+import { BADGE, BUTTON, GREY } from './status-style';
 
 type Detail = McpServerConfig & {
   id: string;
@@ -18,13 +19,6 @@ type Detail = McpServerConfig & {
 type TestResult = { ok: boolean; latencyMs: number; tools: { name: string }[]; error?: string; stderr: string[] };
 
 const POLL_MS = 5000;
-const BUTTON = 'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
-const BADGE: Record<string, string> = {
-  connected: 'bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-200',
-  connecting: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
-  error: 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200',
-};
-const GREY = 'bg-zinc-200 text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200';
 const BACK = 'text-sm text-blue-700 hover:underline dark:text-blue-400';
 const message = (err: unknown, fallback: string) => (err instanceof AdminApiError ? err.message : fallback);
 

@@ -7,6 +7,7 @@ import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 import { McpImportDialog } from './mcp-import-dialog';
 import { McpServerForm } from './mcp-server-form';
+import { BADGE, BUTTON, GREY } from './status-style';
 
 type ServerView = McpServerConfig & {
   id: string;
@@ -17,13 +18,6 @@ type ServerView = McpServerConfig & {
 };
 
 const POLL_MS = 3000;
-const BUTTON = 'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
-const BADGE: Record<string, string> = {
-  connected: 'bg-green-100 text-green-800 dark:bg-green-900 dark:text-green-200',
-  connecting: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
-  error: 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200',
-};
-const GREY = 'bg-zinc-200 text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200';
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 function timeAgo(iso: string): string {
