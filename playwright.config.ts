@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { SERVER_NODE_FLAGS } from './scripts/node-flags.mjs';
 
 export const APP_URL = 'http://127.0.0.1:3100';
 export const NO_PROVIDER_URL = 'http://127.0.0.1:3101';
@@ -7,7 +8,7 @@ export const FAKE_MODEL_URL = 'http://127.0.0.1:4010';
 
 /** The project's own Node 22 (better-sqlite3 needs it), whichever node launched Playwright. */
 const node = resolve('node_modules/.bin/node');
-const next = `${node} node_modules/next/dist/bin/next start -H 127.0.0.1`;
+const next = `${node} ${SERVER_NODE_FLAGS.join(' ')} node_modules/next/dist/bin/next start -H 127.0.0.1`;
 
 export default defineConfig({
   testDir: './e2e',

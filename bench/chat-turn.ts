@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { APP_STREAM, closeAgents, cookieHeader, MODEL_STREAM, pageScripts, request, type StreamCheck, type Timing, timedStream } from './chat-turn-http';
-import { type Child, CLK_TCK, cpuMs, findNextServerPid, freePort, groupMembers, rssMb, sampleRss, startChild, stopChild, waitForHttp } from './chat-turn-procs';
+import { type Child, nextStartArgv, CLK_TCK, cpuMs, findNextServerPid, freePort, groupMembers, rssMb, sampleRss, startChild, stopChild, waitForHttp } from './chat-turn-procs';
 import { breakdown, LEGEND, type Mode, overheads, type Phase, render, resultsJson, type Rss, type ToolPhase } from './chat-turn-report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -89,7 +89,7 @@ async function main() {
   // The server generates its own secret in the temp data folder; -p sets the port; DEBUG_SQL_COUNT stays
   // unset (there is no statement hook reachable from outside the server yet, see TODO(sql-count)).
   for (const key of ['AUTH_SECRET', 'PORT', 'DEBUG_SQL_COUNT']) delete serverEnv[key];
-  const app = startChild('next start', [process.execPath, 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(appPort)], serverEnv, ROOT);
+  const app = startChild('next start', nextStartArgv(appPort), serverEnv, ROOT);
   children.push(app);
   await waitForHttp(`${fakeUrl}/health`, fake, 15_000);
   const t0 = Date.now();

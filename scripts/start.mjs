@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 
 const root = process.cwd();
 const next = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -27,6 +28,6 @@ if (builtAt < sourcesAt || process.env.FORCE_BUILD === '1') {
 }
 
 const port = process.env.PORT || '3000';
-const server = spawn(process.execPath, [next, 'start', '-p', port, ...process.argv.slice(2)], { stdio: 'inherit' });
+const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, next, 'start', '-p', port, ...process.argv.slice(2)], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -1,0 +1,126 @@
+/**
+ * CPU profile of the server during chat turns (issue 7: "profile first").
+ *
+ * Starts the fake model and the production build with `--cpu-prof`, runs ROUNDS rounds of N concurrent
+ * 200-word burst turns through POST /api/chat, stops the server gracefully (the profile is written on
+ * exit) and prints the functions with the most self time, and self time per package.
+ *
+ *   ./node_modules/.bin/node --import tsx --conditions=react-server bench/profile-chat.ts [N] [ROUNDS]
+ *
+ * The raw .cpuprofile is kept in bench/profiles/ (open it in Chrome DevTools → Performance).
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { APP_STREAM, closeAgents, cookieHeader, request, timedStream } from './chat-turn-http';
+import { type Child, nextStartArgv, cpuMs, findNextServerPid, freePort, startChild, stopChild, waitForHttp } from './chat-turn-procs';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const OUT_DIR = path.join(import.meta.dirname, 'profiles');
+const N = Number(process.argv[2] ?? 10);
+const ROUNDS = Number(process.argv[3] ?? 20);
+
+type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+
+/** Where a script URL comes from: a package name, the app's own chunks, or node internals. */
+function owner(url: string): string {
+  if (!url) return '(native / gc / idle)';
+  if (url.startsWith('node:')) return 'node internals';
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (m) return m[1]!;
+  if (url.includes('.next/server/chunks')) return 'app chunks (.next/server/chunks)';
+  return url.replace(/^file:\/\//, '').replace(`${ROOT}/`, '');
+}
+
+function summarize(profile: Profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i]!, (self.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  const fn = new Map<string, number>();
+  const pkg = new Map<string, number>();
+  let total = 0;
+  for (const [id, us] of self) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    if (functionName === '(idle)' || functionName === '(program)') continue;
+    total += us;
+    const key = `${functionName || '(anonymous)'}  ${owner(url)}:${lineNumber + 1}`;
+    fn.set(key, (fn.get(key) ?? 0) + us);
+    const p = functionName === '(garbage collector)' ? '(garbage collector)' : owner(url);
+    pkg.set(p, (pkg.get(p) ?? 0) + us);
+  }
+  const top = (m: Map<string, number>, k: number) =>
+    [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([name, us]) => `${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`);
+  return { totalMs: total / 1000, functions: top(fn, 40), packages: top(pkg, 20) };
+}
+
+async function main() {
+  if (!existsSync(path.join(ROOT, '.next/BUILD_ID'))) throw new Error('No production build: run `next build` first.');
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'chat-profile-'));
+  mkdirSync(OUT_DIR, { recursive: true });
+  const [fakePort, appPort] = [await freePort(), await freePort()];
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const children: Child[] = [];
+  try {
+    const fake = startChild('fake model', [process.execPath, 'e2e/fixtures/fake-openai.mjs'], { ...env, FAKE_OPENAI_PORT: String(fakePort) }, ROOT);
+    children.push(fake);
+    const appUrl = `http://127.0.0.1:${appPort}`;
+    const serverEnv: NodeJS.ProcessEnv = {
+      ...env,
+      NODE_ENV: 'production',
+      NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${tmp}/prof`,
+      DATABASE_PATH: path.join(tmp, 'app.db'),
+      APP_URL: appUrl,
+      OPENAI_BASE_URL: `http://127.0.0.1:${fakePort}/v1`,
+      OPENAI_API_KEY: 'sk-bench-key',
+      CHAT_MODEL: 'fake-model',
+      MCP_SERVERS_FILE: 'e2e/fixtures/mcp-servers.e2e.json',
+    };
+    delete serverEnv.AUTH_SECRET;
+    const app = startChild('next start', nextStartArgv(appPort), serverEnv, ROOT);
+    children.push(app);
+    await waitForHttp(`http://127.0.0.1:${fakePort}/health`, fake, 15_000);
+    await waitForHttp(`${appUrl}/api/health`, app, 60_000);
+    const server = findNextServerPid(app.proc.pid!).pid;
+    const origin = { origin: appUrl };
+    const up = await request(`${appUrl}/api/auth/sign-up/email`, 'POST', origin, { name: 'P', email: 'p@example.com', password: 'profile-password-1' });
+    const auth = { ...origin, cookie: cookieHeader(up.headers) };
+    await request(`${appUrl}/api/admin/settings`, 'PATCH', auth, { chatRequestsPerMinute: 10_000, maxConcurrentTurns: 1000 });
+    let seq = 0;
+    const turn = () => {
+      const id = `profile-${process.pid}-${++seq}`;
+      return timedStream(`${appUrl}/api/chat`, { id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text: '[[words:200]]' }] } }, auth, APP_STREAM('word200'));
+    };
+    for (let i = 0; i < 20; i++) await turn();
+    const c0 = cpuMs(server);
+    const ttft: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const t of await Promise.all(Array.from({ length: N }, turn))) {
+        if (!t.ok) throw new Error(t.problem);
+        ttft.push(t.ttftMs);
+      }
+    }
+    const turns = N * ROUNDS;
+    ttft.sort((a, b) => a - b);
+    console.log(`${turns} turns (N=${N}): server CPU ${((cpuMs(server) - c0) / turns).toFixed(1)} ms/turn, TTFT p50 ${ttft[Math.floor(turns / 2)]!.toFixed(1)} ms`);
+  } finally {
+    for (const c of children.reverse()) await stopChild(c, 10_000);
+    closeAgents();
+  }
+  const files = existsSync(`${tmp}/prof`) ? readdirSync(`${tmp}/prof`) : [];
+  // The busiest profile is the serving process (`next start` may fork a worker).
+  const profiles = files.map((f) => ({ f, p: JSON.parse(readFileSync(`${tmp}/prof/${f}`, 'utf8')) as Profile }));
+  const best = profiles.map((x) => ({ ...x, s: summarize(x.p) })).sort((a, b) => b.s.totalMs - a.s.totalMs)[0];
+  if (!best) throw new Error('no profile written (did the server exit gracefully?)');
+  const kept = path.join(OUT_DIR, `chat-${Date.now()}.cpuprofile`);
+  copyFileSync(`${tmp}/prof/${best.f}`, kept);
+  console.log(`\nbusy CPU in profile: ${best.s.totalMs.toFixed(0)} ms\n\nself time by package:\n${best.s.packages.join('\n')}\n\ntop functions (self):\n${best.s.functions.join('\n')}`);
+  console.log(`\nprofile: ${path.relative(ROOT, kept)}`);
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
