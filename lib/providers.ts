@@ -1,6 +1,7 @@
 import 'server-only';
 import { createOpenAI } from '@ai-sdk/openai';
 import { type LanguageModel, wrapLanguageModel } from 'ai';
+import { coalesceDeltasMiddleware } from '@/lib/chat/coalesce-deltas';
 import { promptToolsMiddleware } from '@/lib/chat/prompt-tools/middleware';
 import type { Env } from '@/lib/env';
 import { AppError } from '@/lib/errors';
@@ -70,16 +71,18 @@ export function chatModel(baseURL: string, apiKey: string | null, model: string,
 /**
  * The model a request names (or the default: the env model, else the first one); 400 for an unknown id.
  * A model set to tool-calling mode "prompt" gets no `tools` field: a middleware describes the tools in
- * the system prompt and turns `<tool_use>` blocks in its answer back into tool calls.
+ * the system prompt and turns `<tool_use>` blocks in its answer back into tool calls. Every model merges
+ * the deltas of one network read (see coalesce-deltas.ts).
  */
 export function resolveModel(sources: ModelSources, requested: string | undefined): { info: ModelInfo; model: LanguageModel } | null {
   const all = targets(sources);
   if (!all.length) return null;
   const target = requested ? all.find((t) => t.info.id === requested) : all[0];
   if (!target) throw new AppError('bad_request', `Unknown model "${requested}".`, { model: 'is not one of the available models' });
-  const model = chatModel(target.baseURL, target.apiKey, target.model, target.cacheKey);
-  if (target.info.toolCalling !== 'prompt') return { info: target.info, model };
-  return { info: target.info, model: wrapLanguageModel({ model: model as Parameters<typeof wrapLanguageModel>[0]['model'], middleware: promptToolsMiddleware() }) };
+  const model = chatModel(target.baseURL, target.apiKey, target.model, target.cacheKey) as Parameters<typeof wrapLanguageModel>[0]['model'];
+  // The last middleware is the innermost: deltas are merged before anything else reads them.
+  const middleware = target.info.toolCalling === 'prompt' ? [promptToolsMiddleware(), coalesceDeltasMiddleware()] : [coalesceDeltasMiddleware()];
+  return { info: target.info, model: wrapLanguageModel({ model, middleware }) };
 }
 
 export const NO_PROVIDER_MESSAGE =
