@@ -1,4 +1,8 @@
 import { type NextRequest, NextResponse } from 'next/server';
+import { takeShareLookup } from '@/lib/share/lookup-limit';
+
+const isPrefetch = (request: NextRequest) =>
+  request.headers.has('next-router-prefetch') || request.headers.get('purpose') === 'prefetch';
 
 /**
  * A fresh nonce per page request and a strict Content-Security-Policy: scripts only from us (Next's
@@ -6,6 +10,17 @@ import { type NextRequest, NextResponse } from 'next/server';
  * (remote images from model output open in a new tab only after a click), no framing.
  */
 export function proxy(request: NextRequest) {
+  // Public share links: probing for tokens is limited per client address (S13).
+  if (request.nextUrl.pathname.startsWith('/share/')) {
+    const lookup = takeShareLookup(request.headers);
+    if (!lookup.ok) {
+      return new NextResponse('Too many requests. Try again later.', {
+        status: 429,
+        headers: { 'Retry-After': String(lookup.retryAfterS), 'Cache-Control': 'no-store', 'Content-Type': 'text/plain; charset=utf-8' },
+      });
+    }
+    if (isPrefetch(request)) return NextResponse.next();
+  }
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const dev = process.env.NODE_ENV === 'development';
   const csp = [
@@ -30,6 +45,8 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
+    // Share pages always pass through (prefetches included), for the lookup limit.
+    '/share/:path*',
     {
       source: '/((?!api|_next/static|_next/image|favicon.ico).*)',
       missing: [

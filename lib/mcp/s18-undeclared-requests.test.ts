@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_CONNECTION_OPTIONS } from '@/lib/mcp/connection';
+import { ServerLogSink } from '@/lib/mcp/notification-limit';
+import { LineBuffer } from '@/lib/mcp/line-buffer';
+import { McpPool } from '@/lib/mcp/pool';
+
+const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
+const SECRET = 'S18-LOG-CANARY-9f3b';
+
+const pool = new McpPool({ ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 10_000 });
+pool.sync([
+  {
+    name: 'provoker',
+    transport: 'stdio',
+    enabled: true,
+    timeoutMs: 30_000,
+    command: process.execPath,
+    args: [FIXTURE, 'stdio'],
+    env: { TEST_MCP_ATTACK_TOOLS: '1' },
+    cwd: null,
+  },
+]);
+after(() => pool.closeAll());
+
+/** Everything the process prints (stdout and stderr, which console writes to) while `fn` runs; still printed too. */
+async function captureOutput<T>(fn: () => Promise<T>): Promise<{ value: T; output: string }> {
+  const chunks: string[] = [];
+  const streams = [process.stdout, process.stderr] as const;
+  const originals = streams.map((s) => s.write);
+  streams.forEach((stream, i) => {
+    const original = originals[i] as typeof stream.write;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      chunks.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+      return (original as (...args: unknown[]) => boolean).call(stream, chunk, ...rest);
+    }) as typeof stream.write;
+  });
+  try {
+    return { value: await fn(), output: chunks.join('') };
+  } finally {
+    streams.forEach((stream, i) => {
+      stream.write = originals[i] as typeof stream.write;
+    });
+  }
+}
+
+const text = (r: { content: unknown }) => (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
+
+test('S18: undeclared sampling, elicitation and roots requests are refused; a log/progress flood is rate-limited and never logged verbatim', async (t) => {
+  const { value, output } = await captureOutput(async () => {
+    const flood = await pool.callTool('provoker', 'provoke', { count: 1000, secret: SECRET }, { onProgress: () => {} });
+    // After a pause the bucket has room again: the next notification reports how many were dropped.
+    await new Promise((r) => setTimeout(r, 1100));
+    const again = await pool.callTool('provoker', 'provoke', { count: 1, secret: SECRET });
+    const sum = await pool.callTool('provoker', 'add', { a: 2, b: 3 });
+    return { flood, again, sum };
+  });
+
+  const report = JSON.parse(text(value.flood)) as { answers: Record<string, { ok: boolean; code: number | null }>; notifications: number; ms: number };
+  for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list']) {
+    assert.equal(report.answers[method]?.ok, false, `${method} must be refused`);
+    assert.equal(report.answers[method]?.code, -32601, `${method}: method not found`);
+  }
+  assert.equal(report.notifications, 2000);
+  t.diagnostic(`flood: ${report.notifications} notifications in ${report.ms} ms (${Math.round((report.notifications / Math.max(1, report.ms)) * 1000)}/s)`);
+  // The connection survived the flood and still answers.
+  assert.equal(text(value.sum), '5');
+
+  // Nothing the server said reached our output, and the admin-visible tail holds no text from it.
+  assert.ok(!output.includes(SECRET), `process output leaked the secret: ${output.slice(0, 500)}`);
+  const tail = pool.get('provoker')?.stderr.tail() ?? [];
+  assert.ok(!tail.join('\n').includes(SECRET), 'the stderr tail holds no notification text');
+  const noted = tail.filter((l) => l.includes('the server logged'));
+  assert.ok(noted.length >= 1 && noted.length <= 25, `log notifications noted at most burst + refill, got ${noted.length}`);
+  const dropped = tail.find((l) => /\d+ more log notifications suppressed/.test(l));
+  assert.ok(dropped, 'dropped notifications are counted');
+  assert.ok(Number(/(\d+) more/.exec(dropped)?.[1]) >= 900, dropped);
+});
+
+test('S18: the log sink keeps level and size only, burst then a steady rate', () => {
+  const out = new LineBuffer();
+  const sink = new ServerLogSink(out, 3, 1);
+  const t0 = 1_000_000;
+  for (let i = 0; i < 10; i++) sink.record({ level: 'error', data: `token=${SECRET}` }, t0);
+  assert.equal(out.tail().length, 3);
+  sink.record({ level: 'info', data: { secret: SECRET } }, t0 + 1000);
+  const lines = out.tail();
+  assert.equal(lines.length, 5);
+  assert.equal(lines[3], '[host] 7 more log notifications suppressed (rate limit)');
+  assert.match(lines[4] ?? '', /"info" message \(\d+ characters, content not kept\)/);
+  assert.ok(!lines.join('\n').includes(SECRET));
+});
