@@ -1,8 +1,11 @@
 import 'server-only';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Backoff } from '@/lib/mcp/backoff';
+import { callWithCaps } from '@/lib/mcp/call-tool';
 import { connectClient, type ConnectOptions } from '@/lib/mcp/connect';
-import { classifyError, McpFailure } from '@/lib/mcp/errors';
+import { completePromptArgument, listPrompts, listResources, type PromptInfo, type ResourceInfo } from '@/lib/mcp/context-requests';
+import { classifyError, isConnectionLost, isSessionExpired, McpFailure } from '@/lib/mcp/errors';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
 import { untilAborted } from '@/lib/mcp/until-aborted';
 import type { McpServerConfig, ServerStatus, ServerStatusInfo } from '@/lib/schemas/mcp';
@@ -34,11 +37,11 @@ export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
 
 export type CallOptions = { signal?: AbortSignal; onProgress?: (p: Progress) => void };
 
-
 /**
  * One long-lived connection to one MCP server, shared by every request and user: lazy connect
  * (concurrent callers share one attempt), cached tool list refreshed on list_changed and after a
- * reconnect, capped exponential backoff after failed connects, idle close when no call is in flight.
+ * reconnect, a shared circuit breaker with capped exponential backoff (see Backoff), idle close when no
+ * call is in flight.
  */
 export class McpConnection {
   readonly stderr = new LineBuffer();
@@ -49,8 +52,7 @@ export class McpConnection {
   private state: ServerStatus;
   private lastError: { kind: McpFailure['kind']; message: string; at: Date } | null = null;
   private connectedSince: Date | null = null;
-  private failures = 0;
-  private retryAt = 0;
+  private readonly backoff: Backoff;
   private inflight = 0;
   private idleTimer: NodeJS.Timeout | null = null;
   private tools: { list: Tool[]; fetchedAt: number } | null = null;
@@ -63,6 +65,7 @@ export class McpConnection {
     private readonly opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS,
   ) {
     this.state = config.enabled ? 'idle' : 'disabled';
+    this.backoff = new Backoff(opts.baseBackoffMs, opts.maxBackoffMs);
   }
 
   get name(): string {
@@ -76,7 +79,7 @@ export class McpConnection {
       lastError: this.lastError && { ...this.lastError, at: this.lastError.at.toISOString() },
       connectedSince: this.connectedSince?.toISOString() ?? null,
       toolCount: this.tools?.list.length ?? 0,
-      retryAt: this.retryAt > Date.now() ? new Date(this.retryAt).toISOString() : null,
+      retryAt: this.backoff.remaining() > 0 ? new Date(this.backoff.retryAt).toISOString() : null,
     };
   }
 
@@ -85,7 +88,7 @@ export class McpConnection {
     if (this.client) return Promise.resolve(this.client);
     if (this.connecting) return this.connecting;
     if (this.closed || !this.config.enabled) return Promise.reject(new McpFailure('connection', `Server "${this.name}" is disabled.`));
-    const wait = this.retryAt - Date.now();
+    const wait = this.backoff.remaining();
     if (wait > 0) {
       const why = this.lastError?.message ?? 'it failed';
       return Promise.reject(new McpFailure(this.lastError?.kind ?? 'connection', `Server "${this.name}" is unavailable (${why}); next retry in ${Math.ceil(wait / 1000)} s.`));
@@ -108,8 +111,7 @@ export class McpConnection {
       });
     } catch (err) {
       const failure = classifyError(err);
-      this.failures++;
-      this.retryAt = Date.now() + Math.min(this.opts.baseBackoffMs * 2 ** (this.failures - 1), this.opts.maxBackoffMs);
+      this.backoff.failed();
       this.markError(failure);
       throw failure;
     }
@@ -117,12 +119,11 @@ export class McpConnection {
       await client.close().catch(() => {});
       throw new McpFailure('connection', `Server "${this.name}" was closed.`);
     }
-    client.onclose = () => this.onClientClosed(client);
+    client.onclose = () => this.lose(client, new McpFailure('connection', 'The server closed the connection'));
     this.client = client;
     this.state = 'connected';
     this.connectedSince = new Date();
-    this.failures = 0;
-    this.retryAt = 0;
+    this.backoff.connected();
     this.lastError = null;
     if (this.tools) this.tools.fetchedAt = 0; // re-list after a reconnect; keep the last good list meanwhile
     this.armIdleTimer();
@@ -136,15 +137,22 @@ export class McpConnection {
     this.lastError = { kind: failure.kind, message: `${failure.message}${detail}`.slice(0, 1000), at: new Date() };
   }
 
-  /** The server went away (crash, exit, network): pending calls have already failed; reconnect on next use. */
-  private onClientClosed(client: Client): void {
-    if (this.client !== client) return;
+  /**
+   * The connection failed (the server exited; a network error, HTTP 5xx or a 404 for our session):
+   * drop it, so the next use reconnects — or fails fast while backing off (see Backoff).
+   */
+  private lose(client: Client, err: unknown): void {
+    if (!(err instanceof McpFailure || isConnectionLost(err)) || this.client !== client) return;
+    const failure = classifyError(err);
     this.client = null;
     this.connectedSince = null;
     this.clearIdleTimer();
     if (this.tools) this.tools.fetchedAt = 0;
+    void client.close().catch(() => {});
     if (this.closed) return;
-    this.markError(new McpFailure('connection', 'The server closed the connection'));
+    // A 404 for our session id: the server is up but forgot us; a new session is due at once.
+    if (!isSessionExpired(err)) this.backoff.lost();
+    this.markError(failure);
   }
 
   private onToolListChanged(): void {
@@ -183,10 +191,14 @@ export class McpConnection {
       let cursor: string | undefined;
       do {
         this.listRequests++;
-        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.opts.connectTimeoutMs });
+        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.opts.connectTimeoutMs }).catch((err) => {
+          this.lose(client, err);
+          throw err;
+        });
         list.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor && list.length < 10_000);
+      this.backoff.succeeded();
       // A list_changed that arrived mid-listing may not be reflected: list again (bounded).
       if (this.changedWhileListing && attempt < 3) continue;
       this.tools = { list, fetchedAt: Date.now() };
@@ -200,65 +212,58 @@ export class McpConnection {
   }
 
   /** Resources and templates, when the server has them (admin detail pages; not cached). */
-  async listResources(): Promise<Array<{ uri: string; name: string; description?: string; mimeType?: string }>> {
-    const client = await this.getClient();
-    if (!client.getServerCapabilities()?.resources) return [];
-    const [resources, templates] = await Promise.all([
-      client.listResources(undefined, { timeout: this.opts.connectTimeoutMs }),
-      client.listResourceTemplates(undefined, { timeout: this.opts.connectTimeoutMs }).catch(() => ({ resourceTemplates: [] })),
-    ]);
-    return [
-      ...resources.resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType })),
-      ...templates.resourceTemplates.map((t) => ({ uri: t.uriTemplate, name: t.name, description: t.description, mimeType: t.mimeType })),
-    ];
+  async listResources(): Promise<ResourceInfo[]> {
+    return listResources(await this.getClient(), this.opts.connectTimeoutMs);
   }
 
-  async listPrompts(): Promise<Array<{ name: string; description?: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> }>> {
-    const client = await this.getClient();
-    if (!client.getServerCapabilities()?.prompts) return [];
-    const { prompts } = await client.listPrompts(undefined, { timeout: this.opts.connectTimeoutMs });
-    return prompts.map((p) => ({ name: p.name, description: p.description, arguments: p.arguments }));
+  async listPrompts(): Promise<PromptInfo[]> {
+    return listPrompts(await this.getClient(), this.opts.connectTimeoutMs);
   }
 
-  /** prompts/get: the rendered messages of a prompt. */
   async getPrompt(name: string, args: Record<string, string>) {
-    const client = await this.getClient();
-    return client.getPrompt({ name, arguments: args }, { timeout: this.opts.connectTimeoutMs });
+    return (await this.getClient()).getPrompt({ name, arguments: args }, { timeout: this.opts.connectTimeoutMs });
   }
 
-  /** completion/complete for a prompt argument; [] when the server does not offer completions. */
   async completePromptArgument(prompt: string, argument: string, value: string): Promise<string[]> {
-    const client = await this.getClient();
-    if (!client.getServerCapabilities()?.completions) return [];
-    const result = await client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } }, { timeout: this.opts.connectTimeoutMs });
-    return result.completion.values.slice(0, 100);
+    return completePromptArgument(await this.getClient(), this.opts.connectTimeoutMs, prompt, argument, value);
   }
 
-  /** resources/read */
   async readResource(uri: string) {
-    const client = await this.getClient();
-    return client.readResource({ uri }, { timeout: this.opts.connectTimeoutMs });
+    return (await this.getClient()).readResource({ uri }, { timeout: this.opts.connectTimeoutMs });
   }
 
-  /** Calls a tool once — never re-sent, since it may have side effects. Progress resets the timeout up to a cap. */
+  /**
+   * Calls a tool once (it may have side effects) — again only after a 404 for our session, which the
+   * server never processed. A tool missing from the last good list is not called at all.
+   */
   async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
     this.inflight++;
     this.clearIdleTimer();
     try {
-      const client = await untilAborted(this.getClient(), opts.signal);
-      return (await client.callTool({ name, arguments: args }, undefined, {
-        timeout: this.config.timeoutMs,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: Math.max(this.opts.maxTotalCallMs, this.config.timeoutMs),
-        onprogress: opts.onProgress,
-        signal: opts.signal,
-      })) as CallToolResult;
+      if (this.tools && !this.tools.list.some((t) => t.name === name)) throw new McpFailure('protocol', `Server "${this.name}" does not offer a tool "${name}" (any more).`);
+      try {
+        return await this.callOnce(name, args, opts);
+      } catch (err) {
+        if (!isSessionExpired(err)) throw err;
+        return await this.callOnce(name, args, opts);
+      }
     } catch (err) {
       throw classifyError(err);
     } finally {
       this.inflight--;
       if (this.inflight === 0) this.armIdleTimer();
     }
+  }
+
+  private async callOnce(name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
+    const client = await untilAborted(this.getClient(), opts.signal);
+    const maxTotalMs = Math.max(this.opts.maxTotalCallMs, this.config.timeoutMs);
+    const result = await callWithCaps(client, name, args, { timeoutMs: this.config.timeoutMs, maxTotalMs }, opts).catch((err: unknown) => {
+      this.lose(client, err);
+      throw err;
+    });
+    this.backoff.succeeded();
+    return result;
   }
 
   private armIdleTimer(): void {

@@ -3,6 +3,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { BlockedAddressError } from '@/lib/net/guarded-fetch';
 import type { ErrorKind } from '@/lib/schemas/mcp';
 
 /** A failure talking to an MCP server, classified for status pages, statistics and the model. */
@@ -44,4 +45,20 @@ export function classifyError(err: unknown): McpFailure {
   if (status !== undefined) return new McpFailure('connection', `HTTP ${status}: ${message}`, err);
   if (/timed? ?out/i.test(message)) return new McpFailure('timeout', message, err);
   return new McpFailure('connection', message, err);
+}
+
+/**
+ * The request failed because the connection did (the peer closed it, the network failed, HTTP 5xx,
+ * or a 404 for our session) — not because of what the server answered, which leaves it usable.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed;
+  const status = httpStatus(err);
+  if (status !== undefined) return status === 404 || status >= 500;
+  return (err instanceof TypeError && /fetch failed/i.test(err.message)) || err instanceof BlockedAddressError;
+}
+
+/** The server answered 404 to a request carrying our session id: it forgot the session (restart, expiry). */
+export function isSessionExpired(err: unknown): boolean {
+  return err instanceof StreamableHTTPError && err.code === 404;
 }
