@@ -40,8 +40,7 @@ export type CallOptions = { signal?: AbortSignal; onProgress?: (p: Progress) => 
 /**
  * One long-lived connection to one MCP server, shared by every request and user: lazy connect
  * (concurrent callers share one attempt), cached tool list refreshed on list_changed and after a
- * reconnect, a shared circuit breaker with capped exponential backoff (see Backoff), idle close when no
- * call is in flight.
+ * reconnect, a circuit breaker with capped exponential backoff (Backoff), idle close when no call runs.
  */
 export class McpConnection {
   readonly stderr = new LineBuffer();

@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, type McpConnection } from '@/lib/mcp/connection';
+import { McpFailure } from '@/lib/mcp/errors';
+import { McpPool } from '@/lib/mcp/pool';
+import type { McpServerConfig, RemoteConfig, StdioConfig } from '@/lib/schemas/mcp';
+
+/** Shared set-up of the R1–R4 fault tests: real test-server processes, a pool, and /proc checks. */
+
+export const FIXTURE = fileURLToPath(new URL('../../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
+/** Every stdio child of this test file carries it in its environment, so leftovers can be found. */
+export const MARK = randomUUID();
+
+/** Short limits so the faults play out in seconds (the defaults are asserted separately). */
+export const FAST: ConnectionOptions = { ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 5_000, baseBackoffMs: 200, maxBackoffMs: 800 };
+
+export const stdio = (name: string, env: Record<string, string> = {}, timeoutMs = 2_000): StdioConfig => ({
+  name,
+  transport: 'stdio',
+  enabled: true,
+  timeoutMs,
+  command: process.execPath,
+  args: [FIXTURE, 'stdio'],
+  env: { FAULT_SUITE_MARK: MARK, ...env },
+  cwd: null,
+});
+
+export const remote = (name: string, url: string, timeoutMs = 2_000): RemoteConfig => ({
+  name,
+  transport: 'http',
+  enabled: true,
+  timeoutMs,
+  url,
+  headers: {},
+  allowPrivateNetwork: true,
+});
+
+const pools: McpPool[] = [];
+after(async () => {
+  await Promise.all(pools.map((p) => p.closeAll()));
+});
+
+export function newPool(configs: McpServerConfig[], opts: Partial<ConnectionOptions> = {}): McpPool {
+  const pool = new McpPool({ ...FAST, ...opts });
+  pools.push(pool);
+  pool.sync(configs);
+  return pool;
+}
+
+export function connectionOf(pool: McpPool, name: string): McpConnection {
+  const conn = pool.get(name);
+  assert.ok(conn, `pool has "${name}"`);
+  return conn;
+}
+
+export const text = (r: { content: Array<{ type: string; text?: string }> }) => r.content.map((c) => c.text ?? '').join('');
+export const isFailure = (kind: McpFailure['kind'], pattern?: RegExp) => (err: unknown) =>
+  err instanceof McpFailure && err.kind === kind && (!pattern || pattern.test(err.message));
+
+export async function pidOf(conn: McpConnection): Promise<number> {
+  const pid = ((await conn.getClient()).transport as StdioClientTransport | undefined)?.pid;
+  assert.ok(pid, 'the connection has a child process');
+  return pid;
+}
+
+/** The process state letter from /proc (R running, S sleeping, Z zombie …); null once it is gone and reaped. */
+export function procState(pid: number): string | null {
+  try {
+    return /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Live processes started by this test file (found by MARK in their environment), wherever they were reparented. */
+export function markedProcesses(): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(`FAULT_SUITE_MARK=${MARK}`)) found.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours
+    }
+  }
+  return found;
+}
+
+export async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+export const stderrHas = (conn: McpConnection, pattern: RegExp) => conn.stderr.tail().some((l) => pattern.test(l));
+
+/** Records what the client sends (the SDK calls transport.send for every outgoing message). */
+export async function spySent(conn: McpConnection): Promise<JSONRPCMessage[]> {
+  const transport = (await conn.getClient()).transport;
+  assert.ok(transport);
+  const sent: JSONRPCMessage[] = [];
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    sent.push(message);
+    return send(message, options);
+  };
+  return sent;
+}
+
+/** One measurement line per case, collected from the test output for the issue's table. */
+export function report(id: string, what: string, ms: number): void {
+  console.log(`${id} time-to-safe-state (${what}): ${Math.round(ms)} ms`);
+}
+
+/**
+ * A real HTTP front door for a remote test server that can fail on demand: `down` stops listening
+ * (connection refused), `503` answers every request with 503, `up` forwards to `target`. It logs every
+ * request it sees, so a test can count what reaches the server.
+ */
+export class FlakyFront {
+  target = '';
+  mode: 'up' | '503' = 'up';
+  readonly seen: Array<{ method: string; session: string | undefined; status: number }> = [];
+  private readonly server = http.createServer((req, res) => this.handle(req, res));
+  private port = 0;
+
+  async start(target: string): Promise<string> {
+    this.target = target;
+    await this.listen();
+    this.port = (this.server.address() as AddressInfo).port;
+    after(() => this.down());
+    return `http://127.0.0.1:${this.port}/mcp`;
+  }
+
+  private listen(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+  }
+
+  async down(): Promise<void> {
+    if (!this.server.listening) return;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  async up(mode: 'up' | '503'): Promise<void> {
+    this.mode = mode;
+    if (!this.server.listening) await this.listen();
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const entry = { method: req.method ?? '', session: req.headers['mcp-session-id'] as string | undefined, status: 0 };
+    this.seen.push(entry);
+    if (this.mode === '503') {
+      entry.status = 503;
+      req.resume();
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('down for maintenance');
+      return;
+    }
+    const url = new URL(req.url ?? '/', this.target);
+    const forward = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (answer) => {
+      entry.status = answer.statusCode ?? 0;
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
+    res.on('close', () => forward.destroy());
+    req.pipe(forward);
+  }
+}

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  connectionOf,
+  isFailure,
+  markedProcesses,
+  newPool,
+  pidOf,
+  procState,
+  report,
+  stderrHas,
+  stdio,
+  text,
+  until,
+} from '@/lib/mcp/faults/harness';
+
+// R1: a stdio server dies mid tools/call (SIGKILL, or exit 1 with stderr); an admin disables a server
+// that ignores SIGTERM. Safe state: the call ends within about 1 s with a clear error, the server is
+// marked unhealthy with its stderr tail kept, it is restarted lazily with backoff, a disable kills
+// within 5 s, and no child is left orphaned or as a zombie.
+
+test('R1 SIGKILL mid tools/call: the call fails within 1 s, the server is unhealthy, the child is reaped, restarted only on next use', async () => {
+  const pool = newPool([stdio('victim')]);
+  const conn = connectionOf(pool, 'victim');
+  assert.equal(text(await pool.callTool('victim', 'add', { a: 1, b: 2 })), '3');
+  const pid = await pidOf(conn);
+
+  const call = pool.callTool('victim', 'hang', {});
+  await until(() => stderrHas(conn, /hang started/), 2_000, 'the server to start the call');
+  const killedAt = performance.now();
+  process.kill(pid, 'SIGKILL');
+  await assert.rejects(call, isFailure('connection', /closed/i));
+  const failedAfter = performance.now() - killedAt;
+  assert.ok(failedAfter < 1_000, `the call failed ${failedAfter} ms after the kill`);
+
+  const status = conn.status();
+  assert.equal(status.status, 'error');
+  assert.equal(status.lastError?.kind, 'connection');
+  await until(() => procState(pid) === null, 1_000, 'the killed child to be reaped (no zombie)');
+  report('R1', 'SIGKILL mid-call → call failed, server marked error', failedAfter);
+  report('R1', 'SIGKILL → child reaped', performance.now() - killedAt);
+
+  // Lazy: nothing is respawned until someone needs the server.
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(markedProcesses(), [], 'no child was restarted on its own');
+  assert.equal(conn.status().status, 'error');
+  assert.equal(text(await pool.callTool('victim', 'echo', { message: 'back' })), 'back');
+  assert.notEqual(await pidOf(conn), pid);
+  assert.equal(conn.status().status, 'connected');
+  await pool.closeAll();
+});
+
+test('R1 exit 1 with stderr mid-call: a clear error with the stderr tail; repeated crashes back off exponentially', async () => {
+  const pool = newPool([stdio('crashy')]);
+  const conn = connectionOf(pool, 'crashy');
+  assert.equal(text(await pool.callTool('crashy', 'add', { a: 2, b: 2 })), '4');
+
+  const started = performance.now();
+  await assert.rejects(pool.callTool('crashy', 'crash', {}), isFailure('connection'));
+  report('R1', 'exit 1 mid-call → call failed', performance.now() - started);
+  assert.ok(stderrHas(conn, /crashing on purpose/), 'the stderr tail is kept');
+  const status = conn.status();
+  assert.equal(status.status, 'error');
+  assert.match(status.lastError?.message ?? '', /stderr: test-mcp-server: crashing on purpose/);
+  assert.equal(status.retryAt, null, 'one crash of a working server: the next use may restart it at once');
+
+  // It crashes again before answering anything: now it backs off, and callers fail fast meanwhile.
+  await assert.rejects(pool.callTool('crashy', 'crash', {}), isFailure('connection'));
+  const firstWait = Date.parse(conn.status().retryAt ?? '') - Date.now();
+  assert.ok(firstWait > 0, 'a backoff runs after the second crash in a row');
+  await assert.rejects(pool.callTool('crashy', 'add', { a: 1, b: 1 }), isFailure('connection', /next retry/));
+  assert.deepEqual(markedProcesses(), [], 'no restart during the backoff');
+
+  await until(() => conn.status().retryAt === null, 2_000, 'the first backoff to end');
+  await assert.rejects(pool.callTool('crashy', 'crash', {}), isFailure('connection'));
+  const secondWait = Date.parse(conn.status().retryAt ?? '') - Date.now();
+  assert.ok(secondWait > firstWait, `the backoff grows (${firstWait} ms, then ${secondWait} ms)`);
+
+  await until(() => conn.status().retryAt === null, 2_000, 'the second backoff to end');
+  assert.equal(text(await pool.callTool('crashy', 'add', { a: 20, b: 22 })), '42');
+  assert.equal(conn.status().status, 'connected');
+  await pool.closeAll();
+});
+
+test('R1 disabling a server that ignores SIGTERM kills it within 5 s (stdin closed, SIGTERM, SIGKILL), no orphan or zombie', async () => {
+  const config = stdio('stubborn', { TEST_MCP_IGNORE_SIGTERM: '1' });
+  const pool = newPool([config]);
+  const conn = connectionOf(pool, 'stubborn');
+  assert.equal(text(await pool.callTool('stubborn', 'add', { a: 1, b: 1 })), '2');
+  const pid = await pidOf(conn);
+
+  const disabledAt = performance.now();
+  pool.sync([{ ...config, enabled: false }]);
+  await until(() => procState(pid) === null, 5_000, 'the stubborn child to be killed and reaped');
+  const tookMs = performance.now() - disabledAt;
+  report('R1', 'disable of a SIGTERM-ignoring server → child gone', tookMs);
+  assert.ok(tookMs < 5_000);
+  assert.ok(stderrHas(conn, /stdin closed; staying up/), 'stdin was closed first');
+  assert.ok(stderrHas(conn, /ignoring SIGTERM/), 'then SIGTERM was sent (and ignored), so SIGKILL ended it');
+  assert.equal(pool.statuses()[0]?.status, 'disabled');
+  await assert.rejects(pool.callTool('stubborn', 'add', { a: 1, b: 1 }), /not available/);
+});
+
+test('R1 after every pool closes, no child of these tests is left running, orphaned or as a zombie', async () => {
+  const pool = newPool([stdio('one'), stdio('two'), stdio('three')]);
+  await pool.tools();
+  const pids = await Promise.all(['one', 'two', 'three'].map((n) => pidOf(connectionOf(pool, n))));
+  assert.equal(markedProcesses().length, 3);
+  const closing = performance.now();
+  await pool.closeAll();
+  await until(() => pids.every((pid) => procState(pid) === null), 5_000, 'every child to be reaped');
+  report('R1', 'closeAll → every child gone', performance.now() - closing);
+  assert.deepEqual(markedProcesses(), []);
+});

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { connectionOf, isFailure, newPool, pidOf, report, spySent, stderrHas, stdio, text, until } from '@/lib/mcp/faults/harness';
+import type { McpPool } from '@/lib/mcp/pool';
+import { definitionHash, toolDefinition } from '@/lib/mcp/tool-definition';
+
+// R4: tools/list_changed for add, remove and schema change, including one during an in-flight
+// tools/list, one while disconnected, and a failing tools/list. Safe state: the catalog converges
+// to the latest state, removed tools can't be called, the last good catalog is kept and the list
+// retried on failure, and changed tools are detectable (their definition hash changes; the app
+// then flags them and asks again, see db/queries/mcp-tools).
+
+const dir = mkdtempSync(join(tmpdir(), 'r4-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A pool whose observer keeps every tool list it is told of, as name → definition hash. */
+function observed(env: Record<string, string> = {}) {
+  const lists: Array<Map<string, string>> = [];
+  const pool = newPool([stdio('cat', env)]);
+  pool.toolsObserver = (_server, tools: Tool[]) => lists.push(new Map(tools.map((t) => [t.name, definitionHash(toolDefinition(t))])));
+  return { pool, conn: connectionOf(pool, 'cat'), lists, latest: () => lists.at(-1) ?? new Map<string, string>() };
+}
+async function catalog(pool: McpPool): Promise<string[]> {
+  const [entry] = await pool.tools(['cat']);
+  assert.ok(entry && 'tools' in entry, `the catalog has the server's tools${entry && 'error' in entry ? `: ${entry.error.message}` : ''}`);
+  return entry.tools.map((t) => t.name).sort();
+}
+
+test('R4 list_changed for add, remove and schema change: the catalog converges, removed tools cannot be called, changed tools get a new hash', async () => {
+  const { pool, conn, lists, latest } = observed();
+  await catalog(pool);
+  const before = latest();
+  const sent = await spySent(conn);
+
+  await pool.callTool('cat', 'retool', { add: ['fresh'], remove: ['delete_all'], describe: { echo: 'Echo, v2' }, reschema: ['add'] });
+  const changedAt = performance.now();
+  await until(() => latest().has('fresh') && !latest().has('delete_all'), 2_000, 'the catalog to converge');
+  report('R4', 'add/remove/schema change → catalog converged', performance.now() - changedAt);
+  const names = await catalog(pool);
+  assert.ok(names.includes('fresh') && !names.includes('delete_all'));
+  const now = latest();
+  const changed = [...now].filter(([name, hash]) => before.has(name) && before.get(name) !== hash).map(([name]) => name);
+  assert.deepEqual(changed.sort(), ['add', 'echo'], 'exactly the re-described and re-schemed tools hash differently');
+  assert.ok(lists.length >= 2);
+
+  await assert.rejects(pool.callTool('cat', 'delete_all', {}), isFailure('protocol', /does not offer/));
+  const calls = sent.filter((m) => 'method' in m && m.method === 'tools/call').map((m) => ('params' in m ? m.params?.name : ''));
+  assert.ok(!calls.includes('delete_all'), 'the removed tool was never sent to the server');
+  assert.equal(text(await pool.callTool('cat', 'fresh', {})), 'fresh ran');
+});
+
+test('R4 a list_changed during an in-flight tools/list is not lost', async () => {
+  const { pool, conn, latest } = observed();
+  await catalog(pool);
+  // tools/list now answers 400 ms late, with the list as it was when asked.
+  await pool.callTool('cat', 'list_fault', { delayMs: 400 });
+  const listsBefore = conn.listRequests;
+  await pool.callTool('cat', 'retool', { add: ['first'] });
+  await until(() => conn.listRequests > listsBefore, 1_000, 'the re-list to start');
+  const changedAt = performance.now();
+  await pool.callTool('cat', 'retool', { add: ['second'] }); // while that list is in flight
+  await until(() => latest().has('second'), 3_000, 'the second change to reach the catalog');
+  report('R4', 'change during an in-flight tools/list → catalog converged', performance.now() - changedAt);
+  assert.ok(latest().has('first'));
+  const names = await catalog(pool);
+  assert.ok(names.includes('first') && names.includes('second'));
+});
+
+test('R4 a failing tools/list keeps the last good catalog and is retried until it converges', async () => {
+  const { pool, conn, latest } = observed();
+  const good = await catalog(pool);
+  await pool.callTool('cat', 'list_fault', { fail: 2 });
+  await pool.callTool('cat', 'retool', { add: ['third'] });
+  const changedAt = performance.now();
+  await until(() => stderrHas(conn, /tools\/list failing on purpose/), 1_000, 'the re-list to fail');
+  // The next catalog request retries (and fails again): the last good catalog is served meanwhile.
+  assert.deepEqual(await catalog(pool), good);
+  assert.equal(conn.stderr.tail().filter((l) => /tools\/list failing on purpose/.test(l)).length, 2);
+  assert.equal(conn.status().status, 'connected', 'a failing tools/list does not take the server down');
+  // The one after that succeeds.
+  const names = await catalog(pool);
+  report('R4', 'failing tools/list → catalog converged on retry', performance.now() - changedAt);
+  assert.ok(names.includes('third'));
+  assert.ok(latest().has('third'));
+});
+
+test('R4 tools changed while disconnected are picked up on reconnect', async () => {
+  const file = join(dir, 'tools.json');
+  const { pool, conn, latest } = observed({ TEST_MCP_TOOLS_FILE: file });
+  assert.ok((await catalog(pool)).includes('echo'));
+  const pid = await pidOf(conn);
+  process.kill(pid, 'SIGKILL');
+  await until(() => conn.status().status === 'error', 1_000, 'the server to be seen gone');
+  // While nobody is connected the server is "upgraded": a tool appears, another disappears.
+  writeFileSync(file, JSON.stringify({ add: ['while_away'], remove: ['echo'] }));
+  const reconnectAt = performance.now();
+  const names = await catalog(pool);
+  report('R4', 'changed while disconnected → catalog converged on reconnect', performance.now() - reconnectAt);
+  assert.ok(names.includes('while_away') && !names.includes('echo'), `catalog: ${names}`);
+  assert.ok(latest().has('while_away'));
+  await assert.rejects(pool.callTool('cat', 'echo', { message: 'x' }), isFailure('protocol', /does not offer/));
+});
