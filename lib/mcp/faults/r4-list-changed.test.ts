@@ -36,7 +36,7 @@ test('R4 list_changed for add, remove and schema change: the catalog converges, 
   const before = latest();
   const sent = await spySent(conn);
 
-  await pool.callTool('cat', 'retool', { add: ['fresh'], remove: ['delete_all'], describe: { echo: 'Echo, v2' }, reschema: ['add'] });
+  await pool.callTool('cat', 'retool', { add: ['fresh'], remove: ['delete_all'], describe: [{ name: 'echo', description: 'Echo, v2' }], reschema: ['add'] });
   const changedAt = performance.now();
   await until(() => latest().has('fresh') && !latest().has('delete_all'), 2_000, 'the catalog to converge');
   report('R4', 'add/remove/schema change → catalog converged', performance.now() - changedAt);
