@@ -97,10 +97,16 @@ export function timedStream(url: string, body: unknown, headers: Record<string, 
     };
     const req = http.request(
       u,
-      { method: 'POST', agent: agentFor(u.origin), headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) } },
+      { method: 'POST', agent: agentFor(u.origin), headers: { 'accept-encoding': 'gzip, deflate, br', ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) } },
       (res) => {
         t.headersMs = performance.now() - t0;
         t.status = res.statusCode ?? 0;
+        // Like a browser, every request accepts compression (below); a token stream must not be compressed.
+        const encoding = res.headers['content-encoding'];
+        if (encoding && encoding !== 'identity') {
+          res.resume();
+          return done(`the stream is compressed (content-encoding: ${encoding}): every token would cost a zlib flush`);
+        }
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
           const now = performance.now() - t0;

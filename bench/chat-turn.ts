@@ -7,12 +7,13 @@
  *  - N = 1, 10, 50 concurrent turns of 200 words, burst and paced (20 ms/word): time to first token
  *    and total time straight to the model vs through POST /api/chat (p50, p95, overhead). The direct
  *    requests replay the exact body the app sent the model, so the difference is the app's own cost.
- *  - server CPU per turn (utime+stime of the next-server process over the through rounds) and RSS:
+ *  - server CPU per turn (utime+stime of the next-server process over the through rounds; beside it the
+ *    fake model process over the direct rounds, i.e. what writing the same tokens costs on this machine) and RSS:
  *    idle after warm-up, peak during N=50 (sampled every 100 ms), 30 s after the load;
  *  - one warm MCP tool call (`tests` add, auto-approved): (app − model's two requests) for a tool turn
  *    minus (app − model's one request) for a no-tool turn, p50 over 30 sequential pairs;
  *  - the chat page's first-load JavaScript (every /_next/ <script src> of `/`, gzipped);
- *  - SQL statements per turn: not measured yet (no server-side counter is reachable; see the TODO).
+ *  - SQL statements per turn (and per token) from the server's statement hook, GET /api/admin/metrics;
  * Prints one table and writes bench/results.json. Needs an existing production build (.next/BUILD_ID).
  *
  *   ./node_modules/.bin/node --import tsx --conditions=react-server bench/chat-turn.ts
@@ -38,6 +39,7 @@ const PLAN: Array<{ mode: Mode; n: number; rounds: number }> = [
   { mode: 'paced', n: 50, rounds: 3 },
 ];
 const TOOL_TURNS = 30;
+const SQL_TURNS = 20;
 const AFTER_LOAD_WAIT_MS = 30_000;
 const TEXT = {
   burst: '[[words:200]]',
@@ -86,9 +88,8 @@ async function main() {
     CHAT_MODEL: 'fake-model',
     MCP_SERVERS_FILE: 'e2e/fixtures/mcp-servers.e2e.json',
   };
-  // The server generates its own secret in the temp data folder; -p sets the port; DEBUG_SQL_COUNT stays
-  // unset (there is no statement hook reachable from outside the server yet, see TODO(sql-count)).
-  for (const key of ['AUTH_SECRET', 'PORT', 'DEBUG_SQL_COUNT']) delete serverEnv[key];
+  // The server generates its own secret in the temp data folder; -p sets the port.
+  for (const key of ['AUTH_SECRET', 'PORT']) delete serverEnv[key];
   const app = startChild('next start', nextStartArgv(appPort), serverEnv, ROOT);
   children.push(app);
   await waitForHttp(`${fakeUrl}/health`, fake, 15_000);
@@ -150,15 +151,40 @@ async function main() {
   log(`idle RSS ${rss.idle.toFixed(1)} MB`);
   const wholeRun = sampleRss(server.pid, 100);
 
+  // --- SQL statements per turn, from the server's statement hook (GET /api/admin/metrics). Reading the
+  // counter costs statements itself (the admin check), so two back-to-back reads give that cost.
+  const sqlCount = async () => {
+    const m = await request(`${appUrl}/api/admin/metrics`, 'GET', auth);
+    if (m.status !== 200) throw new Error(`metrics: HTTP ${m.status} ${m.body}`);
+    return (JSON.parse(m.body) as { sqlStatements: number }).sqlStatements;
+  };
+  const sqlFor = async (turns: number, text: string, check: StreamCheck) => {
+    const a = await sqlCount();
+    const b = await sqlCount();
+    for (let i = 0; i < turns; i++) mustOk(await through(text, check), 'SQL-count turn');
+    return (await sqlCount() - b - (b - a)) / turns;
+  };
+  const sql = {
+    perTurn: await sqlFor(SQL_TURNS, TEXT.burst, words),
+    // Statements that grow with the answer's length: a paced 200-word turn against a one-word turn.
+    perToken: ((await sqlFor(1, TEXT.paced, words)) - (await sqlFor(1, '[[words:1]]', APP_STREAM('word1')))) / 199,
+  };
+  log(`SQL statements: ${sql.perTurn} per turn, ${sql.perToken} per token`);
+
   // --- Latency phases. Direct and app rounds alternate (order flips each round) to share machine noise. ---
   const phases: Phase[] = [];
   let n50Sampler: ReturnType<typeof sampleRss> | undefined;
   for (const { mode, n, rounds } of PLAN) {
     if (n === 50 && !n50Sampler) n50Sampler = sampleRss(server.pid, 100);
     log(`${mode} N=${n}: ${rounds} round(s)`);
-    const phase: Phase = { mode, n, rounds, direct: [], through: [], serverCpuMs: 0, throughTurns: 0 };
+    const phase: Phase = { mode, n, rounds, direct: [], through: [], serverCpuMs: 0, throughTurns: 0, modelCpuMs: 0, directTurns: 0 };
     for (let r = 0; r < rounds; r++) {
-      const runDirect = async () => phase.direct.push(...(await Promise.all(Array.from({ length: n }, () => direct(bodies[mode], MODEL_STREAM('word200'))))));
+      const runDirect = async () => {
+        const c0 = cpuMs(fake.proc.pid!);
+        phase.direct.push(...(await Promise.all(Array.from({ length: n }, () => direct(bodies[mode], MODEL_STREAM('word200'))))));
+        phase.modelCpuMs += cpuMs(fake.proc.pid!) - c0;
+        phase.directTurns += n;
+      };
       const runThrough = async () => {
         const c0 = cpuMs(server.pid);
         phase.through.push(...(await Promise.all(Array.from({ length: n }, () => through(TEXT[mode], words)))));
@@ -174,13 +200,8 @@ async function main() {
     phases.push(phase);
   }
   rss.peakN50 = n50Sampler?.stop().peak ?? Number.NaN;
-  // TODO(sql-count): SQL statements per turn. db/client.ts statementCount() counts inside the server
-  // process and nothing exposes it over HTTP, so it cannot be read from here. Once the server has a
-  // hook (e.g. DEBUG_SQL_COUNT enabling a counter endpoint or a log line), read it before and after the
-  // burst N=1 phase (and around one paced turn, for the per-token path) and divide by the turns.
-  const sql: { perTurn: number | null; perToken: number | null } = { perTurn: null, perToken: null };
-  const cpuPerTurn: Record<string, number> = {};
-  for (const p of phases) if (p.n !== 10) cpuPerTurn[`${p.mode} N=${p.n}`] = p.serverCpuMs / p.throughTurns;
+  const cpuPerTurn: Record<string, { server: number; model: number }> = {};
+  for (const p of phases) if (p.n !== 10) cpuPerTurn[`${p.mode} N=${p.n}`] = { server: p.serverCpuMs / p.throughTurns, model: p.modelCpuMs / p.directTurns };
 
   // --- RSS 30 s after the load (sampled once a second meanwhile). ---
   log(`waiting ${AFTER_LOAD_WAIT_MS / 1000} s for RSS after the load`);
@@ -226,8 +247,6 @@ async function main() {
   console.log(render(report));
   console.log(`\n${LEGEND}`);
   console.log(`\nWhere the time goes before the first token (app side, p50 ms from sending the request):\n${breakdown(phases)}`);
-  console.log('SQL note: the statement count (db/client.ts statementCount()) lives inside the server process and is not');
-  console.log('exposed over HTTP, so this run cannot read it; it needs a server-side counter (see TODO(sql-count)).');
   if (teardownNotes.length) console.log(`\nTeardown: ${teardownNotes.join('; ')}`);
 
   const meta = {

@@ -2,10 +2,10 @@
  * CPU profile of the server during chat turns (issue 7: "profile first").
  *
  * Starts the fake model and the production build with `--cpu-prof`, runs ROUNDS rounds of N concurrent
- * 200-word burst turns through POST /api/chat, stops the server gracefully (the profile is written on
+ * turns (200 words at once or paced at 20 ms a word, or a turn with one MCP tool call) through POST /api/chat, stops the server gracefully (the profile is written on
  * exit) and prints the functions with the most self time, and self time per package.
  *
- *   ./node_modules/.bin/node --import tsx --conditions=react-server bench/profile-chat.ts [N] [ROUNDS]
+ *   ./node_modules/.bin/node --import tsx --conditions=react-server bench/profile-chat.ts [N] [ROUNDS] [burst|paced|tool]
  *
  * The raw .cpuprofile is kept in bench/profiles/ (open it in Chrome DevTools → Performance).
  */
@@ -19,6 +19,10 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT_DIR = path.join(import.meta.dirname, 'profiles');
 const N = Number(process.argv[2] ?? 10);
 const ROUNDS = Number(process.argv[3] ?? 20);
+/** burst: all 200 words at once; paced: one word every 20 ms; tool: one warm MCP tool call (`tests` add), then a short answer. */
+const TEXTS = { burst: '[[words:200]]', paced: '[[words:200]] [[slow:20]]', tool: 'Add [[tool:add:{"a":1,"b":2}]]' };
+const MODE = (process.argv[4] ?? 'burst') as keyof typeof TEXTS;
+if (!(MODE in TEXTS)) throw new Error(`mode must be one of ${Object.keys(TEXTS).join(', ')}`);
 
 type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
@@ -90,7 +94,7 @@ async function main() {
     let seq = 0;
     const turn = () => {
       const id = `profile-${process.pid}-${++seq}`;
-      return timedStream(`${appUrl}/api/chat`, { id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text: '[[words:200]]' }] } }, auth, APP_STREAM('word200'));
+      return timedStream(`${appUrl}/api/chat`, { id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text: TEXTS[MODE] }] } }, auth, MODE === 'tool' ? APP_STREAM('results: ', ['"type":"tool-output-available"']) : APP_STREAM('word200'));
     };
     for (let i = 0; i < 20; i++) await turn();
     const c0 = cpuMs(server);
@@ -103,7 +107,7 @@ async function main() {
     }
     const turns = N * ROUNDS;
     ttft.sort((a, b) => a - b);
-    console.log(`${turns} turns (N=${N}): server CPU ${((cpuMs(server) - c0) / turns).toFixed(1)} ms/turn, TTFT p50 ${ttft[Math.floor(turns / 2)]!.toFixed(1)} ms`);
+    console.log(`${turns} ${MODE} turns (N=${N}): server CPU ${((cpuMs(server) - c0) / turns).toFixed(1)} ms/turn, TTFT p50 ${ttft[Math.floor(turns / 2)]!.toFixed(1)} ms`);
   } finally {
     for (const c of children.reverse()) await stopChild(c, 10_000);
     closeAgents();

@@ -6,7 +6,7 @@ test.beforeEach(async ({ page }) => {
   await page.goto('/');
 });
 
-test('a message streams its answer token by token, and a reload shows the same conversation', async ({ page }) => {
+test('a message streams its answer token by token (never gzipped), and a reload shows the same conversation', async ({ page }) => {
   const box = composer(page);
   await expect(box).toBeFocused();
   await box.fill('first line');
@@ -14,7 +14,12 @@ test('a message streams its answer token by token, and a reload shows the same c
   await box.pressSequentially('second line');
   await expect(box).toHaveValue('first line\nsecond line');
   await box.fill('Tell me about streaming [[words:40]] [[slow:40]]');
+  const chatResponse = page.waitForResponse((r) => r.url().endsWith('/api/chat'));
   await box.press('Enter');
+  // The browser accepts gzip, but a compressed token stream would pay a zlib flush for every token.
+  const streamed = await chatResponse;
+  expect(streamed.headers()['content-type']).toBe('text/event-stream');
+  expect(streamed.headers()['content-encoding']).toBeUndefined();
 
   const answer = assistantMessages(page).last();
   await expect(answer).toContainText('word1 word2');

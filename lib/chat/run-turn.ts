@@ -151,5 +151,10 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
     },
   });
 
-  return createUIMessageStreamResponse({ stream, consumeSseStream: consumeStream });
+  return createUIMessageStreamResponse({
+    stream,
+    consumeSseStream: consumeStream,
+    // no-transform: Next.js would otherwise gzip the stream for browsers, one zlib flush per chunk.
+    headers: { 'cache-control': 'no-cache, no-transform' },
+  });
 }
