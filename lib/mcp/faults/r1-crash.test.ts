@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   connectionOf,
+  FAST,
   isFailure,
   markedProcesses,
   newPool,
@@ -13,6 +14,10 @@ import {
   text,
   until,
 } from '@/lib/mcp/faults/harness';
+import type { ServerStatusInfo } from '@/lib/schemas/mcp';
+
+/** The backoff set by the last failure: from when it was recorded to the next allowed attempt. */
+const backoffOf = (s: ServerStatusInfo) => Math.round((Date.parse(s.retryAt ?? '') - Date.parse(s.lastError?.at ?? '')) / 10) * 10;
 
 // R1: a stdio server dies mid tools/call (SIGKILL, or exit 1 with stderr); an admin disables a server
 // that ignores SIGTERM. Safe state: the call ends within about 1 s with a clear error, the server is
@@ -66,15 +71,15 @@ test('R1 exit 1 with stderr mid-call: a clear error with the stderr tail; repeat
 
   // It crashes again before answering anything: now it backs off, and callers fail fast meanwhile.
   await assert.rejects(pool.callTool('crashy', 'crash', {}), isFailure('connection'));
-  const firstWait = Date.parse(conn.status().retryAt ?? '') - Date.now();
+  const firstWait = backoffOf(conn.status());
   assert.ok(firstWait > 0, 'a backoff runs after the second crash in a row');
   await assert.rejects(pool.callTool('crashy', 'add', { a: 1, b: 1 }), isFailure('connection', /next retry/));
   assert.deepEqual(markedProcesses(), [], 'no restart during the backoff');
 
   await until(() => conn.status().retryAt === null, 2_000, 'the first backoff to end');
   await assert.rejects(pool.callTool('crashy', 'crash', {}), isFailure('connection'));
-  const secondWait = Date.parse(conn.status().retryAt ?? '') - Date.now();
-  assert.ok(secondWait > firstWait, `the backoff grows (${firstWait} ms, then ${secondWait} ms)`);
+  const secondWait = backoffOf(conn.status());
+  assert.deepEqual([firstWait, secondWait], [FAST.baseBackoffMs, FAST.baseBackoffMs * 2], 'the backoff doubles');
 
   await until(() => conn.status().retryAt === null, 2_000, 'the second backoff to end');
   assert.equal(text(await pool.callTool('crashy', 'add', { a: 20, b: 22 })), '42');

@@ -16,7 +16,11 @@ const reasons = (results: PromiseSettledResult<unknown>[]) =>
     assert.equal(r.status, 'rejected', 'no call to a down server succeeds');
     return (r as PromiseRejectedResult).reason as Error;
   });
-const waitOf = (pool: McpPool) => Date.parse(connectionOf(pool, 'flaky').status().retryAt ?? '') - Date.now();
+/** The backoff set by the last failure: from when it was recorded to the next allowed attempt. */
+const waitOf = (pool: McpPool) => {
+  const status = connectionOf(pool, 'flaky').status();
+  return Date.parse(status.retryAt ?? '') - Date.parse(status.lastError?.at ?? '');
+};
 
 test('R3 a flapping remote (refused, 503, healthy): one shared breaker, capped exponential backoff, no storm, others unaffected, recovery', async () => {
   const backend = await startHttp(['http', '--port', '0']);

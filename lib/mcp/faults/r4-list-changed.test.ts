@@ -62,7 +62,8 @@ test('R4 a list_changed during an in-flight tools/list is not lost', async () =>
   await pool.callTool('cat', 'retool', { add: ['first'] });
   await until(() => conn.listRequests > listsBefore, 1_000, 'the re-list to start');
   const changedAt = performance.now();
-  await pool.callTool('cat', 'retool', { add: ['second'] }); // while that list is in flight
+  await pool.callTool('cat', 'retool', { add: ['second'] });
+  assert.ok(!latest().has('first'), 'the second change came while the first re-list was still in flight');
   await until(() => latest().has('second'), 3_000, 'the second change to reach the catalog');
   report('R4', 'change during an in-flight tools/list → catalog converged', performance.now() - changedAt);
   assert.ok(latest().has('first'));
