@@ -85,6 +85,22 @@ export async function readJson<T extends z.ZodType>(req: Request, schema: T, max
   return parseWith(schema, value, 'request body');
 }
 
+/**
+ * Like readJson for an optional body: an absent or empty body gives `schema.parse({})`. Whether there is
+ * a body is read from the body itself, not from Content-Length (a chunked body has none).
+ */
+export async function readOptionalJson<T extends z.ZodType>(req: Request, schema: T, maxBytes = MAX_BODY_BYTES): Promise<z.infer<T>> {
+  const text = await readBodyText(req, maxBytes);
+  if (!text.trim()) return parseWith(schema, {}, 'request body');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError('bad_request', 'Request body is not valid JSON.');
+  }
+  return parseWith(schema, value, 'request body');
+}
+
 /** State-changing requests must come from our own origin (CSRF defence beside SameSite cookies). */
 export function assertSameOrigin(req: Request): void {
   const origin = req.headers.get('origin');

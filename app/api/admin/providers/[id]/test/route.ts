@@ -1,6 +1,6 @@
 import { testProvider } from '@/app/_server/providers-admin';
 import { requireAdmin } from '@/app/_server/session';
-import { readJson, route } from '@/lib/http';
+import { readOptionalJson, route } from '@/lib/http';
 import { ProviderTestSchema } from '@/lib/schemas/providers';
 
 export const runtime = 'nodejs';
@@ -8,7 +8,6 @@ export const dynamic = 'force-dynamic';
 
 export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
   await requireAdmin(req);
-  const hasBody = Number(req.headers.get('content-length') ?? '0') > 0;
-  const body = hasBody ? await readJson(req, ProviderTestSchema) : {};
+  const body = await readOptionalJson(req, ProviderTestSchema);
   return Response.json(await testProvider((await params).id, body.model));
 });
