@@ -31,11 +31,13 @@ const unit = run('unit tests (node:test)', process.execPath, [
   '--import', 'tsx', '--conditions=react-server', '--test', '--test-concurrency=1', '--test-reporter=spec',
   'lib/**/*.test.ts', 'db/**/*.test.ts', 'e2e/fixtures/**/*.test.ts',
 ], { capture: true });
-const count = (re) => Number(re.exec(unit.stdout ?? '')?.[1] ?? 0);
-const unitPass = count(/ℹ pass (\d+)/);
-const unitFail = count(/ℹ fail (\d+)/) + count(/ℹ cancelled (\d+)/);
-passed += unitPass;
-failed += unitFail || (unit.status !== 0 ? 1 : 0);
+/** Adds a node:test run's pass and fail (and cancelled) counts to the totals. */
+function countNodeTests(res) {
+  const count = (re) => Number(re.exec(res.stdout ?? '')?.[1] ?? 0);
+  passed += count(/ℹ pass (\d+)/);
+  failed += count(/ℹ fail (\d+)/) + count(/ℹ cancelled (\d+)/) || (res.status !== 0 ? 1 : 0);
+}
+countNodeTests(unit);
 
 // The official MCP client conformance suite, against the pool's own connection code.
 const client = `${process.execPath} --import tsx --conditions=react-server e2e/conformance/client.ts`;
@@ -50,6 +52,10 @@ const build = run('build (next build, includes the type-check)', process.execPat
 if (build.status === 0) passed++;
 else failed++;
 check('type-check (tsc)', bin('tsc'), ['--noEmit']);
+
+// Fault cases R5–R7 against the build: disconnects, kill -9 and restart, parallel writers, junk from an
+// MCP server, a route fuzzer (~1 minute).
+if (build.status === 0) countNodeTests(run('fault tests (node:test, faults/)', process.execPath, ['scripts/test-faults.mjs', '--test-reporter=spec'], { capture: true }));
 
 if (build.status === 0) {
   rmSync('test-results/e2e.json', { force: true });
