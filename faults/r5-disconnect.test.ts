@@ -14,7 +14,8 @@ let stack: Stack;
 let auth: Auth;
 
 before(async () => {
-  stack = await new Stack({ tests: testServer() }).start();
+  stack = new Stack({ tests: testServer() }); // assigned before start(), so after() tears down a half-started stack too
+  await stack.start();
   auth = await signUp(stack, { name: 'R5 Admin', email: 'r5@example.com', password: 'r5-password-1' });
 });
 after(() => stack?.stop());

@@ -34,7 +34,8 @@ let stack: Stack;
 let admin: Auth;
 
 before(async () => {
-  stack = await new Stack({ tests: testServer() }).start();
+  stack = new Stack({ tests: testServer() }); // assigned before start(), so after() tears down a half-started stack too
+  await stack.start();
   admin = await signUp(stack, { name: 'R6 Admin', email: 'r6@example.com', password: 'r6-password-1' });
   await liftChatLimits(stack, admin);
 });

@@ -17,7 +17,8 @@ let user: Auth;
 let real: (pattern: string) => string | null = () => null;
 
 before(async () => {
-  stack = await new Stack({ tests: testServer() }).start();
+  stack = new Stack({ tests: testServer() }); // assigned before start(), so after() tears down a half-started stack too
+  await stack.start();
   admin = await signUp(stack, { name: 'R7 Admin', email: 'r7@example.com', password: 'r7-password-1' });
   await liftChatLimits(stack, admin);
   const account = { name: 'R7 User', email: 'r7-user@example.com', password: 'r7-password-2' };

@@ -13,7 +13,8 @@ let auth: Auth;
 let serverPid = 0;
 
 before(async () => {
-  stack = await new Stack({ bad: badServer() }).start();
+  stack = new Stack({ bad: badServer() }); // assigned before start(), so after() tears down a half-started stack too
+  await stack.start();
   auth = await signUp(stack, { name: 'R7 Admin', email: 'r7-mcp@example.com', password: 'r7-password-1' });
   serverPid = stack.serverPid();
 });
