@@ -2,7 +2,8 @@
  * R7 (SECURITY-CASES.md), the route half: a fuzzer sends missing, malformed, wrongly typed and huge
  * (20 MB) bodies, wrong content types, unexported methods and bad ids to every API route, signed out,
  * as a user and as an admin. Safe state: every answer is a 4xx (never a 5xx, a reset or a hang), and the
- * same server process is still alive and healthy afterwards.
+ * same server process is still alive and healthy afterwards. FUZZ_DUMP=<file> writes every request and
+ * its answer to that file.
  */
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
