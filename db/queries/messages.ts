@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { conversations, messages } from '@/db/schema';
 
@@ -19,6 +19,32 @@ export function listMessages(db: Db, conversationId: string): StoredMessage[] {
     .orderBy(asc(messages.seq))
     .all()
     .map((m) => ({ id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) }));
+}
+
+export type MessagePage = {
+  messages: StoredMessage[];
+  /** Pass as `before` to get the page just older than this one; null when this page starts the conversation. */
+  before: number | null;
+};
+
+/**
+ * The `limit` newest messages older than position `before` (all positions when omitted), oldest first.
+ * One indexed range read (messages_conv_seq_idx), so a page costs the same in a conversation of 10 or 10,000.
+ */
+export function listMessagePage(db: Db, conversationId: string, opts: { limit: number; before?: number | null }): MessagePage {
+  const where = opts.before == null ? eq(messages.conversationId, conversationId) : and(eq(messages.conversationId, conversationId), lt(messages.seq, opts.before));
+  const rows = db
+    .select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata, seq: messages.seq })
+    .from(messages)
+    .where(where)
+    .orderBy(desc(messages.seq))
+    .limit(opts.limit + 1)
+    .all();
+  const page = rows.slice(0, opts.limit).reverse();
+  return {
+    messages: page.map((m) => ({ id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) })),
+    before: rows.length > opts.limit && page[0] ? page[0].seq : null,
+  };
 }
 
 /** The row of a message appended at the end of its conversation (next seq computed in the same statement). */

@@ -66,6 +66,12 @@ export const RenameSchema = z.object({ title: z.string().trim().min(1, 'must not
 /** PATCH /api/conversations/[id]: rename and/or tool settings. */
 export const ConversationPatchSchema = ToolSettingsSchema.extend({ title: RenameSchema.shape.title.optional() }).strict();
 
+/** GET /api/conversations/[id]/messages: the page of messages just before position `before`. */
+export const MessagePageQuerySchema = z.object({
+  before: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+
 export const ListQuerySchema = z.object({
   q: z.string().max(200).optional(),
   cursor: z.string().max(200).optional(),

@@ -3,7 +3,7 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { useRouter } from 'next/navigation';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { titleFrom } from '@/lib/title';
@@ -13,7 +13,10 @@ import { ErrorNotice } from './error-notice';
 import type { ResourceAttachment } from './attachment-chips';
 import { requestBody } from './chat-request';
 import { type ChatMessage, MessageItem } from './message-item';
+import { preloadMarkdown } from './markdown';
+import { MessageList } from './message-list';
 import type { Progress } from './tool-call-card';
+import { useOlderMessages } from './use-older-messages';
 
 export type ModelInfo = { id: string; label: string; provider: string; toolCalling: 'native' | 'prompt' };
 
@@ -21,6 +24,8 @@ type Props = {
   id: string;
   title: string;
   initialMessages: ChatMessage[];
+  /** Position of the oldest message sent with the page, when older ones exist (loaded on scroll-up). */
+  olderBefore?: number | null;
   isNew: boolean;
   models: ModelInfo[];
   initialModel: string | null;
@@ -29,7 +34,7 @@ type Props = {
 };
 
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
-export function Chat({ id, title, initialMessages, isNew, models, initialModel, initialToolSettings, noProviderMessage }: Props) {
+export function Chat({ id, title, initialMessages, olderBefore = null, isNew, models, initialModel, initialToolSettings, noProviderMessage }: Props) {
   const router = useRouter();
   const [model, setModel] = useState(initialModel);
   const [toolSettings, setToolSettings] = useState<ToolSettings>(initialToolSettings);
@@ -54,7 +59,7 @@ export function Chat({ id, title, initialMessages, isNew, models, initialModel, 
       }),
     [],
   );
-  const { messages, sendMessage, status, stop, error, regenerate, addToolApprovalResponse } = useChat<ChatMessage>({
+  const { messages, setMessages, sendMessage, status, stop, error, regenerate, addToolApprovalResponse } = useChat<ChatMessage>({
     id,
     messages: initialMessages,
     transport,
@@ -68,6 +73,16 @@ export function Chat({ id, title, initialMessages, isNew, models, initialModel, 
     },
   });
 
+  const prepend = useCallback(
+    (older: ChatMessage[]) =>
+      setMessages((current) => {
+        const have = new Set(current.map((m) => m.id));
+        return [...older.filter((m) => !have.has(m.id)), ...current];
+      }),
+    [setMessages],
+  );
+  const { hasOlder, loadOlder } = useOlderMessages(id, olderBefore, prepend);
+
   function onApproval(approvalId: string, approved: boolean, always: boolean) {
     if (always) alwaysRef.current.add(approvalId);
     void addToolApprovalResponse({ id: approvalId, approved, ...(approved ? {} : { reason: 'The user denied this call.' }) });
@@ -79,28 +94,14 @@ export function Chat({ id, title, initialMessages, isNew, models, initialModel, 
   const last = messages.at(-1);
   const storedError = !busy && !error && last?.role === 'assistant' ? last.metadata?.error : undefined;
 
+  useEffect(preloadMarkdown, []);
+
   useEffect(() => {
     if (status === 'streaming' && !createdRef.current) {
       createdRef.current = true;
       notifyConversationsChanged();
     }
   }, [status]);
-
-  const bottomRef = useRef<HTMLDivElement>(null);
-  const count = messages.length;
-  const lastLength = last?.parts.length ?? 0;
-  const anchoredRef = useRef(false);
-  useEffect(() => {
-    // Opened from a search result (`#m-<id>`): show that message, highlighted, instead of the end.
-    const target = !anchoredRef.current && window.location.hash.startsWith('#m-') ? document.getElementById(window.location.hash.slice(1)) : null;
-    anchoredRef.current = true;
-    if (target) {
-      target.scrollIntoView({ block: 'center' });
-      target.classList.add('search-hit');
-      return;
-    }
-    if (count || lastLength) bottomRef.current?.scrollIntoView({ block: 'end' });
-  }, [count, lastLength]);
 
   function send(text: string, attachments: ResourceAttachment[] = []) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
@@ -127,37 +128,38 @@ export function Chat({ id, title, initialMessages, isNew, models, initialModel, 
   return (
     <div className="flex h-full min-h-0 flex-col">
       <ChatHeader conversationId={messages.length && (!isNew || createdRef.current) ? id : null} title={headerTitle} />
-      <div className="min-h-0 flex-1 overflow-y-auto px-4 py-6" aria-live="polite">
-        <div className="mx-auto flex max-w-3xl flex-col gap-6">
-          {noProviderMessage && (
-            <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
-              {noProviderMessage}
-            </p>
-          )}
-          {messages.length === 0 && (
-            <div className="mt-24 text-center text-zinc-500">
-              <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
-              <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
-            </div>
-          )}
-          {messages.map((m, i) => (
-            <MessageItem
-              key={m.id}
-              message={m}
-              streaming={busy && i === messages.length - 1}
-              interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
-              progress={progress}
-              onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
-              onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
-              onEditResend={busy ? undefined : (messageId, text) => void sendMessage({ text, messageId })}
-            />
-          ))}
-          {(error || storedError) && (
-            <ErrorNotice error={error?.message ?? storedError ?? ''} onRetry={() => void regenerate()} />
-          )}
-          <div ref={bottomRef} />
-        </div>
-      </div>
+      <MessageList
+        messages={messages}
+        hasOlder={hasOlder}
+        loadOlder={loadOlder}
+        before={
+          <>
+            {noProviderMessage && (
+              <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+                {noProviderMessage}
+              </p>
+            )}
+            {messages.length === 0 && (
+              <div className="mt-24 text-center text-zinc-500">
+                <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
+                <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
+              </div>
+            )}
+          </>
+        }
+        after={(error || storedError) && <ErrorNotice error={error?.message ?? storedError ?? ''} onRetry={() => void regenerate()} />}
+        renderItem={(m, i) => (
+          <MessageItem
+            message={m}
+            streaming={busy && i === messages.length - 1}
+            interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
+            progress={progress}
+            onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
+            onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
+            onEditResend={busy ? undefined : (messageId, text) => void sendMessage({ text, messageId })}
+          />
+        )}
+      />
       <div className="border-t border-zinc-200 p-3 dark:border-zinc-800">
         <Composer
           busy={busy}

@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { getOwnConversation } from '@/db/queries/conversations';
-import { listMessages } from '@/db/queries/messages';
+import { listMessagePage } from '@/db/queries/messages';
 import { modelSources } from '@/app/_server/model-sources';
 import { requirePageUser } from '@/app/_server/page-user';
 import { listModels, NO_PROVIDER_MESSAGE } from '@/lib/providers';
@@ -10,6 +10,9 @@ import type { ChatMessage } from '../../_components/message-item';
 
 export const dynamic = 'force-dynamic';
 
+/** Messages sent with the page; older ones load on scroll-up (GET /api/conversations/[id]/messages). */
+const FIRST_PAGE = 50;
+
 export default async function ConversationPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePageUser();
   const { id } = await params;
@@ -17,13 +20,15 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const conversation = getOwnConversation(db, user.id, id);
   if (!conversation) notFound();
   const models = listModels(modelSources());
+  const page = listMessagePage(db, id, { limit: FIRST_PAGE });
   const remembered = models.some((m) => m.id === conversation.model) ? conversation.model : null;
   return (
     <Chat
       key={id}
       id={id}
       title={conversation.title}
-      initialMessages={listMessages(db, id) as ChatMessage[]}
+      initialMessages={page.messages as ChatMessage[]}
+      olderBefore={page.before}
       isNew={false}
       initialToolSettings={{
         toolMode: conversation.toolMode,

@@ -1,0 +1,22 @@
+import { getDb } from '@/db/client';
+import { getOwnConversation } from '@/db/queries/conversations';
+import { listMessagePage } from '@/db/queries/messages';
+import { requireUser } from '@/app/_server/session';
+import { notFound } from '@/lib/errors';
+import { parseWith, route } from '@/lib/http';
+import { MessagePageQuerySchema } from '@/lib/schemas/chat';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Ctx = { params: Promise<{ id: string }> };
+
+/** Older messages of a long conversation, a page at a time (the chat page loads them on scroll-up). */
+export const GET = route<Ctx>(async (req, { params }) => {
+  const user = await requireUser(req);
+  const { id } = await params;
+  const query = parseWith(MessagePageQuerySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
+  const db = getDb();
+  if (!getOwnConversation(db, user.id, id)) throw notFound('Conversation not found.');
+  return Response.json(listMessagePage(db, id, { limit: query.limit, before: query.before }), { headers: { 'cache-control': 'no-store' } });
+});
