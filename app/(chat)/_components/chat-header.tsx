@@ -1,7 +1,9 @@
 'use client';
 
-import { useRef, useState } from 'react';
-import { ShareDialog } from './share-dialog';
+import { lazy, Suspense, useRef, useState } from 'react';
+
+/** Loaded when first opened, not with the page. */
+const ShareDialog = lazy(() => import('./share-dialog').then((m) => ({ default: m.ShareDialog })));
 
 type Props = { conversationId: string | null; title: string };
 
@@ -43,7 +45,11 @@ export function ChatHeader({ conversationId, title }: Props) {
               </a>
             </div>
           </details>
-          {sharing && <ShareDialog conversationId={conversationId} onClose={() => setSharing(false)} />}
+          {sharing && (
+            <Suspense fallback={null}>
+              <ShareDialog conversationId={conversationId} onClose={() => setSharing(false)} />
+            </Suspense>
+          )}
         </>
       )}
     </header>

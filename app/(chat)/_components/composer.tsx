@@ -1,19 +1,21 @@
 'use client';
 
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import type { MenuOption } from './composer-commands';
 import { ComposerToolbar } from './composer-toolbar';
-import { HelpPanel } from './help-panel';
 import { MenuListbox } from './menu-listbox';
-import { PromptArgsDialog } from './prompt-args-dialog';
 import { renderPromptText } from './prompt-requests';
 import { SendButton } from './send-button';
 import { MODE_LABELS } from './tool-selection';
-import { ToolsPanel } from './tools-panel';
 import { useComposerMenus } from './use-composer-menus';
 import { type PromptInfo, useMcpCatalogs } from './use-mcp-catalogs';
+
+// Panels and the prompt dialog load when first opened, not with the page.
+const HelpPanel = lazy(() => import('./help-panel').then((m) => ({ default: m.HelpPanel })));
+const PromptArgsDialog = lazy(() => import('./prompt-args-dialog').then((m) => ({ default: m.PromptArgsDialog })));
+const ToolsPanel = lazy(() => import('./tools-panel').then((m) => ({ default: m.ToolsPanel })));
 
 type Props = {
   busy: boolean;
@@ -141,9 +143,13 @@ export function Composer(props: Props) {
       onHighlight={menus.highlightAt}
     />
   ) : toolsOpen ? null : panel === 'tools' ? (
-    <ToolsPanel catalog={tools} settings={toolSettings} onEdit={editTools} onClose={() => setPanel(null)} />
+    <Suspense fallback={null}>
+      <ToolsPanel catalog={tools} settings={toolSettings} onEdit={editTools} onClose={() => setPanel(null)} />
+    </Suspense>
   ) : panel === 'help' ? (
-    <HelpPanel onClose={() => setPanel(null)} />
+    <Suspense fallback={null}>
+      <HelpPanel onClose={() => setPanel(null)} />
+    </Suspense>
   ) : null;
 
   return (
@@ -196,14 +202,16 @@ export function Composer(props: Props) {
         <SendButton busy={busy} canSend={Boolean(text.trim()) && !disabled} onStop={onStop} />
       </form>
       {argsFor && (
-        <PromptArgsDialog
-          prompt={argsFor}
-          onClose={() => setArgsFor(null)}
-          onInsert={(inserted) => {
-            setArgsFor(null);
-            replaceText(inserted);
-          }}
-        />
+        <Suspense fallback={null}>
+          <PromptArgsDialog
+            prompt={argsFor}
+            onClose={() => setArgsFor(null)}
+            onInsert={(inserted) => {
+              setArgsFor(null);
+              replaceText(inserted);
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );

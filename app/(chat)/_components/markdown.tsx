@@ -1,43 +1,25 @@
 'use client';
 
-import { memo } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
-import remarkGfm from 'remark-gfm';
-import { safeLinkUrl } from '@/lib/safe-url';
-import { RemoteImage } from './remote-image';
-
-const components: Components = {
-  a: ({ href, children }) => {
-    const safe = safeLinkUrl(href);
-    if (!safe) return <span>{children}</span>;
-    return (
-      <a href={safe} target="_blank" rel="noopener noreferrer nofollow">
-        {children}
-      </a>
-    );
-  },
-  img: ({ src, alt }) => <RemoteImage src={typeof src === 'string' ? src : undefined} alt={alt} />,
-};
-
-/** Keep every URL as written; the components above decide what may be followed or loaded. */
-const keepUrl = (url: string) => url;
+import { lazy, memo, Suspense } from 'react';
 
 /**
- * Untrusted text (model output, tool results) as Markdown: raw HTML is never rendered
- * (react-markdown escapes it without rehype-raw), links are http(s)/mailto only, remote images are click-to-load.
+ * The Markdown renderer (react-markdown, GFM, highlight.js) is its own chunk, loaded after the page's first
+ * JavaScript: a server-rendered message keeps its server HTML until the chunk is there (React hydrates it
+ * then), and a message mounted before that shows its text as written for that moment.
+ */
+const MarkdownView = lazy(() => import('./markdown-view'));
+
+/** Loads the renderer ahead of need (e.g. once the chat page is interactive). */
+export const preloadMarkdown = () => void import('./markdown-view');
+
+/**
+ * Untrusted text (model output, tool results) as Markdown: raw HTML is never rendered, links are
+ * http(s)/mailto only, remote images are click-to-load (see markdown-view.tsx).
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
-    <div className="prose-chat">
-      <ReactMarkdown
-        remarkPlugins={[remarkGfm]}
-        rehypePlugins={[[rehypeHighlight, { detect: false }]]}
-        components={components}
-        urlTransform={keepUrl}
-      >
-        {text}
-      </ReactMarkdown>
-    </div>
+    <Suspense fallback={<div className="prose-chat whitespace-pre-wrap break-words">{text}</div>}>
+      <MarkdownView text={text} />
+    </Suspense>
   );
 });

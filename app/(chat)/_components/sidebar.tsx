@@ -2,12 +2,14 @@
 
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
-import { useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
 import { HistoryList } from './history-list';
 import { SearchBox } from './search-box';
 import { SearchResults } from './search-results';
-import { ShortcutsDialog } from './shortcuts-dialog';
+
+/** Loaded when first opened, not with the page. */
+const ShortcutsDialog = lazy(() => import('./shortcuts-dialog').then((m) => ({ default: m.ShortcutsDialog })));
 import { SidebarFooter } from './sidebar-footer';
 import { type SummaryPage, useConversationList } from './use-conversation-list';
 import { useConversationSearch } from './use-conversation-search';
@@ -120,7 +122,11 @@ export function Sidebar({ initial, user }: Props) {
         </div>
         <SidebarFooter user={user} onShowShortcuts={() => setHelpOpen(true)} />
       </nav>
-      {helpOpen && <ShortcutsDialog onClose={() => setHelpOpen(false)} />}
+      {helpOpen && (
+        <Suspense fallback={null}>
+          <ShortcutsDialog onClose={() => setHelpOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }
