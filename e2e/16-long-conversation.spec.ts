@@ -2,9 +2,9 @@ import { expect, type Page, test } from '@playwright/test';
 import { ADMIN, assistantMessages, originHeaders, send, signIn } from './helpers';
 
 /** A conversation of `pairs` question/answer pairs, through the import API (the answers are a few lines of Markdown). */
-async function importLong(page: Page, pairs: number, title: string): Promise<string> {
+async function importLong(page: Page, pairs: number, title: string, rare?: { at: number; word: string }): Promise<string> {
   const messages = Array.from({ length: pairs }, (_, i) => [
-    { role: 'user', parts: [{ type: 'text', text: `Question number ${i}` }] },
+    { role: 'user', parts: [{ type: 'text', text: `Question number ${i}${rare?.at === i ? ` about the ${rare.word}` : ''}` }] },
     { role: 'assistant', parts: [{ type: 'text', text: `Answer number ${i}\n\n- first point of ${i}\n- second point of ${i}\n\n**bold ${i}**` }] },
   ]).flat();
   const res = await page.request.post('/api/conversations/import', { data: { title, messages }, headers: originHeaders() });
@@ -31,7 +31,7 @@ test('a 400-message conversation opens at its end with only a window mounted; sc
   await expect(page.getByText('Question number 0', { exact: true })).toHaveCount(0);
   const count = await mounted(page).count();
   expect(count).toBeGreaterThan(0);
-  expect(count).toBeLessThan(60); // a window, not 400 messages
+  expect(count).toBeLessThan(40); // a window, not even the 50 messages the page was sent
 
   // Scrolling up loads the older pages and, at the very top, shows the first message.
   const box = scroller(page);
@@ -42,7 +42,7 @@ test('a 400-message conversation opens at its end with only a window mounted; sc
   }).toPass({ timeout: 30_000 });
   await expect(page.locator('[data-older-messages]')).toHaveCount(0);
   // Still a window after all 400 are loaded: the last answer is no longer mounted.
-  expect(await mounted(page).count()).toBeLessThan(60);
+  expect(await mounted(page).count()).toBeLessThan(40);
   await expect(lastAnswer).toHaveCount(0);
 });
 
@@ -59,10 +59,29 @@ test('a new answer in a long conversation streams at the bottom, in view', async
   await expect(answer).toContainText('word60');
   await expect(answer.getByText('word60')).toBeInViewport();
   await expect(page.getByText('One more please', { exact: false }).last()).toBeAttached();
-  expect(await mounted(page).count()).toBeLessThan(60);
+  expect(await mounted(page).count()).toBeLessThan(40);
 
   // A reload shows the stored turn at the end, still opening at the bottom.
   await page.reload();
   await expect(assistantMessages(page).last()).toContainText('word60');
   await expect(assistantMessages(page).last()).toBeInViewport();
+});
+
+test('a search hit on an early message of a long conversation opens there, highlighted', async ({ page }) => {
+  test.setTimeout(90_000);
+  const word = `okapi${Date.now().toString(36)}`;
+  const id = await importLong(page, 200, 'Long talk with a rare word', { at: 2, word });
+  await page.goto('/');
+  await page.getByRole('searchbox', { name: 'Search conversations' }).fill(word);
+  const hit = page.getByRole('navigation', { name: 'Conversations' }).getByRole('list', { name: 'Search results' }).getByRole('link');
+  await expect(hit).toHaveCount(1);
+  await hit.click();
+  await expect(page).toHaveURL(new RegExp(`/c/${id}#m-`));
+  // The 5th of 400 messages is far before the newest 50 the server sends: older pages are fetched until it is there.
+  const anchor = new URL(page.url()).hash.slice(1);
+  const target = page.locator(`[id="${anchor}"]`);
+  await expect(target).toBeInViewport({ timeout: 20_000 });
+  await expect(target).toContainText(`Question number 2 about the ${word}`);
+  await expect(page.locator('.search-hit')).toContainText(word);
+  expect(await mounted(page).count()).toBeLessThan(40);
 });
