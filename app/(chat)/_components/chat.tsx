@@ -1,9 +1,7 @@
 'use client';
 
-import { useChat } from '@ai-sdk/react';
-import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
 import { useRouter } from 'next/navigation';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { titleFrom } from '@/lib/title';
@@ -16,6 +14,7 @@ import { type ChatMessage, MessageItem } from './message-item';
 import { preloadMarkdown } from './markdown';
 import { MessageList } from './message-list';
 import type { Progress } from './tool-call-card';
+import { useLazyChat } from './use-lazy-chat';
 import { useOlderMessages } from './use-older-messages';
 
 export type ModelInfo = { id: string; label: string; provider: string; toolCalling: 'native' | 'prompt' };
@@ -46,24 +45,11 @@ export function Chat({ id, title, initialMessages, olderBefore = null, isNew, mo
   const [progress, setProgress] = useState<ReadonlyMap<string, Progress>>(new Map());
   const createdRef = useRef(!isNew);
   const alwaysRef = useRef(new Set<string>());
-  const transport = useMemo(
-    () =>
-      new DefaultChatTransport<ChatMessage>({
-        api: '/api/chat',
-        prepareSendMessagesRequest: ({ id, messages }) => ({
-          body: {
-            ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
-            ...(modelRef.current ? { model: modelRef.current } : {}),
-          },
-        }),
-      }),
-    [],
-  );
-  const { messages, setMessages, sendMessage, status, stop, error, regenerate, addToolApprovalResponse } = useChat<ChatMessage>({
-    id,
-    messages: initialMessages,
-    transport,
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+  const { messages, setMessages, sendMessage, status, stop, error, regenerate, addToolApprovalResponse } = useLazyChat(id, initialMessages, {
+    body: (id, messages) => ({
+      ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
+      ...(modelRef.current ? { model: modelRef.current } : {}),
+    }),
     onFinish: () => notifyConversationsChanged(),
     onData: (part) => {
       if (part.type === 'data-tool-progress' && part.id) {
