@@ -5,7 +5,7 @@ import { ADMIN, assistantMessages, originHeaders, send, signIn } from './helpers
 async function importLong(page: Page, pairs: number, title: string, rare?: { at: number; word: string }): Promise<string> {
   const messages = Array.from({ length: pairs }, (_, i) => [
     { role: 'user', parts: [{ type: 'text', text: `Question number ${i}${rare?.at === i ? ` about the ${rare.word}` : ''}` }] },
-    { role: 'assistant', parts: [{ type: 'text', text: `Answer number ${i}\n\n- first point of ${i}\n- second point of ${i}\n\n**bold ${i}**` }] },
+    { role: 'assistant', parts: [{ type: 'text', text: `Answer number ${i}\n\n- first point of ${i}\n- second point of ${i}\n\n**bold ${i}**${i === pairs - 1 ? '\n\n```ts\nconst answer = 42;\n```' : ''}` }] },
   ]).flat();
   const res = await page.request.post('/api/conversations/import', { data: { title, messages }, headers: originHeaders() });
   expect(res.status()).toBe(201);
@@ -28,6 +28,7 @@ test('a 400-message conversation opens at its end with only a window mounted; sc
   const lastAnswer = page.locator('[data-role="assistant"]', { hasText: 'Answer number 199' });
   await expect(lastAnswer).toBeInViewport();
   await expect(lastAnswer.locator('strong')).toHaveText('bold 199'); // rendered as Markdown
+  await expect(lastAnswer.locator('pre code.hljs .hljs-keyword')).toHaveText('const'); // highlighted
   await expect(page.getByText('Question number 0', { exact: true })).toHaveCount(0);
   const count = await mounted(page).count();
   expect(count).toBeGreaterThan(0);

@@ -2,9 +2,9 @@
 
 import { memo } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
-import rehypeHighlight from 'rehype-highlight';
 import remarkGfm from 'remark-gfm';
 import { safeLinkUrl } from '@/lib/safe-url';
+import { rehypeHighlightCode } from './highlight-code';
 import { RemoteImage } from './remote-image';
 
 const components: Components = {
@@ -32,7 +32,7 @@ const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
     <div className="prose-chat">
       <ReactMarkdown
         remarkPlugins={[remarkGfm]}
-        rehypePlugins={[[rehypeHighlight, { detect: false }]]}
+        rehypePlugins={[rehypeHighlightCode]}
         components={components}
         urlTransform={keepUrl}
       >
