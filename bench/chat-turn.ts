@@ -146,7 +146,8 @@ async function main() {
   }
   for (let i = 0; i < 3; i++) mustOk(await through(TEXT.tool, toolApp), 'warm-up tool turn');
   await pageScripts(appUrl, '/', { cookie: auth.cookie });
-  await sleep(2000);
+  // Idle = quiet for longer than the server's idle memory release (5 s after the last answer).
+  await sleep(8000);
   const rss: Rss = { idle: rssMb(server.pid), peakN50: Number.NaN, after30s: Number.NaN, peakWholeRun: Number.NaN };
   log(`idle RSS ${rss.idle.toFixed(1)} MB`);
   const wholeRun = sampleRss(server.pid, 100);

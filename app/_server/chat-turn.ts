@@ -16,6 +16,7 @@ import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
+import { IdleMemoryRelease } from '@/lib/idle-memory';
 import { ConcurrencyGate, WindowLimiter } from '@/lib/rate-limit';
 import { NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
 import { modelSources } from '@/app/_server/model-sources';
@@ -71,7 +72,10 @@ function approvalSecret(): string {
   return createHmac('sha256', getEnv().AUTH_SECRET).update('tool-approval').digest('base64url');
 }
 
-const g = globalThis as unknown as { __chatLimits?: { window: WindowLimiter; perMinute: number; gate: ConcurrencyGate } };
+const g = globalThis as unknown as { __chatLimits?: { window: WindowLimiter; perMinute: number; gate: ConcurrencyGate }; __idleMemory?: IdleMemoryRelease };
+
+/** Memory grown under load is given back 5 s after the last answer ends (see lib/idle-memory.ts). */
+const IDLE_MEMORY_RELEASE_MS = 5000;
 
 /** Per-user limits: requests per minute (429 with Retry-After) and answers streaming at once. */
 function admitTurn(userId: string, perMinute: number, concurrent: number): () => void {
@@ -86,7 +90,12 @@ function admitTurn(userId: string, perMinute: number, concurrent: number): () =>
   if (!release) {
     throw new AppError('rate_limited', `You already have ${concurrent} answers in progress. Wait for one to finish.`, undefined, { 'Retry-After': '5' });
   }
-  return release;
+  g.__idleMemory ??= new IdleMemoryRelease(IDLE_MEMORY_RELEASE_MS);
+  const quiet = g.__idleMemory.begin();
+  return () => {
+    release();
+    quiet();
+  };
 }
 
 /** One chat turn: store the user's message (or the approval answers) first, then stream the answer and store it. */
