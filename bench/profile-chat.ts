@@ -20,7 +20,7 @@ const OUT_DIR = path.join(import.meta.dirname, 'profiles');
 const N = Number(process.argv[2] ?? 10);
 const ROUNDS = Number(process.argv[3] ?? 20);
 /** burst: all 200 words at once; paced: one word every 20 ms; tool: one warm MCP tool call (`tests` add), then a short answer. */
-const TEXTS = { burst: '[[words:200]]', paced: '[[words:200]] [[slow:20]]', tool: 'Add [[tool:add:{"a":1,"b":2}]]' };
+const TEXTS = { burst: '[[words:200]]', paced: '[[words:200]] [[slow:20]]', tool: 'Add [[tool:add:{"a":1,"b":2}]]', short: '[[say:Tool results: 3]]' };
 const MODE = (process.argv[4] ?? 'burst') as keyof typeof TEXTS;
 if (!(MODE in TEXTS)) throw new Error(`mode must be one of ${Object.keys(TEXTS).join(', ')}`);
 
@@ -94,7 +94,7 @@ async function main() {
     let seq = 0;
     const turn = () => {
       const id = `profile-${process.pid}-${++seq}`;
-      return timedStream(`${appUrl}/api/chat`, { id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text: TEXTS[MODE] }] } }, auth, MODE === 'tool' ? APP_STREAM('results: ', ['"type":"tool-output-available"']) : APP_STREAM('word200'));
+      return timedStream(`${appUrl}/api/chat`, { id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text: TEXTS[MODE] }] } }, auth, MODE === 'tool' || MODE === 'short' ? MODE === 'short' ? APP_STREAM('results: ') : APP_STREAM('results: ', ['"type":"tool-output-available"']) : APP_STREAM('word200'));
     };
     for (let i = 0; i < 20; i++) await turn();
     const c0 = cpuMs(server);
