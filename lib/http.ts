@@ -75,7 +75,10 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what =
 
 /** Parses a JSON body with a byte cap and a zod schema; every failure is a 400/413 naming the problem. */
 export async function readJson<T extends z.ZodType>(req: Request, schema: T, maxBytes = MAX_BODY_BYTES): Promise<z.infer<T>> {
-  const text = await readBodyText(req, maxBytes);
+  return parseBody(schema, await readBodyText(req, maxBytes));
+}
+
+function parseBody<T extends z.ZodType>(schema: T, text: string): z.infer<T> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -91,14 +94,7 @@ export async function readJson<T extends z.ZodType>(req: Request, schema: T, max
  */
 export async function readOptionalJson<T extends z.ZodType>(req: Request, schema: T, maxBytes = MAX_BODY_BYTES): Promise<z.infer<T>> {
   const text = await readBodyText(req, maxBytes);
-  if (!text.trim()) return parseWith(schema, {}, 'request body');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new AppError('bad_request', 'Request body is not valid JSON.');
-  }
-  return parseWith(schema, value, 'request body');
+  return text.trim() ? parseBody(schema, text) : parseWith(schema, {}, 'request body');
 }
 
 /** State-changing requests must come from our own origin (CSRF defence beside SameSite cookies). */

@@ -7,6 +7,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
 import { McpFailure } from '@/lib/mcp/errors';
+import { spyTransport } from '@/lib/mcp/faults/harness';
 import type { StdioConfig } from '@/lib/schemas/mcp';
 
 const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
@@ -66,17 +67,7 @@ async function until(check: () => boolean | Promise<boolean>, ms: number, what: 
   }
 }
 /** Records the messages the client sends (Protocol calls transport.send for every outgoing message). */
-function spySent(client: Client): JSONRPCMessage[] {
-  const transport = client.transport;
-  assert.ok(transport);
-  const sent: JSONRPCMessage[] = [];
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    sent.push(message);
-    return send(message, options);
-  };
-  return sent;
-}
+const spySent = (client: Client): JSONRPCMessage[] => spyTransport(client.transport);
 const cancelled = (sent: JSONRPCMessage[]) => sent.filter((m) => 'method' in m && m.method === 'notifications/cancelled');
 const isFailure = (kind: McpFailure['kind']) => (err: unknown) => err instanceof McpFailure && err.kind === kind;
 

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, type McpConnection } from '@/lib/mcp/connection';
 import { McpFailure } from '@/lib/mcp/errors';
@@ -105,7 +106,11 @@ export const stderrHas = (conn: McpConnection, pattern: RegExp) => conn.stderr.t
 
 /** Records what the client sends (the SDK calls transport.send for every outgoing message). */
 export async function spySent(conn: McpConnection): Promise<JSONRPCMessage[]> {
-  const transport = (await conn.getClient()).transport;
+  return spyTransport((await conn.getClient()).transport);
+}
+
+/** Records every message sent through `transport`. */
+export function spyTransport(transport: Transport | undefined): JSONRPCMessage[] {
   assert.ok(transport);
   const sent: JSONRPCMessage[] = [];
   const send = transport.send.bind(transport);
