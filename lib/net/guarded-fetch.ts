@@ -11,6 +11,43 @@ export class BlockedAddressError extends Error {
   }
 }
 
+/** A redirect to another origin: it could lead to a private address or carry the server's headers there. */
+export class BlockedRedirectError extends BlockedAddressError {
+  constructor(from: string, to: string) {
+    super(from, to);
+    this.message = `${from} redirected to ${to}, another origin. Only redirects within the same origin are followed; register the final URL instead.`;
+    this.name = 'BlockedRedirectError';
+  }
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+
+/**
+ * Follows redirects by hand, and only within the request's origin: a literal IP in a Location header
+ * never reaches the DNS check, and headers (API keys, tokens) must never follow a request elsewhere.
+ */
+function sameOriginRedirects(inner: typeof fetch): typeof fetch {
+  return (async (input: string | URL | Request, init?: RequestInit) => {
+    let url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    const origin = url.origin;
+    let options: RequestInit = { ...init };
+    for (let hop = 0; ; hop++) {
+      const res = await inner(url.href, { ...options, redirect: 'manual' });
+      const location = res.headers.get('location');
+      if (!REDIRECTS.has(res.status) || !location) return res;
+      await res.body?.cancel();
+      const next = new URL(location, url);
+      if (next.origin !== origin) throw new BlockedRedirectError(url.href, next.href);
+      if (hop >= MAX_REDIRECTS) throw new BlockedRedirectError(url.href, `${next.href} (more than ${MAX_REDIRECTS} redirects)`);
+      if (res.status === 303 || ((res.status === 301 || res.status === 302) && options.method === 'POST')) {
+        options = { ...options, method: 'GET', body: undefined };
+      }
+      url = next;
+    }
+  }) as typeof fetch;
+}
+
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** dns.lookup that refuses private, loopback and link-local results — checked at connect time, so a rebinding DNS name gains nothing. */
@@ -30,16 +67,17 @@ const g = globalThis as unknown as { __publicAgent?: Agent };
 /**
  * The fetch remote MCP transports use. Unless the admin marked the server as being on a private
  * network, requests may only reach public addresses: literal IPs are checked before the request,
- * names when they are resolved for the connection (redirects included).
+ * names when they are resolved for the connection. Either way, redirects are followed only within the
+ * same origin.
  */
 export function guardedFetch(allowPrivateNetwork: boolean): typeof fetch {
-  if (allowPrivateNetwork) return fetch;
+  if (allowPrivateNetwork) return sameOriginRedirects(fetch);
   g.__publicAgent ??= new Agent({ connect: { lookup: publicOnlyLookup as never } });
   const agent = g.__publicAgent;
-  return ((input: string | URL | Request, init?: RequestInit) => {
+  return sameOriginRedirects(((input: string | URL | Request, init?: RequestInit) => {
     const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const host = new URL(href).hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) && isPrivateAddress(host)) return Promise.reject(new BlockedAddressError(host, host));
     return undiciFetch(href, { ...(init as object), dispatcher: agent } as never);
-  }) as typeof fetch;
+  }) as typeof fetch);
 }

@@ -5,7 +5,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { guardedFetch } from '@/lib/net/guarded-fetch';
 import type { RemoteConfig } from '@/lib/schemas/mcp';
 
-/** Streamable HTTP with the admin's headers; public addresses only (unless allowed); redirects only within the same origin (the SDK default). */
+/** Streamable HTTP with the admin's headers; public addresses only (unless allowed); redirects only within the same origin (guardedFetch). */
 export function createStreamableHttpTransport(config: RemoteConfig): Transport {
   return new StreamableHTTPClientTransport(new URL(config.url), {
     requestInit: { headers: config.headers },
