@@ -1,6 +1,6 @@
 import 'server-only';
 import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
-import type { StoredMessage } from '@/db/queries/messages';
+import { type StoredMessage, toStoredMessage } from '@/db/queries/messages';
 import type { Db } from '@/db/client';
 import { conversations, messages } from '@/db/schema';
 
@@ -143,7 +143,7 @@ export function loadConversation(db: Db, userId: string, id: string): { row: Con
   const list: StoredMessage[] = [];
   for (const r of rows) {
     const m = r.message;
-    if (m?.id) list.push({ id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) });
+    if (m?.id) list.push(toStoredMessage(m));
   }
   return { row, takenByOther: false, messages: list };
 }

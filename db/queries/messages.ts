@@ -11,6 +11,11 @@ export type StoredMessage = {
   metadata?: Record<string, unknown>;
 };
 
+/** A stored row as the chat sees it (no metadata key when there is none). */
+export function toStoredMessage(m: Pick<MessageRow, 'id' | 'role' | 'parts' | 'metadata'>): StoredMessage {
+  return { id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) };
+}
+
 export function listMessages(db: Db, conversationId: string): StoredMessage[] {
   return db
     .select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata })
@@ -18,7 +23,7 @@ export function listMessages(db: Db, conversationId: string): StoredMessage[] {
     .where(eq(messages.conversationId, conversationId))
     .orderBy(asc(messages.seq))
     .all()
-    .map((m) => ({ id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) }));
+    .map(toStoredMessage);
 }
 
 export type MessagePage = {
@@ -42,7 +47,7 @@ export function listMessagePage(db: Db, conversationId: string, opts: { limit: n
     .all();
   const page = rows.slice(0, opts.limit).reverse();
   return {
-    messages: page.map((m) => ({ id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) })),
+    messages: page.map(toStoredMessage),
     before: rows.length > opts.limit && page[0] ? page[0].seq : null,
   };
 }
