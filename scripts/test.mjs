@@ -29,7 +29,7 @@ check('lint (biome)', bin('biome'), ['lint', '.']);
 
 const unit = run('unit tests (node:test)', process.execPath, [
   '--import', 'tsx', '--conditions=react-server', '--test', '--test-concurrency=1', '--test-reporter=spec',
-  'lib/**/*.test.ts', 'db/**/*.test.ts', 'e2e/fixtures/**/*.test.ts',
+  'lib/**/*.test.ts', 'db/**/*.test.ts', 'app/**/*.test.ts', 'e2e/fixtures/**/*.test.ts',
 ], { capture: true });
 /** Adds a node:test run's pass and fail (and cancelled) counts to the totals. */
 function countNodeTests(res) {

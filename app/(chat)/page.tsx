@@ -1,11 +1,14 @@
 import { generateId } from 'ai';
+import { requirePageUser } from '@/app/_server/page-user';
 import { modelSources } from '@/app/_server/model-sources';
 import { listModels, NO_PROVIDER_MESSAGE } from '@/lib/providers';
 import { Chat } from './_components/chat';
 
 export const dynamic = 'force-dynamic';
 
-export default function NewChatPage() {
+export default async function NewChatPage() {
+  // Each page checks the session itself: the layout's check does not keep a page's data out of the response.
+  await requirePageUser();
   const id = generateId();
   const models = listModels(modelSources());
   return (

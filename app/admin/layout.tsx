@@ -1,13 +1,11 @@
-import { notFound } from 'next/navigation';
-import { requirePageUser } from '@/app/_server/page-user';
+import { requireAdminPage } from '@/app/_server/page-user';
 import { AdminNav } from './_components/admin-nav';
 
 export const dynamic = 'force-dynamic';
 
 /** Everything under /admin: signed-in admins only; anyone else gets the plain 404 page. */
 export default async function AdminLayout({ children }: { children: React.ReactNode }) {
-  const user = await requirePageUser();
-  if (user.role !== 'admin') notFound();
+  await requireAdminPage();
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
       <AdminNav />

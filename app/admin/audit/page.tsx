@@ -1,10 +1,12 @@
 import { getDb } from '@/db/client';
 import { listAudit } from '@/db/queries/audit';
+import { requireAdminPage } from '@/app/_server/page-user';
 
 export const dynamic = 'force-dynamic';
 
-/** Admin actions and refused attempts, newest first (server-rendered; the layout checks the role). */
-export default function AuditPage() {
+/** Admin actions and refused attempts, newest first (server-rendered, after the role check). */
+export default async function AuditPage() {
+  await requireAdminPage();
   const entries = listAudit(getDb());
   return (
     <section className="space-y-4">

@@ -1,7 +1,9 @@
+import { requireAdminPage } from '@/app/_server/page-user';
 import { ProvidersAdmin } from '../_components/providers-admin';
 
 export const dynamic = 'force-dynamic';
 
-export default function ProvidersPage() {
+export default async function ProvidersPage() {
+  await requireAdminPage();
   return <ProvidersAdmin />;
 }
