@@ -3,10 +3,11 @@ import { createHmac } from 'node:crypto';
 import { getDb } from '@/db/client';
 import { allowToolsInConversation, type getOwnConversation, loadConversation, updateConversation } from '@/db/queries/conversations';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
-import { listMessages, saveAssistantMessage, saveUserMessage, type StoredMessage } from '@/db/queries/messages';
+import { changeMessage, listMessages, saveAssistantMessage, saveUserMessage, type StoredMessage } from '@/db/queries/messages';
 import type { getSettings } from '@/db/queries/settings';
 import { cachedSettings } from '@/app/_server/hot-cache';
 import { recordToolCall } from '@/db/queries/tool-calls';
+import { beginTurn, isTurnRunning, stopTurn, type TurnHandle } from '@/app/_server/running-turns';
 import { toolPolicy } from '@/app/_server/tool-policy';
 import { readResourceForMessage } from '@/app/_server/mcp-context';
 import type { SessionUser } from '@/app/_server/session';
@@ -102,12 +103,31 @@ function admitTurn(userId: string, perMinute: number, concurrent: number): () =>
 export async function startChatTurn(user: SessionUser, body: ChatPost, abortSignal: AbortSignal): Promise<Response> {
   const settings = cachedSettings();
   const release = admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns);
-  try {
-    return await runAdmittedTurn(user, body, abortSignal, settings, release);
-  } catch (err) {
+  let turn: TurnHandle | undefined;
+  const end = () => {
+    turn?.end();
     release();
+  };
+  try {
+    turn = await claimConversation(user, body);
+    return await runAdmittedTurn(user, body, AbortSignal.any([abortSignal, turn.signal]), settings, end);
+  } catch (err) {
+    end();
     throw err;
   }
+}
+
+/**
+ * One turn at a time per conversation. An edit, retry or regenerate (a message id that is already
+ * stored) first stops the running turn and waits for its answer to be stored, so the replaced answer
+ * cannot be written back after the edit; any other message while a turn runs is a 409.
+ */
+async function claimConversation(user: SessionUser, body: ChatPost): Promise<TurnHandle> {
+  if ('message' in body && isTurnRunning(body.id)) {
+    const stored = loadConversation(getDb(), user.id, body.id);
+    if (stored.row && stored.messages.some((m) => m.id === body.message.id)) await stopTurn(body.id);
+  }
+  return beginTurn(body.id);
 }
 
 /** The tool settings a turn runs with: the stored ones, or a new conversation's defaults, plus this request's changes. */
@@ -128,9 +148,14 @@ async function runAdmittedTurn(user: SessionUser, body: ChatPost, abortSignal: A
   if ('approvals' in body) {
     const last = history.at(-1);
     if (last?.role !== 'assistant') throw new AppError('bad_request', 'Nothing in this conversation awaits approval.');
-    const { parts, alwaysAllow } = applyApprovals(last.parts as Array<{ type: string }>, body.approvals);
-    const answered: StoredMessage = { ...last, parts };
-    saveAssistantMessage(db, body.id, answered);
+    // Claimed in one transaction: of two answers to one approval, only the first is applied (and runs the tool).
+    let alwaysAllow: string[] = [];
+    const answered = changeMessage(db, body.id, last.id, (stored) => {
+      const applied = applyApprovals(stored.parts as Array<{ type: string }>, body.approvals);
+      alwaysAllow = applied.alwaysAllow;
+      return { ...stored, parts: applied.parts };
+    });
+    if (!answered) throw new AppError('conflict', 'This answer changed meanwhile. Reload the conversation.');
     allowToolsInConversation(db, body.id, alwaysAllow);
     history = [...history.slice(0, -1), answered];
     if (loaded.row) loaded.row.allowedTools = [...new Set([...loaded.row.allowedTools, ...alwaysAllow])];

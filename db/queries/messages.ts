@@ -118,6 +118,26 @@ export function saveUserMessage(
   });
 }
 
+/**
+ * Reads one stored message and writes back `change(message)` in one IMMEDIATE transaction: no other
+ * writer (another request, another process) can act on the same stored state in between, so a state
+ * change such as answering an approval happens exactly once. `change` may throw to leave the row as it
+ * was. Null when the message does not exist.
+ */
+export function changeMessage(db: Db, conversationId: string, messageId: string, change: (message: StoredMessage) => StoredMessage): StoredMessage | null {
+  const where = and(eq(messages.conversationId, conversationId), eq(messages.id, messageId));
+  return db.transaction(
+    (tx) => {
+      const row = tx.select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata }).from(messages).where(where).get();
+      if (!row) return null;
+      const next = change(toStoredMessage(row));
+      tx.update(messages).set({ parts: next.parts, metadata: next.metadata ?? null }).where(where).run();
+      return next;
+    },
+    { behavior: 'immediate' },
+  );
+}
+
 /** Stores (or replaces, by id) the assistant's message at the end of the conversation. */
 export function saveAssistantMessage(db: Db, conversationId: string, message: StoredMessage): void {
   db.insert(messages)

@@ -5,7 +5,9 @@ type Part = { type: string; state?: string; approval?: { id: string; approved?: 
 
 /**
  * Applies a person's answers to the pending approvals of the stored answer. Only ids the server
- * itself asked about count; the client's copy of the message is never trusted.
+ * itself asked about count; the client's copy of the message is never trusted. An approval is answered
+ * once: an answer to a call that is no longer awaiting approval (answered before, from another tab or
+ * a replayed request) is a 409 and changes nothing, so a tool never runs twice for one approval.
  */
 export function applyApprovals<P extends Part>(parts: P[], approvals: Approval[]): { parts: P[]; alwaysAllow: string[] } {
   const byId = new Map(approvals.map((a) => [a.id, a]));
@@ -15,7 +17,9 @@ export function applyApprovals<P extends Part>(parts: P[], approvals: Approval[]
     const answer = part.approval ? byId.get(part.approval.id) : undefined;
     if (!answer || !part.approval) return part;
     seen.add(answer.id);
-    if (part.state !== 'approval-requested') return part; // already answered: keep the first answer
+    if (part.state !== 'approval-requested') {
+      throw new AppError('conflict', 'This tool call was already answered.', { approvals: answer.id });
+    }
     const meta = part.toolMetadata as { server?: unknown; tool?: unknown } | undefined;
     if (answer.approved && answer.always && typeof meta?.server === 'string' && typeof meta.tool === 'string') {
       alwaysAllow.push(`${meta.server}/${meta.tool}`);
