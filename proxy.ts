@@ -1,13 +1,11 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { takeShareLookup } from '@/lib/share/lookup-limit';
 
-const isPrefetch = (request: NextRequest) =>
-  request.headers.has('next-router-prefetch') || request.headers.get('purpose') === 'prefetch';
-
 /**
  * A fresh nonce per page request and a strict Content-Security-Policy: scripts only from us (Next's
  * own inline scripts carry the nonce), no eval in production, images only from us and data: URLs
- * (remote images from model output open in a new tab only after a click), no framing.
+ * (remote images from model output open in a new tab only after a click), no framing. Every page
+ * response gets it, prefetches included: a prefetched page is shown as it was fetched.
  */
 export function proxy(request: NextRequest) {
   // Public share links: probing for tokens is limited per client address (S13).
@@ -19,7 +17,6 @@ export function proxy(request: NextRequest) {
         headers: { 'Retry-After': String(lookup.retryAfterS), 'Cache-Control': 'no-store', 'Content-Type': 'text/plain; charset=utf-8' },
       });
     }
-    if (isPrefetch(request)) return NextResponse.next();
   }
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const dev = process.env.NODE_ENV === 'development';
@@ -44,15 +41,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: [
-    // Share pages always pass through (prefetches included), for the lookup limit.
-    '/share/:path*',
-    {
-      source: '/((?!api|_next/static|_next/image|favicon.ico).*)',
-      missing: [
-        { type: 'header', key: 'next-router-prefetch' },
-        { type: 'header', key: 'purpose', value: 'prefetch' },
-      ],
-    },
-  ],
+  // Every page, prefetches included; not the API or static files.
+  matcher: ['/((?!api|_next/static|_next/image|favicon.ico).*)'],
 };
