@@ -1,6 +1,9 @@
 /** Runs once when the server starts: migrate the database, then seed, import and warm the MCP servers; probe Ollama. */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // First, before any request: rate limits key on the socket address, which only the server knows.
+  const { stampSocketAddresses } = await import('@/lib/net/client-address');
+  stampSocketAddresses();
   const { getDb } = await import('@/db/client');
   const { markUnansweredTurns } = await import('@/db/queries/messages');
   const lost = markUnansweredTurns(getDb(), 'The server stopped before this answer was finished. Retry to get an answer.');

@@ -1,4 +1,5 @@
 import { type APIRequestContext, type BrowserContext, type Cookie, expect, type Page } from '@playwright/test';
+import { request as httpRequest } from 'node:http';
 import { APP_URL, FAKE_MODEL_URL } from '../playwright.config';
 
 export type Account = { name: string; email: string; password: string };
@@ -83,4 +84,38 @@ export function conversationIdFromUrl(page: Page): string {
 export async function fakeModelRequests(request: APIRequestContext): Promise<Array<{ body: { messages: unknown[]; tools?: unknown[] } }>> {
   const res = await request.get(`${FAKE_MODEL_URL}/requests`);
   return (await res.json()) as Array<{ body: { messages: unknown[]; tools?: unknown[] } }>;
+}
+
+export type PlainResponse = { status: number; headers: Headers; text: () => Promise<string> };
+
+/**
+ * An HTTP client whose connections come from another loopback address (127.0.0.2, …), so the server
+ * sees a different socket address: how tests tell "another client" apart now that X-Forwarded-For is
+ * not trusted without TRUST_PROXY. (node:http, because fetch cannot choose the local address.)
+ */
+export function fromAddress(localAddress: string) {
+  return (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
+    new Promise<PlainResponse>((resolve, reject) => {
+      const req = httpRequest(`${APP_URL}${path}`, { method: init.method ?? 'GET', headers: init.headers, localAddress }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+          const body = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: res.statusCode ?? 0, headers, text: async () => body });
+        });
+      });
+      req.on('error', reject);
+      req.end(init.body);
+    });
+}
+
+/** The UI message chunks of a finished `POST /api/chat` stream. */
+export function streamChunks(sse: string): Array<{ type: string; [key: string]: unknown }> {
+  return sse
+    .split('\n')
+    .filter((line) => line.startsWith('data: {'))
+    .map((line) => JSON.parse(line.slice(6)) as { type: string });
 }

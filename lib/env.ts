@@ -15,6 +15,11 @@ const EnvSchema = z.object({
   CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
   OLLAMA_BASE_URL: z.url().default('http://127.0.0.1:11434'),
   MCP_SERVERS_FILE: z.string().min(1).optional(),
+  /** `1`: behind a reverse proxy, take the client address from X-Forwarded-For (SPEC §7.5). */
+  TRUST_PROXY: z
+    .enum(['0', '1'], { error: 'must be 1 (behind a reverse proxy) or 0' })
+    .default('0')
+    .transform((v) => v === '1'),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {

@@ -34,7 +34,7 @@ export function route<C>(handler: Handler<C>): Handler<C> {
 }
 
 /** Reads at most `maxBytes` of the body, so an oversized upload is refused without buffering it all. */
-async function readBodyText(req: Request, maxBytes: number): Promise<string> {
+export async function readBodyText(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
   const declared = Number(req.headers.get('content-length') ?? '0');
   if (declared > maxBytes) throw new AppError('payload_too_large', `Request body is over ${maxBytes} bytes.`);
   if (!req.body) return '';

@@ -7,9 +7,12 @@ type Mode = 'sign-up' | 'sign-in';
 const input =
   'w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm outline-none focus:border-blue-500 focus:ring-2 focus:ring-blue-500/30 dark:border-zinc-700 dark:bg-zinc-900';
 
-/** Email + password form for /sign-up and /sign-in; talks to the auth library's endpoints. */
-export function AuthForm({ mode }: { mode: Mode }) {
-  const [error, setError] = useState<string | null>(null);
+/**
+ * Email + password form for /sign-up and /sign-in; talks to the auth library's endpoints. Without
+ * JavaScript it posts the form to /api/auth-form/<mode> (a POST, so the password never lands in a URL).
+ */
+export function AuthForm({ mode, initialError = null }: { mode: Mode; initialError?: string | null }) {
+  const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState(false);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
@@ -28,8 +31,8 @@ export function AuthForm({ mode }: { mode: Mode }) {
         body: JSON.stringify(body),
       });
       if (!res.ok) {
-        const data = (await res.json().catch(() => null)) as { message?: string } | null;
-        setError(data?.message ?? `Could not ${mode === 'sign-up' ? 'create the account' : 'sign in'} (HTTP ${res.status}).`);
+        const data = (await res.json().catch(() => null)) as { message?: string; error?: { message?: string } } | null;
+        setError(data?.message ?? data?.error?.message ?? `Could not ${mode === 'sign-up' ? 'create the account' : 'sign in'} (HTTP ${res.status}).`);
         setPending(false);
         return;
       }
@@ -41,16 +44,16 @@ export function AuthForm({ mode }: { mode: Mode }) {
   }
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4" noValidate={false}>
+    <form method="post" action={`/api/auth-form/${mode}`} onSubmit={onSubmit} className="space-y-4" noValidate={false}>
       {mode === 'sign-up' && (
         <label className="block space-y-1 text-sm font-medium">
           <span>Name</span>
-          <input name="name" required autoComplete="name" className={input} autoFocus />
+          <input name="name" required maxLength={100} autoComplete="name" className={input} autoFocus />
         </label>
       )}
       <label className="block space-y-1 text-sm font-medium">
         <span>Email</span>
-        <input name="email" type="email" required autoComplete="email" className={input} autoFocus={mode === 'sign-in'} />
+        <input name="email" type="email" required maxLength={254} autoComplete="email" className={input} autoFocus={mode === 'sign-in'} />
       </label>
       <label className="block space-y-1 text-sm font-medium">
         <span>Password</span>
@@ -59,6 +62,7 @@ export function AuthForm({ mode }: { mode: Mode }) {
           type="password"
           required
           minLength={mode === 'sign-up' ? 8 : undefined}
+          maxLength={128}
           autoComplete={mode === 'sign-up' ? 'new-password' : 'current-password'}
           className={input}
         />

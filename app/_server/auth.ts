@@ -9,6 +9,9 @@ import { countUsers, getUserById } from '@/db/queries/users';
 import * as schema from '@/db/schema';
 import { getEnv, trustedOrigins } from '@/lib/env';
 
+/** Set by app/_server/auth-gate.ts on every request it hands to the library (kept here to avoid an import cycle). */
+export const AUTH_CLIENT_ADDRESS_HEADER = 'x-mcp-chat-client-address';
+
 function createAuth() {
   const env = getEnv();
   return betterAuth({
@@ -16,16 +19,18 @@ function createAuth() {
     secret: env.AUTH_SECRET,
     baseURL: env.APP_URL,
     trustedOrigins: trustedOrigins(),
-    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128 },
+    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, revokeSessionsOnPasswordReset: true },
     user: {
       additionalFields: {
         role: { type: 'string', defaultValue: 'user', input: false },
         disabled: { type: 'boolean', defaultValue: false, input: false },
       },
     },
-    // The session is also kept in a signed cookie for 5 minutes, so most requests read no session row;
-    // role and disabled are still checked on every request (app/_server/session.ts, from a small cache).
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, cookieCache: { enabled: true, maxAge: 5 * 60 } },
+    // No session cookie cache: every request reads its session row (one indexed lookup), so sign-out,
+    // disabling and a password change end a session on the very next request, also for copied cookies.
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, cookieCache: { enabled: false } },
+    // The client address comes from the socket, or a trusted proxy (app/_server/auth-gate.ts sets it).
+    advanced: { ipAddress: { ipAddressHeaders: [AUTH_CLIENT_ADDRESS_HEADER] } },
     rateLimit: {
       enabled: true,
       window: 60,

@@ -7,10 +7,13 @@ import { countUsers } from '@/db/queries/users';
 import { AuthCard } from '@/app/_components/auth-card';
 import { AuthForm } from '@/app/_components/auth-form';
 import { getSessionUser } from '@/app/_server/session';
+import { formError } from '@/app/_server/auth-form-post';
 
 export const dynamic = 'force-dynamic';
 
-export default async function SignUpPage() {
+type Props = { searchParams: Promise<{ error?: string | string[] }> };
+
+export default async function SignUpPage({ searchParams }: Props) {
   if (await getSessionUser(await headers())) redirect('/');
   const db = getDb();
   const first = countUsers(db) === 0;
@@ -19,7 +22,7 @@ export default async function SignUpPage() {
     <AuthCard title={first ? 'Create the admin account' : 'Create an account'}>
       {first && <p className="text-sm text-zinc-500">This is the first account, so it becomes the administrator.</p>}
       {open ? (
-        <AuthForm mode="sign-up" />
+        <AuthForm mode="sign-up" initialError={formError((await searchParams).error)} />
       ) : (
         <p className="text-sm">Sign-up is closed. Ask an admin to create your account.</p>
       )}

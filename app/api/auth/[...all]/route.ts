@@ -1,6 +1,7 @@
-import { getAuth } from '@/app/_server/auth';
+import { handleAuthRequest } from '@/app/_server/auth-gate';
+import { route } from '@/lib/http';
 
 export const runtime = 'nodejs';
 
-export const GET = (req: Request) => getAuth().handler(req);
-export const POST = (req: Request) => getAuth().handler(req);
+export const GET = route(handleAuthRequest);
+export const POST = route(handleAuthRequest);

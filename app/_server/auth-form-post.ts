@@ -1,0 +1,54 @@
+import 'server-only';
+import { handleAuthRequest } from '@/app/_server/auth-gate';
+import { assertSameOrigin, errorResponse, readBodyText } from '@/lib/http';
+
+export type AuthFormMode = 'sign-in' | 'sign-up';
+
+/** What the sign-in and sign-up pages say for each `?error=` code (never text taken from the URL). */
+export const AUTH_FORM_ERRORS = {
+  credentials: 'Invalid email or password.',
+  rate: 'Too many attempts. Wait a minute, then try again.',
+  forbidden: 'Not allowed: sign-up is closed or this account is disabled.',
+  invalid: 'Check the fields: a name of at most 100 characters, a valid email and a password of 8 to 128 characters.',
+  failed: 'Something went wrong. Try again.',
+} as const;
+export type AuthFormError = keyof typeof AUTH_FORM_ERRORS;
+
+function errorCode(status: number): AuthFormError {
+  if (status === 401) return 'credentials';
+  if (status === 429) return 'rate';
+  if (status === 403) return 'forbidden';
+  if (status === 400 || status === 413 || status === 422) return 'invalid';
+  return 'failed';
+}
+
+const redirectTo = (location: string, headers = new Headers()) => {
+  headers.set('Location', location);
+  return new Response(null, { status: 303, headers });
+};
+
+/**
+ * The sign-in and sign-up forms without JavaScript: a form POST (never a GET that would put the
+ * password in the URL), answered through the same gate as the JSON endpoints, then a redirect home
+ * with the session cookie, or back to the form with an error code.
+ */
+export async function handleAuthFormPost(req: Request, mode: AuthFormMode): Promise<Response> {
+  assertSameOrigin(req);
+  const form = new URLSearchParams(await readBodyText(req));
+  const value = (key: string) => form.get(key) ?? '';
+  const fields = mode === 'sign-up' ? { name: value('name'), email: value('email'), password: value('password') } : { email: value('email'), password: value('password') };
+  const headers = new Headers(req.headers);
+  headers.delete('content-length');
+  headers.set('content-type', 'application/json');
+  const inner = new Request(new URL(`/api/auth/${mode}/email`, req.url), { method: 'POST', headers, body: JSON.stringify(fields) });
+  const res = await handleAuthRequest(inner).catch(errorResponse);
+  if (!res.ok) return redirectTo(`/${mode}?error=${errorCode(res.status)}`);
+  const out = new Headers();
+  for (const cookie of res.headers.getSetCookie()) out.append('Set-Cookie', cookie);
+  return redirectTo('/', out);
+}
+
+/** The message for a `?error=` code of the auth pages; unknown codes show nothing. */
+export function formError(code: string | string[] | undefined): string | null {
+  return typeof code === 'string' && code in AUTH_FORM_ERRORS ? AUTH_FORM_ERRORS[code as AuthFormError] : null;
+}

@@ -1,0 +1,67 @@
+import 'server-only';
+import { z } from 'zod';
+import { AUTH_CLIENT_ADDRESS_HEADER, getAuth } from '@/app/_server/auth';
+import { getEnv } from '@/lib/env';
+import { AppError } from '@/lib/errors';
+import { parseWith, readBodyText } from '@/lib/http';
+import { LoginBackoff } from '@/lib/login-backoff';
+import { clientAddress } from '@/lib/net/client-address';
+
+/** Field maxima for every auth endpoint's JSON body; the library's own checks come after these. */
+const AuthFieldsSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100, 'must be at most 100 characters').optional(),
+    email: z.string().max(254, 'must be at most 254 characters').optional(),
+    newEmail: z.string().max(254, 'must be at most 254 characters').optional(),
+    password: z.string().max(128, 'must be at most 128 characters').optional(),
+    currentPassword: z.string().max(128, 'must be at most 128 characters').optional(),
+    newPassword: z.string().max(128, 'must be at most 128 characters').optional(),
+    image: z.string().max(2048, 'must be at most 2048 characters').nullable().optional(),
+  })
+  .loose();
+
+const g = globalThis as unknown as { __loginBackoff?: LoginBackoff };
+const backoff = () => (g.__loginBackoff ??= new LoginBackoff());
+
+function parseFields(text: string): Record<string, unknown> | null {
+  if (!text.trim()) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError('bad_request', 'Request body is not valid JSON.');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('bad_request', 'Request body must be a JSON object.');
+  return parseWith(AuthFieldsSchema, value, 'request body');
+}
+
+/**
+ * Every request to the auth library's endpoints passes here first: the 1 MB body cap and field maxima
+ * (the library has neither), the client address taken from the socket (or a trusted proxy), a password
+ * change that always signs out the other sessions, and the per-account sign-in back-off.
+ */
+export async function handleAuthRequest(req: Request): Promise<Response> {
+  const path = new URL(req.url).pathname.replace(/^\/api\/auth/, '');
+  const address = clientAddress(req.headers, getEnv().TRUST_PROXY);
+  const headers = new Headers(req.headers);
+  headers.set(AUTH_CLIENT_ADDRESS_HEADER, address);
+  if (req.method === 'GET' || req.method === 'HEAD') return getAuth().handler(new Request(req.url, { method: req.method, headers }));
+
+  const text = await readBodyText(req);
+  let fields = parseFields(text);
+  if (fields && path === '/change-password') fields = { ...fields, revokeOtherSessions: true };
+  const forward = () => getAuth().handler(new Request(req.url, { method: req.method, headers, body: fields ? JSON.stringify(fields) : text }));
+  if (path !== '/sign-in/email' || typeof fields?.email !== 'string') return forward();
+
+  const account = fields.email.trim().toLowerCase();
+  const wait = backoff().check(account, address);
+  if (!wait.ok) {
+    throw new AppError('rate_limited', `Too many failed sign-ins for this account. Try again in ${wait.retryAfterS} s.`, undefined, {
+      'Retry-After': String(wait.retryAfterS),
+    });
+  }
+  const res = await forward();
+  if (res.ok) backoff().success(account, address);
+  else if (res.status === 401) backoff().failure(account);
+  return res;
+}
