@@ -1,0 +1,25 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { applyApprovals } from '@/lib/chat/approvals';
+import { AppError } from '@/lib/errors';
+
+const pending = (id: string) => ({ type: 'dynamic-tool', state: 'approval-requested', approval: { id }, toolMetadata: { server: 's', tool: 't' } });
+
+test('A2: an approval is applied once; a second answer to it is a conflict', () => {
+  const { parts, alwaysAllow } = applyApprovals([pending('a1')], [{ id: 'a1', approved: true, always: true }]);
+  assert.equal(parts[0]?.state, 'approval-responded');
+  assert.deepEqual(alwaysAllow, ['s/t']);
+  for (const approved of [true, false]) {
+    assert.throws(
+      () => applyApprovals(parts, [{ id: 'a1', approved }]),
+      (err) => err instanceof AppError && err.code === 'conflict',
+    );
+  }
+});
+
+test('A2: an approval id the server never asked about is refused', () => {
+  assert.throws(
+    () => applyApprovals([pending('a1')], [{ id: 'forged', approved: true }]),
+    (err) => err instanceof AppError && err.code === 'bad_request',
+  );
+});
