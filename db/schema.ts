@@ -194,11 +194,15 @@ export const shares = sqliteTable(
   (t) => [index('shares_user_idx').on(t.userId, t.createdAt)],
 );
 
-/** Who did what to the admin surface, and which attempts were refused. */
+/**
+ * Who did what to the admin surface, and which attempts were refused. Each kind is kept and pruned on its
+ * own (db/queries/audit.ts), so anonymous traffic can never push admins' actions out of the log.
+ */
 export const auditLog = sqliteTable(
   'audit_log',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
+    /** First seen. */
     at: createdAt(),
     userId: text('user_id'),
     email: text('email'),
@@ -206,6 +210,15 @@ export const auditLog = sqliteTable(
     target: text('target'),
     outcome: text('outcome', { enum: ['ok', 'denied', 'failed'] }).notNull(),
     detail: text('detail'),
+    /** Retention pool: admin = a signed-in actor's admitted action; refused = a signed-in actor denied; anonymous = no actor. */
+    kind: text('kind', { enum: ['admin', 'refused', 'anonymous'] }).notNull(),
+    /** Identical failures within a minute of each other share one row: how many, and the last one's time. */
+    count: integer('count').notNull().default(1),
+    lastAt: integer('last_at', { mode: 'timestamp_ms' }).notNull(),
   },
-  (t) => [index('audit_log_at_idx').on(t.at)],
+  (t) => [
+    index('audit_log_at_idx').on(t.at),
+    index('audit_log_kind_last_idx').on(t.kind, t.lastAt),
+    index('audit_log_repeat_idx').on(t.action, t.userId, t.lastAt),
+  ],
 );

@@ -28,8 +28,14 @@ export function exportConversation(user: SessionUser, id: string, format: 'md' |
 }
 
 const KEPT_PART_TYPES = new Set(['text', 'dynamic-tool']);
+/** An imported tool call is a record of the past: one still pending (awaiting approval) would offer to run here. */
+const FINAL_TOOL_STATES = new Set(['output-available', 'output-error', 'output-denied']);
+const keptPart = (p: { type: string; state?: unknown }) => KEPT_PART_TYPES.has(p.type) && (p.type !== 'dynamic-tool' || FINAL_TOOL_STATES.has(String(p.state)));
 
-/** A JSON export becomes a new conversation of the importer; unknown part types are dropped. */
+/**
+ * A JSON export becomes a new conversation of the importer; unknown part types are dropped. Every message
+ * is marked imported by us (the file's own metadata is not trusted), so its tool calls never pass as run here.
+ */
 export function importConversation(user: SessionUser, input: z.infer<typeof ConversationImportSchema>): { id: string } {
   const id = generateId();
   createConversationWithMessages(getDb(), {
@@ -40,8 +46,8 @@ export function importConversation(user: SessionUser, input: z.infer<typeof Conv
     messages: input.messages.map((m) => ({
       id: generateId(),
       role: m.role,
-      parts: m.parts.filter((p) => KEPT_PART_TYPES.has(p.type)),
-      metadata: m.metadata?.interrupted ? { interrupted: true } : undefined,
+      parts: m.parts.filter(keptPart),
+      metadata: { imported: true, ...(m.metadata?.interrupted ? { interrupted: true } : {}) },
     })),
   });
   return { id };

@@ -52,6 +52,8 @@ export function continueShare(user: SessionUser, token: string): { id: string } 
       id: generateId(),
       role: m.role,
       parts: m.parts.map((p) => (p.type === 'text' ? p : { type: 'text', text: `_(used ${p.server}.${p.tool})_` })),
+      // A message that was imported into the shared conversation stays marked in the copy.
+      metadata: m.imported ? { imported: true } : undefined,
     })),
   });
   return { id };

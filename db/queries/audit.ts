@@ -1,32 +1,92 @@
 import 'server-only';
-import { desc, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { auditLog } from '@/db/schema';
 
-export type AuditEntry = Omit<typeof auditLog.$inferInsert, 'id' | 'at'>;
+type AuditRow = typeof auditLog.$inferSelect;
+export type AuditKind = AuditRow['kind'];
+export type AuditEntry = Pick<typeof auditLog.$inferInsert, 'userId' | 'email' | 'action' | 'target' | 'outcome' | 'detail'>;
 
-const KEEP = 10_000;
-let writes = 0;
+/**
+ * Rows kept per kind. Each kind is pruned only among itself, so a flood of anonymous (or refused)
+ * requests can fill its own pool but never evicts what admins did.
+ */
+export const AUDIT_KEEP: Record<AuditKind, number> = { admin: 50_000, refused: 10_000, anonymous: 10_000 };
+/** Identical failures closer together than this share one row (count and last-seen time). */
+export const REPEAT_WINDOW_MS = 60_000;
+const PRUNE_EVERY = 500;
+const inserts: Record<AuditKind, number> = { admin: 0, refused: 0, anonymous: 0 };
 
-/** Appends an entry; the log keeps the newest 10,000 (pruned every 500 writes). */
-export function recordAudit(db: Db, entry: AuditEntry): void {
-  db.insert(auditLog).values({ ...entry, detail: entry.detail?.slice(0, 2000) ?? null }).run();
-  if (++writes % 500 === 0) {
-    const cutoff = db.select({ id: auditLog.id }).from(auditLog).orderBy(desc(auditLog.id)).limit(1).offset(KEEP).get();
-    if (cutoff) db.delete(auditLog).where(lt(auditLog.id, cutoff.id + 1)).run();
-  }
+/** No actor: anonymous. A signed-in actor refused: refused. Otherwise an action of an admin (ok or failed). */
+export function auditKind(entry: Pick<AuditEntry, 'userId' | 'outcome'>): AuditKind {
+  if (!entry.userId) return 'anonymous';
+  return entry.outcome === 'denied' ? 'refused' : 'admin';
 }
 
-export function listAudit(db: Db, limit = 200) {
-  return db
-    .select()
+/** Adds one to the latest identical failure seen within the window; false when there is none. */
+function countRepeat(db: Db, entry: AuditEntry, now: Date): boolean {
+  // Same actor and outcome means the same kind; the filter leads with the columns of audit_log_repeat_idx.
+  const latest = db
+    .select({ id: auditLog.id })
     .from(auditLog)
-    .orderBy(desc(auditLog.id))
-    .limit(limit)
-    .all()
-    .map((e) => ({ ...e, at: e.at.toISOString() }));
+    .where(
+      and(
+        eq(auditLog.action, entry.action),
+        entry.userId ? eq(auditLog.userId, entry.userId) : isNull(auditLog.userId),
+        gte(auditLog.lastAt, new Date(now.getTime() - REPEAT_WINDOW_MS)),
+        eq(auditLog.outcome, entry.outcome),
+        entry.target == null ? isNull(auditLog.target) : eq(auditLog.target, entry.target),
+      ),
+    )
+    .orderBy(desc(auditLog.lastAt))
+    .limit(1)
+    .get();
+  if (!latest) return false;
+  db.update(auditLog).set({ count: sql`${auditLog.count} + 1`, lastAt: now }).where(eq(auditLog.id, latest.id)).run();
+  return true;
 }
 
-export function countAudit(db: Db): number {
-  return db.select({ n: sql<number>`count(*)` }).from(auditLog).get()?.n ?? 0;
+/** Keeps the newest AUDIT_KEEP[kind] rows of one kind (by last activity); other kinds are untouched. */
+export function pruneAudit(db: Db, kind: AuditKind): void {
+  const cutoff = db
+    .select({ id: auditLog.id, lastAt: auditLog.lastAt })
+    .from(auditLog)
+    .where(eq(auditLog.kind, kind))
+    .orderBy(desc(auditLog.lastAt), desc(auditLog.id))
+    .limit(1)
+    .offset(AUDIT_KEEP[kind])
+    .get();
+  if (!cutoff) return;
+  const older = or(lt(auditLog.lastAt, cutoff.lastAt), and(eq(auditLog.lastAt, cutoff.lastAt), lte(auditLog.id, cutoff.id)));
+  db.delete(auditLog).where(and(eq(auditLog.kind, kind), older)).run();
+}
+
+/** Records an entry: a repeated identical failure updates its row; each kind is pruned every 500 new rows. */
+export function recordAudit(db: Db, entry: AuditEntry, now = new Date()): void {
+  const kind = auditKind(entry);
+  if (entry.outcome !== 'ok' && countRepeat(db, entry, now)) return;
+  db.insert(auditLog)
+    .values({ ...entry, detail: entry.detail?.slice(0, 2000) ?? null, kind, at: now, lastAt: now })
+    .run();
+  if (++inserts[kind] % PRUNE_EVERY === 0) pruneAudit(db, kind);
+}
+
+const toItem = (e: AuditRow) => ({ ...e, at: e.at.toISOString(), lastAt: e.lastAt.toISOString() });
+export type AuditItem = ReturnType<typeof toItem>;
+
+/**
+ * The most recently active entries, newest first. Without a kind: the newest `limit` of each kind,
+ * so a flood of one kind cannot push the others off the list either.
+ */
+export function listAudit(db: Db, opts: { kind?: AuditKind; limit?: number } = {}): AuditItem[] {
+  const limit = opts.limit ?? 200;
+  const kinds: AuditKind[] = opts.kind ? [opts.kind] : ['admin', 'refused', 'anonymous'];
+  return kinds
+    .flatMap((kind) => db.select().from(auditLog).where(eq(auditLog.kind, kind)).orderBy(desc(auditLog.lastAt), desc(auditLog.id)).limit(limit).all())
+    .sort((a, b) => b.lastAt.getTime() - a.lastAt.getTime() || b.id - a.id)
+    .map(toItem);
+}
+
+export function countAudit(db: Db, kind?: AuditKind): number {
+  return db.select({ n: sql<number>`count(*)` }).from(auditLog).where(kind ? eq(auditLog.kind, kind) : undefined).get()?.n ?? 0;
 }

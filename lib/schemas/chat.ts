@@ -78,13 +78,15 @@ export const ListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(30),
 });
 
-/** What the app keeps in an assistant message's metadata. */
+/** What the app keeps in a message's metadata. */
 export type MessageMetadata = {
   createdAt?: number;
   model?: string;
   usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
   interrupted?: boolean;
   error?: string;
+  /** Written by an import (set by the server, whatever the file said): it did not happen here, its tool calls never ran here. */
+  imported?: boolean;
 };
 
 

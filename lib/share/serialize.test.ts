@@ -44,3 +44,15 @@ test('tokens are 192 random bits in base64url and never repeat', () => {
   for (const t of tokens) assert.match(t, SHARE_TOKEN);
   assert.equal(Buffer.from([...tokens][0] ?? '', 'base64url').length, 24);
 });
+
+test('A14: an imported message keeps its imported flag in the snapshot, and no other metadata', () => {
+  const imported = [
+    { role: 'user', parts: [{ type: 'text', text: 'from a file' }], metadata: { imported: true } },
+    { role: 'assistant', parts: conversation[2]?.parts ?? [], metadata: { imported: true, model: 'gpt-x', usage: { totalTokens: 99 } } },
+    { role: 'user', parts: [{ type: 'text', text: 'typed here' }] },
+    { role: 'assistant', parts: [{ type: 'text', text: 'answered here' }], metadata: { imported: false, model: 'gpt-x' } },
+  ];
+  const out = serializeForShare(imported, { includeToolDetails: true });
+  assert.deepEqual(out.map((m) => m.imported), [true, true, undefined, undefined]);
+  assert.ok(!JSON.stringify(out).includes('gpt-x'));
+});

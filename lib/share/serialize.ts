@@ -1,7 +1,8 @@
 /**
  * What a share link may show: an allowlist, not a denylist. Message text, and tool calls as
  * "Used server.tool" — with arguments and results only when the owner ticked "Include tool details".
- * Never ids, metadata (model, usage, errors), system prompts, files, reasoning or custom data parts.
+ * Never ids, metadata (model, usage, errors), system prompts, files, reasoning or custom data parts;
+ * only the imported flag, so an imported message (and its tool calls) never passes as having happened here.
  */
 export type PublicToolPart = {
   type: 'tool';
@@ -13,7 +14,7 @@ export type PublicToolPart = {
   error?: string;
 };
 export type PublicPart = { type: 'text'; text: string } | PublicToolPart;
-export type PublicMessage = { role: 'user' | 'assistant'; parts: PublicPart[] };
+export type PublicMessage = { role: 'user' | 'assistant'; parts: PublicPart[]; imported?: true };
 
 type StoredPart = { type?: unknown; text?: unknown; state?: unknown; toolMetadata?: unknown; input?: unknown; output?: unknown; errorText?: unknown };
 
@@ -54,14 +55,14 @@ function publicPart(part: StoredPart, includeToolDetails: boolean): PublicPart |
 }
 
 export function serializeForShare(
-  messages: Array<{ role: string; parts: unknown[] }>,
+  messages: Array<{ role: string; parts: unknown[]; metadata?: Record<string, unknown> }>,
   opts: { includeToolDetails: boolean },
 ): PublicMessage[] {
   const out: PublicMessage[] = [];
   for (const m of messages) {
     if (m.role !== 'user' && m.role !== 'assistant') continue;
     const parts = m.parts.map((p) => publicPart((p ?? {}) as StoredPart, opts.includeToolDetails)).filter((p): p is PublicPart => p !== null);
-    if (parts.length) out.push({ role: m.role, parts });
+    if (parts.length) out.push({ role: m.role, parts, ...(m.metadata?.imported === true ? { imported: true as const } : {}) });
   }
   return out;
 }

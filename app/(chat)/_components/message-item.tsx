@@ -4,6 +4,7 @@ import type { UIMessage } from 'ai';
 import { memo, useState } from 'react';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import { EditMessage } from './edit-message';
+import { ImportedMark } from './imported-mark';
 import { MessageActions } from './message-actions';
 import type { ChatDataParts, MessageMetadata } from '@/lib/schemas/chat';
 import { Markdown } from './markdown';
@@ -44,10 +45,12 @@ function ChainSummary({ tools, interrupted }: { tools: ToolPart[]; interrupted: 
 /** One message: the user's as plain text; the assistant's as its parts in order — text, tool cards, notices. */
 export const MessageItem = memo(function MessageItem({ message, streaming, interrupted, progress, onApproval, onRegenerate, onEditResend }: Props) {
   const [editing, setEditing] = useState(false);
+  const imported = message.metadata?.imported === true;
   if (message.role === 'user') {
     const text = textOf(message);
     return (
-      <div id={`m-${message.id}`} data-role="user" data-message-id={message.id} className="group flex scroll-mt-16 flex-col items-end">
+      <div id={`m-${message.id}`} data-role="user" data-message-id={message.id} data-imported={imported || undefined} className="group flex scroll-mt-16 flex-col items-end">
+        {imported && <ImportedMark />}
         {editing && onEditResend ? (
           <EditMessage
             initial={text}
@@ -72,12 +75,15 @@ export const MessageItem = memo(function MessageItem({ message, streaming, inter
   const tools = message.parts.filter((p): p is ToolPart & typeof p => p.type === 'dynamic-tool') as unknown as ToolPart[];
   const hasText = message.parts.some((p) => p.type === 'text' && p.text);
   return (
-    <div id={`m-${message.id}`} data-role="assistant" data-message-id={message.id} className="group w-full max-w-full scroll-mt-16 text-sm">
+    <div id={`m-${message.id}`} data-role="assistant" data-message-id={message.id} data-imported={imported || undefined} className="group w-full max-w-full scroll-mt-16 text-sm">
+      {imported && <ImportedMark />}
       {message.parts.map((part, i) => {
         if (part.type === 'text') return <Markdown key={i} text={part.text} />;
         if (part.type === 'dynamic-tool') {
           const p = part as unknown as ToolPart;
-          return <ToolCallCard key={p.toolCallId} part={p} interrupted={interrupted} progress={progress?.get(p.toolCallId)} onApproval={onApproval} />;
+          return (
+            <ToolCallCard key={p.toolCallId} part={p} interrupted={interrupted} imported={imported} progress={progress?.get(p.toolCallId)} onApproval={onApproval} />
+          );
         }
         if (part.type === 'data-notice') {
           return (

@@ -20,6 +20,8 @@ export type Progress = { progress: number; total?: number; message?: string };
 type Props = {
   part: ToolPart;
   interrupted: boolean;
+  /** From an imported file: shown, never run here. */
+  imported?: boolean;
   progress?: Progress;
   onApproval?: (approvalId: string, approved: boolean, always: boolean) => void;
 };
@@ -73,7 +75,7 @@ function Output({ output }: { output: unknown }) {
 }
 
 /** One MCP tool call inside an answer: server and tool, arguments, live state, result or error, approval. */
-export function ToolCallCard({ part, interrupted, progress, onApproval }: Props) {
+export function ToolCallCard({ part, interrupted, imported, progress, onApproval }: Props) {
   const { server, tool } = toolRef(part);
   const state = cardState(part, interrupted);
   const [always, setAlways] = useState(false);
@@ -84,6 +86,7 @@ export function ToolCallCard({ part, interrupted, progress, onApproval }: Props)
       data-tool-name={tool}
       data-server={server}
       data-state={state}
+      data-imported={imported || undefined}
       className="my-2 rounded-lg border border-zinc-200 text-sm dark:border-zinc-700"
     >
       <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-700">
@@ -92,6 +95,11 @@ export function ToolCallCard({ part, interrupted, progress, onApproval }: Props)
           <span className="font-semibold">{tool}</span>
         </span>
         <span className={`rounded px-1.5 py-0.5 text-xs ${BADGE[state]}`}>{STATE_LABEL[state]}</span>
+        {imported && (
+          <span data-tool-imported className="rounded bg-violet-100 px-1.5 py-0.5 text-xs text-violet-800 dark:bg-violet-950 dark:text-violet-200">
+            imported — not run here
+          </span>
+        )}
         {state === 'running' && (
           <span className="text-xs text-zinc-500">
             <Elapsed />

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { ImportedMark } from '@/app/(chat)/_components/imported-mark';
 import { Markdown } from '@/app/(chat)/_components/markdown';
 import { getSessionUser } from '@/app/_server/session';
 import { readShare } from '@/app/_server/shares';
@@ -20,11 +21,11 @@ const STATE_NOTE: Record<PublicToolPart['state'], string> = { done: '', error: '
 const PRE = 'mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900';
 
 /** "Used server.tool"; arguments and result only when the owner chose to include them (and they exist). */
-function ToolLine({ part }: { part: PublicToolPart }) {
+function ToolLine({ part, imported }: { part: PublicToolPart; imported: boolean }) {
   const hasDetails = part.input !== undefined || part.output !== undefined || part.error !== undefined;
-  const line = `Used ${part.server}.${part.tool}${STATE_NOTE[part.state]}`;
+  const line = `Used ${part.server}.${part.tool}${STATE_NOTE[part.state]}${imported ? ' (imported — not run here)' : ''}`;
   return (
-    <div data-tool-call data-server={part.server} data-tool-name={part.tool} data-state={part.state} className="my-2 text-xs text-zinc-500">
+    <div data-tool-call data-server={part.server} data-tool-name={part.tool} data-state={part.state} data-imported={imported || undefined} className="my-2 text-xs text-zinc-500">
       {hasDetails ? (
         <details className="rounded-md border border-zinc-200 px-2 py-1 dark:border-zinc-800">
           <summary className="cursor-pointer font-mono">{line}</summary>
@@ -61,17 +62,20 @@ function ToolLine({ part }: { part: PublicToolPart }) {
 }
 
 function SharedMessage({ message }: { message: PublicMessage }) {
+  const imported = message.imported === true;
   if (message.role === 'user') {
     const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
     return (
-      <div data-role="user" className="flex flex-col items-end">
+      <div data-role="user" data-imported={imported || undefined} className="flex flex-col items-end">
+        {imported && <ImportedMark />}
         <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">{text}</div>
       </div>
     );
   }
   return (
-    <div data-role="assistant" className="w-full min-w-0 text-sm">
-      {message.parts.map((part, i) => (part.type === 'text' ? <Markdown key={i} text={part.text} /> : <ToolLine key={i} part={part} />))}
+    <div data-role="assistant" data-imported={imported || undefined} className="w-full min-w-0 text-sm">
+      {imported && <ImportedMark />}
+      {message.parts.map((part, i) => (part.type === 'text' ? <Markdown key={i} text={part.text} /> : <ToolLine key={i} part={part} imported={imported} />))}
     </div>
   );
 }

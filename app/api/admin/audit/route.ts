@@ -1,13 +1,15 @@
 import { getDb } from '@/db/client';
 import { listAudit } from '@/db/queries/audit';
 import { requireAdmin } from '@/app/_server/session';
-import { route } from '@/lib/http';
+import { parseWith, route } from '@/lib/http';
+import { AuditQuerySchema } from '@/lib/schemas/audit';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** The newest 200 audit entries: admin actions and refused attempts. */
+/** The 200 most recently active entries of each kind (admin actions, refused, anonymous), or of `?kind=`. */
 export const GET = route(async (req) => {
   await requireAdmin(req);
-  return Response.json({ items: listAudit(getDb()), nextCursor: null });
+  const query = parseWith(AuditQuerySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
+  return Response.json({ items: listAudit(getDb(), { kind: query.kind }), nextCursor: null });
 });

@@ -1,0 +1,12 @@
+/** On a message that came from an imported file (chat and share pages): it did not happen on this server. */
+export function ImportedMark() {
+  return (
+    <span
+      data-imported-mark
+      title="Imported from a file: this message did not happen on this server."
+      className="mb-1 inline-block rounded bg-violet-100 px-1.5 py-0.5 text-xs font-medium text-violet-800 dark:bg-violet-950 dark:text-violet-200"
+    >
+      Imported
+    </span>
+  );
+}
