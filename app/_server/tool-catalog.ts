@@ -15,7 +15,10 @@ export async function userToolCatalog() {
   return {
     servers: catalog.map((entry) => {
       const status = statuses.get(entry.server);
-      if (!('tools' in entry)) return { name: entry.server, status: status?.status ?? 'error', error: entry.error.message, tools: [] };
+      if (!('tools' in entry)) {
+        // Users see the status and a reference; the failure's detail (stderr, URL) is for admins.
+        return { name: entry.server, status: status?.status ?? 'error', error: getPool().publicFailure(entry.server, entry.error).message, tools: [] };
+      }
       const tools = entry.tools
         .filter((t) => toolPolicy(entry.server, t).enabled)
         .map((t) => ({ name: t.name, description: (t.description ?? '').slice(0, 300), tokens: estimateTokens(t) }));
