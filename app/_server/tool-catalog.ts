@@ -1,4 +1,5 @@
 import 'server-only';
+import { cachedSettings } from '@/app/_server/hot-cache';
 import { toolPolicy } from '@/app/_server/tool-policy';
 import { getPool } from '@/lib/mcp/pool';
 
@@ -8,11 +9,16 @@ export function estimateTokens(tool: { name: string; description?: string; input
   return Math.ceil(JSON.stringify(wire).length / 4);
 }
 
-/** What a user may enable in a conversation: servers with their usable tools, or why a server is unavailable. */
+/**
+ * What a user may enable in a conversation: servers with their usable tools, or why a server is
+ * unavailable; and the admin's step and tool-call limits, the most a conversation may set.
+ */
 export async function userToolCatalog() {
   const statuses = new Map(getPool().statuses().map((s) => [s.name, s]));
   const catalog = await getPool().tools(undefined, 2_000);
+  const { maxSteps, maxToolCalls } = cachedSettings();
   return {
+    limits: { maxSteps, maxToolCalls },
     servers: catalog.map((entry) => {
       const status = statuses.get(entry.server);
       if (!('tools' in entry)) {
