@@ -12,6 +12,7 @@ import { toolPolicy } from '@/app/_server/tool-policy';
 import { readResourceForMessage } from '@/app/_server/mcp-context';
 import type { SessionUser } from '@/app/_server/session';
 import { applyApprovals } from '@/lib/chat/approvals';
+import { effectiveLimit } from '@/lib/chat/limits';
 import { type ChatMessage, runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
 import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { getEnv } from '@/lib/env';
@@ -199,8 +200,8 @@ async function runAdmittedTurn(user: SessionUser, body: ChatPost, abortSignal: A
     prepareTools: conversation.toolMode === 'off' ? undefined : await prepareToolkit(conversation),
     toolMode: conversation.toolMode,
     enforceToolChoice: resolved.info.toolCalling === 'native',
-    maxSteps: conversation.maxSteps ?? settings.maxSteps,
-    maxToolCalls: conversation.maxToolCalls ?? settings.maxToolCalls,
+    maxSteps: effectiveLimit(conversation.maxSteps, settings.maxSteps),
+    maxToolCalls: effectiveLimit(conversation.maxToolCalls, settings.maxToolCalls),
     maxParallelTools: settings.maxParallelTools,
     approvalSecret: approvalSecret(),
   });

@@ -1,9 +1,15 @@
 import 'server-only';
 import type { ConversationPatch, ConversationRow } from '@/db/queries/conversations';
+import { cachedSettings } from '@/app/_server/hot-cache';
+import { assertWithinCeilings, type LimitCeilings } from '@/lib/chat/limits';
 import type { ToolSettings } from '@/lib/schemas/chat';
 
-/** API tool settings → DB columns (only the fields given). */
-export function toolSettingsPatch(s: ToolSettings): ConversationPatch {
+/**
+ * API tool settings → DB columns (only the fields given). Step and tool-call limits above the admin's
+ * current ones are refused (400): every way a user sets them (PATCH, a new chat's first message) comes here.
+ */
+export function toolSettingsPatch(s: ToolSettings, ceilings: LimitCeilings = cachedSettings()): ConversationPatch {
+  assertWithinCeilings(s, ceilings);
   return {
     ...(s.toolMode !== undefined ? { toolMode: s.toolMode } : {}),
     ...(s.servers !== undefined ? { toolServers: s.servers } : {}),

@@ -49,9 +49,11 @@ export async function serverDetail(id: string) {
   };
 }
 
+/** stderr tail, recent calls, and the failures users were shown by reference (with their detail). */
 export function serverLogs(id: string) {
   const record = requireServer(id);
-  return { stderr: getPool().get(record.config.name)?.stderr.tail() ?? [], calls: recentCalls(getDb(), record.config.name) };
+  const conn = getPool().get(record.config.name);
+  return { stderr: conn?.stderr.tail() ?? [], calls: recentCalls(getDb(), record.config.name), failures: conn?.failures.list() ?? [] };
 }
 
 export async function patchTool(id: string, tool: string, patch: { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: boolean }) {

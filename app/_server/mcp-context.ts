@@ -16,6 +16,20 @@ function connection(server: string) {
   return conn;
 }
 
+/**
+ * A failed request to a server as the user's answer: the server's own refusal (unknown prompt, bad
+ * arguments) is a 400 with its reason; anything else a 503 with the status and a reference, never the detail.
+ */
+async function asUser<T>(server: string, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request();
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const failure = getPool().publicFailure(server, err);
+    throw new AppError(failure.kind === 'protocol' ? 'bad_request' : 'unavailable', failure.message);
+  }
+}
+
 /** Prompts of every enabled server, for the `/` menu; a failing server just contributes none. */
 export async function listAllPrompts() {
   const lists = await Promise.all(
@@ -26,7 +40,7 @@ export async function listAllPrompts() {
 
 /** prompts/get, flattened to the text of each message (what the composer inserts). */
 export async function renderPrompt(server: string, name: string, args: Record<string, string>) {
-  const result = await connection(server).getPrompt(name, args);
+  const result = await asUser(server, () => connection(server).getPrompt(name, args));
   return {
     description: result.description ?? null,
     messages: result.messages.map((m) => ({
@@ -50,7 +64,7 @@ export async function listAllResources() {
 
 /** resources/read for an attachment: text contents joined and capped like a tool result. */
 export async function readResourceForMessage(server: string, uri: string) {
-  const result = await connection(server).readResource(uri);
+  const result = await asUser(server, () => connection(server).readResource(uri));
   const text = result.contents.map((c) => ('text' in c ? c.text : `[binary ${c.mimeType ?? 'data'}, ${Math.round((c.blob.length * 3) / 4)} bytes]`)).join('\n');
   const capped = text.length > MAX_RESULT_BYTES ? `${text.slice(0, MAX_RESULT_BYTES)}\n[truncated]` : text;
   const first = result.contents[0];

@@ -112,11 +112,25 @@ describe('buildToolSet', () => {
     assert.equal(records[0]?.errorKind, 'tool');
   });
 
-  test('a thrown McpFailure becomes an error naming its kind', async () => {
-    const { tools, records } = setup(fake);
-    await assert.rejects(run(tools, 'srv__throws', {}), /timeout error calling srv\.throws: Request timed out/);
+  test('A3: a thrown McpFailure reaches the model as a status with a reference; the call record keeps the detail', async () => {
+    const { tools, records } = setup(async () => {
+      throw new McpFailure('connection', 'MCP error -32000: Connection closed — stderr: A3-STDERR-CANARY');
+    });
+    const err = await run(tools, 'srv__throws', {}).then(
+      () => assert.fail('the call should fail'),
+      (e: Error) => e,
+    );
+    assert.match(err.message, /^Could not run srv\.throws: Server "srv" is unavailable \(no connection\); try again later \(ref ([0-9a-f]{8})\)\.$/);
+    assert.doesNotMatch(err.message, /A3-STDERR-CANARY|-32000/);
+    const ref = /ref ([0-9a-f]{8})/.exec(err.message)?.[1];
     assert.equal(records.length, 1);
-    assert.deepEqual([records[0]?.outcome, records[0]?.errorKind], ['error', 'timeout']);
+    assert.deepEqual([records[0]?.outcome, records[0]?.errorKind], ['error', 'connection']);
+    assert.equal(records[0]?.error, `ref ${ref}: MCP error -32000: Connection closed — stderr: A3-STDERR-CANARY`);
+  });
+
+  test('A3: a timeout reaches the model as "timed out" with a reference', async () => {
+    const { tools } = setup(fake);
+    await assert.rejects(run(tools, 'srv__throws', {}), /Could not run srv\.throws: Server "srv" timed out; try again later \(ref [0-9a-f]{8}\)/);
   });
 
   test('a call aborted by the user is recorded as cancelled', async () => {

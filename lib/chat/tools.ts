@@ -3,6 +3,7 @@ import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/t
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { CallOptions } from '@/lib/mcp/connection';
 import { classifyError } from '@/lib/mcp/errors';
+import { publicFailure } from '@/lib/mcp/public-failure';
 import type { ServerTools } from '@/lib/mcp/pool';
 import { exposeToolNames } from '@/lib/mcp/tool-names';
 import type { ApprovalPolicy, ErrorKind } from '@/lib/schemas/mcp';
@@ -104,13 +105,14 @@ async function executeTool(
   try {
     raw = await input.call(ref.server, ref.tool, argsObject, { signal, onProgress: (p) => input.onProgress(toolCallId, p) });
   } catch (err) {
-    const failure = classifyError(err);
     if (signal?.aborted) {
-      done('cancelled', { errorKind: failure.kind, error: 'Cancelled by the user' });
+      done('cancelled', { errorKind: classifyError(err).kind, error: 'Cancelled by the user' });
       throw new ToolCallError('The call was cancelled by the user.');
     }
-    done('error', { errorKind: failure.kind, error: failure.message });
-    throw new ToolCallError(`${failure.kind} error calling ${ref.server}.${ref.tool}: ${failure.message}`);
+    // The model and the card get the status and a reference; the admin's call log gets the detail under it.
+    const failure = publicFailure(ref.server, err);
+    done('error', { errorKind: failure.kind, error: `ref ${failure.ref}: ${failure.detail}` });
+    throw new ToolCallError(`Could not run ${ref.server}.${ref.tool}: ${failure.message}`);
   }
   const { result, bytes } = capResult(raw);
   if (result.isError) {

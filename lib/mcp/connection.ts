@@ -7,6 +7,7 @@ import { connectClient, type ConnectOptions } from '@/lib/mcp/connect';
 import { completePromptArgument, listPrompts, listResources, type PromptInfo, type ResourceInfo } from '@/lib/mcp/context-requests';
 import { classifyError, isConnectionLost, isSessionExpired, McpFailure } from '@/lib/mcp/errors';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
+import { FailureLog } from '@/lib/mcp/public-failure';
 import { untilAborted } from '@/lib/mcp/until-aborted';
 import type { McpServerConfig, ServerStatus, ServerStatusInfo } from '@/lib/schemas/mcp';
 
@@ -44,6 +45,8 @@ export type CallOptions = { signal?: AbortSignal; onProgress?: (p: Progress) => 
  */
 export class McpConnection {
   readonly stderr = new LineBuffer();
+  /** Failures users were told about (by reference only), with their detail for the admin's logs page. */
+  readonly failures = new FailureLog();
   /** tools/list requests sent (tests and benchmarks read it). */
   listRequests = 0;
   private client: Client | null = null;

@@ -6,12 +6,17 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { BlockedAddressError } from '@/lib/net/guarded-fetch';
 import type { ErrorKind } from '@/lib/schemas/mcp';
 
-/** A failure talking to an MCP server, classified for status pages, statistics and the model. */
+/**
+ * A failure talking to an MCP server, classified for status pages and statistics. Its message is
+ * the detail for admins (it may hold stderr or a URL); users see publicFailure's text instead.
+ */
 export class McpFailure extends Error {
   constructor(
     readonly kind: ErrorKind,
     message: string,
     readonly cause?: unknown,
+    /** Set once the failure was logged for admins (see publicFailure); users are given this reference. */
+    readonly ref?: string,
   ) {
     super(message);
     this.name = 'McpFailure';
@@ -23,7 +28,6 @@ function httpStatus(err: unknown): number | undefined {
   return undefined;
 }
 
-/** Maps anything thrown by the SDK, a transport or a child process to a kind and a readable message. */
 /** The message, with the cause's when the error only wraps it ("fetch failed" → why it failed). */
 function messageOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
@@ -31,8 +35,17 @@ function messageOf(err: unknown): string {
   return cause instanceof Error && !err.message.includes(cause.message) ? `${err.message}: ${cause.message}` : err.message;
 }
 
+/**
+ * An McpFailure from any copy of this module: Next bundles the pool (created once, on globalThis) and
+ * each route into separate module graphs, so a failure the pool throws fails `instanceof` in a route.
+ */
+function isMcpFailure(err: unknown): err is McpFailure {
+  return err instanceof McpFailure || (err instanceof Error && err.name === 'McpFailure' && typeof (err as { kind?: unknown }).kind === 'string');
+}
+
+/** Maps anything thrown by the SDK, a transport or a child process to a kind and a readable message. */
 export function classifyError(err: unknown): McpFailure {
-  if (err instanceof McpFailure) return err;
+  if (isMcpFailure(err)) return err;
   const message = messageOf(err);
   if (err instanceof UnauthorizedError) return new McpFailure('auth', `Unauthorized: ${message}`, err);
   const status = httpStatus(err);

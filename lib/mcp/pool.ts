@@ -2,6 +2,7 @@ import 'server-only';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { type CallOptions, type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
 import { classifyError, McpFailure } from '@/lib/mcp/errors';
+import { configSecrets, type PublicFailure, publicFailure } from '@/lib/mcp/public-failure';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 
 export type ServerTools = { server: string; tools: Tool[] } | { server: string; error: McpFailure };
@@ -76,10 +77,20 @@ export class McpPool {
     );
   }
 
+  /** What users may be told about a failure of `server`; the detail is logged, its secrets masked, and kept for its logs page. */
+  publicFailure(server: string, err: unknown): PublicFailure {
+    const conn = this.connections.get(server);
+    return publicFailure(server, err, conn && { secrets: configSecrets(conn.config), log: conn.failures });
+  }
+
+  /** A failed call rejects with a referenced McpFailure (its message is the masked detail; see publicFailure). */
   callTool(server: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
     const conn = this.connections.get(server);
-    if (!conn?.config.enabled) return Promise.reject(new McpFailure('connection', `Server "${server}" is not available.`));
-    return conn.callTool(tool, args, opts);
+    const call = conn?.config.enabled ? conn.callTool(tool, args, opts) : Promise.reject(new McpFailure('connection', `Server "${server}" is not available.`));
+    // Referenced here, where the server's secrets are known; a call the user stopped is no failure to report.
+    return call.catch((err: unknown) => {
+      throw opts?.signal?.aborted ? err : this.publicFailure(server, err).failure;
+    });
   }
 
   async closeAll(): Promise<void> {

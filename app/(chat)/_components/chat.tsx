@@ -97,11 +97,18 @@ export function Chat({ id, title, initialMessages, olderBefore = null, isNew, mo
     void sendMessage(resources.length ? { parts: [{ type: 'text', text }, ...resources] } : { text });
   }
 
-  /** Tool settings: kept for a new chat's first message, saved at once for an existing conversation. */
+  /**
+   * Tool settings: kept for a new chat's first message, saved at once for an existing conversation —
+   * only the fields that changed, so a stored limit above a since-lowered admin limit doesn't fail every toggle.
+   */
   function changeToolSettings(next: ToolSettings) {
+    const previous = toolSettingsRef.current;
     setToolSettings(next);
     if (!createdRef.current) return;
-    void fetch(`/api/conversations/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(next) });
+    const changed = Object.fromEntries(
+      Object.entries(next).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(previous[key as keyof ToolSettings])),
+    );
+    void fetch(`/api/conversations/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(changed) });
   }
 
   async function onStop() {

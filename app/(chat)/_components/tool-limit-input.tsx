@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 
 type Props = { label: string; value: number | null | undefined; max: number; onChange: (value: number | null) => void };
 
-/** A whole-number limit; empty means the server's default. Out-of-range input is shown as invalid, not applied. */
+/** A whole-number limit up to `max` (the admin's); empty means that maximum. Out-of-range input is shown as invalid, not applied. */
 export function ToolLimitInput({ label, value, max, onChange }: Props) {
   const id = useId();
   const [draft, setDraft] = useState<string | null>(null);
@@ -24,7 +24,7 @@ export function ToolLimitInput({ label, value, max, onChange }: Props) {
         min={1}
         max={max}
         step={1}
-        placeholder="Default"
+        placeholder={`Default (${max})`}
         value={shown}
         aria-invalid={!valid || undefined}
         onChange={(e) => {

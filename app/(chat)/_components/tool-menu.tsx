@@ -4,7 +4,7 @@ import { useEffect, useId, useRef } from 'react';
 import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
 import { ToolLimitInput } from './tool-limit-input';
 import { ToolServerRow } from './tool-server-row';
-import { enabledTools, formatTokens, isHeavy, MODE_LABELS, modeOf, type ToolCatalog } from './tool-selection';
+import { enabledTools, formatTokens, isHeavy, MODE_LABELS, modeOf, SCHEMA_LIMITS, type ToolCatalog } from './tool-selection';
 
 type Props = {
   catalog: ToolCatalog | null;
@@ -32,6 +32,7 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
   const mode = modeOf(settings);
   const { count, tokens } = enabledTools(catalog, settings);
   const heavy = isHeavy(count, tokens);
+  const limits = catalog?.limits ?? SCHEMA_LIMITS;
 
   useEffect(() => {
     if (!open) return;
@@ -107,10 +108,10 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
           </p>
 
           <div className="mt-3 flex gap-3">
-            <ToolLimitInput label="Max steps" value={settings.maxSteps} max={100} onChange={(v) => onChange({ ...settings, maxSteps: v })} />
-            <ToolLimitInput label="Max tool calls" value={settings.maxToolCalls} max={200} onChange={(v) => onChange({ ...settings, maxToolCalls: v })} />
+            <ToolLimitInput label="Max steps" value={settings.maxSteps} max={limits.maxSteps} onChange={(v) => onChange({ ...settings, maxSteps: v })} />
+            <ToolLimitInput label="Max tool calls" value={settings.maxToolCalls} max={limits.maxToolCalls} onChange={(v) => onChange({ ...settings, maxToolCalls: v })} />
           </div>
-          <p className="mt-1 text-xs text-zinc-500">Empty = the server default.</p>
+          <p className="mt-1 text-xs text-zinc-500">Empty = the admin&apos;s limit, which you can only lower.</p>
         </div>
       )}
     </div>

@@ -3,7 +3,12 @@ import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
 /** GET /api/tools: the servers a user can enable, with their tools' estimated token cost. */
 export type CatalogTool = { name: string; description: string; tokens: number };
 export type CatalogServer = { name: string; status: string; error: string | null; tools: CatalogTool[] };
-export type ToolCatalog = { servers: CatalogServer[] };
+/** The admin's per-turn limits: the most a conversation may set. */
+export type ToolLimits = { maxSteps: number; maxToolCalls: number };
+export type ToolCatalog = { servers: CatalogServer[]; limits: ToolLimits };
+
+/** Before the catalog arrives, the schema's bounds (the server checks the admin's anyway). */
+export const SCHEMA_LIMITS: ToolLimits = { maxSteps: 100, maxToolCalls: 200 };
 
 export const TOOL_WARN_COUNT = 40;
 export const TOOL_WARN_TOKENS = 8_000;

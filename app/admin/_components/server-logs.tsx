@@ -12,7 +12,9 @@ type CallView = {
   errorKind: string | null;
   error: string | null;
 };
-type Logs = { stderr: string[]; calls: CallView[] };
+/** A failure a user was shown only by its reference; the detail is here. */
+type FailureView = { ref: string; at: string; kind: string; detail: string };
+type Logs = { stderr: string[]; calls: CallView[]; failures: FailureView[] };
 
 const POLL_MS = 5000;
 const OUTCOME: Record<CallView['outcome'], string> = {
@@ -22,7 +24,7 @@ const OUTCOME: Record<CallView['outcome'], string> = {
   cancelled: 'bg-zinc-200 text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200',
 };
 
-/** A server's stderr tail and its last 50 tool calls, polled every 5 s; all of it plain text. */
+/** A server's stderr tail, the failures users saw by reference, and its last 50 tool calls, polled every 5 s; all of it plain text. */
 export function ServerLogs({ id }: { id: string }) {
   const [logs, setLogs] = useState<Logs | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -75,6 +77,19 @@ export function ServerLogs({ id }: { id: string }) {
               {stderrText || <span className="italic text-zinc-500">(no stderr output)</span>}
             </pre>
           </div>
+          {logs.failures.length > 0 && (
+            <div>
+              <h3 className="text-sm font-medium text-zinc-500">Errors shown to users (by reference)</h3>
+              <ul data-failures className="mt-1 space-y-1 text-xs">
+                {[...logs.failures].reverse().map((f) => (
+                  <li key={f.ref} data-failure={f.ref} className="whitespace-pre-wrap break-words">
+                    <span className="font-mono font-semibold">{f.ref}</span> <time dateTime={f.at}>{new Date(f.at).toLocaleString()}</time>{' '}
+                    <span className="font-semibold">{f.kind}:</span> {f.detail}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
           <div>
             <h3 className="text-sm font-medium text-zinc-500">Recent calls</h3>
             {logs.calls.length === 0 ? (
