@@ -11,19 +11,32 @@ import {
   updateMcpServer,
   upsertMcpServers,
 } from '@/db/queries/mcp-servers';
+import { unreadableMessage } from '@/db/sealing';
 import { parseClaudeDesktopConfig } from '@/lib/mcp/import';
 import { syncPool } from '@/app/_server/mcp';
 import { AppError, notFound } from '@/lib/errors';
 import { parseWith } from '@/lib/http';
 import { maskConfig, unmaskConfig } from '@/lib/mcp/mask';
 import { getPool } from '@/lib/mcp/pool';
-import { McpServerConfigSchema } from '@/lib/schemas/mcp';
+import { McpServerConfigSchema, type ServerStatusInfo } from '@/lib/schemas/mcp';
 
 const NO_STATS: ServerStats = { calls24h: 0, errors24h: 0, errorRate: 0, p50Ms: null, p95Ms: null };
 
+/** A server whose stored secrets cannot be decrypted is not run: shown in error, with what to do. */
+function unreadableStatus(record: McpServerRecord): ServerStatusInfo {
+  return {
+    name: record.config.name,
+    status: 'error',
+    lastError: { kind: 'auth', message: unreadableMessage(record.unreadable), at: record.updatedAt.toISOString() },
+    connectedSince: null,
+    toolCount: 0,
+    retryAt: null,
+  };
+}
+
 /** A server as the admin API shows it: config with secrets masked, live status, 24 h statistics. */
 export function presentServer(record: McpServerRecord, stats: Map<string, ServerStats> = serverStats(getDb())) {
-  const status = getPool().get(record.config.name)?.status() ?? null;
+  const status = record.unreadable.length ? unreadableStatus(record) : (getPool().get(record.config.name)?.status() ?? null);
   return {
     id: record.id,
     ...maskConfig(record.config),
@@ -68,7 +81,7 @@ export function importServers(json: unknown, dryRun: boolean) {
     for (const config of configs) {
       const stored = getMcpServerByName(db, config.name);
       if (!stored) out.added.push(config.name);
-      else if (JSON.stringify(stored.config) === JSON.stringify(config)) out.unchanged.push(config.name);
+      else if (!stored.unreadable.length && JSON.stringify(stored.config) === JSON.stringify(config)) out.unchanged.push(config.name);
       else out.updated.push(config.name);
     }
     return { ...out, errors };

@@ -7,12 +7,19 @@ import { getPool } from '@/lib/mcp/pool';
 import { getEnv } from '@/lib/env';
 import { invalidateToolPolicies, observeTools } from '@/app/_server/tool-policy';
 
-/** Hands the pool the stored configs; it reconnects changed servers and closes removed or disabled ones. */
+/**
+ * Hands the pool the stored configs; it reconnects changed servers and closes removed or disabled ones.
+ * A server whose stored secrets cannot be decrypted is not run (the admin list shows why).
+ */
 export function syncPool(): void {
   invalidateToolPolicies();
   const pool = getPool();
   pool.toolsObserver = observeTools;
-  pool.sync(listMcpServers(getDb()).map((r) => r.config));
+  pool.sync(
+    listMcpServers(getDb())
+      .filter((r) => r.unreadable.length === 0)
+      .map((r) => r.config),
+  );
   pool.warm(); // a new or changed server connects now, so its status is real at once
 }
 
