@@ -12,13 +12,13 @@ import {
   upsertMcpServers,
 } from '@/db/queries/mcp-servers';
 import { unreadableMessage } from '@/db/sealing';
-import { parseClaudeDesktopConfig } from '@/lib/mcp/import';
 import { syncPool } from '@/app/_server/mcp';
+import { planImport } from '@/app/_server/mcp-import';
 import { AppError, notFound } from '@/lib/errors';
 import { parseWith } from '@/lib/http';
-import { maskConfig, unmaskConfig } from '@/lib/mcp/mask';
+import { maskConfig, missingSecretsMessage, unmaskSecrets } from '@/lib/mcp/mask';
 import { getPool } from '@/lib/mcp/pool';
-import { McpServerConfigSchema, type ServerStatusInfo } from '@/lib/schemas/mcp';
+import { type McpServerConfig, McpServerConfigSchema, type ServerStatusInfo } from '@/lib/schemas/mcp';
 
 const NO_STATS: ServerStats = { calls24h: 0, errors24h: 0, errorRate: 0, p50Ms: null, p95Ms: null };
 
@@ -47,9 +47,18 @@ export function presentServer(record: McpServerRecord, stats: Map<string, Server
   };
 }
 
+/** Masked values keep the stored secret; a masked value with none to keep is a 400 naming the key. */
+function unmasked(config: McpServerConfig, stored: McpServerConfig | null): McpServerConfig {
+  const result = unmaskSecrets(config, stored);
+  if (result.missing.length) {
+    throw new AppError('bad_request', `Invalid server: ${missingSecretsMessage(result.missing)}.`, Object.fromEntries(result.missing.map((k) => [k, 'has no stored secret to keep'])));
+  }
+  return result.config;
+}
+
 export function createServer(body: unknown) {
   const config = parseWith(McpServerConfigSchema, body, 'server');
-  const record = createMcpServer(getDb(), unmaskConfig(config, null));
+  const record = createMcpServer(getDb(), unmasked(config, null));
   if (!record) throw new AppError('conflict', `A server named "${config.name}" exists.`, { name: 'is already taken' });
   syncPool();
   return presentServer(record);
@@ -65,7 +74,7 @@ export function updateServer(id: string, body: unknown) {
   const { name, enabled, timeoutMs } = stored.config;
   const base = patch.transport && patch.transport !== stored.config.transport ? { name, enabled, timeoutMs } : stored.config;
   const merged = parseWith(McpServerConfigSchema, { ...base, ...patch }, 'server');
-  const record = updateMcpServer(db, id, unmaskConfig(merged, stored.config));
+  const record = updateMcpServer(db, id, unmasked(merged, stored.config));
   if (!record) throw notFound('Server not found.');
   syncPool();
   return presentServer(record);
@@ -73,8 +82,7 @@ export function updateServer(id: string, body: unknown) {
 
 /** Import (or preview) a Claude Desktop config; good entries apply even when others are invalid. */
 export function importServers(json: unknown, dryRun: boolean) {
-  const { configs, errors } = parseClaudeDesktopConfig(json);
-  if (errors.length === 1 && errors[0]?.name === '(file)') throw new AppError('bad_request', `Not a Claude Desktop config: ${errors[0].message}.`);
+  const { configs, errors, kept } = planImport(json);
   const db = getDb();
   if (dryRun) {
     const out = { added: [] as string[], updated: [] as string[], unchanged: [] as string[] };
@@ -84,11 +92,11 @@ export function importServers(json: unknown, dryRun: boolean) {
       else if (!stored.unreadable.length && JSON.stringify(stored.config) === JSON.stringify(config)) out.unchanged.push(config.name);
       else out.updated.push(config.name);
     }
-    return { ...out, errors };
+    return { ...out, kept, errors };
   }
   const result = upsertMcpServers(db, configs);
   syncPool();
-  return { ...result, errors };
+  return { ...result, kept, errors };
 }
 
 /** The stored servers in Claude Desktop form; env and header values masked unless asked for. */

@@ -2,7 +2,7 @@ import 'server-only';
 import { readFileSync } from 'node:fs';
 import { getDb } from '@/db/client';
 import { listMcpServers, seedBuiltinServers, upsertMcpServers } from '@/db/queries/mcp-servers';
-import { parseClaudeDesktopConfig } from '@/lib/mcp/import';
+import { planImport } from '@/app/_server/mcp-import';
 import { getPool } from '@/lib/mcp/pool';
 import { getEnv } from '@/lib/env';
 import { invalidateToolPolicies, observeTools } from '@/app/_server/tool-policy';
@@ -23,12 +23,13 @@ export function syncPool(): void {
   pool.warm(); // a new or changed server connects now, so its status is real at once
 }
 
-/** `MCP_SERVERS_FILE`: imported at start, idempotent by name; problems are logged, never fatal. */
+/** `MCP_SERVERS_FILE`: imported at start like the import API (masked values keep stored secrets), idempotent by name; problems are logged, never fatal. */
 function importServersFile(path: string): void {
   try {
-    const { configs, errors } = parseClaudeDesktopConfig(JSON.parse(readFileSync(path, 'utf8')));
+    const { configs, errors, kept } = planImport(JSON.parse(readFileSync(path, 'utf8')));
     const result = upsertMcpServers(getDb(), configs);
     console.log(`[mcp] ${path}: added ${result.added.length}, updated ${result.updated.length}, unchanged ${result.unchanged.length}`);
+    for (const k of kept) console.log(`[mcp] ${path}: server "${k.name}" keeps its stored ${k.keys.join(', ')}`);
     for (const e of errors) console.error(`[mcp] ${path}: server "${e.name}" skipped: ${e.message}`);
   } catch (err) {
     console.error(`[mcp] could not import ${path}: ${err instanceof Error ? err.message : String(err)}`);
