@@ -16,7 +16,7 @@ import { syncPool } from '@/app/_server/mcp';
 import { planImport } from '@/app/_server/mcp-import';
 import { AppError, notFound } from '@/lib/errors';
 import { parseWith } from '@/lib/http';
-import { maskConfig, missingSecretsMessage, unmaskSecrets } from '@/lib/mcp/mask';
+import { maskConfig, missingSecretsMessage, unmaskSecrets, withMasked } from '@/lib/mcp/mask';
 import { getPool } from '@/lib/mcp/pool';
 import { type McpServerConfig, McpServerConfigSchema, type ServerStatusInfo } from '@/lib/schemas/mcp';
 
@@ -39,7 +39,7 @@ export function presentServer(record: McpServerRecord, stats: Map<string, Server
   const status = record.unreadable.length ? unreadableStatus(record) : (getPool().get(record.config.name)?.status() ?? null);
   return {
     id: record.id,
-    ...maskConfig(record.config),
+    ...maskConfig(withMasked(record.config, record.unreadable)),
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
     stats: stats.get(record.config.name) ?? NO_STATS,
@@ -71,8 +71,9 @@ export function updateServer(id: string, body: unknown) {
   if (!stored) throw notFound('Server not found.');
   const patch = parseWith(z.record(z.string(), z.unknown()), body, 'server');
   // Switching transport starts from the common fields, so the old transport's fields don't linger.
+  // Secrets that cannot be decrypted come in as masks: an edit enters them again or removes them (else 400), never drops them unseen.
   const { name, enabled, timeoutMs } = stored.config;
-  const base = patch.transport && patch.transport !== stored.config.transport ? { name, enabled, timeoutMs } : stored.config;
+  const base = patch.transport && patch.transport !== stored.config.transport ? { name, enabled, timeoutMs } : withMasked(stored.config, stored.unreadable);
   const merged = parseWith(McpServerConfigSchema, { ...base, ...patch }, 'server');
   const record = updateMcpServer(db, id, unmasked(merged, stored.config));
   if (!record) throw notFound('Server not found.');
@@ -102,8 +103,8 @@ export function importServers(json: unknown, dryRun: boolean) {
 /** The stored servers in Claude Desktop form; env and header values masked unless asked for. */
 export function exportServers(withSecrets: boolean) {
   const mcpServers: Record<string, Record<string, unknown>> = {};
-  for (const { config: stored } of listMcpServers(getDb())) {
-    const c = withSecrets ? stored : maskConfig(stored);
+  for (const { config: stored, unreadable } of listMcpServers(getDb())) {
+    const c = withSecrets ? stored : maskConfig(withMasked(stored, unreadable));
     const common = { ...(c.enabled ? {} : { disabled: true }), timeoutMs: c.timeoutMs };
     if (c.transport === 'stdio') mcpServers[c.name] = { command: c.command, args: c.args, env: c.env, ...(c.cwd ? { cwd: c.cwd } : {}), ...common };
     else if (c.transport === 'builtin') mcpServers[c.name] = { transport: 'builtin', builtin: c.builtin, ...common };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ImportJsonSchema, keepMaskedSecrets, MAX_IMPORT_DEPTH, parseClaudeDesktopConfig } from '@/lib/mcp/import';
-import { MASK, maskConfig, unmaskSecrets } from '@/lib/mcp/mask';
+import { MASK, maskConfig, unmaskSecrets, withMasked } from '@/lib/mcp/mask';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
 
 test('a Claude Desktop file imports stdio, http, sse and disabled servers', () => {
@@ -117,4 +117,16 @@ test('A11: import JSON nested deeper than the limit is refused, a real config is
   assert.equal(refused.success, false);
   assert.match(refused.error?.issues[0]?.message ?? '', new RegExp(`nested deeper than ${MAX_IMPORT_DEPTH}`));
   assert.equal(ImportJsonSchema.safeParse({ mcpServers: { a: { command: 'node', args: ['x'], env: { A: 'b' } } } }).success, true);
+});
+
+test('A10: a stored secret that cannot be decrypted is shown masked, and an edit that neither enters nor removes it is refused', () => {
+  // As the query module reads it under another key: TOKEN left out and named as unreadable.
+  const readable: McpServerConfig = { ...(storedServers[0] as McpServerConfig & { transport: 'stdio' }), env: { MODE: 'm' } };
+  const shown = withMasked(readable, ['env.TOKEN']);
+  assert.ok(shown.transport === 'stdio');
+  assert.deepEqual(shown.env, { MODE: 'm', TOKEN: MASK });
+  assert.deepEqual(unmaskSecrets({ ...shown, timeoutMs: 5000 }, readable).missing, ['env.TOKEN']);
+  const reentered = unmaskSecrets({ ...shown, env: { MODE: MASK, TOKEN: 'new-value' } }, readable);
+  assert.deepEqual([reentered.missing, reentered.config.transport === 'stdio' && reentered.config.env], [[], { MODE: 'm', TOKEN: 'new-value' }]);
+  assert.deepEqual(withMasked(storedServers[1] as McpServerConfig, ['env.TOKEN']), storedServers[1], 'another transport has no such field');
 });

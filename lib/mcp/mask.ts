@@ -12,6 +12,17 @@ export function maskConfig(config: McpServerConfig): McpServerConfig {
 }
 
 /**
+ * The config with these secrets (`env.KEY`, `headers.Name`) present as the mask: stored secrets that
+ * cannot be decrypted, so the admin sees them, and an edit must enter them again or remove them.
+ */
+export function withMasked(config: McpServerConfig, keys: string[]): McpServerConfig {
+  if (!keys.length || config.transport === 'builtin') return config;
+  const field = config.transport === 'stdio' ? 'env' : 'headers';
+  const masked = Object.fromEntries(keys.filter((k) => k.startsWith(`${field}.`)).map((k) => [k.slice(field.length + 1), MASK]));
+  return config.transport === 'stdio' ? { ...config, env: { ...config.env, ...masked } } : { ...config, headers: { ...config.headers, ...masked } };
+}
+
+/**
  * What became of masked values: `kept` names the ones that keep the stored secret, `missing` the ones
  * with no stored secret to keep (as `env.KEY` / `headers.Name`). A mask is never stored as a value.
  */
