@@ -1,10 +1,14 @@
 import 'server-only';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { attachSecrets, type DbSecrets } from '@/db/sealing';
+import { sealStoredSecrets } from '@/db/queries/stored-secrets';
 import { getEnv } from '@/lib/env';
+import { ensurePrivateFile, restrictIfPresent } from '@/lib/private-files';
 import * as schema from '@/db/schema';
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -47,10 +51,24 @@ function cacheStatements(sqlite: Database.Database): void {
   }) as typeof sqlite.prepare;
 }
 
-export function openDatabase(path: string): Handle {
+/** The database file and its WAL companions are readable by their owner only (0600). */
+function restrictDatabaseFiles(path: string): void {
+  for (const suffix of ['-wal', '-shm']) restrictIfPresent(`${path}${suffix}`);
+}
+
+/**
+ * Opens, migrates and prepares a database: SQL migrations, then the data migration that seals secrets
+ * stored in clear or under an old key. Without `secrets`, a key of this handle only is made up (a
+ * scratch database whose secrets need not outlive it).
+ */
+export function openDatabase(path: string, secrets: DbSecrets = { key: randomBytes(32) }): Handle {
+  // Created 0600 before SQLite opens it, so it is never readable by others, not even briefly.
+  ensurePrivateFile(path);
+  restrictDatabaseFiles(path);
   const sqlite = new Database(path);
   cacheStatements(sqlite);
   sqlite.pragma('journal_mode = WAL');
+  restrictDatabaseFiles(path);
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
@@ -61,11 +79,16 @@ export function openDatabase(path: string): Handle {
     logger: { logQuery: () => void handle.statements++ },
   });
   migrate(handle.db, { migrationsFolder: migrationsFolder() });
+  attachSecrets(handle.db, secrets);
+  sealStoredSecrets(handle.db);
   return handle;
 }
 
 function handle(): Handle {
-  g.__appDb ??= openDatabase(getEnv().DATABASE_PATH);
+  if (!g.__appDb) {
+    const env = getEnv();
+    g.__appDb = openDatabase(env.DATABASE_PATH, { key: Buffer.from(env.ENCRYPTION_KEY, 'hex'), legacyAppSecret: env.AUTH_SECRET });
+  }
   return g.__appDb;
 }
 

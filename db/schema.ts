@@ -117,7 +117,7 @@ export const settings = sqliteTable('settings', {
 export const mcpServers = sqliteTable('mcp_servers', {
   id: text('id').primaryKey(),
   name: text('name').notNull().unique(),
-  /** The whole validated config (lib/schemas/mcp.ts), re-validated when read. */
+  /** The whole validated config (lib/schemas/mcp.ts), env and header values sealed (db/sealing.ts); re-validated when read. */
   config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -165,7 +165,7 @@ export const providers = sqliteTable('providers', {
   id: text('id').primaryKey(),
   name: text('name').notNull().unique(),
   baseURL: text('base_url').notNull(),
-  /** AES-256-GCM with a key derived from the app secret; never returned by the API. */
+  /** Sealed with AES-256-GCM under ENCRYPTION_KEY (db/sealing.ts); never returned by the API. */
   apiKeyEncrypted: text('api_key_encrypted'),
   models: text('models', { mode: 'json' }).$type<string[]>().notNull().default([]),
   toolCalling: text('tool_calling', { enum: ['native', 'prompt'] }).notNull().default('native'),

@@ -1,8 +1,12 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { ensurePrivateDir, ensurePrivateFile } from '@/lib/private-files';
+
+const HEX_KEY = /^[0-9a-fA-F]{64}$/;
+const HEX_KEY_RULE = 'must be 32 bytes written as 64 hex characters (openssl rand -hex 32)';
 
 /** SPEC §2: every variable is optional; parsed once, here. */
 const EnvSchema = z.object({
@@ -20,11 +24,15 @@ const EnvSchema = z.object({
     .enum(['0', '1'], { error: 'must be 1 (behind a reverse proxy) or 0' })
     .default('0')
     .transform((v) => v === '1'),
+  /** SPEC §7.5: the key that seals secrets stored in the database. */
+  ENCRYPTION_KEY: z.string().regex(HEX_KEY, HEX_KEY_RULE).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {
   APP_URL: string;
   AUTH_SECRET: string;
+  /** 64 lowercase hex characters (32 bytes). */
+  ENCRYPTION_KEY: string;
   /** Absolute folder that holds the database and generated secrets. */
   dataDir: string;
 };
@@ -35,14 +43,29 @@ function blankToUndefined(source: NodeJS.ProcessEnv): Record<string, string | un
   return out;
 }
 
-/** AUTH_SECRET from the environment, else generated once into the data folder (mode 0600). */
+/** A secret generated once into the data folder (mode 0600, also for a file written before that rule). */
+function generatedSecret(file: string, generate: () => string): string {
+  try {
+    writeFileSync(file, generate(), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  ensurePrivateFile(file);
+  return readFileSync(file, 'utf8').trim();
+}
+
+/** AUTH_SECRET from the environment, else generated once into the data folder. */
 function loadAuthSecret(dataDir: string, fromEnv: string | undefined): string {
-  if (fromEnv) return fromEnv;
-  const file = join(dataDir, 'auth-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
-  return secret;
+  return fromEnv ?? generatedSecret(join(dataDir, 'auth-secret'), () => randomBytes(32).toString('base64url'));
+}
+
+/** ENCRYPTION_KEY from the environment, else generated once into the data folder as `encryption-key`. */
+function loadEncryptionKey(dataDir: string, fromEnv: string | undefined): string {
+  if (fromEnv) return fromEnv.toLowerCase();
+  const file = join(dataDir, 'encryption-key');
+  const key = generatedSecret(file, () => randomBytes(32).toString('hex'));
+  if (!HEX_KEY.test(key)) throw new Error(`Invalid environment: ENCRYPTION_KEY: the generated key in ${file} ${HEX_KEY_RULE}`);
+  return key.toLowerCase();
 }
 
 /**
@@ -65,12 +88,13 @@ function parseEnv(): Env {
   const env = result.data;
   const dbPath = resolve(env.DATABASE_PATH);
   const dataDir = dirname(dbPath);
-  mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   return {
     ...env,
     DATABASE_PATH: dbPath,
     APP_URL: (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     AUTH_SECRET: loadAuthSecret(dataDir, env.AUTH_SECRET),
+    ENCRYPTION_KEY: loadEncryptionKey(dataDir, env.ENCRYPTION_KEY),
     dataDir,
   };
 }

@@ -2,30 +2,49 @@ import 'server-only';
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Encrypts secrets stored in the database (provider API keys) with AES-256-GCM under a key derived
- * from the app secret, so a copy of the database alone does not reveal them.
- * Format: `v1.<iv>.<tag>.<ciphertext>` (base64url).
+ * Secrets stored in the database (provider API keys, MCP env and header values) are sealed with
+ * AES-256-GCM under ENCRYPTION_KEY, so a copy of the database alone does not reveal them.
+ * Format: `v2.<iv>.<tag>.<ciphertext>` (base64url), a fresh 96-bit IV each time.
+ * `v1` was the first format, for provider keys only, under a key derived from AUTH_SECRET: it is
+ * only ever opened, to reseal it as v2 when the database opens.
  */
-function key(appSecret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', appSecret, 'mcp-chat-host', 'provider-api-keys', 32));
+const SEALED_V2 = /^v2\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]*$/;
+
+/** Whether a stored value is in the current sealed format (whatever key sealed it). */
+export function isSealed(value: string): boolean {
+  return SEALED_V2.test(value);
 }
 
-export function sealSecret(plain: string, appSecret: string): string {
+function seal(version: string, key: Buffer, plain: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key(appSecret), iv);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
   const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  return [version, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
 }
 
-/** The plain secret, or null when the value was sealed under another app secret or was tampered with. */
-export function openSecret(sealed: string, appSecret: string): string | null {
-  const [version, iv, tag, data] = sealed.split('.');
-  if (version !== 'v1' || !iv || !tag || data === undefined) return null;
+function open(version: string, key: Buffer, sealed: string): string | null {
+  const [prefix, iv, tag, data, extra] = sealed.split('.');
+  if (prefix !== version || !iv || !tag || data === undefined || extra !== undefined) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key(appSecret), Buffer.from(iv, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
     return null;
   }
+}
+
+/** Seals under ENCRYPTION_KEY (32 bytes). */
+export function sealSecret(plain: string, key: Buffer): string {
+  return seal('v2', key, plain);
+}
+
+/** The plain secret, or null when it was sealed under another key, was tampered with, or is not v2. */
+export function openSecret(sealed: string, key: Buffer): string | null {
+  return open('v2', key, sealed);
+}
+
+/** Opens a v1 value (key derived from AUTH_SECRET), or null. */
+export function openLegacySecret(sealed: string, appSecret: string): string | null {
+  return open('v1', Buffer.from(hkdfSync('sha256', appSecret, 'mcp-chat-host', 'provider-api-keys', 32)), sealed);
 }

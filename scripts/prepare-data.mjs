@@ -2,4 +2,4 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
-mkdirSync(dirname(resolve(process.env.DATABASE_PATH || './data/app.db')), { recursive: true });
+mkdirSync(dirname(resolve(process.env.DATABASE_PATH || './data/app.db')), { recursive: true, mode: 0o700 });

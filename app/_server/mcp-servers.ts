@@ -11,22 +11,35 @@ import {
   updateMcpServer,
   upsertMcpServers,
 } from '@/db/queries/mcp-servers';
-import { parseClaudeDesktopConfig } from '@/lib/mcp/import';
+import { unreadableMessage } from '@/db/sealing';
 import { syncPool } from '@/app/_server/mcp';
+import { planImport } from '@/app/_server/mcp-import';
 import { AppError, notFound } from '@/lib/errors';
 import { parseWith } from '@/lib/http';
-import { maskConfig, unmaskConfig } from '@/lib/mcp/mask';
+import { maskConfig, missingSecretsMessage, unmaskSecrets, withMasked } from '@/lib/mcp/mask';
 import { getPool } from '@/lib/mcp/pool';
-import { McpServerConfigSchema } from '@/lib/schemas/mcp';
+import { type McpServerConfig, McpServerConfigSchema, type ServerStatusInfo } from '@/lib/schemas/mcp';
 
 const NO_STATS: ServerStats = { calls24h: 0, errors24h: 0, errorRate: 0, p50Ms: null, p95Ms: null };
 
+/** A server whose stored secrets cannot be decrypted is not run: shown in error, with what to do. */
+function unreadableStatus(record: McpServerRecord): ServerStatusInfo {
+  return {
+    name: record.config.name,
+    status: 'error',
+    lastError: { kind: 'auth', message: unreadableMessage(record.unreadable), at: record.updatedAt.toISOString() },
+    connectedSince: null,
+    toolCount: 0,
+    retryAt: null,
+  };
+}
+
 /** A server as the admin API shows it: config with secrets masked, live status, 24 h statistics. */
 export function presentServer(record: McpServerRecord, stats: Map<string, ServerStats> = serverStats(getDb())) {
-  const status = getPool().get(record.config.name)?.status() ?? null;
+  const status = record.unreadable.length ? unreadableStatus(record) : (getPool().get(record.config.name)?.status() ?? null);
   return {
     id: record.id,
-    ...maskConfig(record.config),
+    ...maskConfig(withMasked(record.config, record.unreadable)),
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
     stats: stats.get(record.config.name) ?? NO_STATS,
@@ -34,9 +47,18 @@ export function presentServer(record: McpServerRecord, stats: Map<string, Server
   };
 }
 
+/** Masked values keep the stored secret; a masked value with none to keep is a 400 naming the key. */
+function unmasked(config: McpServerConfig, stored: McpServerConfig | null): McpServerConfig {
+  const result = unmaskSecrets(config, stored);
+  if (result.missing.length) {
+    throw new AppError('bad_request', `Invalid server: ${missingSecretsMessage(result.missing)}.`, Object.fromEntries(result.missing.map((k) => [k, 'has no stored secret to keep'])));
+  }
+  return result.config;
+}
+
 export function createServer(body: unknown) {
   const config = parseWith(McpServerConfigSchema, body, 'server');
-  const record = createMcpServer(getDb(), unmaskConfig(config, null));
+  const record = createMcpServer(getDb(), unmasked(config, null));
   if (!record) throw new AppError('conflict', `A server named "${config.name}" exists.`, { name: 'is already taken' });
   syncPool();
   return presentServer(record);
@@ -49,10 +71,11 @@ export function updateServer(id: string, body: unknown) {
   if (!stored) throw notFound('Server not found.');
   const patch = parseWith(z.record(z.string(), z.unknown()), body, 'server');
   // Switching transport starts from the common fields, so the old transport's fields don't linger.
+  // Secrets that cannot be decrypted come in as masks: an edit enters them again or removes them (else 400), never drops them unseen.
   const { name, enabled, timeoutMs } = stored.config;
-  const base = patch.transport && patch.transport !== stored.config.transport ? { name, enabled, timeoutMs } : stored.config;
+  const base = patch.transport && patch.transport !== stored.config.transport ? { name, enabled, timeoutMs } : withMasked(stored.config, stored.unreadable);
   const merged = parseWith(McpServerConfigSchema, { ...base, ...patch }, 'server');
-  const record = updateMcpServer(db, id, unmaskConfig(merged, stored.config));
+  const record = updateMcpServer(db, id, unmasked(merged, stored.config));
   if (!record) throw notFound('Server not found.');
   syncPool();
   return presentServer(record);
@@ -60,29 +83,28 @@ export function updateServer(id: string, body: unknown) {
 
 /** Import (or preview) a Claude Desktop config; good entries apply even when others are invalid. */
 export function importServers(json: unknown, dryRun: boolean) {
-  const { configs, errors } = parseClaudeDesktopConfig(json);
-  if (errors.length === 1 && errors[0]?.name === '(file)') throw new AppError('bad_request', `Not a Claude Desktop config: ${errors[0].message}.`);
+  const { configs, errors, kept } = planImport(json);
   const db = getDb();
   if (dryRun) {
     const out = { added: [] as string[], updated: [] as string[], unchanged: [] as string[] };
     for (const config of configs) {
       const stored = getMcpServerByName(db, config.name);
       if (!stored) out.added.push(config.name);
-      else if (JSON.stringify(stored.config) === JSON.stringify(config)) out.unchanged.push(config.name);
+      else if (!stored.unreadable.length && JSON.stringify(stored.config) === JSON.stringify(config)) out.unchanged.push(config.name);
       else out.updated.push(config.name);
     }
-    return { ...out, errors };
+    return { ...out, kept, errors };
   }
   const result = upsertMcpServers(db, configs);
   syncPool();
-  return { ...result, errors };
+  return { ...result, kept, errors };
 }
 
 /** The stored servers in Claude Desktop form; env and header values masked unless asked for. */
 export function exportServers(withSecrets: boolean) {
   const mcpServers: Record<string, Record<string, unknown>> = {};
-  for (const { config: stored } of listMcpServers(getDb())) {
-    const c = withSecrets ? stored : maskConfig(stored);
+  for (const { config: stored, unreadable } of listMcpServers(getDb())) {
+    const c = withSecrets ? stored : maskConfig(withMasked(stored, unreadable));
     const common = { ...(c.enabled ? {} : { disabled: true }), timeoutMs: c.timeoutMs };
     if (c.transport === 'stdio') mcpServers[c.name] = { command: c.command, args: c.args, env: c.env, ...(c.cwd ? { cwd: c.cwd } : {}), ...common };
     else if (c.transport === 'builtin') mcpServers[c.name] = { transport: 'builtin', builtin: c.builtin, ...common };

@@ -1,4 +1,6 @@
 import 'server-only';
+import type { McpServerRecord } from '@/db/queries/mcp-servers';
+import { unreadableMessage } from '@/db/sealing';
 import { DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
 import { classifyError } from '@/lib/mcp/errors';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
@@ -12,6 +14,12 @@ export type TestResult = {
   error?: string;
   stderr: string[];
 };
+
+/** A saved server whose stored secrets cannot be decrypted is not run: the test fails and says why. */
+export function testSavedServer(record: McpServerRecord): Promise<TestResult> {
+  if (!record.unreadable.length) return testServerConfig(record.config);
+  return Promise.resolve({ ok: false, latencyMs: 0, tools: [], resources: [], prompts: [], error: `auth: ${unreadableMessage(record.unreadable)}`, stderr: [] });
+}
 
 /** "Test connection": a fresh, separate connection (the pool is untouched), listed and closed again. */
 export async function testServerConfig(config: McpServerConfig): Promise<TestResult> {

@@ -2,26 +2,34 @@ import 'server-only';
 import { readFileSync } from 'node:fs';
 import { getDb } from '@/db/client';
 import { listMcpServers, seedBuiltinServers, upsertMcpServers } from '@/db/queries/mcp-servers';
-import { parseClaudeDesktopConfig } from '@/lib/mcp/import';
+import { planImport } from '@/app/_server/mcp-import';
 import { getPool } from '@/lib/mcp/pool';
 import { getEnv } from '@/lib/env';
 import { invalidateToolPolicies, observeTools } from '@/app/_server/tool-policy';
 
-/** Hands the pool the stored configs; it reconnects changed servers and closes removed or disabled ones. */
+/**
+ * Hands the pool the stored configs; it reconnects changed servers and closes removed or disabled ones.
+ * A server whose stored secrets cannot be decrypted is not run (the admin list shows why).
+ */
 export function syncPool(): void {
   invalidateToolPolicies();
   const pool = getPool();
   pool.toolsObserver = observeTools;
-  pool.sync(listMcpServers(getDb()).map((r) => r.config));
+  pool.sync(
+    listMcpServers(getDb())
+      .filter((r) => r.unreadable.length === 0)
+      .map((r) => r.config),
+  );
   pool.warm(); // a new or changed server connects now, so its status is real at once
 }
 
-/** `MCP_SERVERS_FILE`: imported at start, idempotent by name; problems are logged, never fatal. */
+/** `MCP_SERVERS_FILE`: imported at start like the import API (masked values keep stored secrets), idempotent by name; problems are logged, never fatal. */
 function importServersFile(path: string): void {
   try {
-    const { configs, errors } = parseClaudeDesktopConfig(JSON.parse(readFileSync(path, 'utf8')));
+    const { configs, errors, kept } = planImport(JSON.parse(readFileSync(path, 'utf8')));
     const result = upsertMcpServers(getDb(), configs);
     console.log(`[mcp] ${path}: added ${result.added.length}, updated ${result.updated.length}, unchanged ${result.unchanged.length}`);
+    for (const k of kept) console.log(`[mcp] ${path}: server "${k.name}" keeps its stored ${k.keys.join(', ')}`);
     for (const e of errors) console.error(`[mcp] ${path}: server "${e.name}" skipped: ${e.message}`);
   } catch (err) {
     console.error(`[mcp] could not import ${path}: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,14 +1,12 @@
 import 'server-only';
 import { getDb } from '@/db/client';
-import { listProviders, type ProviderRow } from '@/db/queries/providers';
+import { listProviders, type ProviderRecord } from '@/db/queries/providers';
 import { getEnv } from '@/lib/env';
 import { ollamaStatus } from '@/lib/ollama';
 import type { ModelSources, ProviderSpec } from '@/lib/providers';
-import { openSecret } from '@/lib/secret-box';
 
-export function providerSpec(row: ProviderRow): ProviderSpec {
-  const apiKey = row.apiKeyEncrypted ? openSecret(row.apiKeyEncrypted, getEnv().AUTH_SECRET) : null;
-  return { id: row.id, name: row.name, baseURL: row.baseURL, apiKey, models: row.models, toolCalling: row.toolCalling, version: String(row.updatedAt.getTime()) };
+export function providerSpec(row: ProviderRecord): ProviderSpec {
+  return { id: row.id, name: row.name, baseURL: row.baseURL, apiKey: row.apiKey, models: row.models, toolCalling: row.toolCalling, version: String(row.updatedAt.getTime()) };
 }
 
 const g = globalThis as unknown as { __providerSpecs?: ProviderSpec[] | null };
@@ -18,9 +16,14 @@ export function invalidateProviders(): void {
   g.__providerSpecs = null;
 }
 
-/** Where models come from: the environment, the admin's providers (read and decrypted once, then cached), a local Ollama. */
+/**
+ * Where models come from: the environment, the admin's providers (read and decrypted once, then cached;
+ * one whose stored key cannot be decrypted is left out until the admin enters it again), a local Ollama.
+ */
 export function modelSources(): ModelSources {
   const env = getEnv();
-  g.__providerSpecs ??= listProviders(getDb()).map(providerSpec);
+  g.__providerSpecs ??= listProviders(getDb())
+    .filter((row) => !row.apiKeyUnreadable)
+    .map(providerSpec);
   return { env, providers: g.__providerSpecs, ollama: ollamaStatus(env.OLLAMA_BASE_URL) };
 }

@@ -2,26 +2,37 @@ import 'server-only';
 import { generateText } from 'ai';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { createProvider, getProvider, listProviders, type ProviderRow, updateProvider } from '@/db/queries/providers';
+import { createProvider, getProvider, listProviders, type ProviderRecord, updateProvider } from '@/db/queries/providers';
+import { unreadableMessage } from '@/db/sealing';
 import { providerSpec } from '@/app/_server/model-sources';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
 import { ollamaStatus } from '@/lib/ollama';
 import { chatModel, DEFAULT_BASE_URL, envProviderConfigured } from '@/lib/providers';
 import type { ProviderCreateSchema, ProviderPatchSchema } from '@/lib/schemas/providers';
-import { sealSecret } from '@/lib/secret-box';
 
-/** A provider as the admin API shows it: the key is write-only. */
-export function presentProvider(row: ProviderRow) {
+const UNREADABLE_KEY = unreadableMessage(['API key']);
+
+/** A provider as the admin API shows it: the key is write-only; `error` when the stored key cannot be decrypted. */
+export function presentProvider(row: ProviderRecord) {
   return {
     id: row.id,
     name: row.name,
     baseURL: row.baseURL,
-    hasApiKey: Boolean(row.apiKeyEncrypted),
+    hasApiKey: Boolean(row.apiKey) || row.apiKeyUnreadable,
     models: row.models,
     toolCalling: row.toolCalling,
     createdAt: row.createdAt.toISOString(),
+    error: row.apiKeyUnreadable ? UNREADABLE_KEY : null,
   };
+}
+
+/** A stored provider, refused when its key cannot be decrypted (it would be sent without one). */
+function readableProvider(id: string): ProviderRecord {
+  const row = getProvider(getDb(), id);
+  if (!row) throw notFound('Provider not found.');
+  if (row.apiKeyUnreadable) throw new AppError('bad_request', `Provider "${row.name}": ${UNREADABLE_KEY}`, { apiKey: 'cannot be decrypted' });
+  return row;
 }
 
 export function providersOverview() {
@@ -34,13 +45,11 @@ export function providersOverview() {
   };
 }
 
-const seal = (key: string) => sealSecret(key, getEnv().AUTH_SECRET);
-
 export function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
   const row = createProvider(getDb(), {
     name: input.name,
     baseURL: input.baseURL,
-    apiKeyEncrypted: input.apiKey ? seal(input.apiKey) : null,
+    apiKey: input.apiKey || null,
     models: [...new Set(input.models)],
     toolCalling: input.toolCalling,
   });
@@ -53,7 +62,7 @@ export function editProvider(id: string, patch: z.infer<typeof ProviderPatchSche
   const values = {
     ...rest,
     ...(models ? { models: [...new Set(models)] } : {}),
-    ...(apiKey === null ? { apiKeyEncrypted: null } : apiKey ? { apiKeyEncrypted: seal(apiKey) } : {}),
+    ...(apiKey === null ? { apiKey: null } : apiKey ? { apiKey } : {}),
   };
   const row = updateProvider(getDb(), id, values);
   if (!row) throw notFound('Provider not found.');
@@ -67,9 +76,7 @@ export async function fetchModels(query: { providerId: string } | { baseURL: str
   let baseURL: string;
   let apiKey: string | null | undefined;
   if ('providerId' in query) {
-    const row = getProvider(getDb(), query.providerId);
-    if (!row) throw notFound('Provider not found.');
-    ({ baseURL, apiKey } = providerSpec(row));
+    ({ baseURL, apiKey } = providerSpec(readableProvider(query.providerId)));
   } else {
     ({ baseURL, apiKey } = query);
   }
@@ -94,6 +101,7 @@ export async function testProvider(id: string, requested?: string) {
   } else {
     const row = getProvider(getDb(), id);
     if (!row) throw notFound('Provider not found.');
+    if (row.apiKeyUnreadable) return { ok: false, latencyMs: 0, model: requested ?? row.models[0] ?? null, error: UNREADABLE_KEY };
     const spec = providerSpec(row);
     target = { baseURL: spec.baseURL, apiKey: spec.apiKey, model: requested ?? spec.models[0] };
   }

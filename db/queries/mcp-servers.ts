@@ -3,18 +3,62 @@ import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { getSetting, updateSettings } from '@/db/queries/settings';
+import { SECRET_FIELDS } from '@/db/queries/stored-secrets';
+import { openValue, reportUnreadable, sealValue } from '@/db/sealing';
 import { mcpServers } from '@/db/schema';
 import { BUILTIN_SERVERS, type McpServerConfig, McpServerConfigSchema } from '@/lib/schemas/mcp';
+import { isSealed } from '@/lib/secret-box';
 
-export type McpServerRecord = { id: string; config: McpServerConfig; createdAt: Date; updatedAt: Date };
+export type McpServerRecord = {
+  id: string;
+  /** Env and header values in clear (sealed only in the database). */
+  config: McpServerConfig;
+  createdAt: Date;
+  updatedAt: Date;
+  /** Secrets (`env.KEY`, `headers.Name`) that cannot be decrypted with this key: left out of `config`. */
+  unreadable: string[];
+};
 
-function toRecord(row: typeof mcpServers.$inferSelect): McpServerRecord | null {
-  const parsed = McpServerConfigSchema.safeParse(row.config);
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The config as stored: every env and header value sealed. */
+function sealConfig(db: Db, config: McpServerConfig): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...config };
+  for (const field of SECRET_FIELDS) {
+    const values = out[field];
+    if (isRecord(values)) out[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, sealValue(db, String(v))]));
+  }
+  return out;
+}
+
+/** The stored config with its secrets opened; a value that does not open is left out and named. */
+function openConfig(db: Db, stored: Record<string, unknown>): { config: Record<string, unknown>; unreadable: string[] } {
+  const config = { ...stored };
+  const unreadable: string[] = [];
+  for (const field of SECRET_FIELDS) {
+    const values = config[field];
+    if (!isRecord(values)) continue;
+    const opened: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(values)) {
+      // Values are sealed when the database opens; one in clear here is kept as it is.
+      const plain = typeof v === 'string' && isSealed(v) ? openValue(db, v) : v;
+      if (plain === null) unreadable.push(`${field}.${k}`);
+      else opened[k] = plain;
+    }
+    config[field] = opened;
+  }
+  return { config, unreadable };
+}
+
+function toRecord(db: Db, row: typeof mcpServers.$inferSelect): McpServerRecord | null {
+  const { config, unreadable } = openConfig(db, row.config);
+  const parsed = McpServerConfigSchema.safeParse(config);
   if (!parsed.success) {
     console.error(`[mcp] stored config of "${row.name}" is invalid; skipping it`);
     return null;
   }
-  return { id: row.id, config: parsed.data, createdAt: row.createdAt, updatedAt: row.updatedAt };
+  if (unreadable.length) reportUnreadable(`MCP server "${row.name}"`, unreadable);
+  return { id: row.id, config: parsed.data, createdAt: row.createdAt, updatedAt: row.updatedAt, unreadable };
 }
 
 export function listMcpServers(db: Db): McpServerRecord[] {
@@ -23,34 +67,34 @@ export function listMcpServers(db: Db): McpServerRecord[] {
     .from(mcpServers)
     .orderBy(asc(mcpServers.name))
     .all()
-    .map(toRecord)
+    .map((row) => toRecord(db, row))
     .filter((r): r is McpServerRecord => r !== null);
 }
 
 export function getMcpServer(db: Db, id: string): McpServerRecord | null {
   const row = db.select().from(mcpServers).where(eq(mcpServers.id, id)).get();
-  return row ? toRecord(row) : null;
+  return row ? toRecord(db, row) : null;
 }
 
 export function getMcpServerByName(db: Db, name: string): McpServerRecord | null {
   const row = db.select().from(mcpServers).where(eq(mcpServers.name, name)).get();
-  return row ? toRecord(row) : null;
+  return row ? toRecord(db, row) : null;
 }
 
 /** Inserts a server; returns null when the name is taken. */
 export function createMcpServer(db: Db, config: McpServerConfig): McpServerRecord | null {
   const row = db
     .insert(mcpServers)
-    .values({ id: randomUUID(), name: config.name, config })
+    .values({ id: randomUUID(), name: config.name, config: sealConfig(db, config) })
     .onConflictDoNothing({ target: mcpServers.name })
     .returning()
     .get();
-  return row ? toRecord(row) : null;
+  return row ? toRecord(db, row) : null;
 }
 
 export function updateMcpServer(db: Db, id: string, config: McpServerConfig): McpServerRecord | null {
-  const row = db.update(mcpServers).set({ name: config.name, config, updatedAt: new Date() }).where(eq(mcpServers.id, id)).returning().get();
-  return row ? toRecord(row) : null;
+  const row = db.update(mcpServers).set({ name: config.name, config: sealConfig(db, config), updatedAt: new Date() }).where(eq(mcpServers.id, id)).returning().get();
+  return row ? toRecord(db, row) : null;
 }
 
 export function deleteMcpServer(db: Db, id: string): boolean {
@@ -63,11 +107,12 @@ export function upsertMcpServers(db: Db, configs: McpServerConfig[]): { added: s
   db.transaction((tx) => {
     for (const config of configs) {
       const row = tx.select().from(mcpServers).where(eq(mcpServers.name, config.name)).get();
+      const stored = row && toRecord(db, row);
       if (!row) {
-        tx.insert(mcpServers).values({ id: randomUUID(), name: config.name, config }).run();
+        tx.insert(mcpServers).values({ id: randomUUID(), name: config.name, config: sealConfig(db, config) }).run();
         out.added.push(config.name);
-      } else if (JSON.stringify(row.config) !== JSON.stringify(config)) {
-        tx.update(mcpServers).set({ config, updatedAt: new Date() }).where(eq(mcpServers.id, row.id)).run();
+      } else if (!stored || stored.unreadable.length || JSON.stringify(stored.config) !== JSON.stringify(config)) {
+        tx.update(mcpServers).set({ config: sealConfig(db, config), updatedAt: new Date() }).where(eq(mcpServers.id, row.id)).run();
         out.updated.push(config.name);
       } else {
         out.unchanged.push(config.name);

@@ -1,5 +1,24 @@
 import { z } from 'zod';
+import { missingSecretsMessage, unmaskSecrets } from '@/lib/mcp/mask';
 import { type McpServerConfig, McpServerConfigSchema } from '@/lib/schemas/mcp';
+
+/** A Claude Desktop file is 4 or 5 levels deep; far deeper is an attack on whatever walks it next. */
+export const MAX_IMPORT_DEPTH = 32;
+
+/** Whether a parsed JSON value nests objects or arrays deeper than `max` (walked without recursion). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [node, depth] = item;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Any JSON, refused when nested deeper than MAX_IMPORT_DEPTH. */
+export const ImportJsonSchema = z.unknown().refine((v) => !nestsDeeperThan(v, MAX_IMPORT_DEPTH), `JSON is nested deeper than ${MAX_IMPORT_DEPTH} levels`);
 
 /** One entry of a Claude Desktop `{"mcpServers": {…}}` file: a command, or a URL. */
 const EntrySchema = z
@@ -64,4 +83,25 @@ export function parseClaudeDesktopConfig(json: unknown): ImportResult {
     }
   }
   return result;
+}
+
+/** The servers to import, with the masked values that keep a stored secret named per server. */
+export type ImportPlan = ImportResult & { kept: Array<{ name: string; keys: string[] }> };
+
+/**
+ * An export masks env and header values (MASK): importing it back keeps the stored secret of the same
+ * server and key. A masked value with nothing stored to keep makes that entry an error naming the key;
+ * the other entries still import.
+ */
+export function keepMaskedSecrets(result: ImportResult, stored: (name: string) => McpServerConfig | null): ImportPlan {
+  const plan: ImportPlan = { configs: [], errors: [...result.errors], kept: [] };
+  for (const config of result.configs) {
+    const { config: unmasked, kept, missing } = unmaskSecrets(config, stored(config.name));
+    if (missing.length) plan.errors.push({ name: config.name, message: missingSecretsMessage(missing) });
+    else {
+      plan.configs.push(unmasked);
+      if (kept.length) plan.kept.push({ name: config.name, keys: kept });
+    }
+  }
+  return plan;
 }

@@ -11,16 +11,48 @@ export function maskConfig(config: McpServerConfig): McpServerConfig {
   return config;
 }
 
-/** A value sent back as the mask keeps the stored secret; anything else replaces it. */
-function unmaskValues(next: Record<string, string>, stored: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(next).map(([k, v]) => [k, v === MASK && k in stored ? (stored[k] as string) : v]));
+/**
+ * The config with these secrets (`env.KEY`, `headers.Name`) present as the mask: stored secrets that
+ * cannot be decrypted, so the admin sees them, and an edit must enter them again or remove them.
+ */
+export function withMasked(config: McpServerConfig, keys: string[]): McpServerConfig {
+  if (!keys.length || config.transport === 'builtin') return config;
+  const field = config.transport === 'stdio' ? 'env' : 'headers';
+  const masked = Object.fromEntries(keys.filter((k) => k.startsWith(`${field}.`)).map((k) => [k.slice(field.length + 1), MASK]));
+  return config.transport === 'stdio' ? { ...config, env: { ...config.env, ...masked } } : { ...config, headers: { ...config.headers, ...masked } };
 }
 
-export function unmaskConfig(next: McpServerConfig, stored: McpServerConfig | null): McpServerConfig {
-  if (next.transport === 'stdio') return { ...next, env: unmaskValues(next.env, stored?.transport === 'stdio' ? stored.env : {}) };
-  if (next.transport === 'http' || next.transport === 'sse') {
-    const storedHeaders = stored && (stored.transport === 'http' || stored.transport === 'sse') ? stored.headers : {};
-    return { ...next, headers: unmaskValues(next.headers, storedHeaders) };
+/**
+ * What became of masked values: `kept` names the ones that keep the stored secret, `missing` the ones
+ * with no stored secret to keep (as `env.KEY` / `headers.Name`). A mask is never stored as a value.
+ */
+export type Unmasked = { config: McpServerConfig; kept: string[]; missing: string[] };
+
+function unmaskValues(field: string, next: Record<string, string>, stored: Record<string, string>, out: Unmasked): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [k, v] of Object.entries(next)) {
+    if (v !== MASK) values[k] = v;
+    else if (Object.hasOwn(stored, k)) {
+      values[k] = stored[k] as string;
+      out.kept.push(`${field}.${k}`);
+    } else out.missing.push(`${field}.${k}`);
   }
-  return next;
+  return values;
+}
+
+/** A value sent back as the mask keeps the stored secret of the same key; anything else replaces it. */
+export function unmaskSecrets(next: McpServerConfig, stored: McpServerConfig | null): Unmasked {
+  const out: Unmasked = { config: next, kept: [], missing: [] };
+  if (next.transport === 'stdio') {
+    out.config = { ...next, env: unmaskValues('env', next.env, stored?.transport === 'stdio' ? stored.env : {}, out) };
+  } else if (next.transport === 'http' || next.transport === 'sse') {
+    const storedHeaders = stored && (stored.transport === 'http' || stored.transport === 'sse') ? stored.headers : {};
+    out.config = { ...next, headers: unmaskValues('headers', next.headers, storedHeaders, out) };
+  }
+  return out;
+}
+
+/** Why masked values cannot be saved: for the admin, naming each key. */
+export function missingSecretsMessage(missing: string[]): string {
+  return `${missing.join(', ')}: the masked value (${MASK}) has no stored secret to keep; enter the real value`;
 }

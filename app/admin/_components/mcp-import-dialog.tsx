@@ -3,7 +3,14 @@
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 
-type ImportResult = { added: string[]; updated: string[]; unchanged: string[]; errors: Array<{ name: string; message: string }> };
+type ImportResult = {
+  added: string[];
+  updated: string[];
+  unchanged: string[];
+  /** Masked values (••••••, as an export writes them) that keep the stored secret. */
+  kept: Array<{ name: string; keys: string[] }>;
+  errors: Array<{ name: string; message: string }>;
+};
 type Props = { onApplied: () => void; onClose: () => void };
 
 const MAX_BYTES = 1024 * 1024;
@@ -150,6 +157,19 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
             <NameList kind="added" title={result.applied ? 'Added' : 'Will be added'} names={data.added} />
             <NameList kind="updated" title={result.applied ? 'Updated' : 'Will be updated'} names={data.updated} />
             <NameList kind="unchanged" title="Unchanged" names={data.unchanged} />
+            {data.kept.length > 0 && (
+              <section aria-label="Stored secrets kept" data-import-list="kept">
+                <h3 className="text-sm font-medium">Stored secrets kept ({data.kept.length})</h3>
+                <p className="text-xs text-zinc-500">Masked values (••••••) keep the value stored for that server.</p>
+                <ul className="mt-1 space-y-1 text-xs">
+                  {data.kept.map((k) => (
+                    <li key={k.name} className="break-words">
+                      <code className="font-semibold">{k.name}</code>: {k.keys.join(', ')} kept
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
             {data.errors.length > 0 && (
               <section aria-label="Errors" data-import-list="errors">
                 <h3 className="text-sm font-medium text-red-700 dark:text-red-400">Errors ({data.errors.length}), not imported</h3>

@@ -4,7 +4,17 @@ import { useState } from 'react';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
 
-export type ProviderView = { id: string; name: string; baseURL: string; hasApiKey: boolean; models: string[]; toolCalling: 'native' | 'prompt'; createdAt: string };
+export type ProviderView = {
+  id: string;
+  name: string;
+  baseURL: string;
+  hasApiKey: boolean;
+  models: string[];
+  toolCalling: 'native' | 'prompt';
+  createdAt: string;
+  /** Set when the stored key cannot be decrypted (ENCRYPTION_KEY changed). */
+  error: string | null;
+};
 
 const PRESETS = [
   { name: 'OpenAI', baseURL: 'https://api.openai.com/v1' },

@@ -73,6 +73,11 @@ export function ProvidersAdmin() {
                 {p.name} <span className="font-normal text-zinc-500">· {p.baseURL} · {p.hasApiKey ? 'key set' : 'no key'} · tool calling: {p.toolCalling}</span>
               </p>
               <p className="break-words font-mono text-xs text-zinc-500">{p.models.join(', ') || 'no models'}</p>
+              {p.error && (
+                <p role="alert" data-provider-error className="break-words text-xs text-red-700 dark:text-red-400">
+                  {p.error}
+                </p>
+              )}
               <div className="flex flex-wrap gap-2">
                 <TestButton id={p.id} />
                 <button type="button" onClick={() => setForm({ editing: p })} className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700">Edit</button>

@@ -1,5 +1,5 @@
 import { requireServer } from '@/app/_server/mcp-admin';
-import { testServerConfig } from '@/app/_server/mcp-test';
+import { testSavedServer } from '@/app/_server/mcp-test';
 import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { route } from '@/lib/http';
@@ -9,8 +9,8 @@ export const dynamic = 'force-dynamic';
 
 export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
   const admin = await requireAdmin(req);
-  const { config } = requireServer((await params).id);
-  const result = await testServerConfig(config);
-  audit(admin, 'mcp.server.test', config.name, result.ok ? 'ok' : 'failed', result.error);
+  const record = requireServer((await params).id);
+  const result = await testSavedServer(record);
+  audit(admin, 'mcp.server.test', record.config.name, result.ok ? 'ok' : 'failed', result.error);
   return Response.json(result);
 });
