@@ -6,7 +6,10 @@ export async function register() {
   stampSocketAddresses();
   const { getDb } = await import('@/db/client');
   const { markUnansweredTurns } = await import('@/db/queries/messages');
-  const lost = markUnansweredTurns(getDb(), 'The server stopped before this answer was finished. Retry to get an answer.');
+  const lost = markUnansweredTurns(
+    getDb(),
+    'The server stopped before this answer was finished. Retry to get an answer.',
+  );
   if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) from before the restart as interrupted`);
   const { startMcp } = await import('@/app/_server/mcp');
   startMcp();

@@ -14,7 +14,11 @@ export function proxy(request: NextRequest) {
     if (!lookup.ok) {
       return new NextResponse('Too many requests. Try again later.', {
         status: 429,
-        headers: { 'Retry-After': String(lookup.retryAfterS), 'Cache-Control': 'no-store', 'Content-Type': 'text/plain; charset=utf-8' },
+        headers: {
+          'Retry-After': String(lookup.retryAfterS),
+          'Cache-Control': 'no-store',
+          'Content-Type': 'text/plain; charset=utf-8',
+        },
       });
     }
   }

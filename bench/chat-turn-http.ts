@@ -25,7 +25,8 @@ const agentFor = (origin: string) => {
   }
   const now = performance.now();
   for (const list of Object.values(a.freeSockets)) {
-    for (const socket of [...(list ?? [])]) if (now - (freeSince.get(socket) ?? now) > IDLE_SOCKET_MS) socket.destroy();
+    for (const socket of [...(list ?? [])])
+      if (now - (freeSince.get(socket) ?? now) > IDLE_SOCKET_MS) socket.destroy();
   }
   return a;
 };
@@ -77,11 +78,24 @@ export const APP_STREAM = (lastWord: string, extra: string[] = []): StreamCheck 
  * POSTs `body` (JSON) and times the streamed answer. The body text is only searched until the first
  * token is found, and kept (for the end checks) as a plain string.
  */
-export function timedStream(url: string, body: unknown, headers: Record<string, string>, check: StreamCheck): Promise<Timing> {
+export function timedStream(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  check: StreamCheck,
+): Promise<Timing> {
   const u = new URL(url);
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve) => {
-    const t: Timing = { ok: false, status: 0, headersMs: Number.NaN, firstByteMs: Number.NaN, ttftMs: Number.NaN, totalMs: Number.NaN, bytes: 0 };
+    const t: Timing = {
+      ok: false,
+      status: 0,
+      headersMs: Number.NaN,
+      firstByteMs: Number.NaN,
+      ttftMs: Number.NaN,
+      totalMs: Number.NaN,
+      bytes: 0,
+    };
     let text = '';
     const t0 = performance.now();
     const done = (problem?: string) => {
@@ -89,15 +103,29 @@ export function timedStream(url: string, body: unknown, headers: Record<string, 
       t.totalMs = performance.now() - t0;
       if (!problem && t.status !== 200) problem = `HTTP ${t.status}: ${text.slice(0, 300)}`;
       if (!problem && Number.isNaN(t.ttftMs)) problem = 'no text token in the stream';
-      if (!problem) for (const s of check.mustContain) if (!text.includes(s)) problem = `missing ${JSON.stringify(s)} (end: ${text.slice(-300)})`;
-      if (!problem) for (const s of check.mustNotContain) if (text.includes(s)) problem = `contains ${JSON.stringify(s)}: ${text.slice(text.indexOf(s) - 100, text.indexOf(s) + 300)}`;
+      if (!problem)
+        for (const s of check.mustContain)
+          if (!text.includes(s)) problem = `missing ${JSON.stringify(s)} (end: ${text.slice(-300)})`;
+      if (!problem)
+        for (const s of check.mustNotContain)
+          if (text.includes(s))
+            problem = `contains ${JSON.stringify(s)}: ${text.slice(text.indexOf(s) - 100, text.indexOf(s) + 300)}`;
       t.ok = !problem;
       if (problem) t.problem = problem;
       resolve(t);
     };
     const req = http.request(
       u,
-      { method: 'POST', agent: agentFor(u.origin), headers: { 'accept-encoding': 'gzip, deflate, br', ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) } },
+      {
+        method: 'POST',
+        agent: agentFor(u.origin),
+        headers: {
+          'accept-encoding': 'gzip, deflate, br',
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+        },
+      },
       (res) => {
         t.headersMs = performance.now() - t0;
         t.status = res.statusCode ?? 0;
@@ -105,7 +133,9 @@ export function timedStream(url: string, body: unknown, headers: Record<string, 
         const encoding = res.headers['content-encoding'];
         if (encoding && encoding !== 'identity') {
           res.resume();
-          return done(`the stream is compressed (content-encoding: ${encoding}): every token would cost a zlib flush`);
+          return done(
+            `the stream is compressed (content-encoding: ${encoding}): every token would cost a zlib flush`,
+          );
         }
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
@@ -129,7 +159,12 @@ export function timedStream(url: string, body: unknown, headers: Record<string, 
 export type JsonResult = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
 /** A small non-streamed request (sign-up, settings, the model's request log, pages). */
-export function request(url: string, method: string, headers: Record<string, string> = {}, body?: unknown): Promise<JsonResult> {
+export function request(
+  url: string,
+  method: string,
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<JsonResult> {
   const u = new URL(url);
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
@@ -138,12 +173,23 @@ export function request(url: string, method: string, headers: Record<string, str
       {
         method,
         agent: agentFor(u.origin),
-        headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}) },
+        headers: {
+          ...headers,
+          ...(payload
+            ? { 'content-type': 'application/json', 'content-length': String(payload.length) }
+            : {}),
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
         res.on('error', reject);
       },
     );
@@ -167,10 +213,19 @@ function getBytes(url: string, headers: Record<string, string>): Promise<{ statu
   });
 }
 
-export type PageJs = { pageStatus: number; scripts: Array<{ src: string; status: number; rawBytes: number; gzipBytes: number }>; rawBytes: number; gzipBytes: number };
+export type PageJs = {
+  pageStatus: number;
+  scripts: Array<{ src: string; status: number; rawBytes: number; gzipBytes: number }>;
+  rawBytes: number;
+  gzipBytes: number;
+};
 
 /** Every `<script src="/_next/…">` of a page, fetched and gzipped (zlib level 9, like bundle-size tools). */
-export async function pageScripts(base: string, path: string, headers: Record<string, string>): Promise<PageJs> {
+export async function pageScripts(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<PageJs> {
   const page = await getBytes(new URL(path, base).href, headers);
   const html = page.bytes.toString('utf8');
   const srcs = new Set<string>();
@@ -181,7 +236,12 @@ export async function pageScripts(base: string, path: string, headers: Record<st
   const scripts = [];
   for (const src of srcs) {
     const r = await getBytes(new URL(src, base).href, headers);
-    scripts.push({ src, status: r.status, rawBytes: r.bytes.length, gzipBytes: gzipSync(r.bytes, { level: 9 }).length });
+    scripts.push({
+      src,
+      status: r.status,
+      rawBytes: r.bytes.length,
+      gzipBytes: gzipSync(r.bytes, { level: 9 }).length,
+    });
   }
   return {
     pageStatus: page.status,

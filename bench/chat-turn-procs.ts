@@ -25,7 +25,16 @@ export function freePort(): Promise<number> {
 }
 
 /** argv for the production server as `npm start` runs it (same Node flags), on 127.0.0.1:`port`. */
-export const nextStartArgv = (port: number) => [process.execPath, ...SERVER_NODE_FLAGS, 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)];
+export const nextStartArgv = (port: number) => [
+  process.execPath,
+  ...SERVER_NODE_FLAGS,
+  'node_modules/next/dist/bin/next',
+  'start',
+  '-H',
+  '127.0.0.1',
+  '-p',
+  String(port),
+];
 
 export type Child = { name: string; proc: ChildProcess; log: string[] };
 
@@ -34,7 +43,12 @@ export type Child = { name: string; proc: ChildProcess; log: string[] };
  * (next start, the MCP stdio server it spawns, …). The last 200 lines of output are kept.
  */
 export function startChild(name: string, argv: string[], env: NodeJS.ProcessEnv, cwd: string): Child {
-  const proc = spawn(argv[0]!, argv.slice(1), { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(argv[0]!, argv.slice(1), {
+    cwd,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const child: Child = { name, proc, log: [] };
   const keep = (buf: Buffer) => {
     for (const line of buf.toString('utf8').split('\n')) if (line.trim()) child.log.push(line);
@@ -49,7 +63,8 @@ export function startChild(name: string, argv: string[], env: NodeJS.ProcessEnv,
 export async function waitForHttp(url: string, child: Child, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
-    if (child.proc.exitCode !== null) throw new Error(`${child.name} exited (${child.proc.exitCode}):\n${child.log.join('\n')}`);
+    if (child.proc.exitCode !== null)
+      throw new Error(`${child.name} exited (${child.proc.exitCode}):\n${child.log.join('\n')}`);
     try {
       const res = await fetch(url);
       await res.arrayBuffer();
@@ -161,8 +176,15 @@ export function findNextServerPid(rootPid: number): { pid: number; how: string }
     for (const c of childrenOf(pid)) walk(c, depth + 1);
   };
   walk(rootPid, 0);
-  if (best.depth === -1) return { pid: rootPid, how: `no process named next-server; using the spawned pid (${cmdline(rootPid)})` };
-  return { pid: best.pid, how: best.depth === 0 ? 'the spawned process itself (renamed next-server)' : `a next-server child ${best.depth} level(s) below the spawned process` };
+  if (best.depth === -1)
+    return { pid: rootPid, how: `no process named next-server; using the spawned pid (${cmdline(rootPid)})` };
+  return {
+    pid: best.pid,
+    how:
+      best.depth === 0
+        ? 'the spawned process itself (renamed next-server)'
+        : `a next-server child ${best.depth} level(s) below the spawned process`,
+  };
 }
 
 /** Samples RSS of `pid` every `everyMs` while running; `stop()` returns the peak and the samples. */

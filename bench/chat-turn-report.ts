@@ -16,7 +16,13 @@ export type Phase = {
   modelCpuMs: number;
   directTurns: number;
 };
-export type ToolPhase = { tool: number[]; toolDirect: number[]; noTool: number[]; noToolDirect: number[]; failures: string[] };
+export type ToolPhase = {
+  tool: number[];
+  toolDirect: number[];
+  noTool: number[];
+  noToolDirect: number[];
+  failures: string[];
+};
 export type Rss = { idle: number; peakN50: number; after30s: number; peakWholeRun: number };
 /** Server CPU (ms per second of wall time) while idle, over the 30 s after the load. */
 export type IdleCpu = { msPerS: number };
@@ -35,10 +41,17 @@ export const TARGETS = {
   pageJsKb: 250,
 };
 /** What the issue reports for a popular peer (the "5× better" reference). */
-export const PEER = { ttft: { 1: 24, 10: 126, 50: 607 } as Record<number, number>, cpu: 110, toolCall: 11, rssIdle: 329, rssPeak: 750 };
+export const PEER = {
+  ttft: { 1: 24, 10: 126, 50: 607 } as Record<number, number>,
+  cpu: 110,
+  toolCall: 11,
+  rssIdle: 329,
+  rssPeak: 750,
+};
 
 const okOnly = (ts: Timing[]) => ts.filter((t) => t.ok);
-export const stat = (ts: Timing[], key: 'ttftMs' | 'totalMs' | 'headersMs' | 'firstByteMs'): Summary => summarize(okOnly(ts).map((t) => t[key]));
+export const stat = (ts: Timing[], key: 'ttftMs' | 'totalMs' | 'headersMs' | 'firstByteMs'): Summary =>
+  summarize(okOnly(ts).map((t) => t[key]));
 
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '—');
 const sign = (x: number) => (x >= 0 ? `+${f1(x)}` : f1(x));
@@ -56,13 +69,20 @@ export type Report = {
 
 export function overheads(p: Phase) {
   const d = { ttft: stat(p.direct, 'ttftMs'), total: stat(p.direct, 'totalMs') };
-  const a = { ttft: stat(p.through, 'ttftMs'), total: stat(p.through, 'totalMs'), headers: stat(p.through, 'headersMs') };
+  const a = {
+    ttft: stat(p.through, 'ttftMs'),
+    total: stat(p.through, 'totalMs'),
+    headers: stat(p.through, 'headersMs'),
+  };
   return {
     direct: d,
     through: a,
     ttft: { p50: a.ttft.p50 - d.ttft.p50, p95: a.ttft.p95 - d.ttft.p95 },
     total: { p50: a.total.p50 - d.total.p50, p95: a.total.p95 - d.total.p95 },
-    failed: { direct: p.direct.length - okOnly(p.direct).length, through: p.through.length - okOnly(p.through).length },
+    failed: {
+      direct: p.direct.length - okOnly(p.direct).length,
+      through: p.through.length - okOnly(p.through).length,
+    },
   };
 }
 
@@ -111,10 +131,28 @@ export function render(r: Report): string {
       isTarget ? verdict(v.server <= TARGETS.cpuPerTurnN50) : 'info',
     ]);
   }
-  rows.push(['server CPU while idle (the 30 s after the load)', `${f1(r.idleCpu.msPerS)} ms per s`, '—', '—', 'info']);
+  rows.push([
+    'server CPU while idle (the 30 s after the load)',
+    `${f1(r.idleCpu.msPerS)} ms per s`,
+    '—',
+    '—',
+    'info',
+  ]);
   const { idle, peakN50, after30s } = r.rss;
-  rows.push(['RSS idle (after warm-up)', `${f1(idle)} MB`, `peer ${PEER.rssIdle} MB`, `≤ ${TARGETS.rssIdle} MB`, verdict(idle <= TARGETS.rssIdle)]);
-  rows.push(['RSS peak during N=50', `${f1(peakN50)} MB`, `peer ~${PEER.rssPeak} MB`, `≤ ${TARGETS.rssPeak} MB`, verdict(peakN50 <= TARGETS.rssPeak)]);
+  rows.push([
+    'RSS idle (after warm-up)',
+    `${f1(idle)} MB`,
+    `peer ${PEER.rssIdle} MB`,
+    `≤ ${TARGETS.rssIdle} MB`,
+    verdict(idle <= TARGETS.rssIdle),
+  ]);
+  rows.push([
+    'RSS peak during N=50',
+    `${f1(peakN50)} MB`,
+    `peer ~${PEER.rssPeak} MB`,
+    `≤ ${TARGETS.rssPeak} MB`,
+    verdict(peakN50 <= TARGETS.rssPeak),
+  ]);
   const within = (after30s - idle) / idle;
   rows.push([
     'RSS 30 s after the load',
@@ -129,7 +167,9 @@ export function render(r: Report): string {
     perTurn === null || perToken === null ? 'not measured' : `${f1(perTurn)} / ${f1(perToken)}`,
     '—',
     `≤ ${TARGETS.sql.perTurn} / ${TARGETS.sql.perToken}`,
-    perTurn === null || perToken === null ? 'n/a' : verdict(perTurn <= TARGETS.sql.perTurn && perToken <= TARGETS.sql.perToken),
+    perTurn === null || perToken === null
+      ? 'n/a'
+      : verdict(perTurn <= TARGETS.sql.perTurn && perToken <= TARGETS.sql.perToken),
   ]);
   const tf = toolFigures(r.tool);
   rows.push([
@@ -139,15 +179,29 @@ export function render(r: Report): string {
     `≤ ${TARGETS.toolCall} ms`,
     r.tool.failures.length ? 'INVALID' : verdict(tf.added <= TARGETS.toolCall),
   ]);
-  rows.push(['  tool turn: app − model alone (2 requests), p50 / p95', `${sign(tf.tool.p50)} / ${sign(tf.tool.p95)} ms`, `app ${f1(summarize(r.tool.tool).p50)} ms, model ${f1(summarize(r.tool.toolDirect).p50)} ms`, '—', 'info']);
-  rows.push(['  no-tool turn: app − model alone (1 request), p50 / p95', `${sign(tf.noTool.p50)} / ${sign(tf.noTool.p95)} ms`, `app ${f1(summarize(r.tool.noTool).p50)} ms, model ${f1(summarize(r.tool.noToolDirect).p50)} ms`, '—', 'info']);
+  rows.push([
+    '  tool turn: app − model alone (2 requests), p50 / p95',
+    `${sign(tf.tool.p50)} / ${sign(tf.tool.p95)} ms`,
+    `app ${f1(summarize(r.tool.tool).p50)} ms, model ${f1(summarize(r.tool.toolDirect).p50)} ms`,
+    '—',
+    'info',
+  ]);
+  rows.push([
+    '  no-tool turn: app − model alone (1 request), p50 / p95',
+    `${sign(tf.noTool.p50)} / ${sign(tf.noTool.p95)} ms`,
+    `app ${f1(summarize(r.tool.noTool).p50)} ms, model ${f1(summarize(r.tool.noToolDirect).p50)} ms`,
+    '—',
+    'info',
+  ]);
   const kb = r.pageJs.gzipBytes / 1000;
   rows.push([
     'chat page first-load JS, gzipped',
     `${f1(kb)} kB (${r.pageJs.scripts} scripts, ${f1(r.pageJs.rawBytes / 1000)} kB raw)`,
     '—',
     `≤ ${TARGETS.pageJsKb} kB`,
-    r.pageJs.pageStatus === 200 ? verdict(kb <= TARGETS.pageJsKb) : `INVALID (page HTTP ${r.pageJs.pageStatus})`,
+    r.pageJs.pageStatus === 200
+      ? verdict(kb <= TARGETS.pageJsKb)
+      : `INVALID (page HTTP ${r.pageJs.pageStatus})`,
   ]);
   return table(['figure', 'measured', 'baseline', 'target', 'result'], rows, 'text');
 }
@@ -163,24 +217,48 @@ export const LEGEND = [
 export function breakdown(phases: Phase[]): string {
   const rows = phases.map((p) => {
     const o = overheads(p);
-    return [`${p.mode} N=${p.n}`, f1(o.through.headers.p50), f1(stat(p.through, 'firstByteMs').p50), f1(o.through.ttft.p50), f1(o.direct.ttft.p50)];
+    return [
+      `${p.mode} N=${p.n}`,
+      f1(o.through.headers.p50),
+      f1(stat(p.through, 'firstByteMs').p50),
+      f1(o.through.ttft.p50),
+      f1(o.direct.ttft.p50),
+    ];
   });
-  return table(['phase (p50, ms)', 'app: headers', 'app: first byte', 'app: first token', 'model alone: first token'], rows);
+  return table(
+    ['phase (p50, ms)', 'app: headers', 'app: first byte', 'app: first token', 'model alone: first token'],
+    rows,
+  );
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
-const slim = (ts: Timing[]) => ts.map((t) => ({ ...t, headersMs: round(t.headersMs), firstByteMs: round(t.firstByteMs), ttftMs: round(t.ttftMs), totalMs: round(t.totalMs) }));
+const slim = (ts: Timing[]) =>
+  ts.map((t) => ({
+    ...t,
+    headersMs: round(t.headersMs),
+    firstByteMs: round(t.firstByteMs),
+    ttftMs: round(t.ttftMs),
+    totalMs: round(t.totalMs),
+  }));
 
 /** Everything for bench/results.json: raw timings per turn, the summaries and the other figures. */
 export function resultsJson(r: Report, meta: Record<string, unknown>, extra: Record<string, unknown>) {
   return {
     meta,
-    phases: r.phases.map((p) => ({ ...p, summary: overheads(p), direct: slim(p.direct), through: slim(p.through) })),
+    phases: r.phases.map((p) => ({
+      ...p,
+      summary: overheads(p),
+      direct: slim(p.direct),
+      through: slim(p.through),
+    })),
     cpuPerTurnMs: r.cpuPerTurn,
     idleCpu: r.idleCpu,
     rssMb: r.rss,
     toolCall: { ...r.tool, figures: toolFigures(r.tool) },
-    sqlStatements: { ...r.sql, how: 'GET /api/admin/metrics sqlStatements around 20 sequential burst turns, minus the cost of reading it; per token: a paced 200-word turn minus a 1-word turn, / 199' },
+    sqlStatements: {
+      ...r.sql,
+      how: 'GET /api/admin/metrics sqlStatements around 20 sequential burst turns, minus the cost of reading it; per token: a paced 200-word turn minus a 1-word turn, / 199',
+    },
     ...extra,
   };
 }

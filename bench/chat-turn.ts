@@ -22,9 +22,42 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { APP_STREAM, closeAgents, cookieHeader, MODEL_STREAM, pageScripts, request, type StreamCheck, type Timing, timedStream } from './chat-turn-http';
-import { type Child, nextStartArgv, CLK_TCK, cpuMs, findNextServerPid, freePort, groupMembers, rssMb, sampleRss, startChild, stopChild, waitForHttp } from './chat-turn-procs';
-import { breakdown, LEGEND, type Mode, overheads, type Phase, render, resultsJson, type Rss, type ToolPhase } from './chat-turn-report';
+import {
+  APP_STREAM,
+  closeAgents,
+  cookieHeader,
+  MODEL_STREAM,
+  pageScripts,
+  request,
+  type StreamCheck,
+  type Timing,
+  timedStream,
+} from './chat-turn-http';
+import {
+  type Child,
+  nextStartArgv,
+  CLK_TCK,
+  cpuMs,
+  findNextServerPid,
+  freePort,
+  groupMembers,
+  rssMb,
+  sampleRss,
+  startChild,
+  stopChild,
+  waitForHttp,
+} from './chat-turn-procs';
+import {
+  breakdown,
+  LEGEND,
+  type Mode,
+  overheads,
+  type Phase,
+  render,
+  resultsJson,
+  type Rss,
+  type ToolPhase,
+} from './chat-turn-report';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(import.meta.dirname, 'results.json');
@@ -47,7 +80,11 @@ const TEXT = {
   tool: 'Add [[tool:add:{"a":1,"b":2}]]',
   noTool: '[[say:Tool results: 3]]',
 };
-const TOOL_CALL_STREAM: StreamCheck = { firstToken: /"tool_calls"/, mustContain: ['"finish_reason":"tool_calls"', 'data: [DONE]'], mustNotContain: [] };
+const TOOL_CALL_STREAM: StreamCheck = {
+  firstToken: /"tool_calls"/,
+  mustContain: ['"finish_reason":"tool_calls"', 'data: [DONE]'],
+  mustNotContain: [],
+};
 
 const children: Child[] = [];
 let tmpDir = '';
@@ -68,7 +105,8 @@ async function teardown(): Promise<string[]> {
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, '.next/BUILD_ID'))) throw new Error('No production build (.next/BUILD_ID): run `next build` first.');
+  if (!existsSync(path.join(ROOT, '.next/BUILD_ID')))
+    throw new Error('No production build (.next/BUILD_ID): run `next build` first.');
   tmpDir = mkdtempSync(path.join(os.tmpdir(), 'chat-turn-bench-'));
   const [fakePort, appPort] = [await freePort(), await freePort()];
   const fakeUrl = `http://127.0.0.1:${fakePort}`;
@@ -76,7 +114,12 @@ async function main() {
 
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const fake = startChild('fake model', [process.execPath, 'e2e/fixtures/fake-openai.mjs'], { ...env, FAKE_OPENAI_PORT: String(fakePort) }, ROOT);
+  const fake = startChild(
+    'fake model',
+    [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
+    { ...env, FAKE_OPENAI_PORT: String(fakePort) },
+    ROOT,
+  );
   children.push(fake);
   const serverEnv: NodeJS.ProcessEnv = {
     ...env,
@@ -104,15 +147,25 @@ async function main() {
   const up = await request(`${appUrl}/api/auth/sign-up/email`, 'POST', origin, ADMIN);
   if (up.status !== 200) throw new Error(`sign-up failed: HTTP ${up.status} ${up.body}`);
   const auth = { ...origin, cookie: cookieHeader(up.headers) };
-  const limits = await request(`${appUrl}/api/admin/settings`, 'PATCH', auth, { chatRequestsPerMinute: 10_000, maxConcurrentTurns: 1000 });
-  if (limits.status !== 200) throw new Error(`raising the chat limits failed: HTTP ${limits.status} ${limits.body}`);
+  const limits = await request(`${appUrl}/api/admin/settings`, 'PATCH', auth, {
+    chatRequestsPerMinute: 10_000,
+    maxConcurrentTurns: 1000,
+  });
+  if (limits.status !== 200)
+    throw new Error(`raising the chat limits failed: HTTP ${limits.status} ${limits.body}`);
 
   let seq = 0;
   const through = (text: string, check: StreamCheck) => {
     const id = `bench-${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
-    return timedStream(`${appUrl}/api/chat`, { id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text }] } }, auth, check);
+    return timedStream(
+      `${appUrl}/api/chat`,
+      { id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text }] } },
+      auth,
+      check,
+    );
   };
-  const direct = (body: unknown, check: StreamCheck) => timedStream(`${fakeUrl}/v1/chat/completions`, body, { authorization: 'Bearer sk-bench-key' }, check);
+  const direct = (body: unknown, check: StreamCheck) =>
+    timedStream(`${fakeUrl}/v1/chat/completions`, body, { authorization: 'Bearer sk-bench-key' }, check);
   const mustOk = (t: Timing, what: string) => {
     if (!t.ok) throw new Error(`${what} failed: ${t.problem}`);
     return t;
@@ -123,7 +176,8 @@ async function main() {
     await request(`${fakeUrl}/requests`, 'DELETE');
     mustOk(await through(text, check), `capture turn ${JSON.stringify(text)}`);
     const logged = JSON.parse((await request(`${fakeUrl}/requests`, 'GET')).body) as Array<{ body: unknown }>;
-    if (logged.length !== expected) throw new Error(`expected ${expected} model request(s) for ${text}, saw ${logged.length}`);
+    if (logged.length !== expected)
+      throw new Error(`expected ${expected} model request(s) for ${text}, saw ${logged.length}`);
     return logged.map((l) => l.body);
   };
   const words = APP_STREAM('word200');
@@ -142,13 +196,19 @@ async function main() {
   }
   for (let i = 0; i < 2; i++) {
     await Promise.all(Array.from({ length: 10 }, () => direct(burstBody, MODEL_STREAM('word200'))));
-    for (const t of await Promise.all(Array.from({ length: 10 }, () => through(TEXT.burst, words)))) mustOk(t, 'warm-up N=10');
+    for (const t of await Promise.all(Array.from({ length: 10 }, () => through(TEXT.burst, words))))
+      mustOk(t, 'warm-up N=10');
   }
   for (let i = 0; i < 3; i++) mustOk(await through(TEXT.tool, toolApp), 'warm-up tool turn');
   await pageScripts(appUrl, '/', { cookie: auth.cookie });
   // Idle = quiet for longer than the server's idle memory release (5 s after the last answer).
   await sleep(8000);
-  const rss: Rss = { idle: rssMb(server.pid), peakN50: Number.NaN, after30s: Number.NaN, peakWholeRun: Number.NaN };
+  const rss: Rss = {
+    idle: rssMb(server.pid),
+    peakN50: Number.NaN,
+    after30s: Number.NaN,
+    peakWholeRun: Number.NaN,
+  };
   log(`idle RSS ${rss.idle.toFixed(1)} MB`);
   const wholeRun = sampleRss(server.pid, 100);
 
@@ -163,12 +223,13 @@ async function main() {
     const a = await sqlCount();
     const b = await sqlCount();
     for (let i = 0; i < turns; i++) mustOk(await through(text, check), 'SQL-count turn');
-    return (await sqlCount() - b - (b - a)) / turns;
+    return ((await sqlCount()) - b - (b - a)) / turns;
   };
   const sql = {
     perTurn: await sqlFor(SQL_TURNS, TEXT.burst, words),
     // Statements that grow with the answer's length: a paced 200-word turn against a one-word turn.
-    perToken: ((await sqlFor(1, TEXT.paced, words)) - (await sqlFor(1, '[[words:1]]', APP_STREAM('word1')))) / 199,
+    perToken:
+      ((await sqlFor(1, TEXT.paced, words)) - (await sqlFor(1, '[[words:1]]', APP_STREAM('word1')))) / 199,
   };
   log(`SQL statements: ${sql.perTurn} per turn, ${sql.perToken} per token`);
 
@@ -178,17 +239,33 @@ async function main() {
   for (const { mode, n, rounds } of PLAN) {
     if (n === 50 && !n50Sampler) n50Sampler = sampleRss(server.pid, 100);
     log(`${mode} N=${n}: ${rounds} round(s)`);
-    const phase: Phase = { mode, n, rounds, direct: [], through: [], serverCpuMs: 0, throughTurns: 0, modelCpuMs: 0, directTurns: 0 };
+    const phase: Phase = {
+      mode,
+      n,
+      rounds,
+      direct: [],
+      through: [],
+      serverCpuMs: 0,
+      throughTurns: 0,
+      modelCpuMs: 0,
+      directTurns: 0,
+    };
     for (let r = 0; r < rounds; r++) {
       const runDirect = async () => {
         const c0 = cpuMs(fake.proc.pid!);
-        phase.direct.push(...(await Promise.all(Array.from({ length: n }, () => direct(bodies[mode], MODEL_STREAM('word200'))))));
+        phase.direct.push(
+          ...(await Promise.all(
+            Array.from({ length: n }, () => direct(bodies[mode], MODEL_STREAM('word200'))),
+          )),
+        );
         phase.modelCpuMs += cpuMs(fake.proc.pid!) - c0;
         phase.directTurns += n;
       };
       const runThrough = async () => {
         const c0 = cpuMs(server.pid);
-        phase.through.push(...(await Promise.all(Array.from({ length: n }, () => through(TEXT[mode], words)))));
+        phase.through.push(
+          ...(await Promise.all(Array.from({ length: n }, () => through(TEXT[mode], words)))),
+        );
         phase.serverCpuMs += cpuMs(server.pid) - c0;
         phase.throughTurns += n;
       };
@@ -196,13 +273,21 @@ async function main() {
       else await runThrough().then(runDirect);
     }
     const o = overheads(phase);
-    log(`  TTFT p50 app ${o.through.ttft.p50.toFixed(1)} / model ${o.direct.ttft.p50.toFixed(1)} ms; failed: ${o.failed.through} app, ${o.failed.direct} model`);
-    for (const t of [...phase.through, ...phase.direct].filter((x) => !x.ok).slice(0, 3)) log(`  failure: ${t.problem}`);
+    log(
+      `  TTFT p50 app ${o.through.ttft.p50.toFixed(1)} / model ${o.direct.ttft.p50.toFixed(1)} ms; failed: ${o.failed.through} app, ${o.failed.direct} model`,
+    );
+    for (const t of [...phase.through, ...phase.direct].filter((x) => !x.ok).slice(0, 3))
+      log(`  failure: ${t.problem}`);
     phases.push(phase);
   }
   rss.peakN50 = n50Sampler?.stop().peak ?? Number.NaN;
   const cpuPerTurn: Record<string, { server: number; model: number }> = {};
-  for (const p of phases) if (p.n !== 10) cpuPerTurn[`${p.mode} N=${p.n}`] = { server: p.serverCpuMs / p.throughTurns, model: p.modelCpuMs / p.directTurns };
+  for (const p of phases)
+    if (p.n !== 10)
+      cpuPerTurn[`${p.mode} N=${p.n}`] = {
+        server: p.serverCpuMs / p.throughTurns,
+        model: p.modelCpuMs / p.directTurns,
+      };
 
   // --- RSS 30 s after the load (sampled once a second meanwhile). ---
   log(`waiting ${AFTER_LOAD_WAIT_MS / 1000} s for RSS after the load`);
@@ -237,17 +322,29 @@ async function main() {
 
   // --- The chat page's first-load JavaScript. ---
   const js = await pageScripts(appUrl, '/', { cookie: auth.cookie });
-  const pageJs = { pageStatus: js.pageStatus, scripts: js.scripts.length, rawBytes: js.rawBytes, gzipBytes: js.gzipBytes };
+  const pageJs = {
+    pageStatus: js.pageStatus,
+    scripts: js.scripts.length,
+    rawBytes: js.rawBytes,
+    gzipBytes: js.gzipBytes,
+  };
 
   const serverLogTail = app.log.slice(-30);
   const teardownNotes = await teardown();
 
   // --- Report. ---
   const report = { phases, cpuPerTurn, rss, tool, pageJs, sql, idleCpu };
-  console.log(`\nChat-turn benchmark — Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu?'} ×${os.cpus().length}, load avg ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}\n`);
+  console.log(
+    `\nChat-turn benchmark — Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu?'} ×${os.cpus().length}, load avg ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}\n`,
+  );
   console.log(render(report));
   console.log(`\n${LEGEND}`);
-  console.log(`\nWhere the time goes before the first token (app side, p50 ms from sending the request):\n${breakdown(phases)}`);
+  console.log(
+    `\nWhere the time goes before the first token (app side, p50 ms from sending the request):\n${breakdown(phases)}`,
+  );
   if (teardownNotes.length) console.log(`\nTeardown: ${teardownNotes.join('; ')}`);
 
   const meta = {
@@ -263,7 +360,12 @@ async function main() {
     texts: TEXT,
     note: 'direct requests replay the exact body the app sent the fake model; overhead = through − direct per percentile',
   };
-  const json = resultsJson(report, meta, { rssAfterLoadSeriesPerSecond: afterSeries, pageJs: js, serverLogTail, teardownNotes });
+  const json = resultsJson(report, meta, {
+    rssAfterLoadSeriesPerSecond: afterSeries,
+    pageJs: js,
+    serverLogTail,
+    teardownNotes,
+  });
   writeFileSync(OUT, `${JSON.stringify(json, null, 2)}\n`);
   console.log(`\nraw figures: ${path.relative(ROOT, OUT)}`);
 }
@@ -273,7 +375,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 main().catch(async (err) => {
   console.error(err);
-  for (const c of children) if (c.log.length) console.error(`--- ${c.name} (last lines) ---\n${c.log.slice(-20).join('\n')}`);
+  for (const c of children)
+    if (c.log.length) console.error(`--- ${c.name} (last lines) ---\n${c.log.slice(-20).join('\n')}`);
   await teardown();
   process.exitCode = 1;
 });

@@ -51,7 +51,13 @@ const stdioConfig: McpServerConfig = {
   enabled: true,
   timeoutMs: 60_000,
 };
-const calcConfig: McpServerConfig = { name: 'calculator', transport: 'builtin', builtin: 'calculator', enabled: true, timeoutMs: 60_000 };
+const calcConfig: McpServerConfig = {
+  name: 'calculator',
+  transport: 'builtin',
+  builtin: 'calculator',
+  enabled: true,
+  timeoutMs: 60_000,
+};
 
 type Call = () => Promise<unknown>;
 
@@ -84,11 +90,13 @@ async function expectText(call: Call, expected: string, label: string): Promise<
   const res = (await call()) as CallToolResult;
   const first = res.content?.[0];
   const text = first?.type === 'text' ? first.text : undefined;
-  if (res.isError || !text?.includes(expected)) throw new Error(`${label}: unexpected result ${JSON.stringify(res)}`);
+  if (res.isError || !text?.includes(expected))
+    throw new Error(`${label}: unexpected result ${JSON.stringify(res)}`);
 }
 
 const bareClient = () => new Client({ name: 'bench-bare', version: '0.0.0' });
-const bareStdioTransport = () => new StdioClientTransport({ command: process.execPath, args: [FIXTURE, 'stdio'], stderr: 'pipe' });
+const bareStdioTransport = () =>
+  new StdioClientTransport({ command: process.execPath, args: [FIXTURE, 'stdio'], stderr: 'pipe' });
 
 async function main(): Promise<void> {
   // --- Set up warm connections: one pool holding both servers, two bare clients. ---
@@ -119,7 +127,12 @@ async function main(): Promise<void> {
     },
   };
 
-  type WarmResult = { pool: Summary; bare: Summary; overhead: { p50: number; mean: number }; samples: { pool: number[]; bare: number[] } };
+  type WarmResult = {
+    pool: Summary;
+    bare: Summary;
+    overhead: { p50: number; mean: number };
+    samples: { pool: number[]; bare: number[] };
+  };
   const warm: Record<string, WarmResult> = {};
   try {
     for (const [transport, c] of Object.entries(calls)) {
@@ -128,7 +141,12 @@ async function main(): Promise<void> {
       const samples = await interleaved(c.pool, c.bare);
       const p = summarize(samples.pool);
       const b = summarize(samples.bare);
-      warm[transport] = { pool: p, bare: b, overhead: { p50: p.p50 - b.p50, mean: p.mean - b.mean }, samples };
+      warm[transport] = {
+        pool: p,
+        bare: b,
+        overhead: { p50: p.p50 - b.p50, mean: p.mean - b.mean },
+        samples,
+      };
     }
   } finally {
     await Promise.all([pool.closeAll(), bareStdio.close(), bareMem.close()]);
@@ -159,9 +177,27 @@ async function main(): Promise<void> {
   // --- Report. ---
   const rows: string[][] = [];
   for (const [transport, r] of Object.entries(warm)) {
-    rows.push([`warm ${transport} — pool`, ms(r.pool.p50), ms(r.pool.p95), ms(r.pool.mean), String(r.pool.n)]);
-    rows.push([`warm ${transport} — bare Client`, ms(r.bare.p50), ms(r.bare.p95), ms(r.bare.mean), String(r.bare.n)]);
-    rows.push([`warm ${transport} — overhead (pool − bare)`, ms(r.overhead.p50), '', ms(r.overhead.mean), '']);
+    rows.push([
+      `warm ${transport} — pool`,
+      ms(r.pool.p50),
+      ms(r.pool.p95),
+      ms(r.pool.mean),
+      String(r.pool.n),
+    ]);
+    rows.push([
+      `warm ${transport} — bare Client`,
+      ms(r.bare.p50),
+      ms(r.bare.p95),
+      ms(r.bare.mean),
+      String(r.bare.n),
+    ]);
+    rows.push([
+      `warm ${transport} — overhead (pool − bare)`,
+      ms(r.overhead.p50),
+      '',
+      ms(r.overhead.mean),
+      '',
+    ]);
   }
   const coldPool = median(cold.pool);
   const coldBare = median(cold.bare);
@@ -169,21 +205,50 @@ async function main(): Promise<void> {
   rows.push(['cold stdio connect+listTools — bare Client', ms(coldBare), '', '', `${COLD_RUNS} (median)`]);
   rows.push(['cold stdio — overhead (pool − bare)', ms(coldPool - coldBare), '', '', '']);
 
-  console.log(`\nMCP pool benchmark — Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu?'} ×${os.cpus().length}; all times in ms\n`);
+  console.log(
+    `\nMCP pool benchmark — Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu?'} ×${os.cpus().length}; all times in ms\n`,
+  );
   console.log(table(['measurement', 'p50', 'p95', 'mean', 'n'], rows));
   console.log('');
   for (const [transport, r] of Object.entries(warm)) {
     const verdict = r.overhead.p50 < TARGET_MS ? 'met' : 'missed';
-    console.log(`${transport}: pool overhead per warm call (p50): ${ms(r.overhead.p50)} ms — target < ${TARGET_MS} ms: ${verdict}`);
+    console.log(
+      `${transport}: pool overhead per warm call (p50): ${ms(r.overhead.p50)} ms — target < ${TARGET_MS} ms: ${verdict}`,
+    );
   }
 
   const round = (xs: number[]) => xs.map((x) => Math.round(x * 1e6) / 1e6);
   const json = {
-    meta: { date: new Date().toISOString(), node: process.version, platform: `${os.platform()} ${os.arch()}`, cpu: os.cpus()[0]?.model, cpus: os.cpus().length, unit: 'ms', warmup: WARMUP, n: N, block: BLOCK, coldRuns: COLD_RUNS, targetMs: TARGET_MS },
+    meta: {
+      date: new Date().toISOString(),
+      node: process.version,
+      platform: `${os.platform()} ${os.arch()}`,
+      cpu: os.cpus()[0]?.model,
+      cpus: os.cpus().length,
+      unit: 'ms',
+      warmup: WARMUP,
+      n: N,
+      block: BLOCK,
+      coldRuns: COLD_RUNS,
+      targetMs: TARGET_MS,
+    },
     warm: Object.fromEntries(
-      Object.entries(warm).map(([t, r]) => [t, { ...r, met: r.overhead.p50 < TARGET_MS, samples: { pool: round(r.samples.pool), bare: round(r.samples.bare) } }]),
+      Object.entries(warm).map(([t, r]) => [
+        t,
+        {
+          ...r,
+          met: r.overhead.p50 < TARGET_MS,
+          samples: { pool: round(r.samples.pool), bare: round(r.samples.bare) },
+        },
+      ]),
     ),
-    cold: { stdio: { pool: { median: coldPool, samples: round(cold.pool) }, bare: { median: coldBare, samples: round(cold.bare) }, overheadMedian: coldPool - coldBare } },
+    cold: {
+      stdio: {
+        pool: { median: coldPool, samples: round(cold.pool) },
+        bare: { median: coldBare, samples: round(cold.bare) },
+        overheadMedian: coldPool - coldBare,
+      },
+    },
   };
   writeFileSync(OUT, `${JSON.stringify(json, null, 2)}\n`);
   console.log(`\nraw figures: ${path.relative(ROOT, OUT)}`);

@@ -38,10 +38,30 @@ const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19
 
 /** A user question and a Markdown answer of typical size (about 120 words, a code block every 5th answer). */
 function messageParts(i: number): { role: 'user' | 'assistant'; parts: unknown[] } {
-  if (i % 2 === 0) return { role: 'user', parts: [{ type: 'text', text: `Question ${i}: how would I make the step ${i} of this pipeline faster without changing its output?` }] };
+  if (i % 2 === 0)
+    return {
+      role: 'user',
+      parts: [
+        {
+          type: 'text',
+          text: `Question ${i}: how would I make the step ${i} of this pipeline faster without changing its output?`,
+        },
+      ],
+    };
   const words = Array.from({ length: 100 }, (_, k) => `word${(i * 7 + k) % 97}`).join(' ');
-  const code = i % 10 === 1 ? `\n\n\`\`\`ts\nexport function step${i}(xs: number[]): number {\n  return xs.reduce((a, b) => a + b, 0);\n}\n\`\`\`\n` : '';
-  return { role: 'assistant', parts: [{ type: 'text', text: `## Answer ${i}\n\nThe short version: **cache it**. ${words}\n\n- one point\n- another point${code}` }] };
+  const code =
+    i % 10 === 1
+      ? `\n\n\`\`\`ts\nexport function step${i}(xs: number[]): number {\n  return xs.reduce((a, b) => a + b, 0);\n}\n\`\`\`\n`
+      : '';
+  return {
+    role: 'assistant',
+    parts: [
+      {
+        type: 'text',
+        text: `## Answer ${i}\n\nThe short version: **cache it**. ${words}\n\n- one point\n- another point${code}`,
+      },
+    ],
+  };
 }
 
 /** Seeds the big user's history in one transaction; returns the ids of the long and the short conversation. */
@@ -49,8 +69,12 @@ function seed(dbPath: string, userId: string): { long: string; short: string } {
   const db = new Database(dbPath);
   db.pragma('busy_timeout = 10000');
   const now = Date.now();
-  const insertConv = db.prepare('insert into conversations (id, user_id, title, created_at, updated_at) values (?, ?, ?, ?, ?)');
-  const insertMsg = db.prepare('insert into messages (id, conversation_id, role, parts, metadata, seq, created_at) values (?, ?, ?, ?, null, ?, ?)');
+  const insertConv = db.prepare(
+    'insert into conversations (id, user_id, title, created_at, updated_at) values (?, ?, ?, ?, ?)',
+  );
+  const insertMsg = db.prepare(
+    'insert into messages (id, conversation_id, role, parts, metadata, seq, created_at) values (?, ?, ?, ?, null, ?, ?)',
+  );
   const ids = { long: 'bench-long', short: 'bench-short' };
   db.transaction(() => {
     for (let c = 0; c < CONVERSATIONS; c++) {
@@ -75,7 +99,8 @@ async function timed(url: string, cookie: string, runs: number, mustContain: str
     const t0 = performance.now();
     const res = await request(url, 'GET', { cookie });
     const ms = performance.now() - t0;
-    if (res.status !== 200 || !res.body.includes(mustContain)) throw new Error(`GET ${url}: HTTP ${res.status}, missing ${JSON.stringify(mustContain)}`);
+    if (res.status !== 200 || !res.body.includes(mustContain))
+      throw new Error(`GET ${url}: HTTP ${res.status}, missing ${JSON.stringify(mustContain)}`);
     if (i >= 2) times.push(ms); // two warm-up requests
   }
   return times;
@@ -91,16 +116,23 @@ async function teardown() {
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, '.next/BUILD_ID'))) throw new Error('No production build (.next/BUILD_ID): run `next build` first.');
+  if (!existsSync(path.join(ROOT, '.next/BUILD_ID')))
+    throw new Error('No production build (.next/BUILD_ID): run `next build` first.');
   tmpDir = mkdtempSync(path.join(os.tmpdir(), 'pages-bench-'));
   const port = await freePort();
   const appUrl = `http://127.0.0.1:${port}`;
   const dbPath = path.join(tmpDir, 'app.db');
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATABASE_PATH: dbPath, APP_URL: appUrl };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_PATH: dbPath,
+    APP_URL: appUrl,
+  };
   env.OPENAI_BASE_URL = 'http://127.0.0.1:9/v1'; // never called: no turn runs here
   env.OPENAI_API_KEY = 'sk-bench-key';
   env.CHAT_MODEL = 'fake-model';
-  for (const key of ['NODE_OPTIONS', 'AUTH_SECRET', 'PORT', 'DEBUG_SQL_COUNT', 'MCP_SERVERS_FILE']) delete env[key];
+  for (const key of ['NODE_OPTIONS', 'AUTH_SECRET', 'PORT', 'DEBUG_SQL_COUNT', 'MCP_SERVERS_FILE'])
+    delete env[key];
   const app = startChild('next start', nextStartArgv(port), env, ROOT);
   children.push(app);
   await waitForHttp(`${appUrl}/api/health`, app, 60_000);
@@ -111,26 +143,43 @@ async function main() {
   if (up.status !== 200) throw new Error(`sign-up failed: HTTP ${up.status} ${up.body}`);
   const big = cookieHeader(up.headers);
   const userId = (JSON.parse(up.body) as { user: { id: string } }).user.id;
-  const made = await request(`${appUrl}/api/admin/users`, 'POST', { ...origin, cookie: big }, { ...EMPTY, role: 'user' });
-  if (made.status !== 201) throw new Error(`creating the second user failed: HTTP ${made.status} ${made.body}`);
-  const inn = await request(`${appUrl}/api/auth/sign-in/email`, 'POST', origin, { email: EMPTY.email, password: EMPTY.password });
+  const made = await request(
+    `${appUrl}/api/admin/users`,
+    'POST',
+    { ...origin, cookie: big },
+    { ...EMPTY, role: 'user' },
+  );
+  if (made.status !== 201)
+    throw new Error(`creating the second user failed: HTTP ${made.status} ${made.body}`);
+  const inn = await request(`${appUrl}/api/auth/sign-in/email`, 'POST', origin, {
+    email: EMPTY.email,
+    password: EMPTY.password,
+  });
   if (inn.status !== 200) throw new Error(`sign-in failed: HTTP ${inn.status} ${inn.body}`);
   const empty = cookieHeader(inn.headers);
 
   const t0 = performance.now();
   const ids = seed(dbPath, userId);
-  log(`seeded ${CONVERSATIONS} conversations (${LONG_MESSAGES} + ${SHORT_MESSAGES} messages) in ${(performance.now() - t0).toFixed(0)} ms`);
+  log(
+    `seeded ${CONVERSATIONS} conversations (${LONG_MESSAGES} + ${SHORT_MESSAGES} messages) in ${(performance.now() - t0).toFixed(0)} ms`,
+  );
 
   log('chat page first-load JS');
   const js = await pageScripts(appUrl, '/', { cookie: big });
   // Next.js adds its legacy polyfills as <script nomodule>: browsers with ES modules (all current ones) never fetch it.
   const html = (await request(`${appUrl}/`, 'GET', { cookie: big })).body;
-  const noModule = new Set([...html.matchAll(/<script\b[^>]*\bnomodule\b[^>]*>/gi)].map((m) => /\ssrc="([^"]+)"/.exec(m[0])?.[1]?.replaceAll('&amp;', '&')));
+  const noModule = new Set(
+    [...html.matchAll(/<script\b[^>]*\bnomodule\b[^>]*>/gi)].map((m) =>
+      /\ssrc="([^"]+)"/.exec(m[0])?.[1]?.replaceAll('&amp;', '&'),
+    ),
+  );
   const noModuleGzip = js.scripts.filter((x) => noModule.has(x.src)).reduce((sum, x) => sum + x.gzipBytes, 0);
   log(`conversation pages: ${PAGE_RUNS} requests each`);
   const lastText = `Answer ${LONG_MESSAGES - 1}`;
   const longPage = stat(await timed(`${appUrl}/c/${ids.long}`, big, PAGE_RUNS, lastText));
-  const shortPage = stat(await timed(`${appUrl}/c/${ids.short}`, big, PAGE_RUNS, `Answer ${SHORT_MESSAGES - 1}`));
+  const shortPage = stat(
+    await timed(`${appUrl}/c/${ids.short}`, big, PAGE_RUNS, `Answer ${SHORT_MESSAGES - 1}`),
+  );
   const longBytes = (await request(`${appUrl}/c/${ids.long}`, 'GET', { cookie: big })).body.length;
   log(`history list: ${LIST_RUNS} requests each`);
   const listBig = stat(await timed(`${appUrl}/api/conversations`, big, LIST_RUNS, '"nextCursor":"'));
@@ -141,18 +190,42 @@ async function main() {
   const ms = (s: { p50: number; p95: number }) => `${s.p50.toFixed(1)} / ${s.p95.toFixed(1)} ms`;
   const rows = [
     ['figure', 'measured', 'baseline (same run)', 'target'],
-    ['chat page first-load JS (gzip)', kb(js.gzipBytes), `${js.scripts.length} scripts, ${kb(js.rawBytes)} raw`, '≤ 250 KB'],
-    ['  of which <script nomodule> polyfills', kb(noModuleGzip), `${kb(js.gzipBytes - noModuleGzip)} without them`, ''],
-    [`open a ${LONG_MESSAGES}-message conversation, p50 / p95`, ms(longPage), `${ms(shortPage)} (${SHORT_MESSAGES} messages)`, '≤ 300 ms'],
-    [`history list page, ${CONVERSATIONS} conversations, p50 / p95`, ms(listBig), `${ms(listEmpty)} (no conversations)`, '≤ 20 ms'],
+    [
+      'chat page first-load JS (gzip)',
+      kb(js.gzipBytes),
+      `${js.scripts.length} scripts, ${kb(js.rawBytes)} raw`,
+      '≤ 250 KB',
+    ],
+    [
+      '  of which <script nomodule> polyfills',
+      kb(noModuleGzip),
+      `${kb(js.gzipBytes - noModuleGzip)} without them`,
+      '',
+    ],
+    [
+      `open a ${LONG_MESSAGES}-message conversation, p50 / p95`,
+      ms(longPage),
+      `${ms(shortPage)} (${SHORT_MESSAGES} messages)`,
+      '≤ 300 ms',
+    ],
+    [
+      `history list page, ${CONVERSATIONS} conversations, p50 / p95`,
+      ms(listBig),
+      `${ms(listEmpty)} (no conversations)`,
+      '≤ 20 ms',
+    ],
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  console.log(`\nPage benchmark — Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu?'} ×${os.cpus().length}\n`);
+  console.log(
+    `\nPage benchmark — Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu?'} ×${os.cpus().length}\n`,
+  );
   for (const [i, r] of rows.entries()) {
     console.log(r.map((c, k) => c.padEnd(widths[k]!)).join('  '));
     if (i === 0) console.log(widths.map((w) => '─'.repeat(w)).join('  '));
   }
-  console.log(`\nTimes are whole responses (until the last byte) over loopback, after 2 warm-up requests. The long page's HTML is ${kb(longBytes)}.`);
+  console.log(
+    `\nTimes are whole responses (until the last byte) over loopback, after 2 warm-up requests. The long page's HTML is ${kb(longBytes)}.`,
+  );
   const json = {
     date: new Date().toISOString(),
     node: process.version,
@@ -170,10 +243,12 @@ async function main() {
   console.log(`raw figures: ${path.relative(ROOT, OUT)}`);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void teardown().finally(() => process.exit(130)));
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => void teardown().finally(() => process.exit(130)));
 main().catch(async (err) => {
   console.error(err);
-  for (const c of children) if (c.log.length) console.error(`--- ${c.name} (last lines) ---\n${c.log.slice(-20).join('\n')}`);
+  for (const c of children)
+    if (c.log.length) console.error(`--- ${c.name} (last lines) ---\n${c.log.slice(-20).join('\n')}`);
   await teardown();
   process.exitCode = 1;
 });

@@ -13,18 +13,36 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import os from 'node:os';
 import path from 'node:path';
 import { APP_STREAM, closeAgents, cookieHeader, request, timedStream } from './chat-turn-http';
-import { type Child, nextStartArgv, cpuMs, findNextServerPid, freePort, startChild, stopChild, waitForHttp } from './chat-turn-procs';
+import {
+  type Child,
+  nextStartArgv,
+  cpuMs,
+  findNextServerPid,
+  freePort,
+  startChild,
+  stopChild,
+  waitForHttp,
+} from './chat-turn-procs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT_DIR = path.join(import.meta.dirname, 'profiles');
 const N = Number(process.argv[2] ?? 10);
 const ROUNDS = Number(process.argv[3] ?? 20);
 /** burst: all 200 words at once; paced: one word every 20 ms; tool: one warm MCP tool call (`tests` add), then a short answer. */
-const TEXTS = { burst: '[[words:200]]', paced: '[[words:200]] [[slow:20]]', tool: 'Add [[tool:add:{"a":1,"b":2}]]', short: '[[say:Tool results: 3]]' };
+const TEXTS = {
+  burst: '[[words:200]]',
+  paced: '[[words:200]] [[slow:20]]',
+  tool: 'Add [[tool:add:{"a":1,"b":2}]]',
+  short: '[[say:Tool results: 3]]',
+};
 const MODE = (process.argv[4] ?? 'burst') as keyof typeof TEXTS;
 if (!(MODE in TEXTS)) throw new Error(`mode must be one of ${Object.keys(TEXTS).join(', ')}`);
 
-type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+type Node = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+};
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 
 /** Where a script URL comes from: a package name, the app's own chunks, or node internals. */
@@ -40,7 +58,8 @@ function owner(url: string): string {
 function summarize(profile: Profile) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  for (let i = 0; i < profile.samples.length; i++) self.set(profile.samples[i]!, (self.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  for (let i = 0; i < profile.samples.length; i++)
+    self.set(profile.samples[i]!, (self.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const fn = new Map<string, number>();
   const pkg = new Map<string, number>();
   let total = 0;
@@ -54,12 +73,19 @@ function summarize(profile: Profile) {
     pkg.set(p, (pkg.get(p) ?? 0) + us);
   }
   const top = (m: Map<string, number>, k: number) =>
-    [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([name, us]) => `${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`);
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, k)
+      .map(
+        ([name, us]) =>
+          `${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`,
+      );
   return { totalMs: total / 1000, functions: top(fn, 40), packages: top(pkg, 20) };
 }
 
 async function main() {
-  if (!existsSync(path.join(ROOT, '.next/BUILD_ID'))) throw new Error('No production build: run `next build` first.');
+  if (!existsSync(path.join(ROOT, '.next/BUILD_ID')))
+    throw new Error('No production build: run `next build` first.');
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'chat-profile-'));
   mkdirSync(OUT_DIR, { recursive: true });
   const [fakePort, appPort] = [await freePort(), await freePort()];
@@ -67,7 +93,12 @@ async function main() {
   delete env.NODE_OPTIONS;
   const children: Child[] = [];
   try {
-    const fake = startChild('fake model', [process.execPath, 'e2e/fixtures/fake-openai.mjs'], { ...env, FAKE_OPENAI_PORT: String(fakePort) }, ROOT);
+    const fake = startChild(
+      'fake model',
+      [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
+      { ...env, FAKE_OPENAI_PORT: String(fakePort) },
+      ROOT,
+    );
     children.push(fake);
     const appUrl = `http://127.0.0.1:${appPort}`;
     const serverEnv: NodeJS.ProcessEnv = {
@@ -88,13 +119,29 @@ async function main() {
     await waitForHttp(`${appUrl}/api/health`, app, 60_000);
     const server = findNextServerPid(app.proc.pid!).pid;
     const origin = { origin: appUrl };
-    const up = await request(`${appUrl}/api/auth/sign-up/email`, 'POST', origin, { name: 'P', email: 'p@example.com', password: 'profile-password-1' });
+    const up = await request(`${appUrl}/api/auth/sign-up/email`, 'POST', origin, {
+      name: 'P',
+      email: 'p@example.com',
+      password: 'profile-password-1',
+    });
     const auth = { ...origin, cookie: cookieHeader(up.headers) };
-    await request(`${appUrl}/api/admin/settings`, 'PATCH', auth, { chatRequestsPerMinute: 10_000, maxConcurrentTurns: 1000 });
+    await request(`${appUrl}/api/admin/settings`, 'PATCH', auth, {
+      chatRequestsPerMinute: 10_000,
+      maxConcurrentTurns: 1000,
+    });
     let seq = 0;
     const turn = () => {
       const id = `profile-${process.pid}-${++seq}`;
-      return timedStream(`${appUrl}/api/chat`, { id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text: TEXTS[MODE] }] } }, auth, MODE === 'tool' || MODE === 'short' ? MODE === 'short' ? APP_STREAM('results: ') : APP_STREAM('results: ', ['"type":"tool-output-available"']) : APP_STREAM('word200'));
+      return timedStream(
+        `${appUrl}/api/chat`,
+        { id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text: TEXTS[MODE] }] } },
+        auth,
+        MODE === 'tool' || MODE === 'short'
+          ? MODE === 'short'
+            ? APP_STREAM('results: ')
+            : APP_STREAM('results: ', ['"type":"tool-output-available"'])
+          : APP_STREAM('word200'),
+      );
     };
     for (let i = 0; i < 20; i++) await turn();
     const c0 = cpuMs(server);
@@ -107,19 +154,28 @@ async function main() {
     }
     const turns = N * ROUNDS;
     ttft.sort((a, b) => a - b);
-    console.log(`${turns} ${MODE} turns (N=${N}): server CPU ${((cpuMs(server) - c0) / turns).toFixed(1)} ms/turn, TTFT p50 ${ttft[Math.floor(turns / 2)]!.toFixed(1)} ms`);
+    console.log(
+      `${turns} ${MODE} turns (N=${N}): server CPU ${((cpuMs(server) - c0) / turns).toFixed(1)} ms/turn, TTFT p50 ${ttft[Math.floor(turns / 2)]!.toFixed(1)} ms`,
+    );
   } finally {
     for (const c of children.reverse()) await stopChild(c, 10_000);
     closeAgents();
   }
   const files = existsSync(`${tmp}/prof`) ? readdirSync(`${tmp}/prof`) : [];
   // The busiest profile is the serving process (`next start` may fork a worker).
-  const profiles = files.map((f) => ({ f, p: JSON.parse(readFileSync(`${tmp}/prof/${f}`, 'utf8')) as Profile }));
-  const best = profiles.map((x) => ({ ...x, s: summarize(x.p) })).sort((a, b) => b.s.totalMs - a.s.totalMs)[0];
+  const profiles = files.map((f) => ({
+    f,
+    p: JSON.parse(readFileSync(`${tmp}/prof/${f}`, 'utf8')) as Profile,
+  }));
+  const best = profiles
+    .map((x) => ({ ...x, s: summarize(x.p) }))
+    .sort((a, b) => b.s.totalMs - a.s.totalMs)[0];
   if (!best) throw new Error('no profile written (did the server exit gracefully?)');
   const kept = path.join(OUT_DIR, `chat-${Date.now()}.cpuprofile`);
   copyFileSync(`${tmp}/prof/${best.f}`, kept);
-  console.log(`\nbusy CPU in profile: ${best.s.totalMs.toFixed(0)} ms\n\nself time by package:\n${best.s.packages.join('\n')}\n\ntop functions (self):\n${best.s.functions.join('\n')}`);
+  console.log(
+    `\nbusy CPU in profile: ${best.s.totalMs.toFixed(0)} ms\n\nself time by package:\n${best.s.packages.join('\n')}\n\ntop functions (self):\n${best.s.functions.join('\n')}`,
+  );
   console.log(`\nprofile: ${path.relative(ROOT, kept)}`);
   rmSync(tmp, { recursive: true, force: true });
 }

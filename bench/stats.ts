@@ -12,7 +12,8 @@ export function percentile(samples: readonly number[], p: number): number {
 
 export const median = (samples: readonly number[]): number => percentile(samples, 50);
 
-export const mean = (samples: readonly number[]): number => samples.reduce((s, x) => s + x, 0) / samples.length;
+export const mean = (samples: readonly number[]): number =>
+  samples.reduce((s, x) => s + x, 0) / samples.length;
 
 export type Summary = { n: number; p50: number; p95: number; mean: number; min: number; max: number };
 
@@ -34,6 +35,9 @@ export const ms = (x: number): string => x.toFixed(3);
 export function table(header: string[], rows: string[][], align: 'numbers' | 'text' = 'numbers'): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 || align === 'text' ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i === 0 || align === 'text' ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }

@@ -30,7 +30,10 @@ test('a statement is compiled once and reused by its SQL text', () => {
 test('a reused statement comes back in its default mode, whatever the last caller set', () => {
   const raw = handle.sqlite.prepare('select id, name from user where id = ?').raw(true);
   assert.deepEqual(raw.get('ann'), ['ann', 'Ann']);
-  assert.deepEqual(handle.sqlite.prepare('select id, name from user where id = ?').get('ann'), { id: 'ann', name: 'Ann' });
+  assert.deepEqual(handle.sqlite.prepare('select id, name from user where id = ?').get('ann'), {
+    id: 'ann',
+    name: 'Ann',
+  });
   // drizzle reads rows in raw mode and single values with get(): both still right through the cache.
   const query = () => handle.db.select({ id: user.id, name: user.name }).from(user).where(eq(user.id, 'ann'));
   assert.deepEqual(query().all(), [{ id: 'ann', name: 'Ann' }]);
@@ -50,8 +53,17 @@ test('chat turns through cached statements store every message in order', () => 
       message: { id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: `question ${turn}` }] },
     });
     assert.equal(outcome, 'appended');
-    saveAssistantMessage(handle.db, 'conv-cache', { id: `a${turn}`, role: 'assistant', parts: [{ type: 'text', text: `answer ${turn}` }] });
+    saveAssistantMessage(handle.db, 'conv-cache', {
+      id: `a${turn}`,
+      role: 'assistant',
+      parts: [{ type: 'text', text: `answer ${turn}` }],
+    });
   }
-  const rows = handle.sqlite.prepare('select id, seq from messages where conversation_id = ? order by seq').all('conv-cache');
-  assert.deepEqual(rows, ['u0', 'a0', 'u1', 'a1', 'u2', 'a2'].map((id, seq) => ({ id, seq })));
+  const rows = handle.sqlite
+    .prepare('select id, seq from messages where conversation_id = ? order by seq')
+    .all('conv-cache');
+  assert.deepEqual(
+    rows,
+    ['u0', 'a0', 'u1', 'a1', 'u2', 'a2'].map((id, seq) => ({ id, seq })),
+  );
 });

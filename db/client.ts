@@ -87,7 +87,10 @@ export function openDatabase(path: string, secrets: DbSecrets = { key: randomByt
 function handle(): Handle {
   if (!g.__appDb) {
     const env = getEnv();
-    g.__appDb = openDatabase(env.DATABASE_PATH, { key: Buffer.from(env.ENCRYPTION_KEY, 'hex'), legacyAppSecret: env.AUTH_SECRET });
+    g.__appDb = openDatabase(env.DATABASE_PATH, {
+      key: Buffer.from(env.ENCRYPTION_KEY, 'hex'),
+      legacyAppSecret: env.AUTH_SECRET,
+    });
   }
   return g.__appDb;
 }

@@ -1,8 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
-const createdAt = () => integer('created_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
-const updatedAt = () => integer('updated_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+const createdAt = () =>
+  integer('created_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+const updatedAt = () =>
+  integer('updated_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
 // ── better-auth tables (field names are the library's) ────────────────────────
 export const user = sqliteTable('user', {
@@ -11,7 +13,9 @@ export const user = sqliteTable('user', {
   email: text('email').notNull().unique(),
   emailVerified: integer('email_verified', { mode: 'boolean' }).notNull().default(false),
   image: text('image'),
-  role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+  role: text('role', { enum: ['user', 'admin'] })
+    .notNull()
+    .default('user'),
   disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
@@ -78,7 +82,9 @@ export const conversations = sqliteTable(
     /** Tools the owner chose to "always allow" here, as `server/tool`. */
     allowedTools: text('allowed_tools', { mode: 'json' }).$type<string[]>().notNull().default([]),
     /** Tool strategy: off (no tools sent), auto (the model decides), required (first step must call one). */
-    toolMode: text('tool_mode', { enum: ['off', 'auto', 'required'] }).notNull().default('auto'),
+    toolMode: text('tool_mode', { enum: ['off', 'auto', 'required'] })
+      .notNull()
+      .default('auto'),
     /** Servers this conversation may use (null = every enabled server). */
     toolServers: text('tool_servers', { mode: 'json' }).$type<string[] | null>(),
     /** Tools switched off here, as `server/tool`. */
@@ -105,7 +111,10 @@ export const messages = sqliteTable(
     seq: integer('seq').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.conversationId, t.id] }), index('messages_conv_seq_idx').on(t.conversationId, t.seq)],
+  (t) => [
+    primaryKey({ columns: [t.conversationId, t.id] }),
+    index('messages_conv_seq_idx').on(t.conversationId, t.seq),
+  ],
 );
 
 export const settings = sqliteTable('settings', {
@@ -153,7 +162,9 @@ export const mcpTools = sqliteTable(
     approval: text('approval', { enum: ['auto', 'ask'] }),
     /** Hash of the reviewed definition (name, description, schemas, annotations). */
     reviewedHash: text('reviewed_hash').notNull(),
-    reviewedDefinition: text('reviewed_definition', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    reviewedDefinition: text('reviewed_definition', { mode: 'json' })
+      .$type<Record<string, unknown>>()
+      .notNull(),
     /** The server now announces a different definition: asks again until an admin reviews it. */
     changed: integer('changed', { mode: 'boolean' }).notNull().default(false),
     updatedAt: updatedAt(),
@@ -168,7 +179,9 @@ export const providers = sqliteTable('providers', {
   /** Sealed with AES-256-GCM under ENCRYPTION_KEY (db/sealing.ts); never returned by the API. */
   apiKeyEncrypted: text('api_key_encrypted'),
   models: text('models', { mode: 'json' }).$type<string[]>().notNull().default([]),
-  toolCalling: text('tool_calling', { enum: ['native', 'prompt'] }).notNull().default('native'),
+  toolCalling: text('tool_calling', { enum: ['native', 'prompt'] })
+    .notNull()
+    .default('native'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -14,7 +14,10 @@ export type DbSecrets = {
  * Per handle rather than one key, so that tests can open several databases, each with its own key; on
  * globalThis like the handle itself (Next compiles instrumentation and routes as separate module graphs).
  */
-const g = globalThis as unknown as { __dbSecrets?: WeakMap<Db, DbSecrets>; __unreadableSecrets?: Set<string> };
+const g = globalThis as unknown as {
+  __dbSecrets?: WeakMap<Db, DbSecrets>;
+  __unreadableSecrets?: Set<string>;
+};
 
 export function attachSecrets(db: Db, secrets: DbSecrets): void {
   g.__dbSecrets ??= new WeakMap();

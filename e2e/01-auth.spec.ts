@@ -3,7 +3,10 @@ import { ADMIN, BOB, ensureUser, originHeaders, SUITE_CHAT_RATE, signIn } from '
 
 test.describe.configure({ mode: 'serial' });
 
-test('the first account, made through the sign-up form, becomes admin; then sign-up is closed', async ({ page, browser }) => {
+test('the first account, made through the sign-up form, becomes admin; then sign-up is closed', async ({
+  page,
+  browser,
+}) => {
   await page.goto('/');
   await expect(page).toHaveURL(/\/sign-up$/);
   await expect(page.getByRole('heading', { name: 'Create the admin account' })).toBeVisible();
@@ -16,7 +19,10 @@ test('the first account, made through the sign-up form, becomes admin; then sign
   const session = await page.request.get('/api/auth/get-session');
   expect((await session.json()).user.role).toBe('admin');
   // The suite sends far more chat requests per minute than a person; e2e/13-limits.spec.ts tests the limit itself.
-  await page.request.patch('/api/admin/settings', { data: { chatRequestsPerMinute: SUITE_CHAT_RATE }, headers: originHeaders() });
+  await page.request.patch('/api/admin/settings', {
+    data: { chatRequestsPerMinute: SUITE_CHAT_RATE },
+    headers: originHeaders(),
+  });
   const cookies = await page.context().cookies();
   expect(cookies.find((c) => c.name.includes('session_token'))?.httpOnly).toBe(true);
 
@@ -55,7 +61,10 @@ test('admin opens sign-up and creates users; sign in and sign out work', async (
   await bobContext.close();
 
   // Opening sign-up lets a stranger register, as a plain user.
-  const open = await page.request.patch('/api/admin/settings', { data: { signupOpen: true }, headers: originHeaders() });
+  const open = await page.request.patch('/api/admin/settings', {
+    data: { signupOpen: true },
+    headers: originHeaders(),
+  });
   expect(await open.json()).toMatchObject({ signupOpen: true });
   const strangerContext = await browser.newContext();
   const res = await strangerContext.request.post('/api/auth/sign-up/email', {
@@ -75,12 +84,21 @@ test('a disabled user cannot sign in and their session ends', async ({ page, bro
   const ctx = await browser.newContext();
   await signIn(ctx, dave);
   expect((await ctx.request.get('/api/conversations')).status()).toBe(200);
-  const users = (await (await page.request.get('/api/admin/users')).json()).items as Array<{ id: string; email: string }>;
+  const users = (await (await page.request.get('/api/admin/users')).json()).items as Array<{
+    id: string;
+    email: string;
+  }>;
   const id = users.find((u) => u.email === dave.email)?.id;
-  const patch = await page.request.patch(`/api/admin/users/${id}`, { data: { disabled: true }, headers: originHeaders() });
+  const patch = await page.request.patch(`/api/admin/users/${id}`, {
+    data: { disabled: true },
+    headers: originHeaders(),
+  });
   expect(patch.status()).toBe(200);
   expect((await ctx.request.get('/api/conversations')).status()).toBe(401);
-  const again = await ctx.request.post('/api/auth/sign-in/email', { data: { email: dave.email, password: dave.password }, headers: originHeaders() });
+  const again = await ctx.request.post('/api/auth/sign-in/email', {
+    data: { email: dave.email, password: dave.password },
+    headers: originHeaders(),
+  });
   expect(again.ok()).toBeFalsy();
   await ctx.close();
 });

@@ -1,12 +1,22 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, assistantMessages, composer, conversationIdFromUrl, send, signIn, userTexts } from './helpers';
+import {
+  ADMIN,
+  assistantMessages,
+  composer,
+  conversationIdFromUrl,
+  send,
+  signIn,
+  userTexts,
+} from './helpers';
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, ADMIN);
   await page.goto('/');
 });
 
-test('a message streams its answer token by token (never gzipped), and a reload shows the same conversation', async ({ page }) => {
+test('a message streams its answer token by token (never gzipped), and a reload shows the same conversation', async ({
+  page,
+}) => {
   const box = composer(page);
   await expect(box).toBeFocused();
   await box.fill('first line');
@@ -49,7 +59,9 @@ test('a message streams its answer token by token (never gzipped), and a reload 
   await expect(assistantMessages(page)).toHaveCount(2);
 });
 
-test('Stop ends the stream, keeps the partial answer and marks it interrupted, also after a reload', async ({ page }) => {
+test('Stop ends the stream, keeps the partial answer and marks it interrupted, also after a reload', async ({
+  page,
+}) => {
   await send(page, 'A long one [[words:2000]] [[slow:25]]');
   const answer = assistantMessages(page).last();
   await expect(answer).toContainText('word5');
@@ -83,7 +95,9 @@ test('a provider error shows in the conversation with Retry, and Retry works', a
   await expect(assistantMessages(page)).toHaveCount(1);
 });
 
-test('401, 429 and a mid-stream cut each give a clear error; the error survives a reload', async ({ page }) => {
+test('401, 429 and a mid-stream cut each give a clear error; the error survives a reload', async ({
+  page,
+}) => {
   await send(page, 'Bad key [[status:401]]');
   await expect(page.locator('[data-chat-error]')).toContainText('API key');
   await page.goto('/');

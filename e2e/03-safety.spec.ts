@@ -1,6 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { NO_PROVIDER_URL } from '../playwright.config';
-import { ADMIN, BOB, assistantMessages, conversationIdFromUrl, ensureUser, originHeaders, send, signIn, userTexts } from './helpers';
+import {
+  ADMIN,
+  BOB,
+  assistantMessages,
+  conversationIdFromUrl,
+  ensureUser,
+  originHeaders,
+  send,
+  signIn,
+  userTexts,
+} from './helpers';
 
 const HOSTILE = [
   '<script>window.__pwned = "script"</script>',
@@ -15,7 +25,9 @@ const HOSTILE = [
   '```js\nconst x = 1;\n```',
 ].join('\n\n');
 
-test('S8/S9: model output with script, onerror, svg onload, javascript:/data: links and remote images renders inert in the chat (no dialog, zero attacker.test requests)', async ({ page }) => {
+test('S8/S9: model output with script, onerror, svg onload, javascript:/data: links and remote images renders inert in the chat (no dialog, zero attacker.test requests)', async ({
+  page,
+}) => {
   const dialogs: string[] = [];
   const attackerRequests: string[] = [];
   page.on('dialog', (d) => {
@@ -50,7 +62,9 @@ test('S8/S9: model output with script, onerror, svg onload, javascript:/data: li
   expect(attackerRequests).toEqual([]);
 });
 
-test('S8/S9: pages carry a strict Content-Security-Policy (nonce scripts, no eval, img-src own images only, no framing)', async ({ page }) => {
+test('S8/S9: pages carry a strict Content-Security-Policy (nonce scripts, no eval, img-src own images only, no framing)', async ({
+  page,
+}) => {
   await signIn(page, ADMIN);
   for (const path of ['/', '/sign-in']) {
     const res = await page.goto(path);
@@ -80,7 +94,9 @@ test("S16: another user's conversation is a 404 on every route and page", async 
   const bob = await ctx.newPage();
   const h = originHeaders();
   expect((await bob.request.get(`/api/conversations/${id}`)).status()).toBe(404);
-  expect((await bob.request.patch(`/api/conversations/${id}`, { data: { title: 'pwned' }, headers: h })).status()).toBe(404);
+  expect(
+    (await bob.request.patch(`/api/conversations/${id}`, { data: { title: 'pwned' }, headers: h })).status(),
+  ).toBe(404);
   expect((await bob.request.delete(`/api/conversations/${id}`, { headers: h })).status()).toBe(404);
   const cont = await bob.request.post('/api/chat', {
     data: { id, message: { id: 'bob-msg-1', role: 'user', parts: [{ type: 'text', text: 'let me in' }] } },
@@ -109,7 +125,13 @@ test('bad input gets a 4xx JSON error naming the problem, never a 500', async ({
   expect(malformed.status()).toBe(400);
   expect((await malformed.json()).error.message).toContain('not valid JSON');
 
-  const unknown = await post(JSON.stringify({ id: 'abcdefgh', message: { id: 'm', role: 'user', parts: [{ type: 'text', text: 'x' }] }, admin: true }));
+  const unknown = await post(
+    JSON.stringify({
+      id: 'abcdefgh',
+      message: { id: 'm', role: 'user', parts: [{ type: 'text', text: 'x' }] },
+      admin: true,
+    }),
+  );
   expect(unknown.status()).toBe(400);
   expect(JSON.stringify(await unknown.json())).toContain('admin');
 
@@ -119,11 +141,19 @@ test('bad input gets a 4xx JSON error naming the problem, never a 500', async ({
   expect(body.error.code).toBe('bad_request');
   expect(Object.keys(body.error.fields)).toEqual(expect.arrayContaining(['id', 'message']));
 
-  const huge = await post(JSON.stringify({ id: 'abcdefgh', message: { id: 'm', role: 'user', parts: [{ type: 'text', text: 'x'.repeat(1_100_000) }] } }));
+  const huge = await post(
+    JSON.stringify({
+      id: 'abcdefgh',
+      message: { id: 'm', role: 'user', parts: [{ type: 'text', text: 'x'.repeat(1_100_000) }] },
+    }),
+  );
   expect([400, 413]).toContain(huge.status());
   expect((await huge.json()).error.message).toMatch(/over|at most/);
 
-  const rename = await page.request.patch('/api/conversations/nope-nope-nope', { data: { title: 42 }, headers: h });
+  const rename = await page.request.patch('/api/conversations/nope-nope-nope', {
+    data: { title: 42 },
+    headers: h,
+  });
   expect(rename.status()).toBe(400);
 
   const anon = await playwright.request.newContext();
@@ -138,7 +168,9 @@ test('bad input gets a 4xx JSON error naming the problem, never a 500', async ({
   expect(foreign.status()).toBe(403);
 });
 
-test('with no provider configured the app still runs and the chat says how to configure one', async ({ browser }) => {
+test('with no provider configured the app still runs and the chat says how to configure one', async ({
+  browser,
+}) => {
   const ctx = await browser.newContext({ baseURL: NO_PROVIDER_URL });
   await signIn(ctx, ADMIN, NO_PROVIDER_URL);
   const page = await ctx.newPage();

@@ -1,14 +1,17 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN, assistantMessages, conversationIdFromUrl, send, signIn } from './helpers';
 
-const card = (page: Page, tool: string) => assistantMessages(page).last().locator(`[data-tool-call][data-tool-name="${tool}"]`);
+const card = (page: Page, tool: string) =>
+  assistantMessages(page).last().locator(`[data-tool-call][data-tool-name="${tool}"]`);
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, ADMIN);
   await page.goto('/');
 });
 
-test('a question runs an MCP tool: card, result, final answer; a reload shows the card as it was', async ({ page }) => {
+test('a question runs an MCP tool: card, result, final answer; a reload shows the card as it was', async ({
+  page,
+}) => {
   await send(page, 'What is 2+3? [[tool:add:{"a":2,"b":3}]]');
   const add = card(page, 'add');
   await expect(add).toHaveAttribute('data-server', 'tests');
@@ -18,7 +21,9 @@ test('a question runs an MCP tool: card, result, final answer; a reload shows th
   await expect(assistantMessages(page).last().locator('[data-tool-chain]')).toHaveText('tests.add ✓');
   await page.reload();
   await expect(card(page, 'add')).toHaveAttribute('data-state', 'done');
-  await expect(card(page, 'add').locator('[data-tool-args]')).toContainText('"a": 2', { useInnerText: false });
+  await expect(card(page, 'add').locator('[data-tool-args]')).toContainText('"a": 2', {
+    useInnerText: false,
+  });
   await expect(assistantMessages(page).last()).toContainText('Tool results: 5');
 });
 
@@ -55,7 +60,9 @@ test('Deny sends a denial back to the model, and nothing runs', async ({ page })
   await expect(card(page, 'delete_all')).toHaveAttribute('data-state', 'denied');
 });
 
-test('a crashing tool gives an error card, the answer goes on, and the next call reconnects', async ({ page }) => {
+test('a crashing tool gives an error card, the answer goes on, and the next call reconnects', async ({
+  page,
+}) => {
   await send(page, 'Crash it [[tool:crash]]');
   const crash = card(page, 'crash');
   await crash.getByRole('button', { name: 'Approve' }).click();

@@ -5,7 +5,10 @@ import { ADMIN, BOB, ensureUser, signIn } from './helpers';
 test('admin creates a user through the form, changes a role, and toggles sign-up', async ({ page }) => {
   await signIn(page, ADMIN);
   await page.goto('/admin/users');
-  const form = page.getByRole('form').or(page.locator('form').filter({ hasText: 'Create user' })).first();
+  const form = page
+    .getByRole('form')
+    .or(page.locator('form').filter({ hasText: 'Create user' }))
+    .first();
   await form.getByLabel('Name').fill('Frances Form');
   await form.getByLabel('Email').fill('frances@example.com');
   await form.getByLabel('Password').fill('frances-password-1');
@@ -13,7 +16,17 @@ test('admin creates a user through the form, changes a role, and toggles sign-up
   const row = page.locator('[data-user="frances@example.com"]');
   await expect(row).toContainText('Frances Form');
   await row.getByLabel('Role of frances@example.com').selectOption('admin');
-  await expect.poll(async () => ((await (await page.request.get('/api/admin/users')).json()).items as Array<{ email: string; role: string }>).find((u) => u.email === 'frances@example.com')?.role).toBe('admin');
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (await page.request.get('/api/admin/users')).json()).items as Array<{
+            email: string;
+            role: string;
+          }>
+        ).find((u) => u.email === 'frances@example.com')?.role,
+    )
+    .toBe('admin');
   await row.getByRole('button', { name: 'Disable' }).click();
   await expect(row).toContainText('disabled');
 
@@ -26,12 +39,18 @@ test('admin creates a user through the form, changes a role, and toggles sign-up
 
   const signup = page.getByLabel(/Open sign-up/);
   await signup.check();
-  await expect.poll(async () => (await (await page.request.get('/api/admin/settings')).json()).signupOpen).toBe(true);
+  await expect
+    .poll(async () => (await (await page.request.get('/api/admin/settings')).json()).signupOpen)
+    .toBe(true);
   await signup.uncheck();
-  await expect.poll(async () => (await (await page.request.get('/api/admin/settings')).json()).signupOpen).toBe(false);
+  await expect
+    .poll(async () => (await (await page.request.get('/api/admin/settings')).json()).signupOpen)
+    .toBe(false);
 });
 
-test('admin adds a provider from a preset, fetches its models, tests it; users can pick its models', async ({ page }) => {
+test('admin adds a provider from a preset, fetches its models, tests it; users can pick its models', async ({
+  page,
+}) => {
   await signIn(page, ADMIN);
   await page.goto('/admin/providers');
   await expect(page.getByText('From the environment')).toBeVisible();
@@ -48,7 +67,9 @@ test('admin adds a provider from a preset, fetches its models, tests it; users c
   await expect(card.locator('[data-provider-test="ok"]')).toContainText(/\d+ ms/);
 
   const models = (await (await page.request.get('/api/models')).json()).items as Array<{ id: string }>;
-  expect(models.map((m) => m.id)).toEqual(expect.arrayContaining(['fake-model', 'LocalFake/fake-model', 'LocalFake/fake-model-2']));
+  expect(models.map((m) => m.id)).toEqual(
+    expect.arrayContaining(['fake-model', 'LocalFake/fake-model', 'LocalFake/fake-model-2']),
+  );
   // The stored key is write-only: the API never returns it.
   const list = await (await page.request.get('/api/admin/providers')).text();
   expect(list).not.toContain('apiKeyEncrypted');

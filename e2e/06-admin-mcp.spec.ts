@@ -17,14 +17,19 @@ test.beforeEach(async ({ page }) => {
 test.afterAll(async ({ browser }) => {
   const context = await browser.newContext();
   await signIn(context, ADMIN);
-  const servers = (await (await context.request.get('/api/mcp/servers')).json()).items as Array<{ id: string; name: string }>;
+  const servers = (await (await context.request.get('/api/mcp/servers')).json()).items as Array<{
+    id: string;
+    name: string;
+  }>;
   for (const server of servers.filter((s) => CREATED.includes(s.name))) {
     await context.request.delete(`/api/mcp/servers/${server.id}`, { headers: originHeaders() });
   }
   await context.close();
 });
 
-test('add a stdio server: the command preview, a passing test, save; it connects and its tool runs in a chat', async ({ page }) => {
+test('add a stdio server: the command preview, a passing test, save; it connects and its tool runs in a chat', async ({
+  page,
+}) => {
   await page.goto('/admin/mcp');
   await expect(badge(page, 'tests')).toBeVisible();
   await page.getByRole('button', { name: 'Add server' }).click();
@@ -55,13 +60,17 @@ test('add a stdio server: the command preview, a passing test, save; it connects
   await expect(card.locator('[data-tool-output]')).toContainText('3');
 });
 
-test('a command that does not exist: the test shows ENOENT, and after saving only that server is in error', async ({ page }) => {
+test('a command that does not exist: the test shows ENOENT, and after saving only that server is in error', async ({
+  page,
+}) => {
   await page.goto('/admin/mcp');
   await row(page, 'added').getByRole('button', { name: 'Edit' }).click();
   const form = page.getByRole('dialog', { name: 'Edit server added' });
   await expect(form.getByLabel('Arguments (one per line)')).toHaveValue(`${FIXTURE}\nstdio`);
   await form.getByLabel('Command', { exact: true }).fill('definitely-not-a-command-xyz');
-  await expect(form.locator('[data-command-preview]')).toHaveText(`definitely-not-a-command-xyz ${FIXTURE} stdio`);
+  await expect(form.locator('[data-command-preview]')).toHaveText(
+    `definitely-not-a-command-xyz ${FIXTURE} stdio`,
+  );
 
   await form.getByRole('button', { name: 'Test connection' }).click();
   const result = form.locator('[data-test-result]');
@@ -93,7 +102,10 @@ test('import a Claude Desktop config: the preview lists both servers, Apply adds
   await expect(dialog.getByLabel('Claude Desktop config (JSON)')).toHaveValue(/imp-two/);
 
   await dialog.getByRole('button', { name: 'Preview' }).click();
-  await expect(dialog.getByRole('region', { name: 'Will be added' }).getByRole('listitem')).toHaveText(['imp-one', 'imp-two']);
+  await expect(dialog.getByRole('region', { name: 'Will be added' }).getByRole('listitem')).toHaveText([
+    'imp-one',
+    'imp-two',
+  ]);
   await expect(dialog.getByRole('region', { name: 'Will be updated' })).toContainText('None');
   await expect(row(page, 'imp-one')).toHaveCount(0);
 

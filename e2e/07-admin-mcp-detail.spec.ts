@@ -5,10 +5,16 @@ const toolCard = (page: Page, tool: string) => page.locator(`[data-tool-admin][d
 const approval = (page: Page, tool: string) => page.getByLabel(`Approval for ${tool}`, { exact: true });
 const enabled = (page: Page, tool: string) => page.getByLabel(`Enabled ${tool}`, { exact: true });
 const toolPatched = (page: Page, tool: string) =>
-  page.waitForResponse((r) => r.request().method() === 'PATCH' && r.url().endsWith(`/tools/${encodeURIComponent(tool)}`) && r.ok());
+  page.waitForResponse(
+    (r) =>
+      r.request().method() === 'PATCH' && r.url().endsWith(`/tools/${encodeURIComponent(tool)}`) && r.ok(),
+  );
 
 async function testsServerId(request: APIRequestContext): Promise<string> {
-  const servers = (await (await request.get('/api/mcp/servers')).json()).items as Array<{ id: string; name: string }>;
+  const servers = (await (await request.get('/api/mcp/servers')).json()).items as Array<{
+    id: string;
+    name: string;
+  }>;
   const tests = servers.find((s) => s.name === 'tests');
   if (!tests) throw new Error('the e2e config registers a server named "tests"');
   return tests.id;
@@ -32,13 +38,20 @@ test.afterAll(async ({ browser }) => {
   const at = `/api/mcp/servers/${id}`;
   await request.patch(at, { data: { enabled: false }, headers: originHeaders() });
   await request.patch(at, { data: { enabled: true }, headers: originHeaders() });
-  await expect.poll(async () => (await (await request.get(at)).json()).status.status, { timeout: 20_000 }).toBe('connected');
-  await request.patch(`${at}/tools/echo`, { data: { enabled: true, approval: 'auto' }, headers: originHeaders() });
+  await expect
+    .poll(async () => (await (await request.get(at)).json()).status.status, { timeout: 20_000 })
+    .toBe('connected');
+  await request.patch(`${at}/tools/echo`, {
+    data: { enabled: true, approval: 'auto' },
+    headers: originHeaders(),
+  });
   await request.patch(`${at}/tools/delete_all`, { data: { approval: 'ask' }, headers: originHeaders() });
   await context.close();
 });
 
-test('the detail page shows each tool in full, with its approval policy from the annotations', async ({ page }) => {
+test('the detail page shows each tool in full, with its approval policy from the annotations', async ({
+  page,
+}) => {
   await page.goto(`/admin/mcp/${serverId}`);
   await expect(page.getByRole('heading', { name: 'tests', level: 1 })).toBeVisible();
   await expect(page.locator('[data-status]').first()).toHaveAttribute('data-status', 'connected');
@@ -70,7 +83,9 @@ test('approval and enabled changes persist across a reload', async ({ page }) =>
   await expect(enabled(page, 'echo')).toBeChecked();
 });
 
-test('S6: a changed definition is flagged with a diff, its old approval is not reused (a call asks again) until marked reviewed; the logs list the call', async ({ page }) => {
+test('S6: a changed definition is flagged with a diff, its old approval is not reused (a call asks again) until marked reviewed; the logs list the call', async ({
+  page,
+}) => {
   await page.goto('/');
   await send(page, 'Change [[tool:change_tools]]');
   const change = assistantMessages(page).last().locator('[data-tool-call][data-tool-name="change_tools"]');
@@ -81,10 +96,14 @@ test('S6: a changed definition is flagged with a diff, its old approval is not r
   await page.goto(`/admin/mcp/${serverId}`);
   const echo = toolCard(page, 'echo');
   await expect(echo.locator('[data-changed]')).toBeVisible({ timeout: 15_000 });
-  await expect(echo).toContainText("This tool's definition changed since it was last reviewed; it needs approval again.");
+  await expect(echo).toContainText(
+    "This tool's definition changed since it was last reviewed; it needs approval again.",
+  );
   const diff = echo.locator('[data-definition-diff]');
   await expect(diff).toContainText('Echo (changed)');
-  await expect(diff.locator('[data-diff-line="removed"]').first()).toContainText('Echo the given message back unchanged.');
+  await expect(diff.locator('[data-diff-line="removed"]').first()).toContainText(
+    'Echo the given message back unchanged.',
+  );
   await expect(diff.locator('[data-diff-line="added"]').first()).toContainText('Echo (changed)');
   await expect(echo.locator('[data-tool-description]')).toHaveText('Echo (changed)');
   await expect(approval(page, 'echo')).toHaveValue('ask');

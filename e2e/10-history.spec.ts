@@ -1,9 +1,20 @@
 import { expect, type Page, test } from '@playwright/test';
-import { ADMIN, assistantMessages, composer, conversationIdFromUrl, originHeaders, send, signIn } from './helpers';
+import {
+  ADMIN,
+  assistantMessages,
+  composer,
+  conversationIdFromUrl,
+  originHeaders,
+  send,
+  signIn,
+} from './helpers';
 
 type Summary = { id: string; title: string; updatedAt: string };
 type ListPage = { items: Summary[]; nextCursor: string | null };
-type Stored = { title: string; messages: Array<{ role: string; parts: Array<{ type: string; text?: string }> }> };
+type Stored = {
+  title: string;
+  messages: Array<{ role: string; parts: Array<{ type: string; text?: string }> }>;
+};
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, ADMIN);
@@ -12,7 +23,8 @@ test.beforeEach(async ({ page }) => {
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Conversations' });
 const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search conversations' });
-const searchResults = (page: Page) => nav(page).getByRole('list', { name: 'Search results' }).getByRole('link');
+const searchResults = (page: Page) =>
+  nav(page).getByRole('list', { name: 'Search results' }).getByRole('link');
 
 let seq = 0;
 /** One chat turn through the API; the SSE answer is read to its end, so the conversation is complete. */
@@ -28,7 +40,9 @@ async function createConversation(page: Page, text: string): Promise<string> {
 }
 
 async function listPage(page: Page, cursor: string | null): Promise<ListPage> {
-  const res = await page.request.get(cursor ? `/api/conversations?cursor=${encodeURIComponent(cursor)}` : '/api/conversations');
+  const res = await page.request.get(
+    cursor ? `/api/conversations?cursor=${encodeURIComponent(cursor)}` : '/api/conversations',
+  );
   expect(res.ok()).toBeTruthy();
   return (await res.json()) as ListPage;
 }
@@ -45,9 +59,17 @@ async function listAll(page: Page): Promise<string[]> {
 }
 
 const roleAndText = (c: Stored) =>
-  c.messages.map((m) => [m.role, m.parts.filter((p) => p.type === 'text').map((p) => p.text).join('')]);
+  c.messages.map((m) => [
+    m.role,
+    m.parts
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text)
+      .join(''),
+  ]);
 
-test('search finds a word of an answer, highlights it, and opens the conversation at the message', async ({ page }) => {
+test('search finds a word of an answer, highlights it, and opens the conversation at the message', async ({
+  page,
+}) => {
   await send(page, '[[say:the zebra-quokka-77 lives here]]');
   await expect(assistantMessages(page).last()).toHaveText(/the zebra-quokka-77 lives here/);
   const id = conversationIdFromUrl(page);
@@ -100,7 +122,11 @@ test('paging with a cursor shows every conversation exactly once while new ones 
   test.setTimeout(120_000);
   const created: string[] = [];
   for (let batch = 0; batch < 7; batch++) {
-    created.push(...(await Promise.all(Array.from({ length: 5 }, (_, i) => createConversation(page, `[[say:page filler ${batch}-${i}]]`)))));
+    created.push(
+      ...(await Promise.all(
+        Array.from({ length: 5 }, (_, i) => createConversation(page, `[[say:page filler ${batch}-${i}]]`)),
+      )),
+    );
   }
   const before = await listAll(page);
   expect(new Set(before).size).toBe(before.length);
@@ -117,12 +143,17 @@ test('paging with a cursor shows every conversation exactly once while new ones 
     cursor = body.nextCursor;
     pages++;
     // New conversations land on top, between the pages already read and the ones still to come.
-    if (pages === 1) for (let i = 0; i < 3; i++) added.push(await createConversation(page, `[[say:arrived while paging ${i}]]`));
+    if (pages === 1)
+      for (let i = 0; i < 3; i++)
+        added.push(await createConversation(page, `[[say:arrived while paging ${i}]]`));
   } while (cursor);
 
   expect(pages).toBeGreaterThan(1);
   expect(seen.length - new Set(seen).size, 'ids seen twice').toBe(0);
-  expect(before.filter((id) => !seen.includes(id)), 'ids missing').toEqual([]);
+  expect(
+    before.filter((id) => !seen.includes(id)),
+    'ids missing',
+  ).toEqual([]);
   for (const id of seen.filter((id) => !before.includes(id))) expect(added).toContain(id);
 
   // The sidebar loads the remaining pages as it scrolls, without duplicates.
@@ -151,7 +182,10 @@ test('export then import through the API gives the same roles and texts', async 
   expect(exported.ok()).toBeTruthy();
   const json = await exported.json();
 
-  const imported = await page.request.post('/api/conversations/import', { data: json, headers: originHeaders() });
+  const imported = await page.request.post('/api/conversations/import', {
+    data: json,
+    headers: originHeaders(),
+  });
   expect(imported.status()).toBe(201);
   const { id: copyId } = (await imported.json()) as { id: string };
   expect(copyId).not.toBe(id);
@@ -177,10 +211,18 @@ test('"Import conversation" opens the imported conversation; bad files show an e
   };
   const input = 'input[type="file"][aria-label="Import conversation"]';
 
-  await page.setInputFiles(input, { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{ not json') });
+  await page.setInputFiles(input, {
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{ not json'),
+  });
   await expect(nav(page).getByRole('alert')).toContainText('not valid JSON');
 
-  await page.setInputFiles(input, { name: 'empty.json', mimeType: 'application/json', buffer: Buffer.from('{"messages":[]}') });
+  await page.setInputFiles(input, {
+    name: 'empty.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"messages":[]}'),
+  });
   await expect(nav(page).getByRole('alert')).toBeVisible();
   await expect(nav(page).getByRole('alert')).not.toContainText('not valid JSON');
   await expect(page).toHaveURL(/\/$/);
@@ -188,7 +230,11 @@ test('"Import conversation" opens the imported conversation; bad files show an e
   // The visible button opens the file picker.
   const chooser = page.waitForEvent('filechooser');
   await nav(page).getByRole('button', { name: 'Import conversation' }).click();
-  await (await chooser).setFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(data)) });
+  await (await chooser).setFiles({
+    name: 'chat.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(data)),
+  });
   await expect(page).toHaveURL(/\/c\//);
   await expect(assistantMessages(page).last()).toContainText('Hello back from a file');
   await expect(page.locator('[data-role="user"]')).toContainText(['Hello from a file']);
@@ -196,7 +242,9 @@ test('"Import conversation" opens the imported conversation; bad files show an e
   await expect(nav(page).getByRole('alert')).toHaveCount(0);
 });
 
-test('keyboard shortcuts: Ctrl+K searches, "?" shows help, Ctrl+Shift+O starts a new chat', async ({ page }) => {
+test('keyboard shortcuts: Ctrl+K searches, "?" shows help, Ctrl+Shift+O starts a new chat', async ({
+  page,
+}) => {
   await expect(composer(page)).toBeFocused();
   await page.keyboard.press('Control+K');
   await expect(searchBox(page)).toBeFocused();
@@ -212,7 +260,8 @@ test('keyboard shortcuts: Ctrl+K searches, "?" shows help, Ctrl+Shift+O starts a
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.keyboard.press('Shift+?');
   await expect(help).toBeVisible();
-  for (const action of ['New chat', 'Search', 'Send', 'New line', 'Stop', 'Help']) await expect(help).toContainText(action);
+  for (const action of ['New chat', 'Search', 'Send', 'New line', 'Stop', 'Help'])
+    await expect(help).toContainText(action);
   await page.keyboard.press('Escape');
   await expect(help).toHaveCount(0);
 

@@ -6,7 +6,9 @@ test.beforeEach(async ({ page }) => {
   await page.goto('/');
 });
 
-test('regenerate the last answer, and edit-and-resend a message (later messages are replaced)', async ({ page }) => {
+test('regenerate the last answer, and edit-and-resend a message (later messages are replaced)', async ({
+  page,
+}) => {
   await send(page, 'First question');
   await expect(assistantMessages(page).last()).toContainText('You said: First question');
   await send(page, 'Second question');

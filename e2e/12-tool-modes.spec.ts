@@ -1,6 +1,14 @@
 import { expect, type Page, test } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
-import { ADMIN, assistantMessages, composer, conversationIdFromUrl, fakeModelRequests, send, signIn } from './helpers';
+import {
+  ADMIN,
+  assistantMessages,
+  composer,
+  conversationIdFromUrl,
+  fakeModelRequests,
+  send,
+  signIn,
+} from './helpers';
 
 type LoggedBody = { messages: unknown[]; tools?: unknown[]; tool_choice?: unknown };
 
@@ -45,7 +53,9 @@ test('mode Off from the Tools menu: the model gets no tools, and no tool runs', 
   await expect(toolsButton(page)).toHaveText('Tools · Off');
 });
 
-test('"/mode required" + Enter: nothing is sent; the first step must call a tool, later steps may answer', async ({ page }) => {
+test('"/mode required" + Enter: nothing is sent; the first step must call a tool, later steps may answer', async ({
+  page,
+}) => {
   const box = composer(page);
   await box.fill('/mode required');
   await expect(page.getByRole('listbox').getByRole('option')).toHaveCount(1);
@@ -66,7 +76,9 @@ test('"/mode required" + Enter: nothing is sent; the first step must call a tool
   expect([undefined, 'auto']).toContain(requests.at(-1)?.tool_choice);
 });
 
-test('the / menu offers MCP prompts: arguments with completions, then the text lands in the box unsent', async ({ page }) => {
+test('the / menu offers MCP prompts: arguments with completions, then the text lands in the box unsent', async ({
+  page,
+}) => {
   const box = composer(page);
   await box.fill('/');
   const menu = page.getByRole('listbox', { name: 'Commands' });
@@ -91,7 +103,9 @@ test('the / menu offers MCP prompts: arguments with completions, then the text l
   expect(await modelRequests(page)).toHaveLength(0);
 });
 
-test('@ attaches an MCP resource: a chip, the model reads its text, the message keeps the chip', async ({ page }) => {
+test('@ attaches an MCP resource: a chip, the model reads its text, the message keeps the chip', async ({
+  page,
+}) => {
   const box = composer(page);
   await box.fill('@');
   const picker = page.getByRole('listbox', { name: 'Resources' });

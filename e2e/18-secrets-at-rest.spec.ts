@@ -10,7 +10,9 @@ const DB = `${DATA_DIR}/app.db`;
 const mode = (path: string) => statSync(path).mode & 0o777;
 const h = originHeaders();
 
-test('A10: MCP env and header values and a provider key created through the API are not on disk in clear; the data folder is 0700, the database 0600', async ({ page }) => {
+test('A10: MCP env and header values and a provider key created through the API are not on disk in clear; the data folder is 0700, the database 0600', async ({
+  page,
+}) => {
   await signIn(page, ADMIN);
   const envCanary = `A10-ENV-${randomUUID()}`;
   const headerCanary = `A10-HEADER-${randomUUID()}`;
@@ -19,15 +21,33 @@ test('A10: MCP env and header values and a provider key created through the API 
   let providerId: string | undefined;
   try {
     for (const server of [
-      { name: 'a10-stdio', transport: 'stdio', command: 'node', args: ['e2e/fixtures/test-mcp-server.mjs', 'stdio'], env: { TOKEN: envCanary }, enabled: false },
-      { name: 'a10-http', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: `Bearer ${headerCanary}` }, enabled: false },
+      {
+        name: 'a10-stdio',
+        transport: 'stdio',
+        command: 'node',
+        args: ['e2e/fixtures/test-mcp-server.mjs', 'stdio'],
+        env: { TOKEN: envCanary },
+        enabled: false,
+      },
+      {
+        name: 'a10-http',
+        transport: 'http',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: { Authorization: `Bearer ${headerCanary}` },
+        enabled: false,
+      },
     ]) {
       const res = await page.request.post('/api/mcp/servers', { data: server, headers: h });
       expect(res.status(), await res.text()).toBe(201);
       created.push(((await res.json()) as { id: string }).id);
     }
     const provider = await page.request.post('/api/admin/providers', {
-      data: { name: 'A10 provider', baseURL: `${FAKE_MODEL_URL}/v1`, apiKey: keyCanary, models: ['fake-model'] },
+      data: {
+        name: 'A10 provider',
+        baseURL: `${FAKE_MODEL_URL}/v1`,
+        apiKey: keyCanary,
+        models: ['fake-model'],
+      },
       headers: h,
     });
     expect(provider.status(), await provider.text()).toBe(201);
@@ -37,13 +57,17 @@ test('A10: MCP env and header values and a provider key created through the API 
     const listed = JSON.stringify(await (await page.request.get('/api/mcp/servers')).json());
     expect(listed).toContain('a10-stdio');
     expect(listed).not.toContain(envCanary);
-    const providers = (await (await page.request.get('/api/admin/providers')).json()).items as Array<{ name: string; hasApiKey: boolean }>;
+    const providers = (await (await page.request.get('/api/admin/providers')).json()).items as Array<{
+      name: string;
+      hasApiKey: boolean;
+    }>;
     expect(providers.find((p) => p.name === 'A10 provider')?.hasApiKey).toBe(true);
 
     // What a copy of the data folder would reveal: the database and its write-ahead log, byte for byte.
     expect(existsSync(`${DB}-wal`)).toBe(true);
     const onDisk = Buffer.concat([readFileSync(DB), readFileSync(`${DB}-wal`)]);
-    for (const canary of [envCanary, headerCanary, keyCanary]) expect(onDisk.includes(canary), canary).toBe(false);
+    for (const canary of [envCanary, headerCanary, keyCanary])
+      expect(onDisk.includes(canary), canary).toBe(false);
 
     expect(mode(DATA_DIR).toString(8)).toBe('700');
     expect(mode(DB).toString(8)).toBe('600');

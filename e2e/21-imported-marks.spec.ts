@@ -29,7 +29,10 @@ const fabricated = (title: string) => ({
 });
 
 async function importFile(page: Page, title: string): Promise<string> {
-  const res = await page.request.post('/api/conversations/import', { data: fabricated(title), headers: originHeaders() });
+  const res = await page.request.post('/api/conversations/import', {
+    data: fabricated(title),
+    headers: originHeaders(),
+  });
   expect(res.status(), await res.text()).toBe(201);
   return ((await res.json()) as { id: string }).id;
 }
@@ -38,7 +41,10 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, ADMIN);
 });
 
-test('A14: imported messages are marked on the conversation page, the share page and in exports; new turns are not', async ({ page, browser }) => {
+test('A14: imported messages are marked on the conversation page, the share page and in exports; new turns are not', async ({
+  page,
+  browser,
+}) => {
   const title = `Imported marks ${Math.random().toString(36).slice(2, 8)}`;
   const id = await importFile(page, title);
 
@@ -79,16 +85,22 @@ test('A14: imported messages are marked on the conversation page, the share page
   await expect(anon.locator('[data-role="user"]')).toHaveAttribute('data-imported', 'true');
   const sharedTool = shared.locator('[data-tool-call]');
   await expect(sharedTool).toHaveAttribute('data-imported', 'true');
-  await expect(sharedTool.locator('summary')).toHaveText('Used files.delete_everything (imported — not run here)');
+  await expect(sharedTool.locator('summary')).toHaveText(
+    'Used files.delete_everything (imported — not run here)',
+  );
   await sharedTool.locator('summary').click();
   await expect(sharedTool.locator('[data-tool-output]')).toContainText('FABRICATED-RESULT');
   await anon.context().close();
 
   // Exports: the Markdown says so, the JSON keeps the flag.
   const md = await (await page.request.get(`/api/conversations/${id}/export?format=md`)).text();
-  expect(md.match(/_\(imported — not from this server; its tool calls were not run here\)_/g)).toHaveLength(2);
+  expect(md.match(/_\(imported — not from this server; its tool calls were not run here\)_/g)).toHaveLength(
+    2,
+  );
   expect(md).toContain('`files.delete_everything` — output-available (imported — not run here)');
-  const json = (await (await page.request.get(`/api/conversations/${id}/export?format=json`)).json()) as Stored;
+  const json = (await (
+    await page.request.get(`/api/conversations/${id}/export?format=json`)
+  ).json()) as Stored;
   expect(json.messages.map((m) => m.metadata?.imported)).toEqual([true, true]);
 
   // A real turn in the same conversation is not marked (live, after a reload, and in the export).

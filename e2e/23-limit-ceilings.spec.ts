@@ -3,7 +3,11 @@ import { FAKE_MODEL_URL } from '../playwright.config';
 import { ADMIN, BOB, ensureUser, fakeModelRequests, originHeaders, signIn } from './helpers';
 
 const h = originHeaders();
-const message = (id: string, text: string) => ({ id: `${id}-${Date.now()}`, role: 'user', parts: [{ type: 'text', text }] });
+const message = (id: string, text: string) => ({
+  id: `${id}-${Date.now()}`,
+  role: 'user',
+  parts: [{ type: 'text', text }],
+});
 
 type Limits = { maxSteps: number; maxToolCalls: number };
 let admin: BrowserContext;
@@ -30,7 +34,10 @@ test.afterAll(async () => {
 /** A conversation of Bob's, created by its first message. */
 async function newConversation(name: string): Promise<string> {
   const id = `${name}-${Date.now()}`;
-  const res = await bob.request.post('/api/chat', { data: { id, message: message(id, 'hello') }, headers: h });
+  const res = await bob.request.post('/api/chat', {
+    data: { id, message: message(id, 'hello') },
+    headers: h,
+  });
   expect(res.status()).toBe(200);
   await res.body();
   return id;
@@ -51,15 +58,24 @@ test("A6: a non-admin may lower the step and tool-call limits but not raise them
     expect(error.fields[field]).toContain(String(ceiling));
     expect(error.message).toContain(field);
   }
-  expect(await (await bob.request.get(`/api/conversations/${id}`)).json()).toMatchObject({ maxSteps: null, maxToolCalls: null });
+  expect(await (await bob.request.get(`/api/conversations/${id}`)).json()).toMatchObject({
+    maxSteps: null,
+    maxToolCalls: null,
+  });
 
-  const lower = await bob.request.patch(`/api/conversations/${id}`, { data: { maxSteps: 4, maxToolCalls: 20 }, headers: h });
+  const lower = await bob.request.patch(`/api/conversations/${id}`, {
+    data: { maxSteps: 4, maxToolCalls: 20 },
+    headers: h,
+  });
   expect(lower.status(), await lower.text()).toBe(200);
   expect(await lower.json()).toMatchObject({ maxSteps: 4, maxToolCalls: 20 });
 
   // A new chat's first message carries its tool settings: the same ceiling applies, and nothing is stored.
   const fresh = `a6-new-${Date.now()}`;
-  const res = await bob.request.post('/api/chat', { data: { id: fresh, message: message(fresh, 'hi'), tools: { maxToolCalls: 200 } }, headers: h });
+  const res = await bob.request.post('/api/chat', {
+    data: { id: fresh, message: message(fresh, 'hi'), tools: { maxToolCalls: 200 } },
+    headers: h,
+  });
   expect(res.status()).toBe(400);
   expect((await res.json()).error.fields.maxToolCalls).toContain('20');
   expect((await bob.request.get(`/api/conversations/${fresh}`)).status()).toBe(404);
@@ -92,7 +108,9 @@ test("A6: lowering the admin's step limit caps a conversation that stored a high
   expect(res.status()).toBe(200);
   const stream = await res.text();
   // The fake model calls the tool again after every result: only the step limit ends the turn.
-  const steps = (await fakeModelRequests(bob.request)).filter((r) => JSON.stringify(r.body.messages).includes(marker));
+  const steps = (await fakeModelRequests(bob.request)).filter((r) =>
+    JSON.stringify(r.body.messages).includes(marker),
+  );
   expect(steps).toHaveLength(3);
   expect(stream).toContain('Reached the limit of 3 steps');
 });

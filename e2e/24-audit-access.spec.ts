@@ -6,13 +6,19 @@ const h = originHeaders();
 const newId = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 const userMessage = (id: string, text: string) => ({ id, role: 'user', parts: [{ type: 'text', text }] });
 
-test('A1: admin pages load no admin data for anonymous or non-admin requests, and an anonymous / carries no models', async ({ browser, playwright }) => {
+test('A1: admin pages load no admin data for anonymous or non-admin requests, and an anonymous / carries no models', async ({
+  browser,
+  playwright,
+}) => {
   const admin = await browser.newContext();
   await signIn(admin, ADMIN);
   await ensureUser(admin.request, BOB);
   // An admin action whose trace (an email) shows up on /admin/audit and /admin/users.
   const canary = `audit-canary-${Date.now()}@example.com`;
-  const created = await admin.request.post('/api/admin/users', { data: { name: 'Canary', email: canary, password: 'canary-pass-1', role: 'user' }, headers: h });
+  const created = await admin.request.post('/api/admin/users', {
+    data: { name: 'Canary', email: canary, password: 'canary-pass-1', role: 'user' },
+    headers: h,
+  });
   expect(created.status()).toBe(201);
   const adminAudit = await admin.request.get('/admin/audit');
   expect(await adminAudit.text(), 'the admin sees the entry (the probe is real)').toContain(canary);
@@ -44,25 +50,36 @@ test('A1: admin pages load no admin data for anonymous or non-admin requests, an
   await Promise.all([anon.dispose(), admin.close(), bob.close()]);
 });
 
-test('A2: an approval is answered once: concurrent, repeated and contradicting answers get 409 and the tool runs once', async ({ browser }) => {
+test('A2: an approval is answered once: concurrent, repeated and contradicting answers get 409 and the tool runs once', async ({
+  browser,
+}) => {
   const admin = await browser.newContext();
   await signIn(admin, ADMIN);
-  const servers = (await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{ id: string; name: string }>;
+  const servers = (await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{
+    id: string;
+    name: string;
+  }>;
   const tests = servers.find((s) => s.name === 'tests');
   const deleteCalls = async () => {
-    const logs = (await (await admin.request.get(`/api/mcp/servers/${tests?.id}/logs`)).json()) as { calls: Array<{ tool: string }> };
+    const logs = (await (await admin.request.get(`/api/mcp/servers/${tests?.id}/logs`)).json()) as {
+      calls: Array<{ tool: string }>;
+    };
     return logs.calls.filter((c) => c.tool === 'delete_all').length;
   };
   const before = await deleteCalls();
 
   const id = newId('appr');
-  const first = await admin.request.post('/api/chat', { data: { id, message: userMessage(`${id}-m`, 'Clean up [[tool:delete_all]]') }, headers: h });
+  const first = await admin.request.post('/api/chat', {
+    data: { id, message: userMessage(`${id}-m`, 'Clean up [[tool:delete_all]]') },
+    headers: h,
+  });
   expect(first.status()).toBe(200);
   const request = streamChunks(await first.text()).find((c) => c.type === 'tool-approval-request');
   const approvalId = request?.approvalId as string;
   expect(approvalId).toBeTruthy();
 
-  const answer = (approved: boolean) => admin.request.post('/api/chat', { data: { id, approvals: [{ id: approvalId, approved }] }, headers: h });
+  const answer = (approved: boolean) =>
+    admin.request.post('/api/chat', { data: { id, approvals: [{ id: approvalId, approved }] }, headers: h });
   const both = await Promise.all([answer(true), answer(true), answer(true)]);
   const statuses = both.map((r) => r.status()).sort();
   expect(statuses).toEqual([200, 409, 409]);
@@ -75,42 +92,68 @@ test('A2: an approval is answered once: concurrent, repeated and contradicting a
   expect((await answer(true)).status()).toBe(409);
   expect(await deleteCalls()).toBe(before + 1);
   const stored = await (await admin.request.get(`/api/conversations/${id}`)).json();
-  const parts = stored.messages.at(-1).parts as Array<{ type: string; state?: string; approval?: { approved?: boolean } }>;
+  const parts = stored.messages.at(-1).parts as Array<{
+    type: string;
+    state?: string;
+    approval?: { approved?: boolean };
+  }>;
   const call = parts.find((p) => p.type === 'dynamic-tool');
   expect(call?.state).toBe('output-available');
   expect(call?.approval?.approved).toBe(true);
   await admin.close();
 });
 
-test('A12: editing a message while its answer streams stops that answer first; no stale answer is stored', async ({ browser }) => {
+test('A12: editing a message while its answer streams stops that answer first; no stale answer is stored', async ({
+  browser,
+}) => {
   const admin = await browser.newContext();
   await signIn(admin, ADMIN);
   const id = newId('edit');
   const messageId = `${id}-m`;
-  const streaming = admin.request.post('/api/chat', { data: { id, message: userMessage(messageId, 'Long [[words:400]] [[slow:25]]') }, headers: h, timeout: 60_000 });
+  const streaming = admin.request.post('/api/chat', {
+    data: { id, message: userMessage(messageId, 'Long [[words:400]] [[slow:25]]') },
+    headers: h,
+    timeout: 60_000,
+  });
   await expect.poll(async () => (await admin.request.get(`/api/conversations/${id}`)).status()).toBe(200);
 
   // Another message while the answer streams: refused with a clear reason.
-  const other = await admin.request.post('/api/chat', { data: { id, message: userMessage(`${id}-other`, 'Interrupting') }, headers: h });
+  const other = await admin.request.post('/api/chat', {
+    data: { id, message: userMessage(`${id}-other`, 'Interrupting') },
+    headers: h,
+  });
   expect(other.status()).toBe(409);
   expect((await other.json()).error.message).toMatch(/still being written/);
 
   // The edit of the streaming turn's message stops it and answers the new text.
-  const edit = await admin.request.post('/api/chat', { data: { id, message: userMessage(messageId, 'Edited [[say:fresh answer]]') }, headers: h });
+  const edit = await admin.request.post('/api/chat', {
+    data: { id, message: userMessage(messageId, 'Edited [[say:fresh answer]]') },
+    headers: h,
+  });
   expect(edit.status()).toBe(200);
   await edit.text();
   await (await streaming).text();
-  const stored = (await (await admin.request.get(`/api/conversations/${id}`)).json()) as { messages: Array<{ role: string; parts: Array<{ type: string; text?: string }> }> };
+  const stored = (await (await admin.request.get(`/api/conversations/${id}`)).json()) as {
+    messages: Array<{ role: string; parts: Array<{ type: string; text?: string }> }>;
+  };
   const texts = stored.messages.map((m) => `${m.role}: ${m.parts.map((p) => p.text ?? '').join('')}`);
   expect(texts).toEqual(['user: Edited [[say:fresh answer]]', 'assistant: fresh answer']);
   await admin.close();
 });
 
-test('A13: prefetched pages carry the same security headers as full loads', async ({ browser, playwright }) => {
+test('A13: prefetched pages carry the same security headers as full loads', async ({
+  browser,
+  playwright,
+}) => {
   const admin = await browser.newContext();
   await signIn(admin, ADMIN);
   const anon = await playwright.request.newContext({ baseURL: APP_URL });
-  const securityHeaders = ['content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy'];
+  const securityHeaders = [
+    'content-security-policy',
+    'x-content-type-options',
+    'x-frame-options',
+    'referrer-policy',
+  ];
   const prefetches: Array<Record<string, string>> = [
     { purpose: 'prefetch' },
     { 'sec-purpose': 'prefetch' },
@@ -126,8 +169,11 @@ test('A13: prefetched pages carry the same security headers as full loads', asyn
     for (const name of securityHeaders) expect(full.headers()[name], `${path} ${name}`).toBeTruthy();
     for (const headers of prefetches) {
       const res = await ctx.get(path, { headers });
-      for (const name of securityHeaders) expect(res.headers()[name], `${path} ${JSON.stringify(headers)} ${name}`).toBeTruthy();
-      expect(res.headers()['content-security-policy']?.replace(/'nonce-[^']+'/, '')).toBe(full.headers()['content-security-policy']?.replace(/'nonce-[^']+'/, ''));
+      for (const name of securityHeaders)
+        expect(res.headers()[name], `${path} ${JSON.stringify(headers)} ${name}`).toBeTruthy();
+      expect(res.headers()['content-security-policy']?.replace(/'nonce-[^']+'/, '')).toBe(
+        full.headers()['content-security-policy']?.replace(/'nonce-[^']+'/, ''),
+      );
     }
   }
   await Promise.all([admin.close(), anon.dispose()]);

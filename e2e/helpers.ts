@@ -1,4 +1,10 @@
-import { type APIRequestContext, type BrowserContext, type Cookie, expect, type Page } from '@playwright/test';
+import {
+  type APIRequestContext,
+  type BrowserContext,
+  type Cookie,
+  expect,
+  type Page,
+} from '@playwright/test';
 import { request as httpRequest } from 'node:http';
 import { APP_URL, FAKE_MODEL_URL } from '../playwright.config';
 
@@ -31,7 +37,10 @@ export async function signIn(ctx: BrowserContext | Page, account: Account, base 
     sessions.delete(key);
   }
   await signInFresh(context, account, base);
-  sessions.set(key, (await context.cookies(base)).filter((c) => c.name.includes('session')));
+  sessions.set(
+    key,
+    (await context.cookies(base)).filter((c) => c.name.includes('session')),
+  );
 }
 
 async function signInFresh(context: BrowserContext, account: Account, base: string): Promise<void> {
@@ -42,7 +51,10 @@ async function signInFresh(context: BrowserContext, account: Account, base: stri
   });
   if (res.ok()) return;
   if (account === ADMIN) {
-    const up = await request.post(`${base}/api/auth/sign-up/email`, { data: account, headers: originHeaders(base) });
+    const up = await request.post(`${base}/api/auth/sign-up/email`, {
+      data: account,
+      headers: originHeaders(base),
+    });
     expect(up.ok(), await up.text()).toBeTruthy();
     return;
   }
@@ -51,7 +63,10 @@ async function signInFresh(context: BrowserContext, account: Account, base: stri
 
 /** The admin creates a user (idempotent). */
 export async function ensureUser(adminRequest: APIRequestContext, account: Account): Promise<void> {
-  const res = await adminRequest.post(`${APP_URL}/api/admin/users`, { data: { ...account, role: 'user' }, headers: originHeaders() });
+  const res = await adminRequest.post(`${APP_URL}/api/admin/users`, {
+    data: { ...account, role: 'user' },
+    headers: originHeaders(),
+  });
   expect([201, 409]).toContain(res.status());
 }
 
@@ -81,7 +96,9 @@ export function conversationIdFromUrl(page: Page): string {
   return match[1];
 }
 
-export async function fakeModelRequests(request: APIRequestContext): Promise<Array<{ body: { messages: unknown[]; tools?: unknown[] } }>> {
+export async function fakeModelRequests(
+  request: APIRequestContext,
+): Promise<Array<{ body: { messages: unknown[]; tools?: unknown[] } }>> {
   const res = await request.get(`${FAKE_MODEL_URL}/requests`);
   return (await res.json()) as Array<{ body: { messages: unknown[]; tools?: unknown[] } }>;
 }
@@ -96,17 +113,22 @@ export type PlainResponse = { status: number; headers: Headers; text: () => Prom
 export function fromAddress(localAddress: string) {
   return (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
     new Promise<PlainResponse>((resolve, reject) => {
-      const req = httpRequest(`${APP_URL}${path}`, { method: init.method ?? 'GET', headers: init.headers, localAddress }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
-        res.on('end', () => {
-          const headers = new Headers();
-          for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-          const body = Buffer.concat(chunks).toString('utf8');
-          resolve({ status: res.statusCode ?? 0, headers, text: async () => body });
-        });
-      });
+      const req = httpRequest(
+        `${APP_URL}${path}`,
+        { method: init.method ?? 'GET', headers: init.headers, localAddress },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const headers = new Headers();
+            for (const [k, v] of Object.entries(res.headers))
+              if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
+            const body = Buffer.concat(chunks).toString('utf8');
+            resolve({ status: res.statusCode ?? 0, headers, text: async () => body });
+          });
+        },
+      );
       req.on('error', reject);
       req.end(init.body);
     });

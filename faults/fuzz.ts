@@ -21,9 +21,17 @@ export function apiRoutes(root: string): ApiRoute[] {
       if (entry.isDirectory()) walk(full);
       else if (entry.name === 'route.ts') {
         const source = readFileSync(full, 'utf8');
-        const methods = [...source.matchAll(/export\s+(?:const|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/g)].map((m) => m[1]!);
+        const methods = [
+          ...source.matchAll(
+            /export\s+(?:const|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\b/g,
+          ),
+        ].map((m) => m[1]!);
         const pattern = `/${path.relative(path.join(root, 'app'), dir).split(path.sep).join('/')}`;
-        out.push({ pattern, methods, readsBody: /readJson\(|\.json\(\)|\.formData\(\)|\.text\(\)|handler\(req\)/.test(source) });
+        out.push({
+          pattern,
+          methods,
+          readsBody: /readJson\(|\.json\(\)|\.formData\(\)|\.text\(\)|handler\(req\)/.test(source),
+        });
       }
     }
   };
@@ -32,12 +40,26 @@ export function apiRoutes(root: string): ApiRoute[] {
 }
 
 /** Values for a dynamic segment that name nothing (and try to escape it). */
-export const BAD_IDS = ['does-not-exist', '..%2F..%2Fetc%2Fpasswd', `${'x'.repeat(3000)}`, "1'%20OR%20'1'%3D'1", '%00', '%F0%9F%92%A9%E2%80%AE'];
+export const BAD_IDS = [
+  'does-not-exist',
+  '..%2F..%2Fetc%2Fpasswd',
+  `${'x'.repeat(3000)}`,
+  "1'%20OR%20'1'%3D'1",
+  '%00',
+  '%F0%9F%92%A9%E2%80%AE',
+];
 /**
  * Paths for the auth library's catch-all: its real endpoints and some it does not have. Not sign-out:
  * it rightly accepts any JSON body, and would end the fuzzer's own sessions halfway through.
  */
-export const AUTH_PATHS = ['sign-in/email', 'sign-up/email', 'get-session', 'update-user', 'no-such-endpoint', '..%2Fadmin'];
+export const AUTH_PATHS = [
+  'sign-in/email',
+  'sign-up/email',
+  'get-session',
+  'update-user',
+  'no-such-endpoint',
+  '..%2Fadmin',
+];
 
 /** Concrete URLs for a route: every dynamic segment replaced by each bad id (catch-alls by auth paths). */
 export function concretePaths(pattern: string): string[] {
@@ -53,17 +75,51 @@ const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
 export const SMALL_BODIES: BodyCase[] = [
   { label: 'no body' },
   { label: 'empty JSON body', contentType: 'application/json', body: Buffer.alloc(0) },
-  { label: 'malformed JSON', contentType: 'application/json', body: Buffer.from('{"id": "abc", "message": ') },
+  {
+    label: 'malformed JSON',
+    contentType: 'application/json',
+    body: Buffer.from('{"id": "abc", "message": '),
+  },
   { label: 'JSON null', contentType: 'application/json', body: Buffer.from('null') },
   { label: 'JSON array', contentType: 'application/json', body: Buffer.from('[1, "two", {"three": 3}]') },
-  { label: 'wrong types', contentType: 'application/json', body: Buffer.from('{"id":{"$ne":1},"message":42,"name":[],"role":{"x":1},"enabled":"yes","title":null}') },
-  { label: 'prototype keys', contentType: 'application/json', body: Buffer.from('{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}') },
-  { label: 'deeply nested JSON', contentType: 'application/json', body: Buffer.from(`{"a":${deep(50_000)}}`) },
-  { label: 'invalid UTF-8 JSON', contentType: 'application/json', body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc0]), Buffer.from('"}')]) },
+  {
+    label: 'wrong types',
+    contentType: 'application/json',
+    body: Buffer.from('{"id":{"$ne":1},"message":42,"name":[],"role":{"x":1},"enabled":"yes","title":null}'),
+  },
+  {
+    label: 'prototype keys',
+    contentType: 'application/json',
+    body: Buffer.from('{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}'),
+  },
+  {
+    label: 'deeply nested JSON',
+    contentType: 'application/json',
+    body: Buffer.from(`{"a":${deep(50_000)}}`),
+  },
+  {
+    label: 'invalid UTF-8 JSON',
+    contentType: 'application/json',
+    body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc0]), Buffer.from('"}')]),
+  },
   { label: 'text/plain', contentType: 'text/plain', body: Buffer.from('hello there') },
-  { label: 'form-urlencoded', contentType: 'application/x-www-form-urlencoded', body: Buffer.from('email=a%40b.c&password=x&role=admin') },
-  { label: 'multipart', contentType: 'multipart/form-data; boundary=zzz', body: Buffer.from('--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.json"\r\n\r\n{}\r\n--zz') },
-  { label: 'binary octet-stream', contentType: 'application/octet-stream', body: Buffer.from([0, 1, 2, 255, 254, 0, 10, 13]) },
+  {
+    label: 'form-urlencoded',
+    contentType: 'application/x-www-form-urlencoded',
+    body: Buffer.from('email=a%40b.c&password=x&role=admin'),
+  },
+  {
+    label: 'multipart',
+    contentType: 'multipart/form-data; boundary=zzz',
+    body: Buffer.from(
+      '--zzz\r\nContent-Disposition: form-data; name="file"; filename="a.json"\r\n\r\n{}\r\n--zz',
+    ),
+  },
+  {
+    label: 'binary octet-stream',
+    contentType: 'application/octet-stream',
+    body: Buffer.from([0, 1, 2, 255, 254, 0, 10, 13]),
+  },
 ];
 
 const HUGE = Buffer.alloc(20 * 1024 * 1024, 'a');
@@ -82,7 +138,13 @@ export type Outcome = { status: number | 'reset' | 'timeout'; ms: number; error?
  * doing (Node's own client sends `Connection: close` and can lose an early answer to a large body).
  * Large bodies go 256 KB at a time and stop once the answer has begun (as a browser does).
  */
-export function send(url: string, method: string, headers: Record<string, string>, c: BodyCase, timeoutMs = 15_000): Promise<Outcome> {
+export function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  c: BodyCase,
+  timeoutMs = 15_000,
+): Promise<Outcome> {
   const started = performance.now();
   const u = new URL(url);
   return new Promise((resolve) => {
@@ -100,11 +162,17 @@ export function send(url: string, method: string, headers: Record<string, string
     // Small requests ask the server to close after its answer, so the end of the answer is the end of
     // the stream. A large one keeps the connection: a server that closes with our unread body still in
     // its buffer sends a TCP reset, which can destroy its own answer before we read it.
-    const h: Record<string, string> = { host: u.host, connection: large ? 'keep-alive' : 'close', ...headers };
+    const h: Record<string, string> = {
+      host: u.host,
+      connection: large ? 'keep-alive' : 'close',
+      ...headers,
+    };
     if (c.contentType) h['content-type'] = c.contentType;
     if (c.body && c.chunked) h['transfer-encoding'] = 'chunked';
     else if (c.body) h['content-length'] = String(c.body.length);
-    const head = `${method} ${u.pathname}${u.search} HTTP/1.1\r\n${Object.entries(h).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+    const head = `${method} ${u.pathname}${u.search} HTTP/1.1\r\n${Object.entries(h)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`;
     const sock = net.connect(Number(u.port), u.hostname);
     const timer = setTimeout(() => done({ status: status ?? 'timeout' }), timeoutMs);
     sock.on('data', (d: Buffer) => {
@@ -115,12 +183,19 @@ export function send(url: string, method: string, headers: Record<string, string
       // A large body is not sent on once the answer has begun; a small one waits for the whole answer.
       if (status !== undefined && large) done({ status });
     });
-    sock.on('end', () => done(status !== undefined ? { status } : { status: 'reset', error: 'closed without an answer' }));
-    sock.on('error', (err) => done(status !== undefined ? { status } : { status: 'reset', error: err.message }));
+    sock.on('end', () =>
+      done(status !== undefined ? { status } : { status: 'reset', error: 'closed without an answer' }),
+    );
+    sock.on('error', (err) =>
+      done(status !== undefined ? { status } : { status: 'reset', error: err.message }),
+    );
     sock.write(head);
     const body = c.body;
     if (!body) return;
-    const frame = (piece: Buffer) => (c.chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
+    const frame = (piece: Buffer) =>
+      c.chunked
+        ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+        : piece;
     let offset = 0;
     const pump = () => {
       if (status !== undefined || sock.destroyed) return;

@@ -13,7 +13,18 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { closeAgents, cookieHeader, request } from '../bench/chat-turn-http';
-import { type Child, childrenOf, cmdline, findNextServerPid, freePort, groupMembers, nextStartArgv, startChild, stopChild, waitForHttp } from '../bench/chat-turn-procs';
+import {
+  type Child,
+  childrenOf,
+  cmdline,
+  findNextServerPid,
+  freePort,
+  groupMembers,
+  nextStartArgv,
+  startChild,
+  stopChild,
+  waitForHttp,
+} from '../bench/chat-turn-procs';
 
 export { childrenOf, cmdline, request };
 export const ROOT = process.cwd();
@@ -27,14 +38,22 @@ export type McpEntry = { command: string; args: string[]; env?: Record<string, s
 /** Throws (with what to do) when there is no production build in the working directory. */
 export function requireBuild(): void {
   if (!existsSync(path.join(ROOT, '.next', 'BUILD_ID'))) {
-    throw new Error(`No production build in ${path.join(ROOT, '.next')} (BUILD_ID missing): run \`npm run build\` first.`);
+    throw new Error(
+      `No production build in ${path.join(ROOT, '.next')} (BUILD_ID missing): run \`npm run build\` first.`,
+    );
   }
 }
 
 const started: Child[] = [];
 process.once('exit', () => {
   // Last resort (a crash between start and teardown): no process group outlives the test run.
-  for (const c of started) if (c.proc.pid) try { process.kill(-c.proc.pid, 'SIGKILL'); } catch { /* gone */ }
+  for (const c of started)
+    if (c.proc.pid)
+      try {
+        process.kill(-c.proc.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
 });
 
 export class Stack {
@@ -64,7 +83,10 @@ export class Stack {
     this.fakeUrl = `http://127.0.0.1:${fakePort}`;
     this.appUrl = `http://127.0.0.1:${this.appPort}`;
     writeFileSync(path.join(this.tmpDir, 'mcp.json'), JSON.stringify({ mcpServers: this.mcpServers }));
-    this.fake = this.spawn('fake model', [process.execPath, 'e2e/fixtures/fake-openai.mjs'], { ...baseEnv(), FAKE_OPENAI_PORT: String(fakePort) });
+    this.fake = this.spawn('fake model', [process.execPath, 'e2e/fixtures/fake-openai.mjs'], {
+      ...baseEnv(),
+      FAKE_OPENAI_PORT: String(fakePort),
+    });
     await waitForHttp(`${this.fakeUrl}/health`, this.fake, 15_000);
     await this.startApp();
     return this;
@@ -103,7 +125,11 @@ export class Stack {
     if (!app?.proc.pid) throw new Error('the app is not running');
     const pids = [...new Set([app.proc.pid, this.serverPid()])];
     for (const pid of pids) process.kill(pid, 'SIGKILL');
-    await new Promise<void>((resolve) => (app.proc.exitCode !== null || app.proc.signalCode !== null ? resolve() : app.proc.once('exit', () => resolve())));
+    await new Promise<void>((resolve) =>
+      app.proc.exitCode !== null || app.proc.signalCode !== null
+        ? resolve()
+        : app.proc.once('exit', () => resolve()),
+    );
     closeAgents(); // pooled sockets to the dead server
     return pids;
   }
@@ -137,13 +163,17 @@ export const badServer = (): McpEntry => ({ command: process.execPath, args: [BA
 export async function signUp(stack: Stack, account: Account): Promise<Auth> {
   const origin = { origin: stack.appUrl };
   const res = await request(`${stack.appUrl}/api/auth/sign-up/email`, 'POST', origin, account);
-  if (res.status !== 200) throw new Error(`sign-up of ${account.email} failed: HTTP ${res.status} ${res.body}`);
+  if (res.status !== 200)
+    throw new Error(`sign-up of ${account.email} failed: HTTP ${res.status} ${res.body}`);
   return { ...origin, cookie: cookieHeader(res.headers) };
 }
 
 /** The admin lifts the per-user chat limits (requests per minute, answers at once). */
 export async function liftChatLimits(stack: Stack, admin: Auth): Promise<void> {
-  const res = await request(`${stack.appUrl}/api/admin/settings`, 'PATCH', admin, { chatRequestsPerMinute: 10_000, maxConcurrentTurns: 1000 });
+  const res = await request(`${stack.appUrl}/api/admin/settings`, 'PATCH', admin, {
+    chatRequestsPerMinute: 10_000,
+    maxConcurrentTurns: 1000,
+  });
   if (res.status !== 200) throw new Error(`raising the chat limits failed: HTTP ${res.status} ${res.body}`);
 }
 
@@ -154,7 +184,8 @@ export const chatBody = (conversationId: string, messageId: string, text: string
 
 let seq = 0;
 /** A fresh id that POST /api/chat accepts (^[A-Za-z0-9_-]{8,64}$). */
-export const newId = (prefix: string) => `${prefix}-${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
+export const newId = (prefix: string) =>
+  `${prefix}-${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** A whole chat turn (the SSE body buffered). */
 export function chat(stack: Stack, auth: Auth, body: unknown) {
@@ -198,16 +229,33 @@ export function chatUntil(stack: Stack, auth: Auth, body: unknown, until: RegExp
   });
 }
 
-export type StoredMessage = { id: string; role: string; parts: Array<Record<string, unknown>>; metadata?: Record<string, unknown> };
+export type StoredMessage = {
+  id: string;
+  role: string;
+  parts: Array<Record<string, unknown>>;
+  metadata?: Record<string, unknown>;
+};
 
 /** GET /api/conversations/[id]: what a reload shows. */
-export async function conversation(stack: Stack, auth: Auth, id: string): Promise<{ status: number; messages: StoredMessage[] }> {
+export async function conversation(
+  stack: Stack,
+  auth: Auth,
+  id: string,
+): Promise<{ status: number; messages: StoredMessage[] }> {
   const res = await request(`${stack.appUrl}/api/conversations/${id}`, 'GET', auth);
-  return { status: res.status, messages: res.status === 200 ? (JSON.parse(res.body).messages as StoredMessage[]) : [] };
+  return {
+    status: res.status,
+    messages: res.status === 200 ? (JSON.parse(res.body).messages as StoredMessage[]) : [],
+  };
 }
 
 /** Polls `probe` every `everyMs` until it returns a value (not undefined); throws after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000, everyMs = 20): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+  everyMs = 20,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -218,7 +266,8 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 }
 
 /** Tool parts of a stored message (static `tool-*` and `dynamic-tool`). */
-export const toolParts = (m: StoredMessage | undefined) => (m?.parts ?? []).filter((p) => p.type === 'dynamic-tool' || String(p.type).startsWith('tool-'));
+export const toolParts = (m: StoredMessage | undefined) =>
+  (m?.parts ?? []).filter((p) => p.type === 'dynamic-tool' || String(p.type).startsWith('tool-'));
 
 /** Live processes (not zombies) among `pids`. */
 export function alive(pids: number[]): number[] {

@@ -8,7 +8,23 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
 import { cardState } from '../app/(chat)/_components/tool-result';
-import { type Auth, chat, chatBody, chatUntil, conversation, newId, request, signUp, Stack, type StoredMessage, streamedText, testServer, toolParts, waitFor, withDb } from './harness';
+import {
+  type Auth,
+  chat,
+  chatBody,
+  chatUntil,
+  conversation,
+  newId,
+  request,
+  signUp,
+  Stack,
+  type StoredMessage,
+  streamedText,
+  testServer,
+  toolParts,
+  waitFor,
+  withDb,
+} from './harness';
 
 let stack: Stack;
 let auth: Auth;
@@ -30,12 +46,19 @@ function assertNoToolRunning(m: StoredMessage | undefined) {
   const interrupted = m?.metadata?.interrupted === true;
   for (const part of toolParts(m)) {
     const state = cardState(part as { state: string }, interrupted);
-    assert.ok(!['running', 'streaming-input'].includes(state), `tool part left ${state}: ${JSON.stringify(part)}`);
+    assert.ok(
+      !['running', 'streaming-input'].includes(state),
+      `tool part left ${state}: ${JSON.stringify(part)}`,
+    );
   }
 }
 
 const toolOutcomes = (conversationId: string) =>
-  withDb(stack, (db) => db.prepare('select tool, outcome from tool_calls where conversation_id = ? order by created_at').all(conversationId)) as Array<{ tool: string; outcome: string }>;
+  withDb(stack, (db) =>
+    db
+      .prepare('select tool, outcome from tool_calls where conversation_id = ? order by created_at')
+      .all(conversationId),
+  ) as Array<{ tool: string; outcome: string }>;
 
 test('R5: tab closed mid-stream during a tool call; the same message re-sent: stored first, interrupted answer kept, re-send deduplicated, no tool left running', async () => {
   const id = newId('r5-tab');
@@ -45,10 +68,18 @@ test('R5: tab closed mid-stream during a tool call; the same message re-sent: st
   const text = `${marker} [[delay:700]] [[tool:sleep:{"ms":2000,"steps":20}]]`;
   const turn = chatUntil(stack, auth, chatBody(id, messageId, text), /"type":"data-tool-progress"/);
 
-  await waitFor('the model request', async () => ((await modelRequests()).includes(marker) ? true : undefined), 10_000);
+  await waitFor(
+    'the model request',
+    async () => ((await modelRequests()).includes(marker) ? true : undefined),
+    10_000,
+  );
   const early = await conversation(stack, auth, id);
   assert.equal(early.status, 200, 'the conversation exists while the model is still being asked');
-  assert.deepEqual(early.messages.map((m) => [m.role, m.id]), [['user', messageId]], 'user message stored before the model answered');
+  assert.deepEqual(
+    early.messages.map((m) => [m.role, m.id]),
+    [['user', messageId]],
+    'user message stored before the model answered',
+  );
 
   const live = await turn; // the sleep tool reports progress: it is running in the MCP child
   const cutAt = performance.now();
@@ -61,13 +92,26 @@ test('R5: tab closed mid-stream during a tool call; the same message re-sent: st
   console.log(`R5 time-to-safe-state (tab closed during a tool call → answer stored): ${ms} ms`);
   assert.ok(ms < 5000, `answer stored ${ms} ms after the disconnect`);
 
-  assert.deepEqual(answered.map((m) => m.role), ['user', 'assistant']);
+  assert.deepEqual(
+    answered.map((m) => m.role),
+    ['user', 'assistant'],
+  );
   const cut = answered[1];
-  assert.equal(cut?.metadata?.interrupted, true, `the cut answer is marked interrupted: ${JSON.stringify(cut?.metadata)}`);
+  assert.equal(
+    cut?.metadata?.interrupted,
+    true,
+    `the cut answer is marked interrupted: ${JSON.stringify(cut?.metadata)}`,
+  );
   assert.equal(toolParts(cut).length, 1, 'the tool call that was running is kept in the answer');
   assertNoToolRunning(cut);
-  const calls = await waitFor('the tool call record', () => (toolOutcomes(id).length ? toolOutcomes(id) : undefined));
-  assert.deepEqual(calls, [{ tool: 'sleep', outcome: 'cancelled' }], 'the MCP call was cancelled and recorded, not left open');
+  const calls = await waitFor('the tool call record', () =>
+    toolOutcomes(id).length ? toolOutcomes(id) : undefined,
+  );
+  assert.deepEqual(
+    calls,
+    [{ tool: 'sleep', outcome: 'cancelled' }],
+    'the MCP call was cancelled and recorded, not left open',
+  );
 
   // The user re-sends the same message (same client message id): one user message, a fresh full answer.
   const again = await chat(stack, auth, chatBody(id, messageId, text));
@@ -75,18 +119,32 @@ test('R5: tab closed mid-stream during a tool call; the same message re-sent: st
   assert.match(again.body, /"type":"finish"/);
   assert.equal(streamedText(again.body), 'Tool results: slept 2000ms');
   const final = (await conversation(stack, auth, id)).messages;
-  assert.deepEqual(final.map((m) => [m.role, m.role === 'user' ? m.id : 'answer']), [['user', messageId], ['assistant', 'answer']], 'the re-send did not duplicate the user message');
+  assert.deepEqual(
+    final.map((m) => [m.role, m.role === 'user' ? m.id : 'answer']),
+    [
+      ['user', messageId],
+      ['assistant', 'answer'],
+    ],
+    'the re-send did not duplicate the user message',
+  );
   assert.equal(final[1]?.metadata?.interrupted, undefined, 'the new answer is complete');
   assert.equal(toolParts(final[1])[0]?.state, 'output-available');
   assertNoToolRunning(final[1]);
-  const rows = withDb(stack, (db) => db.prepare("select count(*) as n from messages where conversation_id = ? and role = 'user'").get(id)) as { n: number };
+  const rows = withDb(stack, (db) =>
+    db.prepare("select count(*) as n from messages where conversation_id = ? and role = 'user'").get(id),
+  ) as { n: number };
   assert.equal(rows.n, 1, 'one user message row');
 });
 
 test('R5: network goes silent mid-stream during a tool call (no FIN): the server finishes and stores the whole answer', async () => {
   const id = newId('r5-net');
   const messageId = newId('m');
-  const live = await chatUntil(stack, auth, chatBody(id, messageId, 'Wait [[tool:sleep:{"ms":1500,"steps":15}]]'), /"type":"data-tool-progress"/);
+  const live = await chatUntil(
+    stack,
+    auth,
+    chatBody(id, messageId, 'Wait [[tool:sleep:{"ms":1500,"steps":15}]]'),
+    /"type":"data-tool-progress"/,
+  );
   const cutAt = performance.now();
   live.silence(); // the client stops reading; the server sees no disconnect, as when a network path dies
   try {
@@ -98,10 +156,20 @@ test('R5: network goes silent mid-stream during a tool call (no FIN): the server
     console.log(`R5 time-to-safe-state (network silent during a tool call → full answer stored): ${ms} ms`);
     assert.ok(ms < 10_000, `answer stored ${ms} ms after the network went silent`);
     const answer = answered[1];
-    assert.deepEqual(answered.map((m) => m.role), ['user', 'assistant']);
-    assert.equal(answer?.metadata?.interrupted, undefined, `the answer is complete: ${JSON.stringify(answer?.metadata)}`);
+    assert.deepEqual(
+      answered.map((m) => m.role),
+      ['user', 'assistant'],
+    );
+    assert.equal(
+      answer?.metadata?.interrupted,
+      undefined,
+      `the answer is complete: ${JSON.stringify(answer?.metadata)}`,
+    );
     assert.equal(toolParts(answer)[0]?.state, 'output-available');
-    assert.ok(JSON.stringify(answer?.parts).includes('Tool results: slept 1500ms'), 'the final text is stored');
+    assert.ok(
+      JSON.stringify(answer?.parts).includes('Tool results: slept 1500ms'),
+      'the final text is stored',
+    );
     assertNoToolRunning(answer);
     assert.deepEqual(toolOutcomes(id), [{ tool: 'sleep', outcome: 'ok' }]);
   } finally {

@@ -47,10 +47,18 @@ const mcpChildrenOf = (pid: number) => childrenOf(pid).filter((c) => cmdline(c).
 test('R6: kill -9 mid-stream, restart: user message kept, answer marked interrupted, integrity ok, orphaned MCP children gone', async () => {
   const id = newId('r6-kill');
   const messageId = newId('m');
-  const live = await chatUntil(stack, admin, chatBody(id, messageId, 'Slow tool [[tool:sleep:{"ms":30000,"steps":60}]]'), /"type":"data-tool-progress"/);
+  const live = await chatUntil(
+    stack,
+    admin,
+    chatBody(id, messageId, 'Slow tool [[tool:sleep:{"ms":30000,"steps":60}]]'),
+    /"type":"data-tool-progress"/,
+  );
   const server = stack.serverPid();
   const orphans = mcpChildrenOf(server);
-  assert.ok(orphans.length >= 1, `the app has its MCP stdio child (children of ${server}: ${childrenOf(server).map(cmdline).join(' | ')})`);
+  assert.ok(
+    orphans.length >= 1,
+    `the app has its MCP stdio child (children of ${server}: ${childrenOf(server).map(cmdline).join(' | ')})`,
+  );
 
   const killedAt = performance.now();
   await stack.kill9();
@@ -58,23 +66,49 @@ test('R6: kill -9 mid-stream, restart: user message kept, answer marked interrup
 
   // While the app is down: the database file is consistent and holds the user message, no answer yet.
   assert.equal(integrity(), 'ok', 'PRAGMA integrity_check right after kill -9');
-  const stored = withDb(stack, (db) => db.prepare('select id, role from messages where conversation_id = ? order by seq').all(id));
+  const stored = withDb(stack, (db) =>
+    db.prepare('select id, role from messages where conversation_id = ? order by seq').all(id),
+  );
   assert.deepEqual(stored, [{ id: messageId, role: 'user' }], 'the user message survived the kill');
 
   // The dead server's MCP children see their stdin close and exit, and are reaped by whoever adopted them.
-  await waitFor(`orphaned MCP children ${orphans.join(', ')} to exit`, () => (alive(orphans).length === 0 ? true : undefined), 5000, 10);
+  await waitFor(
+    `orphaned MCP children ${orphans.join(', ')} to exit`,
+    () => (alive(orphans).length === 0 ? true : undefined),
+    5000,
+    10,
+  );
   const exitedMs = Math.round(performance.now() - killedAt);
-  await waitFor(`orphaned MCP children ${orphans.join(', ')} to be reaped`, () => (orphans.every((pid) => procStatus(pid) === null) ? true : undefined), 10_000, 10);
-  console.log(`R6 orphaned MCP children (${orphans.length}) exited ${exitedMs} ms and were reaped ${Math.round(performance.now() - killedAt)} ms after kill -9`);
+  await waitFor(
+    `orphaned MCP children ${orphans.join(', ')} to be reaped`,
+    () => (orphans.every((pid) => procStatus(pid) === null) ? true : undefined),
+    10_000,
+    10,
+  );
+  console.log(
+    `R6 orphaned MCP children (${orphans.length}) exited ${exitedMs} ms and were reaped ${Math.round(performance.now() - killedAt)} ms after kill -9`,
+  );
 
   const restartAt = performance.now();
   await stack.startApp();
   const { status, messages } = await conversation(stack, admin, id);
   const ms = Math.round(performance.now() - killedAt);
-  console.log(`R6 restart ready in ${Math.round(performance.now() - restartAt)} ms; time-to-safe-state (kill -9 → interrupted turn visible after restart): ${ms} ms`);
+  console.log(
+    `R6 restart ready in ${Math.round(performance.now() - restartAt)} ms; time-to-safe-state (kill -9 → interrupted turn visible after restart): ${ms} ms`,
+  );
   assert.equal(status, 200);
-  assert.deepEqual(messages.map((m) => [m.role, m.role === 'user' ? m.id : '']), [['user', messageId], ['assistant', '']]);
-  assert.equal(messages[1]?.metadata?.interrupted, true, `the lost answer is marked interrupted: ${JSON.stringify(messages[1])}`);
+  assert.deepEqual(
+    messages.map((m) => [m.role, m.role === 'user' ? m.id : '']),
+    [
+      ['user', messageId],
+      ['assistant', ''],
+    ],
+  );
+  assert.equal(
+    messages[1]?.metadata?.interrupted,
+    true,
+    `the lost answer is marked interrupted: ${JSON.stringify(messages[1])}`,
+  );
   assert.equal(integrity(), 'ok', 'PRAGMA integrity_check after the restart');
 
   // The conversation goes on: a new message in it gets a full answer, with a fresh MCP child.
@@ -100,11 +134,22 @@ test('R6: 50 parallel chats from 5 users write to SQLite: no SQLITE_BUSY reaches
   const users: Auth[] = [admin];
   for (let i = 1; i < 5; i++) {
     const account = { name: `R6 User ${i}`, email: `r6-user${i}@example.com`, password: `r6-password-${i}x` };
-    const created = await request(`${stack.appUrl}/api/admin/users`, 'POST', admin, { ...account, role: 'user' });
+    const created = await request(`${stack.appUrl}/api/admin/users`, 'POST', admin, {
+      ...account,
+      role: 'user',
+    });
     assert.equal(created.status, 201, created.body);
-    const signIn = await request(`${stack.appUrl}/api/auth/sign-in/email`, 'POST', { origin: stack.appUrl }, { email: account.email, password: account.password });
+    const signIn = await request(
+      `${stack.appUrl}/api/auth/sign-in/email`,
+      'POST',
+      { origin: stack.appUrl },
+      { email: account.email, password: account.password },
+    );
     assert.equal(signIn.status, 200, signIn.body);
-    users.push({ origin: stack.appUrl, cookie: (signIn.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ') });
+    users.push({
+      origin: stack.appUrl,
+      cookie: (signIn.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; '),
+    });
   }
   const turns = Array.from({ length: 50 }, (_, i) => ({
     auth: users[i % users.length]!,
@@ -116,21 +161,51 @@ test('R6: 50 parallel chats from 5 users write to SQLite: no SQLITE_BUSY reaches
   // Another connection holds the write lock for 1.5 s while the turns start: the app's writers must wait, not fail.
   await holdWriteLock(stack.dbPath, 1500);
   const started = performance.now();
-  const results = await Promise.all(turns.map((t) => chat(stack, t.auth, chatBody(t.id, t.messageId, t.text))));
-  console.log(`R6 50 parallel turns (5 users, write lock held by another process for 1.5 s) done in ${Math.round(performance.now() - started)} ms`);
+  const results = await Promise.all(
+    turns.map((t) => chat(stack, t.auth, chatBody(t.id, t.messageId, t.text))),
+  );
+  console.log(
+    `R6 50 parallel turns (5 users, write lock held by another process for 1.5 s) done in ${Math.round(performance.now() - started)} ms`,
+  );
 
   for (const [i, r] of results.entries()) {
     assert.equal(r.status, 200, `turn ${i}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
-    assert.doesNotMatch(r.body, /SQLITE_BUSY|database is locked|"type":"error"/i, `turn ${i} showed an error`);
+    assert.doesNotMatch(
+      r.body,
+      /SQLITE_BUSY|database is locked|"type":"error"/i,
+      `turn ${i} showed an error`,
+    );
     assert.match(r.body, /"type":"finish"/, `turn ${i} finished`);
   }
   const counts = withDb(stack, (db) => {
-    const perConversation = db.prepare('select role, count(*) as n from messages where conversation_id = ? group by role order by role');
+    const perConversation = db.prepare(
+      'select role, count(*) as n from messages where conversation_id = ? group by role order by role',
+    );
     return turns.map((t) => perConversation.all(t.id));
   });
-  for (const [i, c] of counts.entries()) assert.deepEqual(c, [{ role: 'assistant', n: 1 }, { role: 'user', n: 1 }], `conversation ${i} holds its question and its answer`);
-  const interrupted = withDb(stack, (db) => db.prepare("select count(*) as n from messages where conversation_id like 'r6-load%' and json_extract(metadata, '$.interrupted') = 1").get()) as { n: number };
-  const toolRows = withDb(stack, (db) => db.prepare("select count(*) as n from tool_calls where tool = 'add' and outcome = 'ok' and conversation_id like 'r6-load%'").get()) as { n: number };
+  for (const [i, c] of counts.entries())
+    assert.deepEqual(
+      c,
+      [
+        { role: 'assistant', n: 1 },
+        { role: 'user', n: 1 },
+      ],
+      `conversation ${i} holds its question and its answer`,
+    );
+  const interrupted = withDb(stack, (db) =>
+    db
+      .prepare(
+        "select count(*) as n from messages where conversation_id like 'r6-load%' and json_extract(metadata, '$.interrupted') = 1",
+      )
+      .get(),
+  ) as { n: number };
+  const toolRows = withDb(stack, (db) =>
+    db
+      .prepare(
+        "select count(*) as n from tool_calls where tool = 'add' and outcome = 'ok' and conversation_id like 'r6-load%'",
+      )
+      .get(),
+  ) as { n: number };
   assert.equal(toolRows.n, 10, 'every tool call recorded');
   assert.equal(interrupted.n, 0, 'no answer under load is marked interrupted');
   assert.equal(integrity(), 'ok');

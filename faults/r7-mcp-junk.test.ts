@@ -6,7 +6,20 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { type Auth, badServer, chat, chatBody, conversation, newId, request, signUp, Stack, streamedText, toolParts, withDb } from './harness';
+import {
+  type Auth,
+  badServer,
+  chat,
+  chatBody,
+  conversation,
+  newId,
+  request,
+  signUp,
+  Stack,
+  streamedText,
+  toolParts,
+  withDb,
+} from './harness';
 
 let stack: Stack;
 let auth: Auth;
@@ -32,7 +45,9 @@ async function turnWith(...tools: string[]) {
   const answer = messages.at(-1);
   assert.equal(answer?.role, 'assistant');
   assert.equal(answer?.metadata?.interrupted, undefined, 'the answer is complete');
-  const outcomes = withDb(stack, (db) => db.prepare('select tool, outcome, error from tool_calls where conversation_id = ? order by tool').all(id)) as Array<{ tool: string; outcome: string; error: string | null }>;
+  const outcomes = withDb(stack, (db) =>
+    db.prepare('select tool, outcome, error from tool_calls where conversation_id = ? order by tool').all(id),
+  ) as Array<{ tool: string; outcome: string; error: string | null }>;
   return { text: streamedText(res.body), parts: toolParts(answer), outcomes };
 }
 
@@ -47,7 +62,10 @@ test('R7: MCP server writes non-JSON lines, stray JSON and a reply to an unknown
   const { text, parts, outcomes } = await turnWith('bad__junk');
   assert.equal(parts[0]?.state, 'output-available', JSON.stringify(parts));
   assert.equal(text, 'Tool results: junk survived');
-  assert.deepEqual(outcomes.map((o) => [o.tool, o.outcome]), [['junk', 'ok']]);
+  assert.deepEqual(
+    outcomes.map((o) => [o.tool, o.outcome]),
+    [['junk', 'ok']],
+  );
   await assertAppUp();
 });
 
@@ -67,7 +85,13 @@ test('R7: a result that violates the outputSchema, and one without structuredCon
   assert.match(String(wrong?.errorText), /output schema/i);
   assert.equal(missing?.state, 'output-error', JSON.stringify(missing));
   assert.match(String(missing?.errorText), /structured content/i);
-  assert.deepEqual(outcomes.map((o) => [o.tool, o.outcome]), [['no_structured', 'error'], ['wrong_output', 'error']]);
+  assert.deepEqual(
+    outcomes.map((o) => [o.tool, o.outcome]),
+    [
+      ['no_structured', 'error'],
+      ['wrong_output', 'error'],
+    ],
+  );
   assert.match(text, /^Tool results: .*output schema/i, 'the model got the errors and answered');
   await assertAppUp();
 });
@@ -75,7 +99,10 @@ test('R7: a result that violates the outputSchema, and one without structuredCon
 test('R7: MCP server writes invalid UTF-8 and exits mid-call: the call is a tool error, the next call reconnects', async () => {
   const died = await turnWith('bad__die_mid_call');
   assert.equal(died.parts[0]?.state, 'output-error', JSON.stringify(died.parts));
-  assert.deepEqual(died.outcomes.map((o) => [o.tool, o.outcome]), [['die_mid_call', 'error']]);
+  assert.deepEqual(
+    died.outcomes.map((o) => [o.tool, o.outcome]),
+    [['die_mid_call', 'error']],
+  );
   const again = await turnWith('bad__ok');
   assert.equal(again.text, 'Tool results: ok', 'a fresh connection serves the next call');
   await assertAppUp();

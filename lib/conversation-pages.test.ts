@@ -3,12 +3,19 @@ import { test } from 'node:test';
 import { appendPage, type ConversationPage, mergeFirstPage } from '@/lib/conversation-pages';
 
 type Row = { id: string; title: string; updatedAt: string };
-const row = (id: string, minute: number): Row => ({ id, title: id, updatedAt: new Date(Date.UTC(2025, 0, 1, 0, minute)).toISOString() });
+const row = (id: string, minute: number): Row => ({
+  id,
+  title: id,
+  updatedAt: new Date(Date.UTC(2025, 0, 1, 0, minute)).toISOString(),
+});
 const ids = (p: ConversationPage<Row>) => p.items.map((i) => i.id);
 
 // a9 is newest … a1 oldest; pages of 3.
 const all = Array.from({ length: 9 }, (_, i) => row(`a${i + 1}`, i + 1)).reverse();
-const page = (from: number, cursor: string | null) => ({ items: all.slice(from, from + 3), nextCursor: cursor });
+const page = (from: number, cursor: string | null) => ({
+  items: all.slice(from, from + 3),
+  nextCursor: cursor,
+});
 
 test('appendPage adds the next page without duplicates', () => {
   const list = page(0, 'c1');
@@ -50,7 +57,13 @@ test('mergeFirstPage trusts a page 1 that holds everything', () => {
 
 test('ties on updatedAt are ordered by id, like the server cursor', () => {
   const t = row('x', 50).updatedAt;
-  const loaded = { items: [{ id: 'b', title: 'b', updatedAt: t }, { id: 'a', title: 'a', updatedAt: t }], nextCursor: 'c' };
+  const loaded = {
+    items: [
+      { id: 'b', title: 'b', updatedAt: t },
+      { id: 'a', title: 'a', updatedAt: t },
+    ],
+    nextCursor: 'c',
+  };
   const first = { items: [{ id: 'b', title: 'b', updatedAt: t }], nextCursor: 'p1' };
   assert.deepEqual(ids(mergeFirstPage(loaded, first)), ['b', 'a']);
 });

@@ -18,7 +18,11 @@ function sortsAfter(a: Row, b: Row): boolean {
  * Appends the page fetched with `cursor`, skipping ids already shown. A page fetched for a cursor that is no longer
  * the list's end (page 1 was merged in meanwhile) is dropped; the caller simply asks again.
  */
-export function appendPage<T extends Row>(list: ConversationPage<T>, cursor: string, next: ConversationPage<T>): ConversationPage<T> {
+export function appendPage<T extends Row>(
+  list: ConversationPage<T>,
+  cursor: string,
+  next: ConversationPage<T>,
+): ConversationPage<T> {
   if (list.nextCursor !== cursor) return list;
   const seen = new Set(list.items.map((i) => i.id));
   const fresh = next.items.filter((i) => !seen.has(i.id) && seen.add(i.id));
@@ -30,7 +34,10 @@ export function appendPage<T extends Row>(list: ConversationPage<T>, cursor: str
  * (with the list's own cursor); loaded rows inside page 1's range that page 1 no longer holds were deleted or moved.
  * Since updatedAt only grows, nothing unseen can hide between page 1 and the kept rows.
  */
-export function mergeFirstPage<T extends Row>(list: ConversationPage<T>, first: ConversationPage<T>): ConversationPage<T> {
+export function mergeFirstPage<T extends Row>(
+  list: ConversationPage<T>,
+  first: ConversationPage<T>,
+): ConversationPage<T> {
   const last = first.items.at(-1);
   if (!last || first.nextCursor === null) return first;
   const inFirst = new Set(first.items.map((i) => i.id));

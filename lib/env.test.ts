@@ -27,7 +27,8 @@ after(() => rmSync(root, { recursive: true, force: true }));
 test('A10: the data folder is made 0700 and the generated secrets 0600, also when they existed with wider modes', () => {
   const fresh = freshEnv({ DATABASE_PATH: join(root, 'fresh', 'data', 'app.db') });
   assert.equal(mode(fresh.dataDir), 0o700);
-  for (const file of ['auth-secret', 'encryption-key']) assert.equal(mode(join(fresh.dataDir, file)), 0o600, file);
+  for (const file of ['auth-secret', 'encryption-key'])
+    assert.equal(mode(join(fresh.dataDir, file)), 0o600, file);
   const dir = join(root, 'old');
   mkdirSync(dir);
   chmodSync(dir, 0o755);
@@ -43,13 +44,30 @@ test('A10: ENCRYPTION_KEY is generated once into the data folder, or taken from 
   const first = freshEnv({ DATABASE_PATH: join(root, 'gen', 'app.db') });
   assert.match(first.ENCRYPTION_KEY, /^[0-9a-f]{64}$/);
   assert.equal(readFileSync(join(first.dataDir, 'encryption-key'), 'utf8'), first.ENCRYPTION_KEY);
-  assert.equal(freshEnv({ DATABASE_PATH: join(root, 'gen', 'app.db') }).ENCRYPTION_KEY, first.ENCRYPTION_KEY, 'the same key on the next start');
+  assert.equal(
+    freshEnv({ DATABASE_PATH: join(root, 'gen', 'app.db') }).ENCRYPTION_KEY,
+    first.ENCRYPTION_KEY,
+    'the same key on the next start',
+  );
   const given = 'AB'.repeat(32);
-  assert.equal(freshEnv({ DATABASE_PATH: join(root, 'given', 'app.db'), ENCRYPTION_KEY: given }).ENCRYPTION_KEY, given.toLowerCase());
+  assert.equal(
+    freshEnv({ DATABASE_PATH: join(root, 'given', 'app.db'), ENCRYPTION_KEY: given }).ENCRYPTION_KEY,
+    given.toLowerCase(),
+  );
 });
 
 test('A10: an ENCRYPTION_KEY that is not 64 hex characters stops the start with an error naming it', () => {
-  for (const bad of ['too-short', 'z'.repeat(64), 'a'.repeat(63), 'a'.repeat(65), Buffer.alloc(32).toString('base64')]) {
-    assert.throws(() => freshEnv({ DATABASE_PATH: join(root, 'bad', 'app.db'), ENCRYPTION_KEY: bad }), /Invalid environment: ENCRYPTION_KEY: must be 32 bytes written as 64 hex characters/, bad);
+  for (const bad of [
+    'too-short',
+    'z'.repeat(64),
+    'a'.repeat(63),
+    'a'.repeat(65),
+    Buffer.alloc(32).toString('base64'),
+  ]) {
+    assert.throws(
+      () => freshEnv({ DATABASE_PATH: join(root, 'bad', 'app.db'), ENCRYPTION_KEY: bad }),
+      /Invalid environment: ENCRYPTION_KEY: must be 32 bytes written as 64 hex characters/,
+      bad,
+    );
   }
 });

@@ -56,7 +56,9 @@ function generatedSecret(file: string, generate: () => string): string {
 
 /** AUTH_SECRET from the environment, else generated once into the data folder. */
 function loadAuthSecret(dataDir: string, fromEnv: string | undefined): string {
-  return fromEnv ?? generatedSecret(join(dataDir, 'auth-secret'), () => randomBytes(32).toString('base64url'));
+  return (
+    fromEnv ?? generatedSecret(join(dataDir, 'auth-secret'), () => randomBytes(32).toString('base64url'))
+  );
 }
 
 /** ENCRYPTION_KEY from the environment, else generated once into the data folder as `encryption-key`. */
@@ -64,7 +66,8 @@ function loadEncryptionKey(dataDir: string, fromEnv: string | undefined): string
   if (fromEnv) return fromEnv.toLowerCase();
   const file = join(dataDir, 'encryption-key');
   const key = generatedSecret(file, () => randomBytes(32).toString('hex'));
-  if (!HEX_KEY.test(key)) throw new Error(`Invalid environment: ENCRYPTION_KEY: the generated key in ${file} ${HEX_KEY_RULE}`);
+  if (!HEX_KEY.test(key))
+    throw new Error(`Invalid environment: ENCRYPTION_KEY: the generated key in ${file} ${HEX_KEY_RULE}`);
   return key.toLowerCase();
 }
 
@@ -111,7 +114,8 @@ export function trustedOrigins(): string[] {
   const app = new URL(getEnv().APP_URL);
   const origins = new Set([app.origin]);
   if (['localhost', '127.0.0.1', '[::1]'].includes(app.hostname)) {
-    for (const host of ['localhost', '127.0.0.1', '[::1]']) origins.add(`${app.protocol}//${host}${app.port ? `:${app.port}` : ''}`);
+    for (const host of ['localhost', '127.0.0.1', '[::1]'])
+      origins.add(`${app.protocol}//${host}${app.port ? `:${app.port}` : ''}`);
   }
   return [...origins];
 }

@@ -60,7 +60,10 @@ test('a 23-hour DST day still spans one calendar day', () => {
   process.env.TZ = 'Europe/Berlin';
   try {
     // Clocks jump from 02:00 to 03:00 on 30 March 2025 in Berlin (checked, so the test cannot pass vacuously).
-    assert.equal(new Date(2025, 2, 29, 12).getTimezoneOffset() - new Date(2025, 2, 31, 12).getTimezoneOffset(), 60);
+    assert.equal(
+      new Date(2025, 2, 29, 12).getTimezoneOffset() - new Date(2025, 2, 31, 12).getTimezoneOffset(),
+      60,
+    );
     const now = new Date(2025, 2, 31, 0, 30);
     assert.equal(historyGroupOf(new Date(2025, 2, 30, 0, 10), now), 'Yesterday');
     assert.equal(historyGroupOf(new Date(2025, 2, 29, 23, 50), now), 'Previous 7 days');

@@ -22,8 +22,13 @@ export function historyGroupOf(updatedAt: Date | string | number, now: Date): Hi
 }
 
 /** The non-empty groups in the fixed order above; items keep their relative order inside a group. */
-export function groupByDate<T extends { updatedAt: Date | string | number }>(items: readonly T[], now: Date): HistoryGroup<T>[] {
+export function groupByDate<T extends { updatedAt: Date | string | number }>(
+  items: readonly T[],
+  now: Date,
+): HistoryGroup<T>[] {
   const byLabel = new Map<HistoryGroupLabel, T[]>(HISTORY_GROUP_LABELS.map((label) => [label, []]));
   for (const item of items) byLabel.get(historyGroupOf(item.updatedAt, now))?.push(item);
-  return HISTORY_GROUP_LABELS.map((label) => ({ label, items: byLabel.get(label) ?? [] })).filter((g) => g.items.length > 0);
+  return HISTORY_GROUP_LABELS.map((label) => ({ label, items: byLabel.get(label) ?? [] })).filter(
+    (g) => g.items.length > 0,
+  );
 }

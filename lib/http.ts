@@ -12,7 +12,9 @@ export function json(data: unknown, init?: ResponseInit): Response {
 /** Maps any thrown value to the SPEC §4 error shape; unknown errors are logged, never echoed. */
 export function errorResponse(err: unknown): Response {
   if (err instanceof AppError) {
-    const body: ErrorBody = { error: { code: err.code, message: err.message, ...(err.fields && { fields: err.fields }) } };
+    const body: ErrorBody = {
+      error: { code: err.code, message: err.message, ...(err.fields && { fields: err.fields }) },
+    };
     return Response.json(body, { status: STATUS_BY_CODE[err.code], headers: err.headers });
   }
   console.error('[http] unexpected error', err);
@@ -68,13 +70,21 @@ export function parseWith<T extends z.ZodType>(schema: T, value: unknown, what =
   if (!result.success) {
     const fields = zodFields(result.error);
     const first = Object.entries(fields)[0];
-    throw new AppError('bad_request', `Invalid ${what}: ${first ? `${first[0]}: ${first[1]}` : 'bad input'}`, fields);
+    throw new AppError(
+      'bad_request',
+      `Invalid ${what}: ${first ? `${first[0]}: ${first[1]}` : 'bad input'}`,
+      fields,
+    );
   }
   return result.data;
 }
 
 /** Parses a JSON body with a byte cap and a zod schema; every failure is a 400/413 naming the problem. */
-export async function readJson<T extends z.ZodType>(req: Request, schema: T, maxBytes = MAX_BODY_BYTES): Promise<z.infer<T>> {
+export async function readJson<T extends z.ZodType>(
+  req: Request,
+  schema: T,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<z.infer<T>> {
   return parseBody(schema, await readBodyText(req, maxBytes));
 }
 
@@ -92,7 +102,11 @@ function parseBody<T extends z.ZodType>(schema: T, text: string): z.infer<T> {
  * Like readJson for an optional body: an absent or empty body gives `schema.parse({})`. Whether there is
  * a body is read from the body itself, not from Content-Length (a chunked body has none).
  */
-export async function readOptionalJson<T extends z.ZodType>(req: Request, schema: T, maxBytes = MAX_BODY_BYTES): Promise<z.infer<T>> {
+export async function readOptionalJson<T extends z.ZodType>(
+  req: Request,
+  schema: T,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<z.infer<T>> {
   const text = await readBodyText(req, maxBytes);
   return text.trim() ? parseBody(schema, text) : parseWith(schema, {}, 'request body');
 }

@@ -48,5 +48,9 @@ export class IdleMemoryRelease {
 type GcOptions = { type: 'major'; execution: 'sync'; flavor: 'last-resort' };
 
 function collectGarbage(): void {
-  (globalThis as { gc?: (options: GcOptions) => void }).gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  (globalThis as { gc?: (options: GcOptions) => void }).gc?.({
+    type: 'major',
+    execution: 'sync',
+    flavor: 'last-resort',
+  });
 }

@@ -9,7 +9,11 @@ test('A7: after 5 wrong passwords from any addresses, the account waits 1 s, 2 s
     assert.equal(b.check('ann@example.com', `192.0.2.${i}`, t0).ok, true);
     b.failure('ann@example.com', t0);
   }
-  assert.deepEqual(b.check('ann@example.com', '198.51.100.1', t0), { ok: false, retryAfterS: 1 }, 'a new address does not escape it');
+  assert.deepEqual(
+    b.check('ann@example.com', '198.51.100.1', t0),
+    { ok: false, retryAfterS: 1 },
+    'a new address does not escape it',
+  );
   assert.equal(b.check('ann@example.com', '198.51.100.1', t0 + 1000).ok, true);
   b.failure('ann@example.com', t0 + 1000);
   assert.deepEqual(b.check('ann@example.com', '198.51.100.1', t0 + 1000), { ok: false, retryAfterS: 2 });
@@ -18,8 +22,16 @@ test('A7: after 5 wrong passwords from any addresses, the account waits 1 s, 2 s
     now += 60_000;
     b.failure('ann@example.com', now);
   }
-  assert.deepEqual(b.check('ann@example.com', '198.51.100.1', now), { ok: false, retryAfterS: 60 }, 'never more than a minute');
-  assert.equal(b.check('ann@example.com', '198.51.100.1', now + 60_000).ok, true, 'the owner can always try again within a minute');
+  assert.deepEqual(
+    b.check('ann@example.com', '198.51.100.1', now),
+    { ok: false, retryAfterS: 60 },
+    'never more than a minute',
+  );
+  assert.equal(
+    b.check('ann@example.com', '198.51.100.1', now + 60_000).ok,
+    true,
+    'the owner can always try again within a minute',
+  );
   assert.equal(b.check('bob@example.com', '198.51.100.1', now).ok, true, 'other accounts are not affected');
 });
 

@@ -7,9 +7,21 @@
  */
 type Entry = { failures: number; lastFailureAt: number; known: Set<string> };
 
-export type BackoffOptions = { freeFailures: number; maxWaitMs: number; forgetMs: number; maxAccounts: number; maxKnownAddresses: number };
+export type BackoffOptions = {
+  freeFailures: number;
+  maxWaitMs: number;
+  forgetMs: number;
+  maxAccounts: number;
+  maxKnownAddresses: number;
+};
 
-const DEFAULTS: BackoffOptions = { freeFailures: 5, maxWaitMs: 60_000, forgetMs: 15 * 60_000, maxAccounts: 10_000, maxKnownAddresses: 10 };
+const DEFAULTS: BackoffOptions = {
+  freeFailures: 5,
+  maxWaitMs: 60_000,
+  forgetMs: 15 * 60_000,
+  maxAccounts: 10_000,
+  maxKnownAddresses: 10,
+};
 
 export class LoginBackoff {
   private readonly entries = new Map<string, Entry>();
@@ -20,7 +32,11 @@ export class LoginBackoff {
   }
 
   /** Whether an attempt on `account` from `address` may go ahead now. */
-  check(account: string, address: string, now = Date.now()): { ok: true } | { ok: false; retryAfterS: number } {
+  check(
+    account: string,
+    address: string,
+    now = Date.now(),
+  ): { ok: true } | { ok: false; retryAfterS: number } {
     const entry = this.entry(account, now);
     if (!entry || entry.known.has(address)) return { ok: true };
     const over = entry.failures - this.options.freeFailures;
@@ -43,7 +59,8 @@ export class LoginBackoff {
     entry.failures = 0;
     entry.known.delete(address);
     entry.known.add(address);
-    if (entry.known.size > this.options.maxKnownAddresses) entry.known.delete(entry.known.values().next().value as string);
+    if (entry.known.size > this.options.maxKnownAddresses)
+      entry.known.delete(entry.known.values().next().value as string);
     this.set(account, entry);
   }
 
@@ -56,6 +73,7 @@ export class LoginBackoff {
   private set(account: string, entry: Entry): void {
     this.entries.delete(account);
     this.entries.set(account, entry);
-    if (this.entries.size > this.options.maxAccounts) this.entries.delete(this.entries.keys().next().value as string);
+    if (this.entries.size > this.options.maxAccounts)
+      this.entries.delete(this.entries.keys().next().value as string);
   }
 }

@@ -13,7 +13,12 @@ async function probe(baseURL: string): Promise<OllamaProbe> {
     const res = await fetch(`${root}/api/tags`, { signal: AbortSignal.timeout(1500), redirect: 'error' });
     const parsed = TagsSchema.safeParse(res.ok ? await res.json() : null);
     if (!parsed.success) return { baseURL: root, reachable: false, models: [], checkedAt: Date.now() };
-    return { baseURL: root, reachable: true, models: parsed.data.models.map((m) => m.name), checkedAt: Date.now() };
+    return {
+      baseURL: root,
+      reachable: true,
+      models: parsed.data.models.map((m) => m.name),
+      checkedAt: Date.now(),
+    };
   } catch {
     return { baseURL: root, reachable: false, models: [], checkedAt: Date.now() };
   }

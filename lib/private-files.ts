@@ -11,7 +11,9 @@ function chmodOrWarn(path: string, mode: number): void {
     chmodSync(path, mode);
   } catch (err) {
     // A folder owned by someone else (a mounted volume) cannot be changed; say so rather than refuse to start.
-    console.warn(`[data] could not set mode ${mode.toString(8)} on ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    console.warn(
+      `[data] could not set mode ${mode.toString(8)} on ${path}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 

@@ -12,7 +12,15 @@ export type ToolCalling = 'native' | 'prompt';
 export type ModelInfo = { id: string; label: string; provider: string; toolCalling: ToolCalling };
 
 /** An OpenAI-compatible endpoint the admin added (its key already decrypted). */
-export type ProviderSpec = { id: string; name: string; baseURL: string; apiKey: string | null; models: string[]; toolCalling: ToolCalling; version: string };
+export type ProviderSpec = {
+  id: string;
+  name: string;
+  baseURL: string;
+  apiKey: string | null;
+  models: string[];
+  toolCalling: ToolCalling;
+  version: string;
+};
 
 export type ModelSources = { env: Env; providers: ProviderSpec[]; ollama: OllamaProbe };
 
@@ -38,14 +46,26 @@ function targets({ env, providers, ollama }: ModelSources): Target[] {
   for (const p of providers) {
     for (const model of p.models) {
       const id = `${p.name}/${model}`;
-      out.push({ info: { id, label: `${model} (${p.name})`, provider: p.name, toolCalling: p.toolCalling }, baseURL: p.baseURL, apiKey: p.apiKey, model, cacheKey: `${p.id}:${p.version}` });
+      out.push({
+        info: { id, label: `${model} (${p.name})`, provider: p.name, toolCalling: p.toolCalling },
+        baseURL: p.baseURL,
+        apiKey: p.apiKey,
+        model,
+        cacheKey: `${p.id}:${p.version}`,
+      });
     }
   }
   if (ollama.reachable) {
     for (const model of ollama.models) {
       const id = `ollama/${model}`;
       if (out.some((t) => t.info.id === id)) continue;
-      out.push({ info: { id, label: `${model} (Ollama)`, provider: 'ollama', toolCalling: 'native' }, baseURL: `${ollama.baseURL}/v1`, apiKey: null, model, cacheKey: 'ollama' });
+      out.push({
+        info: { id, label: `${model} (Ollama)`, provider: 'ollama', toolCalling: 'native' },
+        baseURL: `${ollama.baseURL}/v1`,
+        apiKey: null,
+        model,
+        cacheKey: 'ollama',
+      });
     }
   }
   return out;
@@ -58,7 +78,12 @@ export function listModels(sources: ModelSources): ModelInfo[] {
 const g = globalThis as unknown as { __providerClients?: Map<string, ReturnType<typeof createOpenAI>> };
 
 /** An OpenAI-compatible client speaking Chat Completions (never the Responses API), cached per provider version. */
-export function chatModel(baseURL: string, apiKey: string | null, model: string, cacheKey = `${baseURL}|${apiKey ?? ''}`): LanguageModel {
+export function chatModel(
+  baseURL: string,
+  apiKey: string | null,
+  model: string,
+  cacheKey = `${baseURL}|${apiKey ?? ''}`,
+): LanguageModel {
   g.__providerClients ??= new Map();
   let client = g.__providerClients.get(cacheKey);
   if (!client) {
@@ -74,14 +99,25 @@ export function chatModel(baseURL: string, apiKey: string | null, model: string,
  * the system prompt and turns `<tool_use>` blocks in its answer back into tool calls. Every model merges
  * the deltas of one network read (see coalesce-deltas.ts).
  */
-export function resolveModel(sources: ModelSources, requested: string | undefined): { info: ModelInfo; model: LanguageModel } | null {
+export function resolveModel(
+  sources: ModelSources,
+  requested: string | undefined,
+): { info: ModelInfo; model: LanguageModel } | null {
   const all = targets(sources);
   if (!all.length) return null;
   const target = requested ? all.find((t) => t.info.id === requested) : all[0];
-  if (!target) throw new AppError('bad_request', `Unknown model "${requested}".`, { model: 'is not one of the available models' });
-  const model = chatModel(target.baseURL, target.apiKey, target.model, target.cacheKey) as Parameters<typeof wrapLanguageModel>[0]['model'];
+  if (!target)
+    throw new AppError('bad_request', `Unknown model "${requested}".`, {
+      model: 'is not one of the available models',
+    });
+  const model = chatModel(target.baseURL, target.apiKey, target.model, target.cacheKey) as Parameters<
+    typeof wrapLanguageModel
+  >[0]['model'];
   // The last middleware is the innermost: deltas are merged before anything else reads them.
-  const middleware = target.info.toolCalling === 'prompt' ? [promptToolsMiddleware(), coalesceDeltasMiddleware()] : [coalesceDeltasMiddleware()];
+  const middleware =
+    target.info.toolCalling === 'prompt'
+      ? [promptToolsMiddleware(), coalesceDeltasMiddleware()]
+      : [coalesceDeltasMiddleware()];
   return { info: target.info, model: wrapLanguageModel({ model, middleware }) };
 }
 

@@ -18,7 +18,10 @@ export class WindowLimiter {
     const recent = (this.hits.get(key) ?? []).filter((t) => t > since);
     if (recent.length >= this.limit) {
       this.hits.set(key, recent);
-      return { ok: false, retryAfterS: Math.max(1, Math.ceil(((recent[0] ?? now) + this.windowMs - now) / 1000)) };
+      return {
+        ok: false,
+        retryAfterS: Math.max(1, Math.ceil(((recent[0] ?? now) + this.windowMs - now) / 1000)),
+      };
     }
     recent.push(now);
     this.hits.set(key, recent);

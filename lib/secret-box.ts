@@ -19,7 +19,12 @@ function seal(version: string, key: Buffer, plain: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return [version, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  return [
+    version,
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    data.toString('base64url'),
+  ].join('.');
 }
 
 function open(version: string, key: Buffer, sealed: string): string | null {
@@ -28,7 +33,9 @@ function open(version: string, key: Buffer, sealed: string): string | null {
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString(
+      'utf8',
+    );
   } catch {
     return null;
   }
@@ -46,5 +53,9 @@ export function openSecret(sealed: string, key: Buffer): string | null {
 
 /** Opens a v1 value (key derived from AUTH_SECRET), or null. */
 export function openLegacySecret(sealed: string, appSecret: string): string | null {
-  return open('v1', Buffer.from(hkdfSync('sha256', appSecret, 'mcp-chat-host', 'provider-api-keys', 32)), sealed);
+  return open(
+    'v1',
+    Buffer.from(hkdfSync('sha256', appSecret, 'mcp-chat-host', 'provider-api-keys', 32)),
+    sealed,
+  );
 }

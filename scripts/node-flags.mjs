@@ -7,4 +7,8 @@
 // of 50 concurrent answers peaks near 250 MB RSS instead of ~400-500 MB (CPU per turn unchanged within noise).
 // --expose-gc: lets lib/idle-memory.ts run one memory-reducing GC when the server goes quiet, so RSS
 // returns to its idle level after a load instead of staying at the peak.
-export const SERVER_NODE_FLAGS = ['--experimental-async-context-frame', '--heap-growing-percent=20', '--expose-gc'];
+export const SERVER_NODE_FLAGS = [
+  '--experimental-async-context-frame',
+  '--heap-growing-percent=20',
+  '--expose-gc',
+];

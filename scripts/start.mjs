@@ -8,7 +8,16 @@ import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 const root = process.cwd();
 const next = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 const buildId = join(root, '.next', 'BUILD_ID');
-const SOURCES = ['app', 'lib', 'db', 'public', 'instrumentation.ts', 'next.config.ts', 'package.json', 'postcss.config.mjs'];
+const SOURCES = [
+  'app',
+  'lib',
+  'db',
+  'public',
+  'instrumentation.ts',
+  'next.config.ts',
+  'package.json',
+  'postcss.config.mjs',
+];
 
 function newestMtime(path) {
   if (!existsSync(path)) return 0;
@@ -28,6 +37,10 @@ if (builtAt < sourcesAt || process.env.FORCE_BUILD === '1') {
 }
 
 const port = process.env.PORT || '3000';
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, next, 'start', '-p', port, ...process.argv.slice(2)], { stdio: 'inherit' });
+const server = spawn(
+  process.execPath,
+  [...SERVER_NODE_FLAGS, next, 'start', '-p', port, ...process.argv.slice(2)],
+  { stdio: 'inherit' },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

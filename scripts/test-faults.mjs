@@ -5,12 +5,20 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 if (!existsSync('.next/BUILD_ID')) {
-  console.error('test:faults needs a production build in .next (BUILD_ID missing): run `npm run build` first.');
+  console.error(
+    'test:faults needs a production build in .next (BUILD_ID missing): run `npm run build` first.',
+  );
   process.exit(1);
 }
 const args = [
-  '--import', 'tsx', '--conditions=react-server', '--test', '--test-concurrency=1', '--test-timeout=180000',
-  ...process.argv.slice(2), 'faults/**/*.test.ts',
+  '--import',
+  'tsx',
+  '--conditions=react-server',
+  '--test',
+  '--test-concurrency=1',
+  '--test-timeout=180000',
+  ...process.argv.slice(2),
+  'faults/**/*.test.ts',
 ];
 const res = spawnSync(process.execPath, args, { stdio: 'inherit' });
 process.exit(res.status ?? 1);

@@ -12,9 +12,15 @@ const failures = [];
 function run(label, cmd, args, opts = {}) {
   console.log(`\n── ${label} ──`);
   const started = Date.now();
-  const res = spawnSync(cmd, args, { stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8', env: { ...process.env, ...opts.env } });
+  const res = spawnSync(cmd, args, {
+    stdio: opts.capture ? ['ignore', 'pipe', 'inherit'] : 'inherit',
+    encoding: 'utf8',
+    env: { ...process.env, ...opts.env },
+  });
   if (opts.capture) process.stdout.write(res.stdout ?? '');
-  console.log(`── ${label}: ${res.status === 0 ? 'ok' : `FAILED (exit ${res.status ?? res.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `── ${label}: ${res.status === 0 ? 'ok' : `FAILED (exit ${res.status ?? res.signal})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   if (res.status !== 0) failures.push(label);
   return res;
 }
@@ -27,10 +33,23 @@ function check(label, cmd, args) {
 
 check('lint (biome)', bin('biome'), ['lint', '.']);
 
-const unit = run('unit tests (node:test)', process.execPath, [
-  '--import', 'tsx', '--conditions=react-server', '--test', '--test-concurrency=1', '--test-reporter=spec',
-  'lib/**/*.test.ts', 'db/**/*.test.ts', 'app/**/*.test.ts', 'e2e/fixtures/**/*.test.ts',
-], { capture: true });
+const unit = run(
+  'unit tests (node:test)',
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--conditions=react-server',
+    '--test',
+    '--test-concurrency=1',
+    '--test-reporter=spec',
+    'lib/**/*.test.ts',
+    'db/**/*.test.ts',
+    'app/**/*.test.ts',
+    'e2e/fixtures/**/*.test.ts',
+  ],
+  { capture: true },
+);
 /** Adds a node:test run's pass and fail (and cancelled) counts to the totals. */
 function countNodeTests(res) {
   const count = (re) => Number(re.exec(res.stdout ?? '')?.[1] ?? 0);
@@ -43,19 +62,36 @@ countNodeTests(unit);
 const client = `${process.execPath} --import tsx --conditions=react-server e2e/conformance/client.ts`;
 for (const scenario of ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults']) {
   check(`MCP conformance: ${scenario}`, process.execPath, [
-    'node_modules/@modelcontextprotocol/conformance/dist/index.js', 'client', '--command', client, '--scenario', scenario,
-    '-o', `test-results/conformance/${scenario}`,
+    'node_modules/@modelcontextprotocol/conformance/dist/index.js',
+    'client',
+    '--command',
+    client,
+    '--scenario',
+    scenario,
+    '-o',
+    `test-results/conformance/${scenario}`,
   ]);
 }
 
-const build = run('build (next build, includes the type-check)', process.execPath, ['node_modules/next/dist/bin/next', 'build']);
+const build = run('build (next build, includes the type-check)', process.execPath, [
+  'node_modules/next/dist/bin/next',
+  'build',
+]);
 if (build.status === 0) passed++;
 else failed++;
 check('type-check (tsc)', bin('tsc'), ['--noEmit']);
 
 // Fault cases R5–R7 against the build: disconnects, kill -9 and restart, parallel writers, junk from an
 // MCP server, a route fuzzer (~1 minute).
-if (build.status === 0) countNodeTests(run('fault tests (node:test, faults/)', process.execPath, ['scripts/test-faults.mjs', '--test-reporter=spec'], { capture: true }));
+if (build.status === 0)
+  countNodeTests(
+    run(
+      'fault tests (node:test, faults/)',
+      process.execPath,
+      ['scripts/test-faults.mjs', '--test-reporter=spec'],
+      { capture: true },
+    ),
+  );
 
 if (build.status === 0) {
   rmSync('test-results/e2e.json', { force: true });

@@ -31,8 +31,15 @@ export function AuthForm({ mode, initialError = null }: { mode: Mode; initialErr
         body: JSON.stringify(body),
       });
       if (!res.ok) {
-        const data = (await res.json().catch(() => null)) as { message?: string; error?: { message?: string } } | null;
-        setError(data?.message ?? data?.error?.message ?? `Could not ${mode === 'sign-up' ? 'create the account' : 'sign in'} (HTTP ${res.status}).`);
+        const data = (await res.json().catch(() => null)) as {
+          message?: string;
+          error?: { message?: string };
+        } | null;
+        setError(
+          data?.message ??
+            data?.error?.message ??
+            `Could not ${mode === 'sign-up' ? 'create the account' : 'sign in'} (HTTP ${res.status}).`,
+        );
         setPending(false);
         return;
       }
@@ -44,7 +51,13 @@ export function AuthForm({ mode, initialError = null }: { mode: Mode; initialErr
   }
 
   return (
-    <form method="post" action={`/api/auth-form/${mode}`} onSubmit={onSubmit} className="space-y-4" noValidate={false}>
+    <form
+      method="post"
+      action={`/api/auth-form/${mode}`}
+      onSubmit={onSubmit}
+      className="space-y-4"
+      noValidate={false}
+    >
       {mode === 'sign-up' && (
         <label className="block space-y-1 text-sm font-medium">
           <span>Name</span>
@@ -53,7 +66,15 @@ export function AuthForm({ mode, initialError = null }: { mode: Mode; initialErr
       )}
       <label className="block space-y-1 text-sm font-medium">
         <span>Email</span>
-        <input name="email" type="email" required maxLength={254} autoComplete="email" className={input} autoFocus={mode === 'sign-in'} />
+        <input
+          name="email"
+          type="email"
+          required
+          maxLength={254}
+          autoComplete="email"
+          className={input}
+          autoFocus={mode === 'sign-in'}
+        />
       </label>
       <label className="block space-y-1 text-sm font-medium">
         <span>Password</span>
@@ -68,7 +89,10 @@ export function AuthForm({ mode, initialError = null }: { mode: Mode; initialErr
         />
       </label>
       {error && (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+        <p
+          role="alert"
+          className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+        >
           {error}
         </p>
       )}

@@ -12,7 +12,10 @@ export async function createUserAsAdmin(input: CreateUser): Promise<PublicUser> 
   if (await ctx.internalAdapter.findUserByEmail(email)) {
     throw new AppError('conflict', 'A user with this email exists.', { email: 'is already registered' });
   }
-  const created = await ctx.internalAdapter.createUser({ name: input.name, email, role: input.role }, { method: 'admin' });
+  const created = await ctx.internalAdapter.createUser(
+    { name: input.name, email, role: input.role },
+    { method: 'admin' },
+  );
   await ctx.internalAdapter.linkAccount({
     userId: created.id,
     providerId: 'credential',

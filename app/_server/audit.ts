@@ -5,9 +5,22 @@ import { recordAudit } from '@/db/queries/audit';
 type Actor = { id: string; email: string } | null;
 
 /** Records an admin action or a refused attempt; never throws (auditing must not break the request). */
-export function audit(actor: Actor, action: string, target: string | null, outcome: 'ok' | 'denied' | 'failed' = 'ok', detail?: string): void {
+export function audit(
+  actor: Actor,
+  action: string,
+  target: string | null,
+  outcome: 'ok' | 'denied' | 'failed' = 'ok',
+  detail?: string,
+): void {
   try {
-    recordAudit(getDb(), { userId: actor?.id ?? null, email: actor?.email ?? null, action, target, outcome, detail: detail ?? null });
+    recordAudit(getDb(), {
+      userId: actor?.id ?? null,
+      email: actor?.email ?? null,
+      action,
+      target,
+      outcome,
+      detail: detail ?? null,
+    });
   } catch (err) {
     console.error('[audit] could not record', action, err);
   }

@@ -9,7 +9,8 @@ export const AUTH_FORM_ERRORS = {
   credentials: 'Invalid email or password.',
   rate: 'Too many attempts. Wait a minute, then try again.',
   forbidden: 'Not allowed: sign-up is closed or this account is disabled.',
-  invalid: 'Check the fields: a name of at most 100 characters, a valid email and a password of 8 to 128 characters.',
+  invalid:
+    'Check the fields: a name of at most 100 characters, a valid email and a password of 8 to 128 characters.',
   failed: 'Something went wrong. Try again.',
 } as const;
 export type AuthFormError = keyof typeof AUTH_FORM_ERRORS;
@@ -36,11 +37,18 @@ export async function handleAuthFormPost(req: Request, mode: AuthFormMode): Prom
   assertSameOrigin(req);
   const form = new URLSearchParams(await readBodyText(req));
   const value = (key: string) => form.get(key) ?? '';
-  const fields = mode === 'sign-up' ? { name: value('name'), email: value('email'), password: value('password') } : { email: value('email'), password: value('password') };
+  const fields =
+    mode === 'sign-up'
+      ? { name: value('name'), email: value('email'), password: value('password') }
+      : { email: value('email'), password: value('password') };
   const headers = new Headers(req.headers);
   headers.delete('content-length');
   headers.set('content-type', 'application/json');
-  const inner = new Request(new URL(`/api/auth/${mode}/email`, req.url), { method: 'POST', headers, body: JSON.stringify(fields) });
+  const inner = new Request(new URL(`/api/auth/${mode}/email`, req.url), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(fields),
+  });
   const res = await handleAuthRequest(inner).catch(errorResponse);
   if (!res.ok) return redirectTo(`/${mode}?error=${errorCode(res.status)}`);
   const out = new Headers();
@@ -50,5 +58,7 @@ export async function handleAuthFormPost(req: Request, mode: AuthFormMode): Prom
 
 /** The message for a `?error=` code of the auth pages; unknown codes show nothing. */
 export function formError(code: string | string[] | undefined): string | null {
-  return typeof code === 'string' && code in AUTH_FORM_ERRORS ? AUTH_FORM_ERRORS[code as AuthFormError] : null;
+  return typeof code === 'string' && code in AUTH_FORM_ERRORS
+    ? AUTH_FORM_ERRORS[code as AuthFormError]
+    : null;
 }

@@ -31,7 +31,8 @@ function parseFields(text: string): Record<string, unknown> | null {
   } catch {
     throw new AppError('bad_request', 'Request body is not valid JSON.');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('bad_request', 'Request body must be a JSON object.');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new AppError('bad_request', 'Request body must be a JSON object.');
   return parseWith(AuthFieldsSchema, value, 'request body');
 }
 
@@ -45,20 +46,29 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   const address = clientAddress(req.headers, getEnv().TRUST_PROXY);
   const headers = new Headers(req.headers);
   headers.set(AUTH_CLIENT_ADDRESS_HEADER, address);
-  if (req.method === 'GET' || req.method === 'HEAD') return getAuth().handler(new Request(req.url, { method: req.method, headers }));
+  if (req.method === 'GET' || req.method === 'HEAD')
+    return getAuth().handler(new Request(req.url, { method: req.method, headers }));
 
   const text = await readBodyText(req);
   let fields = parseFields(text);
   if (fields && path === '/change-password') fields = { ...fields, revokeOtherSessions: true };
-  const forward = () => getAuth().handler(new Request(req.url, { method: req.method, headers, body: fields ? JSON.stringify(fields) : text }));
+  const forward = () =>
+    getAuth().handler(
+      new Request(req.url, { method: req.method, headers, body: fields ? JSON.stringify(fields) : text }),
+    );
   if (path !== '/sign-in/email' || typeof fields?.email !== 'string') return forward();
 
   const account = fields.email.trim().toLowerCase();
   const wait = backoff().check(account, address);
   if (!wait.ok) {
-    throw new AppError('rate_limited', `Too many failed sign-ins for this account. Try again in ${wait.retryAfterS} s.`, undefined, {
-      'Retry-After': String(wait.retryAfterS),
-    });
+    throw new AppError(
+      'rate_limited',
+      `Too many failed sign-ins for this account. Try again in ${wait.retryAfterS} s.`,
+      undefined,
+      {
+        'Retry-After': String(wait.retryAfterS),
+      },
+    );
   }
   const res = await forward();
   if (res.ok) backoff().success(account, address);

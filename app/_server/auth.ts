@@ -19,7 +19,12 @@ function createAuth() {
     secret: env.AUTH_SECRET,
     baseURL: env.APP_URL,
     trustedOrigins: trustedOrigins(),
-    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, revokeSessionsOnPasswordReset: true },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      revokeSessionsOnPasswordReset: true,
+    },
     user: {
       additionalFields: {
         role: { type: 'string', defaultValue: 'user', input: false },
@@ -45,7 +50,9 @@ function createAuth() {
             const db = getDb();
             if (countUsers(db) === 0) return { data: { ...data, role: 'admin' } };
             if (ctx?.path === '/sign-up/email' && !getSetting(db, 'signupOpen')) {
-              throw new APIError('FORBIDDEN', { message: 'Sign-up is closed. Ask an admin to create your account.' });
+              throw new APIError('FORBIDDEN', {
+                message: 'Sign-up is closed. Ask an admin to create your account.',
+              });
             }
             return { data };
           },
@@ -55,7 +62,8 @@ function createAuth() {
         create: {
           before: async (data) => {
             const owner = getUserById(getDb(), data.userId);
-            if (!owner || owner.disabled) throw new APIError('FORBIDDEN', { message: 'This account is disabled.' });
+            if (!owner || owner.disabled)
+              throw new APIError('FORBIDDEN', { message: 'This account is disabled.' });
             return { data };
           },
         },

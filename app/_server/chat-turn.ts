@@ -1,9 +1,20 @@
 import 'server-only';
 import { createHmac } from 'node:crypto';
 import { getDb } from '@/db/client';
-import { allowToolsInConversation, type getOwnConversation, loadConversation, updateConversation } from '@/db/queries/conversations';
+import {
+  allowToolsInConversation,
+  type getOwnConversation,
+  loadConversation,
+  updateConversation,
+} from '@/db/queries/conversations';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
-import { changeMessage, listMessages, saveAssistantMessage, saveUserMessage, type StoredMessage } from '@/db/queries/messages';
+import {
+  changeMessage,
+  listMessages,
+  saveAssistantMessage,
+  saveUserMessage,
+  type StoredMessage,
+} from '@/db/queries/messages';
 import type { getSettings } from '@/db/queries/settings';
 import { cachedSettings } from '@/app/_server/hot-cache';
 import { recordToolCall } from '@/db/queries/tool-calls';
@@ -32,11 +43,15 @@ const INSTRUCTIONS =
 type Conversation = NonNullable<ReturnType<typeof getOwnConversation>>;
 
 /** The MCP tools this conversation may use (its servers, minus tools switched off), with their approval policy. */
-async function prepareToolkit(conversation: Pick<Conversation, 'id' | 'allowedTools' | 'toolServers' | 'disabledTools'>) {
+async function prepareToolkit(
+  conversation: Pick<Conversation, 'id' | 'allowedTools' | 'toolServers' | 'disabledTools'>,
+) {
   const catalog = await getPool().tools(conversation.toolServers ?? undefined);
   const disabled = new Set(conversation.disabledTools);
   const allowed = new Set(conversation.allowedTools);
-  return (emitProgress: Parameters<NonNullable<Parameters<typeof runChatTurn>[0]['prepareTools']>>[0]): Toolkit => {
+  return (
+    emitProgress: Parameters<NonNullable<Parameters<typeof runChatTurn>[0]['prepareTools']>>[0],
+  ): Toolkit => {
     const { tools, entries } = buildToolSet({
       catalog,
       policy: (server, tool) => {
@@ -49,7 +64,8 @@ async function prepareToolkit(conversation: Pick<Conversation, 'id' | 'allowedTo
     });
     // A tool whose definition changed since review always asks, whatever was allowed before.
     const isAllowed = (e: ToolEntry) =>
-      e.approval === 'auto' || (allowed.has(`${e.server}/${e.tool.name}`) && !toolPolicy(e.server, e.tool).changed);
+      e.approval === 'auto' ||
+      (allowed.has(`${e.server}/${e.tool.name}`) && !toolPolicy(e.server, e.tool).changed);
     return { tools, entries, isAllowed };
   };
 }
@@ -61,10 +77,15 @@ async function storedUserParts(parts: Extract<ChatPost, { message: unknown }>['m
       if (p.type === 'text') return { type: 'text', text: p.text };
       try {
         const read = await readResourceForMessage(p.data.server, p.data.uri);
-        return { type: 'data-resource', data: { ...read, name: p.data.name ?? p.data.uri.split('/').at(-1) ?? p.data.uri } };
+        return {
+          type: 'data-resource',
+          data: { ...read, name: p.data.name ?? p.data.uri.split('/').at(-1) ?? p.data.uri },
+        };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        throw new AppError('bad_request', `Could not read ${p.data.uri}: ${message}`, { 'message.parts': 'resource unavailable' });
+        throw new AppError('bad_request', `Could not read ${p.data.uri}: ${message}`, {
+          'message.parts': 'resource unavailable',
+        });
       }
     }),
   );
@@ -74,7 +95,10 @@ function approvalSecret(): string {
   return createHmac('sha256', getEnv().AUTH_SECRET).update('tool-approval').digest('base64url');
 }
 
-const g = globalThis as unknown as { __chatLimits?: { window: WindowLimiter; perMinute: number; gate: ConcurrencyGate }; __idleMemory?: IdleMemoryRelease };
+const g = globalThis as unknown as {
+  __chatLimits?: { window: WindowLimiter; perMinute: number; gate: ConcurrencyGate };
+  __idleMemory?: IdleMemoryRelease;
+};
 
 /** Memory grown under load is given back 5 s after the last answer ends (see lib/idle-memory.ts). */
 const IDLE_MEMORY_RELEASE_MS = 5000;
@@ -82,15 +106,26 @@ const IDLE_MEMORY_RELEASE_MS = 5000;
 /** Per-user limits: requests per minute (429 with Retry-After) and answers streaming at once. */
 function admitTurn(userId: string, perMinute: number, concurrent: number): () => void {
   if (g.__chatLimits?.perMinute !== perMinute) {
-    g.__chatLimits = { window: new WindowLimiter(perMinute, 60_000), perMinute, gate: g.__chatLimits?.gate ?? new ConcurrencyGate() };
+    g.__chatLimits = {
+      window: new WindowLimiter(perMinute, 60_000),
+      perMinute,
+      gate: g.__chatLimits?.gate ?? new ConcurrencyGate(),
+    };
   }
   const rate = g.__chatLimits.window.take(userId);
   if (!rate.ok) {
-    throw new AppError('rate_limited', `Too many messages. Try again in ${rate.retryAfterS} s.`, undefined, { 'Retry-After': String(rate.retryAfterS) });
+    throw new AppError('rate_limited', `Too many messages. Try again in ${rate.retryAfterS} s.`, undefined, {
+      'Retry-After': String(rate.retryAfterS),
+    });
   }
   const release = g.__chatLimits.gate.acquire(userId, concurrent);
   if (!release) {
-    throw new AppError('rate_limited', `You already have ${concurrent} answers in progress. Wait for one to finish.`, undefined, { 'Retry-After': '5' });
+    throw new AppError(
+      'rate_limited',
+      `You already have ${concurrent} answers in progress. Wait for one to finish.`,
+      undefined,
+      { 'Retry-After': '5' },
+    );
   }
   g.__idleMemory ??= new IdleMemoryRelease(IDLE_MEMORY_RELEASE_MS);
   const quiet = g.__idleMemory.begin();
@@ -101,7 +136,11 @@ function admitTurn(userId: string, perMinute: number, concurrent: number): () =>
 }
 
 /** One chat turn: store the user's message (or the approval answers) first, then stream the answer and store it. */
-export async function startChatTurn(user: SessionUser, body: ChatPost, abortSignal: AbortSignal): Promise<Response> {
+export async function startChatTurn(
+  user: SessionUser,
+  body: ChatPost,
+  abortSignal: AbortSignal,
+): Promise<Response> {
   const settings = cachedSettings();
   const release = admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns);
   let turn: TurnHandle | undefined;
@@ -133,11 +172,25 @@ async function claimConversation(user: SessionUser, body: ChatPost): Promise<Tur
 
 /** The tool settings a turn runs with: the stored ones, or a new conversation's defaults, plus this request's changes. */
 function turnSettings(id: string, row: Conversation | null, patch: ReturnType<typeof toolSettingsPatch>) {
-  const base = row ?? { id, allowedTools: [], toolMode: 'auto' as const, toolServers: null, disabledTools: [], maxSteps: null, maxToolCalls: null };
+  const base = row ?? {
+    id,
+    allowedTools: [],
+    toolMode: 'auto' as const,
+    toolServers: null,
+    disabledTools: [],
+    maxSteps: null,
+    maxToolCalls: null,
+  };
   return { ...base, ...patch };
 }
 
-async function runAdmittedTurn(user: SessionUser, body: ChatPost, abortSignal: AbortSignal, settings: ReturnType<typeof getSettings>, release: () => void) {
+async function runAdmittedTurn(
+  user: SessionUser,
+  body: ChatPost,
+  abortSignal: AbortSignal,
+  settings: ReturnType<typeof getSettings>,
+  release: () => void,
+) {
   const db = getDb();
   // One read: the conversation and its messages (a turn costs this, one insert before the model, one after).
   const loaded = loadConversation(db, user.id, body.id);
@@ -148,7 +201,8 @@ async function runAdmittedTurn(user: SessionUser, body: ChatPost, abortSignal: A
 
   if ('approvals' in body) {
     const last = history.at(-1);
-    if (last?.role !== 'assistant') throw new AppError('bad_request', 'Nothing in this conversation awaits approval.');
+    if (last?.role !== 'assistant')
+      throw new AppError('bad_request', 'Nothing in this conversation awaits approval.');
     // Claimed in one transaction: of two answers to one approval, only the first is applied (and runs the tool).
     let alwaysAllow: string[] = [];
     const answered = changeMessage(db, body.id, last.id, (stored) => {
@@ -162,7 +216,11 @@ async function runAdmittedTurn(user: SessionUser, body: ChatPost, abortSignal: A
     if (loaded.row) loaded.row.allowedTools = [...new Set([...loaded.row.allowedTools, ...alwaysAllow])];
   } else {
     const text = body.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
-    const message: StoredMessage = { id: body.message.id, role: 'user', parts: await storedUserParts(body.message.parts) };
+    const message: StoredMessage = {
+      id: body.message.id,
+      role: 'user',
+      parts: await storedUserParts(body.message.parts),
+    };
     const modelId = resolved?.info.id ?? null;
     const outcome = saveUserMessage(db, {
       conversationId: body.id,
@@ -175,7 +233,9 @@ async function runAdmittedTurn(user: SessionUser, body: ChatPost, abortSignal: A
     });
     if (outcome === 'not-yours') throw notFound('Conversation not found.');
     if (outcome === 'not-a-user-message') {
-      throw new AppError('bad_request', 'That message id belongs to an answer.', { 'message.id': 'is not a user message' });
+      throw new AppError('bad_request', 'That message id belongs to an answer.', {
+        'message.id': 'is not a user message',
+      });
     }
     if (Object.keys(patch).length) updateConversation(db, user.id, body.id, patch);
     // An edit or retry replaced a stored message and dropped what followed: read the result back.

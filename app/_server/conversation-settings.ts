@@ -8,7 +8,10 @@ import type { ToolSettings } from '@/lib/schemas/chat';
  * API tool settings → DB columns (only the fields given). Step and tool-call limits above the admin's
  * current ones are refused (400): every way a user sets them (PATCH, a new chat's first message) comes here.
  */
-export function toolSettingsPatch(s: ToolSettings, ceilings: LimitCeilings = cachedSettings()): ConversationPatch {
+export function toolSettingsPatch(
+  s: ToolSettings,
+  ceilings: LimitCeilings = cachedSettings(),
+): ConversationPatch {
   assertWithinCeilings(s, ceilings);
   return {
     ...(s.toolMode !== undefined ? { toolMode: s.toolMode } : {}),

@@ -9,7 +9,13 @@ import { notFound } from '@/lib/errors';
 import type { ConversationImportSchema } from '@/lib/schemas/chat';
 import type { z } from 'zod';
 
-const fileName = (title: string, ext: string) => `${title.replace(/[^\w -]+/g, '').trim().slice(0, 60) || 'conversation'}.${ext}`;
+const fileName = (title: string, ext: string) =>
+  `${
+    title
+      .replace(/[^\w -]+/g, '')
+      .trim()
+      .slice(0, 60) || 'conversation'
+  }.${ext}`;
 
 /** Markdown for reading, JSON (full parts and metadata) for re-import. */
 export function exportConversation(user: SessionUser, id: string, format: 'md' | 'json'): Response {
@@ -22,7 +28,10 @@ export function exportConversation(user: SessionUser, id: string, format: 'md' |
     'content-disposition': `attachment; filename="${fileName(c.title, ext)}"`,
     'cache-control': 'no-store',
   });
-  if (format === 'md') return new Response(conversationToMarkdown(c.title, messages), { headers: headers('text/markdown; charset=utf-8', 'md') });
+  if (format === 'md')
+    return new Response(conversationToMarkdown(c.title, messages), {
+      headers: headers('text/markdown; charset=utf-8', 'md'),
+    });
   const body = { version: 1, title: c.title, model: c.model, createdAt: c.createdAt.toISOString(), messages };
   return new Response(JSON.stringify(body, null, 2), { headers: headers('application/json', 'json') });
 }
@@ -30,13 +39,17 @@ export function exportConversation(user: SessionUser, id: string, format: 'md' |
 const KEPT_PART_TYPES = new Set(['text', 'dynamic-tool']);
 /** An imported tool call is a record of the past: one still pending (awaiting approval) would offer to run here. */
 const FINAL_TOOL_STATES = new Set(['output-available', 'output-error', 'output-denied']);
-const keptPart = (p: { type: string; state?: unknown }) => KEPT_PART_TYPES.has(p.type) && (p.type !== 'dynamic-tool' || FINAL_TOOL_STATES.has(String(p.state)));
+const keptPart = (p: { type: string; state?: unknown }) =>
+  KEPT_PART_TYPES.has(p.type) && (p.type !== 'dynamic-tool' || FINAL_TOOL_STATES.has(String(p.state)));
 
 /**
  * A JSON export becomes a new conversation of the importer; unknown part types are dropped. Every message
  * is marked imported by us (the file's own metadata is not trusted), so its tool calls never pass as run here.
  */
-export function importConversation(user: SessionUser, input: z.infer<typeof ConversationImportSchema>): { id: string } {
+export function importConversation(
+  user: SessionUser,
+  input: z.infer<typeof ConversationImportSchema>,
+): { id: string } {
   const id = generateId();
   createConversationWithMessages(getDb(), {
     id,

@@ -9,7 +9,10 @@ import { getUserById, type PublicUser } from '@/db/queries/users';
  * process, and every write path through the app invalidates what it changes; users also expire
  * after a minute, so even a change made outside the app takes effect quickly.
  */
-type Cache = { settings: ReturnType<typeof getSettings> | null; users: Map<string, { user: PublicUser | null; at: number }> };
+type Cache = {
+  settings: ReturnType<typeof getSettings> | null;
+  users: Map<string, { user: PublicUser | null; at: number }>;
+};
 const g = globalThis as unknown as { __hotCache?: Cache };
 const cache = (): Cache => {
   g.__hotCache ??= { settings: null, users: new Map() };

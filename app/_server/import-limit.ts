@@ -12,6 +12,8 @@ export function admitImport(adminId: string): void {
   g.__importLimiter ??= new WindowLimiter(IMPORTS_PER_MINUTE, 60_000);
   const rate = g.__importLimiter.take(adminId);
   if (!rate.ok) {
-    throw new AppError('rate_limited', `Too many imports. Try again in ${rate.retryAfterS} s.`, undefined, { 'Retry-After': String(rate.retryAfterS) });
+    throw new AppError('rate_limited', `Too many imports. Try again in ${rate.retryAfterS} s.`, undefined, {
+      'Retry-After': String(rate.retryAfterS),
+    });
   }
 }

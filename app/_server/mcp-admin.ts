@@ -19,7 +19,8 @@ export function requireServer(id: string): McpServerRecord {
 export async function serverDetail(id: string) {
   const record = requireServer(id);
   const conn = getPool().get(record.config.name);
-  const settle = <T>(p: Promise<T> | undefined, fallback: T) => (p ? p.catch(() => fallback) : Promise.resolve(fallback));
+  const settle = <T>(p: Promise<T> | undefined, fallback: T) =>
+    p ? p.catch(() => fallback) : Promise.resolve(fallback);
   const enabled = record.config.enabled && conn;
   const [tools, resources, prompts] = await Promise.all([
     settle(enabled ? conn.listTools() : undefined, []),
@@ -31,7 +32,9 @@ export async function serverDetail(id: string) {
     tools: tools.map((tool) => {
       const policy = toolPolicy(record.config.name, tool);
       const setting = toolSetting(record.config.name, tool.name);
-      const previous = policy.changed ? (setting?.reviewedDefinition as { description?: string; inputSchema?: unknown } | undefined) : undefined;
+      const previous = policy.changed
+        ? (setting?.reviewedDefinition as { description?: string; inputSchema?: unknown } | undefined)
+        : undefined;
       return {
         name: tool.name,
         title: tool.title,
@@ -41,7 +44,9 @@ export async function serverDetail(id: string) {
         enabled: policy.enabled,
         approval: policy.approval,
         changed: policy.changed,
-        previous: previous ? { description: previous.description ?? '', inputSchema: previous.inputSchema ?? {} } : null,
+        previous: previous
+          ? { description: previous.description ?? '', inputSchema: previous.inputSchema ?? {} }
+          : null,
       };
     }),
     resources,
@@ -53,14 +58,35 @@ export async function serverDetail(id: string) {
 export function serverLogs(id: string) {
   const record = requireServer(id);
   const conn = getPool().get(record.config.name);
-  return { stderr: conn?.stderr.tail() ?? [], calls: recentCalls(getDb(), record.config.name), failures: conn?.failures.list() ?? [] };
+  return {
+    stderr: conn?.stderr.tail() ?? [],
+    calls: recentCalls(getDb(), record.config.name),
+    failures: conn?.failures.list() ?? [],
+  };
 }
 
-export async function patchTool(id: string, tool: string, patch: { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: boolean }) {
+export async function patchTool(
+  id: string,
+  tool: string,
+  patch: { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: boolean },
+) {
   const record = requireServer(id);
-  const current = (await getPool().get(record.config.name)?.listTools().catch(() => []))?.find((t) => t.name === tool) ?? null;
+  const current =
+    (
+      await getPool()
+        .get(record.config.name)
+        ?.listTools()
+        .catch(() => [])
+    )?.find((t) => t.name === tool) ?? null;
   const row = updateToolSetting(getDb(), record.id, tool, patch, current ? toolDefinition(current) : null);
   if (!row) throw notFound('Tool not found.');
   invalidateToolPolicies();
-  return (await serverDetail(id)).tools.find((t) => t.name === tool) ?? { name: tool, enabled: row.enabled, approval: row.approval, changed: row.changed };
+  return (
+    (await serverDetail(id)).tools.find((t) => t.name === tool) ?? {
+      name: tool,
+      enabled: row.enabled,
+      approval: row.approval,
+      changed: row.changed,
+    }
+  );
 }

@@ -33,7 +33,9 @@ async function asUser<T>(server: string, request: () => Promise<T>): Promise<T> 
 /** Prompts of every enabled server, for the `/` menu; a failing server just contributes none. */
 export async function listAllPrompts() {
   const lists = await Promise.all(
-    enabledConnections().map(async (c) => (await c.listPrompts().catch(() => [])).map((p) => ({ server: c.name, ...p }))),
+    enabledConnections().map(async (c) =>
+      (await c.listPrompts().catch(() => [])).map((p) => ({ server: c.name, ...p })),
+    ),
   );
   return { items: lists.flat() };
 }
@@ -45,19 +47,34 @@ export async function renderPrompt(server: string, name: string, args: Record<st
     description: result.description ?? null,
     messages: result.messages.map((m) => ({
       role: m.role,
-      text: m.content.type === 'text' ? m.content.text : m.content.type === 'resource' && 'text' in m.content.resource ? m.content.resource.text : `[${m.content.type}]`,
+      text:
+        m.content.type === 'text'
+          ? m.content.text
+          : m.content.type === 'resource' && 'text' in m.content.resource
+            ? m.content.resource.text
+            : `[${m.content.type}]`,
     })),
   };
 }
 
 export async function completePrompt(server: string, prompt: string, argument: string, value: string) {
-  return { values: await connection(server).completePromptArgument(prompt, argument, value).catch(() => []) };
+  return {
+    values: await connection(server)
+      .completePromptArgument(prompt, argument, value)
+      .catch(() => []),
+  };
 }
 
 /** Resources and templates of every enabled server, for the `@` picker. */
 export async function listAllResources() {
   const lists = await Promise.all(
-    enabledConnections().map(async (c) => (await c.listResources().catch(() => [])).map((r) => ({ server: c.name, ...r, template: r.uri.includes('{') }))),
+    enabledConnections().map(async (c) =>
+      (await c.listResources().catch(() => [])).map((r) => ({
+        server: c.name,
+        ...r,
+        template: r.uri.includes('{'),
+      })),
+    ),
   );
   return { items: lists.flat() };
 }
@@ -65,7 +82,11 @@ export async function listAllResources() {
 /** resources/read for an attachment: text contents joined and capped like a tool result. */
 export async function readResourceForMessage(server: string, uri: string) {
   const result = await asUser(server, () => connection(server).readResource(uri));
-  const text = result.contents.map((c) => ('text' in c ? c.text : `[binary ${c.mimeType ?? 'data'}, ${Math.round((c.blob.length * 3) / 4)} bytes]`)).join('\n');
+  const text = result.contents
+    .map((c) =>
+      'text' in c ? c.text : `[binary ${c.mimeType ?? 'data'}, ${Math.round((c.blob.length * 3) / 4)} bytes]`,
+    )
+    .join('\n');
   const capped = text.length > MAX_RESULT_BYTES ? `${text.slice(0, MAX_RESULT_BYTES)}\n[truncated]` : text;
   const first = result.contents[0];
   return { server, uri, mimeType: first?.mimeType, text: capped };

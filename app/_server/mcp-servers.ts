@@ -27,7 +27,11 @@ function unreadableStatus(record: McpServerRecord): ServerStatusInfo {
   return {
     name: record.config.name,
     status: 'error',
-    lastError: { kind: 'auth', message: unreadableMessage(record.unreadable), at: record.updatedAt.toISOString() },
+    lastError: {
+      kind: 'auth',
+      message: unreadableMessage(record.unreadable),
+      at: record.updatedAt.toISOString(),
+    },
     connectedSince: null,
     toolCount: 0,
     retryAt: null,
@@ -35,15 +39,27 @@ function unreadableStatus(record: McpServerRecord): ServerStatusInfo {
 }
 
 /** A server as the admin API shows it: config with secrets masked, live status, 24 h statistics. */
-export function presentServer(record: McpServerRecord, stats: Map<string, ServerStats> = serverStats(getDb())) {
-  const status = record.unreadable.length ? unreadableStatus(record) : (getPool().get(record.config.name)?.status() ?? null);
+export function presentServer(
+  record: McpServerRecord,
+  stats: Map<string, ServerStats> = serverStats(getDb()),
+) {
+  const status = record.unreadable.length
+    ? unreadableStatus(record)
+    : (getPool().get(record.config.name)?.status() ?? null);
   return {
     id: record.id,
     ...maskConfig(withMasked(record.config, record.unreadable)),
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
     stats: stats.get(record.config.name) ?? NO_STATS,
-    status: status ?? { name: record.config.name, status: record.config.enabled ? 'idle' : 'disabled', lastError: null, connectedSince: null, toolCount: 0, retryAt: null },
+    status: status ?? {
+      name: record.config.name,
+      status: record.config.enabled ? 'idle' : 'disabled',
+      lastError: null,
+      connectedSince: null,
+      toolCount: 0,
+      retryAt: null,
+    },
   };
 }
 
@@ -51,7 +67,11 @@ export function presentServer(record: McpServerRecord, stats: Map<string, Server
 function unmasked(config: McpServerConfig, stored: McpServerConfig | null): McpServerConfig {
   const result = unmaskSecrets(config, stored);
   if (result.missing.length) {
-    throw new AppError('bad_request', `Invalid server: ${missingSecretsMessage(result.missing)}.`, Object.fromEntries(result.missing.map((k) => [k, 'has no stored secret to keep'])));
+    throw new AppError(
+      'bad_request',
+      `Invalid server: ${missingSecretsMessage(result.missing)}.`,
+      Object.fromEntries(result.missing.map((k) => [k, 'has no stored secret to keep'])),
+    );
   }
   return result.config;
 }
@@ -59,7 +79,8 @@ function unmasked(config: McpServerConfig, stored: McpServerConfig | null): McpS
 export function createServer(body: unknown) {
   const config = parseWith(McpServerConfigSchema, body, 'server');
   const record = createMcpServer(getDb(), unmasked(config, null));
-  if (!record) throw new AppError('conflict', `A server named "${config.name}" exists.`, { name: 'is already taken' });
+  if (!record)
+    throw new AppError('conflict', `A server named "${config.name}" exists.`, { name: 'is already taken' });
   syncPool();
   return presentServer(record);
 }
@@ -73,7 +94,10 @@ export function updateServer(id: string, body: unknown) {
   // Switching transport starts from the common fields, so the old transport's fields don't linger.
   // Secrets that cannot be decrypted come in as masks: an edit enters them again or removes them (else 400), never drops them unseen.
   const { name, enabled, timeoutMs } = stored.config;
-  const base = patch.transport && patch.transport !== stored.config.transport ? { name, enabled, timeoutMs } : withMasked(stored.config, stored.unreadable);
+  const base =
+    patch.transport && patch.transport !== stored.config.transport
+      ? { name, enabled, timeoutMs }
+      : withMasked(stored.config, stored.unreadable);
   const merged = parseWith(McpServerConfigSchema, { ...base, ...patch }, 'server');
   const record = updateMcpServer(db, id, unmasked(merged, stored.config));
   if (!record) throw notFound('Server not found.');
@@ -90,7 +114,8 @@ export function importServers(json: unknown, dryRun: boolean) {
     for (const config of configs) {
       const stored = getMcpServerByName(db, config.name);
       if (!stored) out.added.push(config.name);
-      else if (!stored.unreadable.length && JSON.stringify(stored.config) === JSON.stringify(config)) out.unchanged.push(config.name);
+      else if (!stored.unreadable.length && JSON.stringify(stored.config) === JSON.stringify(config))
+        out.unchanged.push(config.name);
       else out.updated.push(config.name);
     }
     return { ...out, kept, errors };
@@ -106,9 +131,24 @@ export function exportServers(withSecrets: boolean) {
   for (const { config: stored, unreadable } of listMcpServers(getDb())) {
     const c = withSecrets ? stored : maskConfig(withMasked(stored, unreadable));
     const common = { ...(c.enabled ? {} : { disabled: true }), timeoutMs: c.timeoutMs };
-    if (c.transport === 'stdio') mcpServers[c.name] = { command: c.command, args: c.args, env: c.env, ...(c.cwd ? { cwd: c.cwd } : {}), ...common };
-    else if (c.transport === 'builtin') mcpServers[c.name] = { transport: 'builtin', builtin: c.builtin, ...common };
-    else mcpServers[c.name] = { type: c.transport, url: c.url, headers: c.headers, ...(c.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}), ...common };
+    if (c.transport === 'stdio')
+      mcpServers[c.name] = {
+        command: c.command,
+        args: c.args,
+        env: c.env,
+        ...(c.cwd ? { cwd: c.cwd } : {}),
+        ...common,
+      };
+    else if (c.transport === 'builtin')
+      mcpServers[c.name] = { transport: 'builtin', builtin: c.builtin, ...common };
+    else
+      mcpServers[c.name] = {
+        type: c.transport,
+        url: c.url,
+        headers: c.headers,
+        ...(c.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
+        ...common,
+      };
   }
   return { mcpServers };
 }

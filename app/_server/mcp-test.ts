@@ -18,18 +18,39 @@ export type TestResult = {
 /** A saved server whose stored secrets cannot be decrypted is not run: the test fails and says why. */
 export function testSavedServer(record: McpServerRecord): Promise<TestResult> {
   if (!record.unreadable.length) return testServerConfig(record.config);
-  return Promise.resolve({ ok: false, latencyMs: 0, tools: [], resources: [], prompts: [], error: `auth: ${unreadableMessage(record.unreadable)}`, stderr: [] });
+  return Promise.resolve({
+    ok: false,
+    latencyMs: 0,
+    tools: [],
+    resources: [],
+    prompts: [],
+    error: `auth: ${unreadableMessage(record.unreadable)}`,
+    stderr: [],
+  });
 }
 
 /** "Test connection": a fresh, separate connection (the pool is untouched), listed and closed again. */
 export async function testServerConfig(config: McpServerConfig): Promise<TestResult> {
-  const connection = new McpConnection({ ...config, enabled: true }, { ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 15_000, idleMs: 60_000 });
+  const connection = new McpConnection(
+    { ...config, enabled: true },
+    { ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 15_000, idleMs: 60_000 },
+  );
   const started = performance.now();
   try {
     const tools = await connection.listTools();
     const latencyMs = Math.round(performance.now() - started);
-    const [resources, prompts] = await Promise.all([connection.listResources().catch(() => []), connection.listPrompts().catch(() => [])]);
-    return { ok: true, latencyMs, tools: tools.map((t) => ({ name: t.name, description: t.description })), resources, prompts, stderr: connection.stderr.tail() };
+    const [resources, prompts] = await Promise.all([
+      connection.listResources().catch(() => []),
+      connection.listPrompts().catch(() => []),
+    ]);
+    return {
+      ok: true,
+      latencyMs,
+      tools: tools.map((t) => ({ name: t.name, description: t.description })),
+      resources,
+      prompts,
+      stderr: connection.stderr.tail(),
+    };
   } catch (err) {
     const failure = classifyError(err);
     return {

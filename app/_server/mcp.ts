@@ -28,8 +28,11 @@ function importServersFile(path: string): void {
   try {
     const { configs, errors, kept } = planImport(JSON.parse(readFileSync(path, 'utf8')));
     const result = upsertMcpServers(getDb(), configs);
-    console.log(`[mcp] ${path}: added ${result.added.length}, updated ${result.updated.length}, unchanged ${result.unchanged.length}`);
-    for (const k of kept) console.log(`[mcp] ${path}: server "${k.name}" keeps its stored ${k.keys.join(', ')}`);
+    console.log(
+      `[mcp] ${path}: added ${result.added.length}, updated ${result.updated.length}, unchanged ${result.unchanged.length}`,
+    );
+    for (const k of kept)
+      console.log(`[mcp] ${path}: server "${k.name}" keeps its stored ${k.keys.join(', ')}`);
     for (const e of errors) console.error(`[mcp] ${path}: server "${e.name}" skipped: ${e.message}`);
   } catch (err) {
     console.error(`[mcp] could not import ${path}: ${err instanceof Error ? err.message : String(err)}`);

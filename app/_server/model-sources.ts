@@ -6,7 +6,15 @@ import { ollamaStatus } from '@/lib/ollama';
 import type { ModelSources, ProviderSpec } from '@/lib/providers';
 
 export function providerSpec(row: ProviderRecord): ProviderSpec {
-  return { id: row.id, name: row.name, baseURL: row.baseURL, apiKey: row.apiKey, models: row.models, toolCalling: row.toolCalling, version: String(row.updatedAt.getTime()) };
+  return {
+    id: row.id,
+    name: row.name,
+    baseURL: row.baseURL,
+    apiKey: row.apiKey,
+    models: row.models,
+    toolCalling: row.toolCalling,
+    version: String(row.updatedAt.getTime()),
+  };
 }
 
 const g = globalThis as unknown as { __providerSpecs?: ProviderSpec[] | null };

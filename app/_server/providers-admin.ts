@@ -2,7 +2,13 @@ import 'server-only';
 import { generateText } from 'ai';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { createProvider, getProvider, listProviders, type ProviderRecord, updateProvider } from '@/db/queries/providers';
+import {
+  createProvider,
+  getProvider,
+  listProviders,
+  type ProviderRecord,
+  updateProvider,
+} from '@/db/queries/providers';
 import { unreadableMessage } from '@/db/sealing';
 import { providerSpec } from '@/app/_server/model-sources';
 import { getEnv } from '@/lib/env';
@@ -31,7 +37,10 @@ export function presentProvider(row: ProviderRecord) {
 function readableProvider(id: string): ProviderRecord {
   const row = getProvider(getDb(), id);
   if (!row) throw notFound('Provider not found.');
-  if (row.apiKeyUnreadable) throw new AppError('bad_request', `Provider "${row.name}": ${UNREADABLE_KEY}`, { apiKey: 'cannot be decrypted' });
+  if (row.apiKeyUnreadable)
+    throw new AppError('bad_request', `Provider "${row.name}": ${UNREADABLE_KEY}`, {
+      apiKey: 'cannot be decrypted',
+    });
   return row;
 }
 
@@ -40,7 +49,12 @@ export function providersOverview() {
   return {
     items: listProviders(getDb()).map(presentProvider),
     nextCursor: null,
-    env: { baseURL: env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL, model: env.CHAT_MODEL, configured: envProviderConfigured(env), hasApiKey: Boolean(env.OPENAI_API_KEY) },
+    env: {
+      baseURL: env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL,
+      model: env.CHAT_MODEL,
+      configured: envProviderConfigured(env),
+      hasApiKey: Boolean(env.OPENAI_API_KEY),
+    },
     ollama: ollamaStatus(env.OLLAMA_BASE_URL),
   };
 }
@@ -53,7 +67,8 @@ export function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
     models: [...new Set(input.models)],
     toolCalling: input.toolCalling,
   });
-  if (!row) throw new AppError('conflict', `A provider named "${input.name}" exists.`, { name: 'is already taken' });
+  if (!row)
+    throw new AppError('conflict', `A provider named "${input.name}" exists.`, { name: 'is already taken' });
   return presentProvider(row);
 }
 
@@ -72,7 +87,9 @@ export function editProvider(id: string, patch: z.infer<typeof ProviderPatchSche
 const ModelsResponseSchema = z.object({ data: z.array(z.object({ id: z.string() }).loose()) }).loose();
 
 /** GET {baseURL}/models, as the OpenAI API lists them. */
-export async function fetchModels(query: { providerId: string } | { baseURL: string; apiKey?: string }): Promise<{ models: string[] }> {
+export async function fetchModels(
+  query: { providerId: string } | { baseURL: string; apiKey?: string },
+): Promise<{ models: string[] }> {
   let baseURL: string;
   let apiKey: string | null | undefined;
   if ('providerId' in query) {
@@ -82,13 +99,25 @@ export async function fetchModels(query: { providerId: string } | { baseURL: str
   }
   let res: Response;
   try {
-    res = await fetch(`${baseURL}/models`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {}, signal: AbortSignal.timeout(10_000), redirect: 'error' });
+    res = await fetch(`${baseURL}/models`, {
+      headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {},
+      signal: AbortSignal.timeout(10_000),
+      redirect: 'error',
+    });
   } catch (err) {
-    throw new AppError('bad_request', `Could not reach ${baseURL}/models: ${err instanceof Error ? err.message : String(err)}`, { baseURL: 'is not reachable' });
+    throw new AppError(
+      'bad_request',
+      `Could not reach ${baseURL}/models: ${err instanceof Error ? err.message : String(err)}`,
+      { baseURL: 'is not reachable' },
+    );
   }
-  if (!res.ok) throw new AppError('bad_request', `${baseURL}/models answered HTTP ${res.status}.`, { baseURL: `answered HTTP ${res.status}` });
+  if (!res.ok)
+    throw new AppError('bad_request', `${baseURL}/models answered HTTP ${res.status}.`, {
+      baseURL: `answered HTTP ${res.status}`,
+    });
   const parsed = ModelsResponseSchema.safeParse(await res.json().catch(() => null));
-  if (!parsed.success) throw new AppError('bad_request', `${baseURL}/models did not return an OpenAI model list.`);
+  if (!parsed.success)
+    throw new AppError('bad_request', `${baseURL}/models did not return an OpenAI model list.`);
   return { models: parsed.data.data.map((m) => m.id).sort() };
 }
 
@@ -97,15 +126,21 @@ export async function testProvider(id: string, requested?: string) {
   const env = getEnv();
   let target: { baseURL: string; apiKey: string | null; model: string | undefined };
   if (id === 'env') {
-    target = { baseURL: env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL, apiKey: env.OPENAI_API_KEY ?? null, model: requested ?? env.CHAT_MODEL };
+    target = {
+      baseURL: env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL,
+      apiKey: env.OPENAI_API_KEY ?? null,
+      model: requested ?? env.CHAT_MODEL,
+    };
   } else {
     const row = getProvider(getDb(), id);
     if (!row) throw notFound('Provider not found.');
-    if (row.apiKeyUnreadable) return { ok: false, latencyMs: 0, model: requested ?? row.models[0] ?? null, error: UNREADABLE_KEY };
+    if (row.apiKeyUnreadable)
+      return { ok: false, latencyMs: 0, model: requested ?? row.models[0] ?? null, error: UNREADABLE_KEY };
     const spec = providerSpec(row);
     target = { baseURL: spec.baseURL, apiKey: spec.apiKey, model: requested ?? spec.models[0] };
   }
-  if (!target.model) return { ok: false, latencyMs: 0, model: null, error: 'This provider has no models yet.' };
+  if (!target.model)
+    return { ok: false, latencyMs: 0, model: null, error: 'This provider has no models yet.' };
   const started = performance.now();
   try {
     const { text } = await generateText({
@@ -115,9 +150,19 @@ export async function testProvider(id: string, requested?: string) {
       maxRetries: 0,
       abortSignal: AbortSignal.timeout(30_000),
     });
-    return { ok: true, latencyMs: Math.round(performance.now() - started), model: target.model, reply: text.slice(0, 200) };
+    return {
+      ok: true,
+      latencyMs: Math.round(performance.now() - started),
+      model: target.model,
+      reply: text.slice(0, 200),
+    };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { ok: false, latencyMs: Math.round(performance.now() - started), model: target.model, error: message.slice(0, 500) };
+    return {
+      ok: false,
+      latencyMs: Math.round(performance.now() - started),
+      model: target.model,
+      error: message.slice(0, 500),
+    };
   }
 }

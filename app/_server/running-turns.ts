@@ -23,7 +23,10 @@ const STOP_WAIT_MS = 10_000;
 export function beginTurn(conversationId: string): TurnHandle {
   const map = turns();
   if (map.has(conversationId)) {
-    throw new AppError('conflict', 'An answer is still being written in this conversation. Stop it first, or wait for it to finish.');
+    throw new AppError(
+      'conflict',
+      'An answer is still being written in this conversation. Stop it first, or wait for it to finish.',
+    );
   }
   const controller = new AbortController();
   let end = () => {};

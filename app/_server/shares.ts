@@ -11,7 +11,11 @@ import { type PublicMessage, serializeForShare } from '@/lib/share/serialize';
 import { newShareToken, SHARE_TOKEN } from '@/lib/share/token';
 
 /** Snapshot the conversation as it is now; a later share makes a new token. */
-export function shareConversation(user: SessionUser, id: string, opts: { includeToolDetails: boolean; includeOwnerName: boolean }) {
+export function shareConversation(
+  user: SessionUser,
+  id: string,
+  opts: { includeToolDetails: boolean; includeOwnerName: boolean },
+) {
   const db = getDb();
   const conversation = getOwnConversation(db, user.id, id);
   if (!conversation) throw notFound('Conversation not found.');
@@ -28,14 +32,24 @@ export function shareConversation(user: SessionUser, id: string, opts: { include
   return { token, url: `${getEnv().APP_URL}/share/${token}` };
 }
 
-export type PublicShare = { title: string; ownerName: string | null; createdAt: string; messages: PublicMessage[] };
+export type PublicShare = {
+  title: string;
+  ownerName: string | null;
+  createdAt: string;
+  messages: PublicMessage[];
+};
 
 /** The public view of a share, or null (unknown, malformed, revoked, or its conversation deleted — all alike). */
 export function readShare(token: string): PublicShare | null {
   if (!SHARE_TOKEN.test(token)) return null;
   const share = getShareByToken(getDb(), token);
   if (!share) return null;
-  return { title: share.title, ownerName: share.ownerName, createdAt: share.createdAt.toISOString(), messages: share.snapshot as PublicMessage[] };
+  return {
+    title: share.title,
+    ownerName: share.ownerName,
+    createdAt: share.createdAt.toISOString(),
+    messages: share.snapshot as PublicMessage[],
+  };
 }
 
 /** "Continue in a new chat": the snapshot becomes a conversation of the viewer (new ids, no tool internals). */
@@ -51,7 +65,9 @@ export function continueShare(user: SessionUser, token: string): { id: string } 
     messages: share.messages.map((m) => ({
       id: generateId(),
       role: m.role,
-      parts: m.parts.map((p) => (p.type === 'text' ? p : { type: 'text', text: `_(used ${p.server}.${p.tool})_` })),
+      parts: m.parts.map((p) =>
+        p.type === 'text' ? p : { type: 'text', text: `_(used ${p.server}.${p.tool})_` },
+      ),
       // A message that was imported into the shared conversation stays marked in the copy.
       metadata: m.imported ? { imported: true } : undefined,
     })),

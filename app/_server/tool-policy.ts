@@ -29,7 +29,10 @@ export function defaultApproval(config: McpServerConfig | undefined, tool: Tool)
 }
 
 /** The effective policy of a tool: the admin's choice, the default, and "changed" always forcing ask. */
-export function toolPolicy(server: string, tool: Tool): { enabled: boolean; approval: ApprovalPolicy; changed: boolean } {
+export function toolPolicy(
+  server: string,
+  tool: Tool,
+): { enabled: boolean; approval: ApprovalPolicy; changed: boolean } {
   const { settings, configs } = cache();
   const row = settings.get(`${server}/${tool.name}`);
   const changed = row?.changed ?? false;

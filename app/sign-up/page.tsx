@@ -20,7 +20,9 @@ export default async function SignUpPage({ searchParams }: Props) {
   const open = first || getSetting(db, 'signupOpen');
   return (
     <AuthCard title={first ? 'Create the admin account' : 'Create an account'}>
-      {first && <p className="text-sm text-zinc-500">This is the first account, so it becomes the administrator.</p>}
+      {first && (
+        <p className="text-sm text-zinc-500">This is the first account, so it becomes the administrator.</p>
+      )}
       {open ? (
         <AuthForm mode="sign-up" initialError={formError((await searchParams).error)} />
       ) : (

@@ -5,7 +5,14 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { type Db, openDatabase } from '@/db/client';
-import { AUDIT_KEEP, type AuditEntry, countAudit, listAudit, REPEAT_WINDOW_MS, recordAudit } from '@/db/queries/audit';
+import {
+  AUDIT_KEEP,
+  type AuditEntry,
+  countAudit,
+  listAudit,
+  REPEAT_WINDOW_MS,
+  recordAudit,
+} from '@/db/queries/audit';
 import { auditLog } from '@/db/schema';
 
 let dir: string;
@@ -25,18 +32,34 @@ after(() => {
 const ADMIN = { userId: 'admin-1', email: 'admin@example.com' };
 const BOB = { userId: 'bob-1', email: 'bob@example.com' };
 const anonymous = (action: string, at?: Date) =>
-  recordAudit(db, { userId: null, email: null, action, target: null, outcome: 'denied', detail: 'Sign in first.' }, at);
+  recordAudit(
+    db,
+    { userId: null, email: null, action, target: null, outcome: 'denied', detail: 'Sign in first.' },
+    at,
+  );
 const rowsOf = (action: string) => db.select().from(auditLog).where(eq(auditLog.action, action)).all();
 
 test('A5: 20,000+ anonymous failures leave every admin entry (and signed-in refusal) in place', () => {
   const adminActions: string[] = [];
   const admin = (i: number) => {
-    const entry: AuditEntry = { ...ADMIN, action: 'mcp.server.create', target: `server-${i}`, outcome: 'ok', detail: null };
+    const entry: AuditEntry = {
+      ...ADMIN,
+      action: 'mcp.server.create',
+      target: `server-${i}`,
+      outcome: 'ok',
+      detail: null,
+    };
     recordAudit(db, entry);
     adminActions.push(entry.target ?? '');
   };
   for (let i = 0; i < 40; i++) admin(i);
-  recordAudit(db, { ...BOB, action: 'POST /api/mcp/servers', target: null, outcome: 'denied', detail: 'Admins only.' });
+  recordAudit(db, {
+    ...BOB,
+    action: 'POST /api/mcp/servers',
+    target: null,
+    outcome: 'denied',
+    detail: 'Admins only.',
+  });
   // Every request a different path, so nothing aggregates: the flood makes a row per request.
   const flood = AUDIT_KEEP.anonymous * 2 + 500;
   for (let i = 0; i < flood; i++) {
@@ -53,7 +76,9 @@ test('A5: 20,000+ anonymous failures leave every admin entry (and signed-in refu
   assert.equal(rowsOf(`POST /api/mcp/servers/flood-${flood - 1}`).length, 1);
   assert.equal(rowsOf('POST /api/mcp/servers/flood-0').length, 0);
   // And the list still shows the admins' actions next to the flood.
-  const listed = listAudit(db).filter((e) => e.kind === 'admin').map((e) => e.target);
+  const listed = listAudit(db)
+    .filter((e) => e.kind === 'admin')
+    .map((e) => e.target);
   assert.ok(listed.includes('server-0') && listed.includes(`server-${1000 + 20_000}`));
 });
 
@@ -76,21 +101,46 @@ test('A5: different actions, actors, outcomes and a gap longer than the window s
   for (let i = 0; i < 10; i++) {
     anonymous('GET /api/admin/users', at(i));
     anonymous('GET /api/admin/providers', at(i));
-    recordAudit(db, { ...BOB, action: 'GET /api/admin/users', target: null, outcome: 'denied', detail: 'Admins only.' }, at(i));
-    recordAudit(db, { ...ADMIN, action: 'mcp.server.test', target: 'files', outcome: 'failed', detail: 'spawn ENOENT' }, at(i));
+    recordAudit(
+      db,
+      { ...BOB, action: 'GET /api/admin/users', target: null, outcome: 'denied', detail: 'Admins only.' },
+      at(i),
+    );
+    recordAudit(
+      db,
+      { ...ADMIN, action: 'mcp.server.test', target: 'files', outcome: 'failed', detail: 'spawn ENOENT' },
+      at(i),
+    );
   }
   anonymous('GET /api/admin/users', at(10 + REPEAT_WINDOW_MS + 1));
   const users = rowsOf('GET /api/admin/users');
-  assert.deepEqual(users.map((e) => [e.kind, e.userId, e.count]).sort(), [
-    ['anonymous', null, 1],
-    ['anonymous', null, 10],
-    ['refused', BOB.userId, 10],
-  ].sort());
-  assert.deepEqual(rowsOf('GET /api/admin/providers').map((e) => e.count), [10]);
-  assert.deepEqual(rowsOf('mcp.server.test').map((e) => [e.kind, e.count]), [['admin', 10]]);
+  assert.deepEqual(
+    users.map((e) => [e.kind, e.userId, e.count]).sort(),
+    [
+      ['anonymous', null, 1],
+      ['anonymous', null, 10],
+      ['refused', BOB.userId, 10],
+    ].sort(),
+  );
+  assert.deepEqual(
+    rowsOf('GET /api/admin/providers').map((e) => e.count),
+    [10],
+  );
+  assert.deepEqual(
+    rowsOf('mcp.server.test').map((e) => [e.kind, e.count]),
+    [['admin', 10]],
+  );
 });
 
 test('A5: successful admin actions are never merged, however close together', () => {
-  for (let i = 0; i < 3; i++) recordAudit(db, { ...ADMIN, action: 'settings.update', target: null, outcome: 'ok', detail: '{}' });
-  assert.deepEqual(rowsOf('settings.update').map((e) => [e.kind, e.count]), [['admin', 1], ['admin', 1], ['admin', 1]]);
+  for (let i = 0; i < 3; i++)
+    recordAudit(db, { ...ADMIN, action: 'settings.update', target: null, outcome: 'ok', detail: '{}' });
+  assert.deepEqual(
+    rowsOf('settings.update').map((e) => [e.kind, e.count]),
+    [
+      ['admin', 1],
+      ['admin', 1],
+      ['admin', 1],
+    ],
+  );
 });

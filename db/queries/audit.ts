@@ -5,7 +5,10 @@ import { auditLog } from '@/db/schema';
 
 type AuditRow = typeof auditLog.$inferSelect;
 export type AuditKind = AuditRow['kind'];
-export type AuditEntry = Pick<typeof auditLog.$inferInsert, 'userId' | 'email' | 'action' | 'target' | 'outcome' | 'detail'>;
+export type AuditEntry = Pick<
+  typeof auditLog.$inferInsert,
+  'userId' | 'email' | 'action' | 'target' | 'outcome' | 'detail'
+>;
 
 /**
  * Rows kept per kind. Each kind is pruned only among itself, so a flood of anonymous (or refused)
@@ -42,7 +45,10 @@ function countRepeat(db: Db, entry: AuditEntry, now: Date): boolean {
     .limit(1)
     .get();
   if (!latest) return false;
-  db.update(auditLog).set({ count: sql`${auditLog.count} + 1`, lastAt: now }).where(eq(auditLog.id, latest.id)).run();
+  db.update(auditLog)
+    .set({ count: sql`${auditLog.count} + 1`, lastAt: now })
+    .where(eq(auditLog.id, latest.id))
+    .run();
   return true;
 }
 
@@ -57,8 +63,13 @@ export function pruneAudit(db: Db, kind: AuditKind): void {
     .offset(AUDIT_KEEP[kind])
     .get();
   if (!cutoff) return;
-  const older = or(lt(auditLog.lastAt, cutoff.lastAt), and(eq(auditLog.lastAt, cutoff.lastAt), lte(auditLog.id, cutoff.id)));
-  db.delete(auditLog).where(and(eq(auditLog.kind, kind), older)).run();
+  const older = or(
+    lt(auditLog.lastAt, cutoff.lastAt),
+    and(eq(auditLog.lastAt, cutoff.lastAt), lte(auditLog.id, cutoff.id)),
+  );
+  db.delete(auditLog)
+    .where(and(eq(auditLog.kind, kind), older))
+    .run();
 }
 
 /** Records an entry: a repeated identical failure updates its row; each kind is pruned every 500 new rows. */
@@ -82,11 +93,25 @@ export function listAudit(db: Db, opts: { kind?: AuditKind; limit?: number } = {
   const limit = opts.limit ?? 200;
   const kinds: AuditKind[] = opts.kind ? [opts.kind] : ['admin', 'refused', 'anonymous'];
   return kinds
-    .flatMap((kind) => db.select().from(auditLog).where(eq(auditLog.kind, kind)).orderBy(desc(auditLog.lastAt), desc(auditLog.id)).limit(limit).all())
+    .flatMap((kind) =>
+      db
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.kind, kind))
+        .orderBy(desc(auditLog.lastAt), desc(auditLog.id))
+        .limit(limit)
+        .all(),
+    )
     .sort((a, b) => b.lastAt.getTime() - a.lastAt.getTime() || b.id - a.id)
     .map(toItem);
 }
 
 export function countAudit(db: Db, kind?: AuditKind): number {
-  return db.select({ n: sql<number>`count(*)` }).from(auditLog).where(kind ? eq(auditLog.kind, kind) : undefined).get()?.n ?? 0;
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(auditLog)
+      .where(kind ? eq(auditLog.kind, kind) : undefined)
+      .get()?.n ?? 0
+  );
 }

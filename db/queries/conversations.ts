@@ -51,9 +51,16 @@ function parseCursor(cursor: string | null | undefined): { at: Date; id: string 
   return { at: new Date(at), id: cursor.slice(sep + 1) };
 }
 
-export type ConversationPatch = Partial<Pick<ConversationRow, 'title' | 'toolMode' | 'toolServers' | 'disabledTools' | 'maxSteps' | 'maxToolCalls'>>;
+export type ConversationPatch = Partial<
+  Pick<ConversationRow, 'title' | 'toolMode' | 'toolServers' | 'disabledTools' | 'maxSteps' | 'maxToolCalls'>
+>;
 
-export function updateConversation(db: Db, userId: string, id: string, patch: ConversationPatch): ConversationRow | null {
+export function updateConversation(
+  db: Db,
+  userId: string,
+  id: string,
+  patch: ConversationPatch,
+): ConversationRow | null {
   if (!Object.keys(patch).length) return getOwnConversation(db, userId, id);
   return (
     db
@@ -76,13 +83,23 @@ export function deleteConversation(db: Db, userId: string, id: string): boolean 
 /** Remembers "always allow this tool in this conversation" (as `server/tool`). */
 export function allowToolsInConversation(db: Db, id: string, refs: string[]): void {
   if (!refs.length) return;
-  const row = db.select({ allowed: conversations.allowedTools }).from(conversations).where(eq(conversations.id, id)).get();
+  const row = db
+    .select({ allowed: conversations.allowedTools })
+    .from(conversations)
+    .where(eq(conversations.id, id))
+    .get();
   if (!row) return;
   const allowed = [...new Set([...row.allowed, ...refs])];
   db.update(conversations).set({ allowedTools: allowed }).where(eq(conversations.id, id)).run();
 }
 
-export type SearchHit = { id: string; title: string; updatedAt: Date; messageId: string | null; snippet: string };
+export type SearchHit = {
+  id: string;
+  title: string;
+  updatedAt: Date;
+  messageId: string | null;
+  snippet: string;
+};
 
 /** Turns what a person typed into an FTS5 query: each word a quoted prefix term, so no syntax leaks in. */
 export function ftsQuery(q: string): string | null {
@@ -95,7 +112,13 @@ export function searchConversations(db: Db, userId: string, q: string, limit = 3
   const fts = ftsQuery(q);
   if (!fts) return [];
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = db.all<{ id: string; title: string; updated_at: number; message_id: string | null; snippet: string | null }>(sql`
+  const rows = db.all<{
+    id: string;
+    title: string;
+    updated_at: number;
+    message_id: string | null;
+    snippet: string | null;
+  }>(sql`
     select c.id, c.title, c.updated_at, f.message_id, snippet(messages_fts, 0, char(2), char(3), '…', 12) as snippet
     from messages_fts f join conversations c on c.id = f.conversation_id
     where messages_fts match ${fts} and c.user_id = ${userId}
@@ -103,11 +126,24 @@ export function searchConversations(db: Db, userId: string, q: string, limit = 3
   const titleRows = db.all<{ id: string; title: string; updated_at: number }>(sql`
     select id, title, updated_at from conversations where user_id = ${userId} and title like ${like} escape '\\' order by updated_at desc limit ${limit}`);
   const hits = new Map<string, SearchHit>();
-  for (const r of titleRows) hits.set(r.id, { id: r.id, title: r.title, updatedAt: new Date(r.updated_at), messageId: null, snippet: r.title });
+  for (const r of titleRows)
+    hits.set(r.id, {
+      id: r.id,
+      title: r.title,
+      updatedAt: new Date(r.updated_at),
+      messageId: null,
+      snippet: r.title,
+    });
   for (const r of rows) {
     if (hits.has(r.id) && hits.get(r.id)?.messageId) continue;
     const prior = hits.get(r.id);
-    hits.set(r.id, { id: r.id, title: r.title, updatedAt: new Date(r.updated_at), messageId: r.message_id, snippet: r.snippet ?? prior?.snippet ?? r.title });
+    hits.set(r.id, {
+      id: r.id,
+      title: r.title,
+      updatedAt: new Date(r.updated_at),
+      messageId: r.message_id,
+      snippet: r.snippet ?? prior?.snippet ?? r.title,
+    });
   }
   return [...hits.values()].sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
 }
@@ -115,13 +151,43 @@ export function searchConversations(db: Db, userId: string, q: string, limit = 3
 /** Copies messages into a new conversation of the user (import, "continue in a new chat"). */
 export function createConversationWithMessages(
   db: Db,
-  input: { id: string; userId: string; title: string; model: string | null; messages: Array<{ id: string; role: 'user' | 'assistant'; parts: unknown[]; metadata?: Record<string, unknown> }> },
+  input: {
+    id: string;
+    userId: string;
+    title: string;
+    model: string | null;
+    messages: Array<{
+      id: string;
+      role: 'user' | 'assistant';
+      parts: unknown[];
+      metadata?: Record<string, unknown>;
+    }>;
+  },
 ): void {
   db.transaction((tx) => {
     const now = new Date();
-    tx.insert(conversations).values({ id: input.id, userId: input.userId, title: input.title, model: input.model, createdAt: now, updatedAt: now }).run();
+    tx.insert(conversations)
+      .values({
+        id: input.id,
+        userId: input.userId,
+        title: input.title,
+        model: input.model,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .run();
     input.messages.forEach((m, seq) => {
-      tx.insert(messages).values({ id: m.id, conversationId: input.id, role: m.role, parts: m.parts, metadata: m.metadata ?? null, seq, createdAt: now }).run();
+      tx.insert(messages)
+        .values({
+          id: m.id,
+          conversationId: input.id,
+          role: m.role,
+          parts: m.parts,
+          metadata: m.metadata ?? null,
+          seq,
+          createdAt: now,
+        })
+        .run();
     });
   });
 }
@@ -130,9 +196,16 @@ export function createConversationWithMessages(
  * A conversation with its messages in one statement (the chat turn's only read). `takenByOther` says
  * the id exists but belongs to someone else — callers answer 404 all the same.
  */
-export function loadConversation(db: Db, userId: string, id: string): { row: ConversationRow | null; takenByOther: boolean; messages: StoredMessage[] } {
+export function loadConversation(
+  db: Db,
+  userId: string,
+  id: string,
+): { row: ConversationRow | null; takenByOther: boolean; messages: StoredMessage[] } {
   const rows = db
-    .select({ conversation: conversations, message: { id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata } })
+    .select({
+      conversation: conversations,
+      message: { id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata },
+    })
     .from(conversations)
     .leftJoin(messages, eq(messages.conversationId, conversations.id))
     .where(eq(conversations.id, id))

@@ -19,20 +19,25 @@ export type McpServerRecord = {
   unreadable: string[];
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The config as stored: every env and header value sealed. */
 function sealConfig(db: Db, config: McpServerConfig): Record<string, unknown> {
   const out: Record<string, unknown> = { ...config };
   for (const field of SECRET_FIELDS) {
     const values = out[field];
-    if (isRecord(values)) out[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, sealValue(db, String(v))]));
+    if (isRecord(values))
+      out[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, sealValue(db, String(v))]));
   }
   return out;
 }
 
 /** The stored config with its secrets opened; a value that does not open is left out and named. */
-function openConfig(db: Db, stored: Record<string, unknown>): { config: Record<string, unknown>; unreadable: string[] } {
+function openConfig(
+  db: Db,
+  stored: Record<string, unknown>,
+): { config: Record<string, unknown>; unreadable: string[] } {
   const config = { ...stored };
   const unreadable: string[] = [];
   for (const field of SECRET_FIELDS) {
@@ -93,7 +98,12 @@ export function createMcpServer(db: Db, config: McpServerConfig): McpServerRecor
 }
 
 export function updateMcpServer(db: Db, id: string, config: McpServerConfig): McpServerRecord | null {
-  const row = db.update(mcpServers).set({ name: config.name, config: sealConfig(db, config), updatedAt: new Date() }).where(eq(mcpServers.id, id)).returning().get();
+  const row = db
+    .update(mcpServers)
+    .set({ name: config.name, config: sealConfig(db, config), updatedAt: new Date() })
+    .where(eq(mcpServers.id, id))
+    .returning()
+    .get();
   return row ? toRecord(db, row) : null;
 }
 
@@ -102,17 +112,29 @@ export function deleteMcpServer(db: Db, id: string): boolean {
 }
 
 /** Adds or replaces servers by name in one transaction; says what changed. */
-export function upsertMcpServers(db: Db, configs: McpServerConfig[]): { added: string[]; updated: string[]; unchanged: string[] } {
+export function upsertMcpServers(
+  db: Db,
+  configs: McpServerConfig[],
+): { added: string[]; updated: string[]; unchanged: string[] } {
   const out = { added: [] as string[], updated: [] as string[], unchanged: [] as string[] };
   db.transaction((tx) => {
     for (const config of configs) {
       const row = tx.select().from(mcpServers).where(eq(mcpServers.name, config.name)).get();
       const stored = row && toRecord(db, row);
       if (!row) {
-        tx.insert(mcpServers).values({ id: randomUUID(), name: config.name, config: sealConfig(db, config) }).run();
+        tx.insert(mcpServers)
+          .values({ id: randomUUID(), name: config.name, config: sealConfig(db, config) })
+          .run();
         out.added.push(config.name);
-      } else if (!stored || stored.unreadable.length || JSON.stringify(stored.config) !== JSON.stringify(config)) {
-        tx.update(mcpServers).set({ config: sealConfig(db, config), updatedAt: new Date() }).where(eq(mcpServers.id, row.id)).run();
+      } else if (
+        !stored ||
+        stored.unreadable.length ||
+        JSON.stringify(stored.config) !== JSON.stringify(config)
+      ) {
+        tx.update(mcpServers)
+          .set({ config: sealConfig(db, config), updatedAt: new Date() })
+          .where(eq(mcpServers.id, row.id))
+          .run();
         out.updated.push(config.name);
       } else {
         out.unchanged.push(config.name);

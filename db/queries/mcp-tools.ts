@@ -23,12 +23,21 @@ export function listToolSettings(db: Db): ToolSettingRow[] {
 export function observeToolDefinitions(db: Db, serverId: string, definitions: ToolDefinition[]): boolean {
   let wrote = false;
   db.transaction((tx) => {
-    const rows = new Map(tx.select().from(mcpTools).where(eq(mcpTools.serverId, serverId)).all().map((r) => [r.tool, r]));
+    const rows = new Map(
+      tx
+        .select()
+        .from(mcpTools)
+        .where(eq(mcpTools.serverId, serverId))
+        .all()
+        .map((r) => [r.tool, r]),
+    );
     for (const def of definitions) {
       const hash = definitionHash(def);
       const row = rows.get(def.name);
       if (!row) {
-        tx.insert(mcpTools).values({ serverId, tool: def.name, reviewedHash: hash, reviewedDefinition: def }).run();
+        tx.insert(mcpTools)
+          .values({ serverId, tool: def.name, reviewedHash: hash, reviewedDefinition: def })
+          .run();
         wrote = true;
       } else if ((row.reviewedHash !== hash) !== row.changed) {
         tx.update(mcpTools)
@@ -57,14 +66,31 @@ export function updateToolSetting(
     ...(accept ? { reviewedHash: definitionHash(current), reviewedDefinition: current, changed: false } : {}),
     updatedAt: new Date(),
   };
-  const existing = db.select().from(mcpTools).where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool))).get();
+  const existing = db
+    .select()
+    .from(mcpTools)
+    .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool)))
+    .get();
   if (!existing) {
     if (!current) return null;
     return db
       .insert(mcpTools)
-      .values({ serverId, tool, reviewedHash: definitionHash(current), reviewedDefinition: current, ...values })
+      .values({
+        serverId,
+        tool,
+        reviewedHash: definitionHash(current),
+        reviewedDefinition: current,
+        ...values,
+      })
       .returning()
       .get();
   }
-  return db.update(mcpTools).set(values).where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool))).returning().get() ?? null;
+  return (
+    db
+      .update(mcpTools)
+      .set(values)
+      .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool)))
+      .returning()
+      .get() ?? null
+  );
 }

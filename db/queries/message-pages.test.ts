@@ -18,11 +18,26 @@ before(() => {
   db = handle.db;
   db.insert(user).values({ id: 'alice', name: 'alice', email: 'alice@example.com' }).run();
   // c-long: 25 messages m0…m24 (user, assistant, …); c-other: 3 messages that must never show up in c-long's pages.
-  for (const [conversationId, count] of [['c-long', 25], ['c-other', 3]] as const) {
+  for (const [conversationId, count] of [
+    ['c-long', 25],
+    ['c-other', 3],
+  ] as const) {
     for (let i = 0; i < count; i++) {
-      const message = { id: `${conversationId}-m${i}`, role: i % 2 ? ('assistant' as const) : ('user' as const), parts: text(`${conversationId} ${i}`) };
+      const message = {
+        id: `${conversationId}-m${i}`,
+        role: i % 2 ? ('assistant' as const) : ('user' as const),
+        parts: text(`${conversationId} ${i}`),
+      };
       if (message.role === 'user') {
-        saveUserMessage(db, { conversationId, userId: 'alice', title: conversationId, model: null, isNew: i === 0, modelChanged: false, message });
+        saveUserMessage(db, {
+          conversationId,
+          userId: 'alice',
+          title: conversationId,
+          model: null,
+          isNew: i === 0,
+          modelChanged: false,
+          message,
+        });
       } else saveAssistantMessage(db, conversationId, message);
     }
   }
@@ -32,7 +47,8 @@ after(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const ids = (page: { messages: Array<{ id: string }> }) => page.messages.map((m) => m.id.replace('c-long-', ''));
+const ids = (page: { messages: Array<{ id: string }> }) =>
+  page.messages.map((m) => m.id.replace('c-long-', ''));
 
 describe('listMessagePage', () => {
   test('the first page is the newest messages, oldest first, with a cursor to the older ones', () => {
@@ -53,7 +69,10 @@ describe('listMessagePage', () => {
       pages++;
     } while (before !== null);
     assert.equal(pages, 3);
-    assert.deepEqual(seen, listMessages(db, 'c-long').map((m) => m.id.replace('c-long-', '')));
+    assert.deepEqual(
+      seen,
+      listMessages(db, 'c-long').map((m) => m.id.replace('c-long-', '')),
+    );
   });
 
   test('a page that ends exactly at the first message has no cursor; a short conversation fits one page', () => {
@@ -72,7 +91,9 @@ describe('listMessagePage', () => {
 
   test('reads the page through the (conversation_id, seq) index, not a scan', () => {
     const plan = handle.sqlite
-      .prepare('explain query plan select id from messages where conversation_id = ? and seq < ? order by seq desc limit 11')
+      .prepare(
+        'explain query plan select id from messages where conversation_id = ? and seq < ? order by seq desc limit 11',
+      )
       .all('c-long', 15) as Array<{ detail: string }>;
     assert.match(plan.map((p) => p.detail).join('\n'), /USING INDEX messages_conv_seq_idx/);
     assert.doesNotMatch(plan.map((p) => p.detail).join('\n'), /TEMP B-TREE/);

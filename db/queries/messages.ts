@@ -36,10 +36,23 @@ export type MessagePage = {
  * The `limit` newest messages older than position `before` (all positions when omitted), oldest first.
  * One indexed range read (messages_conv_seq_idx), so a page costs the same in a conversation of 10 or 10,000.
  */
-export function listMessagePage(db: Db, conversationId: string, opts: { limit: number; before?: number | null }): MessagePage {
-  const where = opts.before == null ? eq(messages.conversationId, conversationId) : and(eq(messages.conversationId, conversationId), lt(messages.seq, opts.before));
+export function listMessagePage(
+  db: Db,
+  conversationId: string,
+  opts: { limit: number; before?: number | null },
+): MessagePage {
+  const where =
+    opts.before == null
+      ? eq(messages.conversationId, conversationId)
+      : and(eq(messages.conversationId, conversationId), lt(messages.seq, opts.before));
   const rows = db
-    .select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata, seq: messages.seq })
+    .select({
+      id: messages.id,
+      role: messages.role,
+      parts: messages.parts,
+      metadata: messages.metadata,
+      seq: messages.seq,
+    })
     .from(messages)
     .where(where)
     .orderBy(desc(messages.seq))
@@ -75,7 +88,15 @@ export type UserMessageOutcome = 'appended' | 'replaced' | 'not-a-user-message' 
  */
 export function saveUserMessage(
   db: Db,
-  input: { conversationId: string; userId: string; title: string; model: string | null; isNew: boolean; modelChanged: boolean; message: StoredMessage },
+  input: {
+    conversationId: string;
+    userId: string;
+    title: string;
+    model: string | null;
+    isNew: boolean;
+    modelChanged: boolean;
+    message: StoredMessage;
+  },
 ): UserMessageOutcome {
   const { conversationId, message } = input;
   return db.transaction((tx) => {
@@ -83,12 +104,26 @@ export function saveUserMessage(
     if (input.isNew) {
       const created = tx
         .insert(conversations)
-        .values({ id: conversationId, userId: input.userId, title: input.title, model: input.model, createdAt: now, updatedAt: now })
+        .values({
+          id: conversationId,
+          userId: input.userId,
+          title: input.title,
+          model: input.model,
+          createdAt: now,
+          updatedAt: now,
+        })
         .onConflictDoNothing()
         .returning({ id: conversations.id })
         .get();
       // Someone created this id a moment ago: only its owner may write to it.
-      if (!created && tx.select({ userId: conversations.userId }).from(conversations).where(eq(conversations.id, conversationId)).get()?.userId !== input.userId) {
+      if (
+        !created &&
+        tx
+          .select({ userId: conversations.userId })
+          .from(conversations)
+          .where(eq(conversations.id, conversationId))
+          .get()?.userId !== input.userId
+      ) {
         return 'not-yours';
       }
     } else if (input.modelChanged && input.model) {
@@ -124,14 +159,26 @@ export function saveUserMessage(
  * change such as answering an approval happens exactly once. `change` may throw to leave the row as it
  * was. Null when the message does not exist.
  */
-export function changeMessage(db: Db, conversationId: string, messageId: string, change: (message: StoredMessage) => StoredMessage): StoredMessage | null {
+export function changeMessage(
+  db: Db,
+  conversationId: string,
+  messageId: string,
+  change: (message: StoredMessage) => StoredMessage,
+): StoredMessage | null {
   const where = and(eq(messages.conversationId, conversationId), eq(messages.id, messageId));
   return db.transaction(
     (tx) => {
-      const row = tx.select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata }).from(messages).where(where).get();
+      const row = tx
+        .select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata })
+        .from(messages)
+        .where(where)
+        .get();
       if (!row) return null;
       const next = change(toStoredMessage(row));
-      tx.update(messages).set({ parts: next.parts, metadata: next.metadata ?? null }).where(where).run();
+      tx.update(messages)
+        .set({ parts: next.parts, metadata: next.metadata ?? null })
+        .where(where)
+        .run();
       return next;
     },
     { behavior: 'immediate' },

@@ -13,7 +13,10 @@ export type ProviderRecord = Omit<ProviderRow, 'apiKeyEncrypted'> & {
   /** A key is stored but cannot be decrypted with this ENCRYPTION_KEY: the provider is misconfigured. */
   apiKeyUnreadable: boolean;
 };
-export type ProviderValues = Omit<typeof providers.$inferInsert, 'id' | 'apiKeyEncrypted' | 'createdAt' | 'updatedAt'> & {
+export type ProviderValues = Omit<
+  typeof providers.$inferInsert,
+  'id' | 'apiKeyEncrypted' | 'createdAt' | 'updatedAt'
+> & {
   /** null or '' removes the key; undefined (in an update) keeps it. */
   apiKey?: string | null;
 };
@@ -26,7 +29,10 @@ function toRecord(db: Db, { apiKeyEncrypted, ...row }: ProviderRow): ProviderRec
 }
 
 function toColumns(db: Db, { apiKey, ...values }: Partial<ProviderValues>) {
-  return { ...values, ...(apiKey === undefined ? {} : { apiKeyEncrypted: apiKey ? sealValue(db, apiKey) : null }) };
+  return {
+    ...values,
+    ...(apiKey === undefined ? {} : { apiKeyEncrypted: apiKey ? sealValue(db, apiKey) : null }),
+  };
 }
 
 export function listProviders(db: Db): ProviderRecord[] {

@@ -4,8 +4,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Db, openDatabase } from '@/db/client';
-import { deleteConversation, getOwnConversation, listConversations, loadConversation, updateConversation } from '@/db/queries/conversations';
-import { listMessages, markUnansweredTurns, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
+import {
+  deleteConversation,
+  getOwnConversation,
+  listConversations,
+  loadConversation,
+  updateConversation,
+} from '@/db/queries/conversations';
+import {
+  listMessages,
+  markUnansweredTurns,
+  saveAssistantMessage,
+  saveUserMessage,
+} from '@/db/queries/messages';
 import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
 import { countUsers, updateUser } from '@/db/queries/users';
 import { session, user } from '@/db/schema';
@@ -18,7 +29,9 @@ const statementCount = () => handle.statements;
 let sqlite: ReturnType<typeof openDatabase>['sqlite'];
 
 function addUser(id: string) {
-  db.insert(user).values({ id, name: id, email: `${id}@example.com` }).run();
+  db.insert(user)
+    .values({ id, name: id, email: `${id}@example.com` })
+    .run();
 }
 const text = (t: string) => [{ type: 'text', text: t }];
 
@@ -46,32 +59,80 @@ describe('database file', () => {
 
 describe('messages', () => {
   test('the first user message creates the conversation; answers append in order', () => {
-    const r = saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'Hello', isNew: true, modelChanged: false, model: 'm', message: { id: 'u1', role: 'user', parts: text('hi') } });
+    const r = saveUserMessage(db, {
+      conversationId: 'conv-0001',
+      userId: 'alice',
+      title: 'Hello',
+      isNew: true,
+      modelChanged: false,
+      model: 'm',
+      message: { id: 'u1', role: 'user', parts: text('hi') },
+    });
     assert.equal(r, 'appended');
-    saveAssistantMessage(db, 'conv-0001', { id: 'a1', role: 'assistant', parts: text('hello'), metadata: { usage: { totalTokens: 5 } } });
-    saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'ignored', isNew: false, modelChanged: false, model: null, message: { id: 'u2', role: 'user', parts: text('more') } });
+    saveAssistantMessage(db, 'conv-0001', {
+      id: 'a1',
+      role: 'assistant',
+      parts: text('hello'),
+      metadata: { usage: { totalTokens: 5 } },
+    });
+    saveUserMessage(db, {
+      conversationId: 'conv-0001',
+      userId: 'alice',
+      title: 'ignored',
+      isNew: false,
+      modelChanged: false,
+      model: null,
+      message: { id: 'u2', role: 'user', parts: text('more') },
+    });
     const msgs = listMessages(db, 'conv-0001');
-    assert.deepEqual(msgs.map((m) => m.id), ['u1', 'a1', 'u2']);
+    assert.deepEqual(
+      msgs.map((m) => m.id),
+      ['u1', 'a1', 'u2'],
+    );
     assert.deepEqual(msgs[1]?.metadata, { usage: { totalTokens: 5 } });
     assert.equal(getOwnConversation(db, 'alice', 'conv-0001')?.title, 'Hello');
   });
 
   test('re-sending a stored user message replaces it and drops what came after (retry, edit)', () => {
-    saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'x', isNew: false, modelChanged: false, model: null, message: { id: 'u1', role: 'user', parts: text('hi again') } });
+    saveUserMessage(db, {
+      conversationId: 'conv-0001',
+      userId: 'alice',
+      title: 'x',
+      isNew: false,
+      modelChanged: false,
+      model: null,
+      message: { id: 'u1', role: 'user', parts: text('hi again') },
+    });
     const msgs = listMessages(db, 'conv-0001');
-    assert.deepEqual(msgs.map((m) => m.id), ['u1']);
+    assert.deepEqual(
+      msgs.map((m) => m.id),
+      ['u1'],
+    );
     assert.deepEqual(msgs[0]?.parts, text('hi again'));
   });
 
   test('a user message may not overwrite an answer', () => {
     saveAssistantMessage(db, 'conv-0001', { id: 'a9', role: 'assistant', parts: text('answer') });
-    const r = saveUserMessage(db, { conversationId: 'conv-0001', userId: 'alice', title: 'x', isNew: false, modelChanged: false, model: null, message: { id: 'a9', role: 'user', parts: text('evil') } });
+    const r = saveUserMessage(db, {
+      conversationId: 'conv-0001',
+      userId: 'alice',
+      title: 'x',
+      isNew: false,
+      modelChanged: false,
+      model: null,
+      message: { id: 'a9', role: 'user', parts: text('evil') },
+    });
     assert.equal(r, 'not-a-user-message');
     assert.deepEqual(listMessages(db, 'conv-0001').at(-1)?.parts, text('answer'));
   });
 
   test('saving an answer twice (same id) updates it in place', () => {
-    saveAssistantMessage(db, 'conv-0001', { id: 'a9', role: 'assistant', parts: text('answer v2'), metadata: { interrupted: true } });
+    saveAssistantMessage(db, 'conv-0001', {
+      id: 'a9',
+      role: 'assistant',
+      parts: text('answer v2'),
+      metadata: { interrupted: true },
+    });
     const msgs = listMessages(db, 'conv-0001');
     assert.equal(msgs.filter((m) => m.id === 'a9').length, 1);
     assert.deepEqual(msgs.at(-1)?.metadata, { interrupted: true });
@@ -88,7 +149,15 @@ describe('conversations', () => {
 
   test('list is newest first, paginated, each conversation exactly once', () => {
     for (let i = 0; i < 7; i++) {
-      saveUserMessage(db, { conversationId: `page-${i}0000`, userId: 'bob', title: `t${i}`, isNew: true, modelChanged: false, model: null, message: { id: `m${i}`, role: 'user', parts: text('x') } });
+      saveUserMessage(db, {
+        conversationId: `page-${i}0000`,
+        userId: 'bob',
+        title: `t${i}`,
+        isNew: true,
+        modelChanged: false,
+        model: null,
+        message: { id: `m${i}`, role: 'user', parts: text('x') },
+      });
     }
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -118,7 +187,9 @@ describe('settings and users', () => {
   });
 
   test('disabling a user ends their sessions', () => {
-    db.insert(session).values({ id: 's1', token: 'tok', userId: 'bob', expiresAt: new Date(Date.now() + 60_000) }).run();
+    db.insert(session)
+      .values({ id: 's1', token: 'tok', userId: 'bob', expiresAt: new Date(Date.now() + 60_000) })
+      .run();
     const row = updateUser(db, 'bob', { disabled: true });
     assert.equal(row?.disabled, true);
     assert.equal(db.select().from(session).all().length, 0);
@@ -135,34 +206,77 @@ test('a settings PATCH changes only the keys it names', async () => {
 
 describe('the chat turn path', () => {
   test('one read loads a conversation with its messages; a stranger only learns that it is not theirs', () => {
-    saveUserMessage(db, { conversationId: 'turn-0001', userId: 'alice', title: 'T', isNew: true, modelChanged: false, model: null, message: { id: 'x1', role: 'user', parts: text('q') } });
+    saveUserMessage(db, {
+      conversationId: 'turn-0001',
+      userId: 'alice',
+      title: 'T',
+      isNew: true,
+      modelChanged: false,
+      model: null,
+      message: { id: 'x1', role: 'user', parts: text('q') },
+    });
     saveAssistantMessage(db, 'turn-0001', { id: 'x2', role: 'assistant', parts: text('a') });
     const before = statementCount();
     const loaded = loadConversation(db, 'alice', 'turn-0001');
     assert.equal(statementCount() - before, 1);
-    assert.deepEqual(loaded.messages.map((m) => m.id), ['x1', 'x2']);
-    assert.deepEqual(loadConversation(db, 'bob', 'turn-0001'), { row: null, takenByOther: true, messages: [] });
-    assert.deepEqual(loadConversation(db, 'bob', 'nope-0001'), { row: null, takenByOther: false, messages: [] });
+    assert.deepEqual(
+      loaded.messages.map((m) => m.id),
+      ['x1', 'x2'],
+    );
+    assert.deepEqual(loadConversation(db, 'bob', 'turn-0001'), {
+      row: null,
+      takenByOther: true,
+      messages: [],
+    });
+    assert.deepEqual(loadConversation(db, 'bob', 'nope-0001'), {
+      row: null,
+      takenByOther: false,
+      messages: [],
+    });
   });
 
   test('a follow-up message is one insert, and it bumps the conversation to the top', () => {
     const updated = loadConversation(db, 'alice', 'turn-0001').row?.updatedAt.getTime() ?? 0;
     const before = statementCount();
-    const outcome = saveUserMessage(db, { conversationId: 'turn-0001', userId: 'alice', title: 'T', isNew: false, modelChanged: false, model: null, message: { id: 'x3', role: 'user', parts: text('again') } });
+    const outcome = saveUserMessage(db, {
+      conversationId: 'turn-0001',
+      userId: 'alice',
+      title: 'T',
+      isNew: false,
+      modelChanged: false,
+      model: null,
+      message: { id: 'x3', role: 'user', parts: text('again') },
+    });
     assert.equal(outcome, 'appended');
     assert.equal(statementCount() - before, 1);
     assert.ok((loadConversation(db, 'alice', 'turn-0001').row?.updatedAt.getTime() ?? 0) >= updated);
   });
 
   test("a new conversation cannot be created over someone else's id", () => {
-    const outcome = saveUserMessage(db, { conversationId: 'turn-0001', userId: 'bob', title: 'mine', isNew: true, modelChanged: false, model: null, message: { id: 'b1', role: 'user', parts: text('hijack') } });
+    const outcome = saveUserMessage(db, {
+      conversationId: 'turn-0001',
+      userId: 'bob',
+      title: 'mine',
+      isNew: true,
+      modelChanged: false,
+      model: null,
+      message: { id: 'b1', role: 'user', parts: text('hijack') },
+    });
     assert.equal(outcome, 'not-yours');
     assert.ok(!loadConversation(db, 'alice', 'turn-0001').messages.some((m) => m.id === 'b1'));
   });
 });
 
 test('after a crash, turns left without an answer get an empty answer marked interrupted', () => {
-  saveUserMessage(db, { conversationId: 'crash-001', userId: 'alice', title: 'C', isNew: true, modelChanged: false, model: null, message: { id: 'c1', role: 'user', parts: text('are you there?') } });
+  saveUserMessage(db, {
+    conversationId: 'crash-001',
+    userId: 'alice',
+    title: 'C',
+    isNew: true,
+    modelChanged: false,
+    model: null,
+    message: { id: 'c1', role: 'user', parts: text('are you there?') },
+  });
   const marked = markUnansweredTurns(db, 'The server stopped.');
   assert.ok(marked >= 1);
   const last = listMessages(db, 'crash-001').at(-1);

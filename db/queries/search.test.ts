@@ -16,9 +16,26 @@ after(() => {
 });
 
 test('full-text search finds words inside answers, only in the own conversations, and forgets deleted ones', () => {
-  db.insert(user).values([{ id: 'u', name: 'u', email: 'u@x.test' }, { id: 'v', name: 'v', email: 'v@x.test' }]).run();
-  saveUserMessage(db, { conversationId: 'conv-1234', userId: 'u', title: 'Hello there', isNew: true, modelChanged: false, model: null, message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } });
-  saveAssistantMessage(db, 'conv-1234', { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'the zebra-quokka lives here' }] });
+  db.insert(user)
+    .values([
+      { id: 'u', name: 'u', email: 'u@x.test' },
+      { id: 'v', name: 'v', email: 'v@x.test' },
+    ])
+    .run();
+  saveUserMessage(db, {
+    conversationId: 'conv-1234',
+    userId: 'u',
+    title: 'Hello there',
+    isNew: true,
+    modelChanged: false,
+    model: null,
+    message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+  });
+  saveAssistantMessage(db, 'conv-1234', {
+    id: 'a1',
+    role: 'assistant',
+    parts: [{ type: 'text', text: 'the zebra-quokka lives here' }],
+  });
 
   const [hit, ...rest] = searchConversations(db, 'u', 'quokka');
   assert.equal(rest.length, 0);
@@ -28,7 +45,11 @@ test('full-text search finds words inside answers, only in the own conversations
   assert.equal(searchConversations(db, 'u', 'hel')[0]?.id, 'conv-1234', 'titles match too, by prefix');
   assert.equal(searchConversations(db, 'u', '"); DROP TABLE messages; --').length, 0);
 
-  saveAssistantMessage(db, 'conv-1234', { id: 'a1', role: 'assistant', parts: [{ type: 'text', text: 'rewritten answer' }] });
+  saveAssistantMessage(db, 'conv-1234', {
+    id: 'a1',
+    role: 'assistant',
+    parts: [{ type: 'text', text: 'rewritten answer' }],
+  });
   assert.equal(searchConversations(db, 'u', 'quokka').length, 0, 'an updated message is re-indexed');
   deleteConversation(db, 'u', 'conv-1234');
   assert.equal(searchConversations(db, 'u', 'rewritten').length, 0);

@@ -14,7 +14,10 @@ export function updateSettings(db: Db, patch: Partial<AppSettings>): AppSettings
   db.transaction((tx) => {
     for (const [key, value] of Object.entries(patch)) {
       if (value === undefined) continue;
-      tx.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } }).run();
+      tx.insert(settings)
+        .values({ key, value })
+        .onConflictDoUpdate({ target: settings.key, set: { value } })
+        .run();
     }
   });
   return getSettings(db);

@@ -16,7 +16,13 @@ export function getShareByToken(db: Db, token: string): ShareRow | null {
 
 export function listUserShares(db: Db, userId: string) {
   return db
-    .select({ token: shares.token, conversationId: shares.conversationId, title: shares.title, includeToolDetails: shares.includeToolDetails, createdAt: shares.createdAt })
+    .select({
+      token: shares.token,
+      conversationId: shares.conversationId,
+      title: shares.title,
+      includeToolDetails: shares.includeToolDetails,
+      createdAt: shares.createdAt,
+    })
     .from(shares)
     .where(eq(shares.userId, userId))
     .orderBy(desc(shares.createdAt))
@@ -24,5 +30,10 @@ export function listUserShares(db: Db, userId: string) {
 }
 
 export function deleteShare(db: Db, userId: string, token: string): boolean {
-  return db.delete(shares).where(and(eq(shares.token, token), eq(shares.userId, userId))).run().changes > 0;
+  return (
+    db
+      .delete(shares)
+      .where(and(eq(shares.token, token), eq(shares.userId, userId)))
+      .run().changes > 0
+  );
 }

@@ -5,7 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openDatabase } from '@/db/client';
-import { createMcpServer, getMcpServerByName, listMcpServers, updateMcpServer, upsertMcpServers } from '@/db/queries/mcp-servers';
+import {
+  createMcpServer,
+  getMcpServerByName,
+  listMcpServers,
+  updateMcpServer,
+  upsertMcpServers,
+} from '@/db/queries/mcp-servers';
 import { createProvider, getProvider, listProviders, updateProvider } from '@/db/queries/providers';
 import { type McpServerConfig, McpServerConfigSchema } from '@/lib/schemas/mcp';
 
@@ -27,7 +33,8 @@ const LEGACY_ENV = `legacy-env-${randomUUID()}`;
 const LEGACY_KEY = `sk-legacy-${randomUUID()}`;
 
 // Parsed, as every config the app stores is.
-const stdio = (name: string, env: Record<string, string>): McpServerConfig => McpServerConfigSchema.parse({ name, transport: 'stdio', command: 'node', env });
+const stdio = (name: string, env: Record<string, string>): McpServerConfig =>
+  McpServerConfigSchema.parse({ name, transport: 'stdio', command: 'node', env });
 const http = (name: string, headers: Record<string, string>): McpServerConfig =>
   McpServerConfigSchema.parse({ name, transport: 'http', url: 'https://mcp.example.com/mcp', headers });
 
@@ -39,7 +46,11 @@ function secretsOf(name: string): Record<string, string> {
 }
 
 /** Every stored secret, as SQLite holds it. */
-const rawRows = () => JSON.stringify([handle.sqlite.prepare('select * from mcp_servers').all(), handle.sqlite.prepare('select * from providers').all()]);
+const rawRows = () =>
+  JSON.stringify([
+    handle.sqlite.prepare('select * from mcp_servers').all(),
+    handle.sqlite.prepare('select * from providers').all(),
+  ]);
 
 /** The v1 format as the app wrote provider keys before ENCRYPTION_KEY (a key derived from AUTH_SECRET). */
 function sealV1(plain: string, appSecret: string): string {
@@ -47,7 +58,12 @@ function sealV1(plain: string, appSecret: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  return [
+    'v1',
+    iv.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    data.toString('base64url'),
+  ].join('.');
 }
 
 test('A10: env and header values and provider keys are sealed in the rows and read back plain through the queries', () => {
@@ -55,28 +71,54 @@ test('A10: env and header values and provider keys are sealed in the rows and re
   createMcpServer(db, stdio('local', { TOKEN: ENV_CANARY }));
   const remote = createMcpServer(db, http('remote', { Authorization: `Bearer ${HEADER_CANARY}` }));
   assert.ok(remote);
-  updateMcpServer(db, remote.id, http('remote', { Authorization: `Bearer ${HEADER_CANARY}`, 'X-Extra': HEADER_CANARY }));
+  updateMcpServer(
+    db,
+    remote.id,
+    http('remote', { Authorization: `Bearer ${HEADER_CANARY}`, 'X-Extra': HEADER_CANARY }),
+  );
   upsertMcpServers(db, [stdio('upserted', { TOKEN: ENV_CANARY })]);
-  const provider = createProvider(db, { name: 'p', baseURL: 'https://llm.example.com/v1', apiKey: KEY_CANARY, models: ['m'], toolCalling: 'native' });
+  const provider = createProvider(db, {
+    name: 'p',
+    baseURL: 'https://llm.example.com/v1',
+    apiKey: KEY_CANARY,
+    models: ['m'],
+    toolCalling: 'native',
+  });
   assert.ok(provider);
 
   const raw = rawRows();
-  for (const canary of [ENV_CANARY, HEADER_CANARY, KEY_CANARY]) assert.ok(!raw.includes(canary), `${canary} is not in the raw rows`);
+  for (const canary of [ENV_CANARY, HEADER_CANARY, KEY_CANARY])
+    assert.ok(!raw.includes(canary), `${canary} is not in the raw rows`);
   assert.match(raw, /"TOKEN\\":\\"v2\./);
 
   assert.deepEqual(secretsOf('local'), { TOKEN: ENV_CANARY });
-  assert.deepEqual(secretsOf('remote'), { Authorization: `Bearer ${HEADER_CANARY}`, 'X-Extra': HEADER_CANARY });
+  assert.deepEqual(secretsOf('remote'), {
+    Authorization: `Bearer ${HEADER_CANARY}`,
+    'X-Extra': HEADER_CANARY,
+  });
   assert.deepEqual(secretsOf('upserted'), { TOKEN: ENV_CANARY });
-  assert.deepEqual(upsertMcpServers(db, [stdio('upserted', { TOKEN: ENV_CANARY })]).unchanged, ['upserted'], 'fresh IVs do not make a server look changed');
+  assert.deepEqual(
+    upsertMcpServers(db, [stdio('upserted', { TOKEN: ENV_CANARY })]).unchanged,
+    ['upserted'],
+    'fresh IVs do not make a server look changed',
+  );
   assert.equal(getProvider(db, provider.id)?.apiKey, KEY_CANARY);
-  assert.equal(updateProvider(db, provider.id, { baseURL: 'https://llm2.example.com/v1' })?.apiKey, KEY_CANARY, 'an update without a key keeps it');
+  assert.equal(
+    updateProvider(db, provider.id, { baseURL: 'https://llm2.example.com/v1' })?.apiKey,
+    KEY_CANARY,
+    'an update without a key keeps it',
+  );
 });
 
 test('A10: a legacy plaintext server row and a v1 provider key are sealed when the database opens, once, and still read back', () => {
   const legacyConfig = { ...stdio('legacy', { TOKEN: LEGACY_ENV }) };
-  handle.sqlite.prepare('insert into mcp_servers (id, name, config) values (?, ?, ?)').run('legacy-id', 'legacy', JSON.stringify(legacyConfig));
+  handle.sqlite
+    .prepare('insert into mcp_servers (id, name, config) values (?, ?, ?)')
+    .run('legacy-id', 'legacy', JSON.stringify(legacyConfig));
   const v1 = sealV1(LEGACY_KEY, AUTH_SECRET);
-  handle.sqlite.prepare('insert into providers (id, name, base_url, api_key_encrypted) values (?, ?, ?, ?)').run('old-id', 'old', 'https://old.example.com/v1', v1);
+  handle.sqlite
+    .prepare('insert into providers (id, name, base_url, api_key_encrypted) values (?, ?, ?, ?)')
+    .run('old-id', 'old', 'https://old.example.com/v1', v1);
   assert.ok(rawRows().includes(LEGACY_ENV));
 
   handle.sqlite.close();
@@ -84,7 +126,9 @@ test('A10: a legacy plaintext server row and a v1 provider key are sealed when t
   const migrated = rawRows();
   assert.ok(!migrated.includes(LEGACY_ENV), 'the plaintext env value is sealed');
   assert.ok(!migrated.includes(v1), 'the v1 key is resealed');
-  const resealed = handle.sqlite.prepare("select api_key_encrypted as k from providers where id = 'old-id'").get() as { k: string };
+  const resealed = handle.sqlite
+    .prepare("select api_key_encrypted as k from providers where id = 'old-id'")
+    .get() as { k: string };
   assert.match(resealed.k, /^v2\./);
   assert.deepEqual(secretsOf('legacy'), { TOKEN: LEGACY_ENV });
   assert.equal(getProvider(handle.db, 'old-id')?.apiKey, LEGACY_KEY);
@@ -105,7 +149,10 @@ test('A10: under another ENCRYPTION_KEY sealed values are unreadable, never garb
   assert.ok(local?.config.transport === 'stdio');
   assert.deepEqual(local.unreadable, ['env.TOKEN']);
   assert.deepEqual(local.config.env, {}, 'no undecryptable value reaches the config');
-  assert.deepEqual(getMcpServerByName(handle.db, 'remote')?.unreadable, ['headers.Authorization', 'headers.X-Extra']);
+  assert.deepEqual(getMcpServerByName(handle.db, 'remote')?.unreadable, [
+    'headers.Authorization',
+    'headers.X-Extra',
+  ]);
   listMcpServers(handle.db);
   listMcpServers(handle.db);
   const provider = listProviders(handle.db).find((p) => p.name === 'p');
@@ -114,7 +161,11 @@ test('A10: under another ENCRYPTION_KEY sealed values are unreadable, never garb
 
   const logged = errors.mock.calls.map((c) => String(c.arguments[0]));
   assert.equal(logged.filter((m) => m.includes('MCP server "local"')).length, 1, 'logged once');
-  assert.match(logged.find((m) => m.includes('MCP server "local"')) ?? '', /env\.TOKEN cannot be decrypted with this ENCRYPTION_KEY/);
+  assert.match(
+    logged.find((m) => m.includes('MCP server "local"')) ?? '',
+    /env\.TOKEN cannot be decrypted with this ENCRYPTION_KEY/,
+  );
   assert.ok(logged.some((m) => m.includes('provider "p"')));
-  for (const canary of [ENV_CANARY, HEADER_CANARY, KEY_CANARY]) assert.ok(!logged.join('\n').includes(canary));
+  for (const canary of [ENV_CANARY, HEADER_CANARY, KEY_CANARY])
+    assert.ok(!logged.join('\n').includes(canary));
 });

@@ -8,7 +8,8 @@ import { isSealed } from '@/lib/secret-box';
 /** The config fields whose values are secrets (stdio env, http/sse headers). */
 export const SECRET_FIELDS = ['env', 'headers'] as const;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The stored config with every secret value that is not sealed yet sealed; null when nothing changes. */
 function sealPlainValues(db: Db, config: Record<string, unknown>): Record<string, unknown> | null {
@@ -43,15 +44,25 @@ export function sealStoredSecrets(db: Db): { servers: number; providers: number 
       tx.update(mcpServers).set({ config }).where(eq(mcpServers.id, row.id)).run();
       done.servers++;
     }
-    const legacy = tx.select({ id: providers.id, key: providers.apiKeyEncrypted }).from(providers).where(like(providers.apiKeyEncrypted, 'v1.%')).all();
+    const legacy = tx
+      .select({ id: providers.id, key: providers.apiKeyEncrypted })
+      .from(providers)
+      .where(like(providers.apiKeyEncrypted, 'v1.%'))
+      .all();
     for (const row of legacy) {
       const plain = row.key ? openLegacyValue(db, row.key) : null;
       // Sealed under another AUTH_SECRET: left as it is, and reported as unreadable when read.
       if (plain === null) continue;
-      tx.update(providers).set({ apiKeyEncrypted: sealValue(db, plain) }).where(eq(providers.id, row.id)).run();
+      tx.update(providers)
+        .set({ apiKeyEncrypted: sealValue(db, plain) })
+        .where(eq(providers.id, row.id))
+        .run();
       done.providers++;
     }
   });
-  if (done.servers || done.providers) console.log(`[secrets] sealed the stored secrets of ${done.servers} MCP server(s) and ${done.providers} provider(s) under ENCRYPTION_KEY`);
+  if (done.servers || done.providers)
+    console.log(
+      `[secrets] sealed the stored secrets of ${done.servers} MCP server(s) and ${done.providers} provider(s) under ENCRYPTION_KEY`,
+    );
   return done;
 }

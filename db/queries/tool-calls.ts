@@ -7,10 +7,18 @@ import { toolCalls } from '@/db/schema';
 export type NewToolCall = Omit<typeof toolCalls.$inferInsert, 'id' | 'createdAt'>;
 
 export function recordToolCall(db: Db, call: NewToolCall): void {
-  db.insert(toolCalls).values({ id: randomUUID(), ...call }).run();
+  db.insert(toolCalls)
+    .values({ id: randomUUID(), ...call })
+    .run();
 }
 
-export type ServerStats = { calls24h: number; errors24h: number; errorRate: number; p50Ms: number | null; p95Ms: number | null };
+export type ServerStats = {
+  calls24h: number;
+  errors24h: number;
+  errorRate: number;
+  p50Ms: number | null;
+  p95Ms: number | null;
+};
 
 function percentile(sorted: number[], p: number): number | null {
   if (!sorted.length) return null;
@@ -35,14 +43,28 @@ export function serverStats(db: Db): Map<string, ServerStats> {
   const out = new Map<string, ServerStats>();
   for (const [server, s] of byServer) {
     const sorted = s.durations.sort((a, b) => a - b);
-    out.set(server, { calls24h: sorted.length, errors24h: s.errors, errorRate: s.errors / sorted.length, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95) });
+    out.set(server, {
+      calls24h: sorted.length,
+      errors24h: s.errors,
+      errorRate: s.errors / sorted.length,
+      p50Ms: percentile(sorted, 50),
+      p95Ms: percentile(sorted, 95),
+    });
   }
   return out;
 }
 
 export function recentCalls(db: Db, server: string, limit = 50) {
   return db
-    .select({ id: toolCalls.id, at: toolCalls.createdAt, tool: toolCalls.tool, durationMs: toolCalls.durationMs, outcome: toolCalls.outcome, errorKind: toolCalls.errorKind, error: toolCalls.error })
+    .select({
+      id: toolCalls.id,
+      at: toolCalls.createdAt,
+      tool: toolCalls.tool,
+      durationMs: toolCalls.durationMs,
+      outcome: toolCalls.outcome,
+      errorKind: toolCalls.errorKind,
+      error: toolCalls.error,
+    })
     .from(toolCalls)
     .where(eq(toolCalls.server, server))
     .orderBy(desc(toolCalls.createdAt))

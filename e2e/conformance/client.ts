@@ -9,7 +9,9 @@ import { acceptWithDefaults } from '@/lib/mcp/elicitation';
 function argumentsFor(tool: Tool): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   let n = 1;
-  for (const [key, prop] of Object.entries((tool.inputSchema.properties ?? {}) as Record<string, { type?: string }>)) {
+  for (const [key, prop] of Object.entries(
+    (tool.inputSchema.properties ?? {}) as Record<string, { type?: string }>,
+  )) {
     if (prop.type === 'number' || prop.type === 'integer') args[key] = n++;
     else if (prop.type === 'boolean') args[key] = true;
     else args[key] = 'test';
@@ -21,7 +23,15 @@ async function main() {
   const url = process.argv.at(-1);
   if (!url) throw new Error('usage: client.ts <server-url>');
   const connection = new McpConnection(
-    { name: 'conformance', transport: 'http', url, headers: {}, allowPrivateNetwork: true, enabled: true, timeoutMs: 20_000 },
+    {
+      name: 'conformance',
+      transport: 'http',
+      url,
+      headers: {},
+      allowPrivateNetwork: true,
+      enabled: true,
+      timeoutMs: 20_000,
+    },
     { ...DEFAULT_CONNECTION_OPTIONS, onElicit: acceptWithDefaults },
   );
   try {

@@ -3,10 +3,18 @@ import { test } from 'node:test';
 import { applyApprovals } from '@/lib/chat/approvals';
 import { AppError } from '@/lib/errors';
 
-const pending = (id: string) => ({ type: 'dynamic-tool', state: 'approval-requested', approval: { id }, toolMetadata: { server: 's', tool: 't' } });
+const pending = (id: string) => ({
+  type: 'dynamic-tool',
+  state: 'approval-requested',
+  approval: { id },
+  toolMetadata: { server: 's', tool: 't' },
+});
 
 test('A2: an approval is applied once; a second answer to it is a conflict', () => {
-  const { parts, alwaysAllow } = applyApprovals([pending('a1')], [{ id: 'a1', approved: true, always: true }]);
+  const { parts, alwaysAllow } = applyApprovals(
+    [pending('a1')],
+    [{ id: 'a1', approved: true, always: true }],
+  );
   assert.equal(parts[0]?.state, 'approval-responded');
   assert.deepEqual(alwaysAllow, ['s/t']);
   for (const approved of [true, false]) {

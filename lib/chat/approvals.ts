@@ -1,7 +1,12 @@
 import type { Approval } from '@/lib/schemas/chat';
 import { AppError } from '@/lib/errors';
 
-type Part = { type: string; state?: string; approval?: { id: string; approved?: boolean; reason?: string }; toolMetadata?: unknown };
+type Part = {
+  type: string;
+  state?: string;
+  approval?: { id: string; approved?: boolean; reason?: string };
+  toolMetadata?: unknown;
+};
 
 /**
  * Applies a person's answers to the pending approvals of the stored answer. Only ids the server
@@ -9,7 +14,10 @@ type Part = { type: string; state?: string; approval?: { id: string; approved?: 
  * once: an answer to a call that is no longer awaiting approval (answered before, from another tab or
  * a replayed request) is a 409 and changes nothing, so a tool never runs twice for one approval.
  */
-export function applyApprovals<P extends Part>(parts: P[], approvals: Approval[]): { parts: P[]; alwaysAllow: string[] } {
+export function applyApprovals<P extends Part>(
+  parts: P[],
+  approvals: Approval[],
+): { parts: P[]; alwaysAllow: string[] } {
   const byId = new Map(approvals.map((a) => [a.id, a]));
   const seen = new Set<string>();
   const alwaysAllow: string[] = [];
@@ -21,14 +29,25 @@ export function applyApprovals<P extends Part>(parts: P[], approvals: Approval[]
       throw new AppError('conflict', 'This tool call was already answered.', { approvals: answer.id });
     }
     const meta = part.toolMetadata as { server?: unknown; tool?: unknown } | undefined;
-    if (answer.approved && answer.always && typeof meta?.server === 'string' && typeof meta.tool === 'string') {
+    if (
+      answer.approved &&
+      answer.always &&
+      typeof meta?.server === 'string' &&
+      typeof meta.tool === 'string'
+    ) {
       alwaysAllow.push(`${meta.server}/${meta.tool}`);
     }
-    return { ...part, state: 'approval-responded', approval: { ...part.approval, approved: answer.approved, reason: answer.reason } };
+    return {
+      ...part,
+      state: 'approval-responded',
+      approval: { ...part.approval, approved: answer.approved, reason: answer.reason },
+    };
   });
   const unknown = approvals.filter((a) => !seen.has(a.id));
   if (unknown.length) {
-    throw new AppError('bad_request', 'No pending tool call has that approval id.', { approvals: unknown.map((a) => a.id).join(', ') });
+    throw new AppError('bad_request', 'No pending tool call has that approval id.', {
+      approvals: unknown.map((a) => a.id).join(', '),
+    });
   }
   return { parts: next, alwaysAllow };
 }

@@ -4,7 +4,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { coalesceDeltas } from './coalesce-deltas';
 
-const delta = (id: string, text: string, type: 'text-delta' | 'reasoning-delta' = 'text-delta'): LanguageModelV4StreamPart => ({ type, id, delta: text });
+const delta = (
+  id: string,
+  text: string,
+  type: 'text-delta' | 'reasoning-delta' = 'text-delta',
+): LanguageModelV4StreamPart => ({ type, id, delta: text });
 
 /** Pipes `source` through coalesceDeltas and collects what comes out. */
 async function run(source: ReadableStream<LanguageModelV4StreamPart>) {
@@ -15,9 +19,17 @@ async function run(source: ReadableStream<LanguageModelV4StreamPart>) {
 
 test('deltas that arrive in one event-loop turn (one network read) leave as one delta, text unchanged', async () => {
   const words = Array.from({ length: 200 }, (_, i) => `word${i + 1} `);
-  const parts: LanguageModelV4StreamPart[] = [{ type: 'text-start', id: 't' }, ...words.map((w) => delta('t', w)), { type: 'text-end', id: 't' }];
+  const parts: LanguageModelV4StreamPart[] = [
+    { type: 'text-start', id: 't' },
+    ...words.map((w) => delta('t', w)),
+    { type: 'text-end', id: 't' },
+  ];
   const out = await run(new ReadableStream({ start: (c) => [...parts.map((p) => c.enqueue(p)), c.close()] }));
-  assert.deepEqual(out, [{ type: 'text-start', id: 't' }, delta('t', words.join('')), { type: 'text-end', id: 't' }]);
+  assert.deepEqual(out, [
+    { type: 'text-start', id: 't' },
+    delta('t', words.join('')),
+    { type: 'text-end', id: 't' },
+  ]);
 });
 
 test('a model streaming token by token is passed on token by token, before the next token arrives', async () => {
@@ -50,7 +62,14 @@ test('order is kept: any other part, another id or another kind of delta first r
     { type: 'tool-input-start', id: 'call1', toolName: 'add' },
     delta('t2', 'after'),
     delta('t3', 'other id'),
-    { type: 'finish', usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } }, finishReason: { unified: 'stop', raw: 'stop' } },
+    {
+      type: 'finish',
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 1, text: 1, reasoning: undefined },
+      },
+      finishReason: { unified: 'stop', raw: 'stop' },
+    },
   ];
   const out = await run(new ReadableStream({ start: (c) => [...parts.map((p) => c.enqueue(p)), c.close()] }));
   assert.deepEqual(out.slice(0, 6), [
@@ -65,10 +84,18 @@ test('order is kept: any other part, another id or another kind of delta first r
 });
 
 test('text pending when the source ends is released before the end, and a cancel leaves no error behind', async () => {
-  const out = await run(new ReadableStream({ start: (c) => [c.enqueue(delta('t', 'last ')), c.enqueue(delta('t', 'words')), c.close()] }));
+  const out = await run(
+    new ReadableStream({
+      start: (c) => [c.enqueue(delta('t', 'last ')), c.enqueue(delta('t', 'words')), c.close()],
+    }),
+  );
   assert.deepEqual(out, [delta('t', 'last words')]);
 
-  const reader = new ReadableStream<LanguageModelV4StreamPart>({ start: (c) => void c.enqueue(delta('t', 'x')) }).pipeThrough(coalesceDeltas()).getReader();
+  const reader = new ReadableStream<LanguageModelV4StreamPart>({
+    start: (c) => void c.enqueue(delta('t', 'x')),
+  })
+    .pipeThrough(coalesceDeltas())
+    .getReader();
   const uncaught: unknown[] = [];
   const onUncaught = (err: unknown) => uncaught.push(err);
   process.on('uncaughtException', onUncaught);

@@ -2,7 +2,8 @@ import type { LanguageModelV4Middleware, LanguageModelV4StreamPart } from '@ai-s
 
 type Delta = Extract<LanguageModelV4StreamPart, { type: 'text-delta' | 'reasoning-delta' }>;
 
-const isDelta = (part: LanguageModelV4StreamPart): part is Delta => part.type === 'text-delta' || part.type === 'reasoning-delta';
+const isDelta = (part: LanguageModelV4StreamPart): part is Delta =>
+  part.type === 'text-delta' || part.type === 'reasoning-delta';
 
 /**
  * Merges the text (and reasoning) deltas that reach the server in one network read into one delta.
@@ -35,7 +36,13 @@ export function coalesceDeltas(): TransformStream<LanguageModelV4StreamPart, Lan
     },
     transform(part, c) {
       if (isDelta(part)) {
-        if (pending && pending.type === part.type && pending.id === part.id && !pending.providerMetadata && !part.providerMetadata) {
+        if (
+          pending &&
+          pending.type === part.type &&
+          pending.id === part.id &&
+          !pending.providerMetadata &&
+          !part.providerMetadata
+        ) {
           pending = { ...pending, delta: pending.delta + part.delta };
           return;
         }

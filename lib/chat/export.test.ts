@@ -15,7 +15,11 @@ const toolPart = {
 test('A14: the Markdown export says which messages were imported, and that their tool calls did not run here', () => {
   const md = conversationToMarkdown('T', [
     { role: 'user', parts: [{ type: 'text', text: 'old question' }], metadata: { imported: true } },
-    { role: 'assistant', parts: [toolPart, { type: 'text', text: 'old answer' }], metadata: { imported: true } },
+    {
+      role: 'assistant',
+      parts: [toolPart, { type: 'text', text: 'old answer' }],
+      metadata: { imported: true },
+    },
     { role: 'user', parts: [{ type: 'text', text: 'new question' }] },
     { role: 'assistant', parts: [toolPart, { type: 'text', text: 'new answer' }], metadata: { model: 'm' } },
   ]);

@@ -1,6 +1,19 @@
 /** A conversation as a readable Markdown document: roles, times, text, tool calls as fenced blocks. */
-type Part = { type: string; text?: string; state?: string; input?: unknown; output?: unknown; errorText?: string; toolMetadata?: { server?: unknown; tool?: unknown } };
-type ExportMessage = { role: string; parts: unknown[]; metadata?: Record<string, unknown>; createdAt?: string };
+type Part = {
+  type: string;
+  text?: string;
+  state?: string;
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+  toolMetadata?: { server?: unknown; tool?: unknown };
+};
+type ExportMessage = {
+  role: string;
+  parts: unknown[];
+  metadata?: Record<string, unknown>;
+  createdAt?: string;
+};
 
 const fence = (text: string, lang = '') => {
   const ticks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
@@ -14,7 +27,11 @@ function toolBlock(p: Part, imported: boolean): string {
   const server = typeof p.toolMetadata?.server === 'string' ? p.toolMetadata.server : '?';
   const tool = typeof p.toolMetadata?.tool === 'string' ? p.toolMetadata.tool : '?';
   const state = `${p.state ?? 'unknown'}${imported ? ' (imported — not run here)' : ''}`;
-  const lines = [`**Tool call** \`${server}.${tool}\` — ${state}`, '', fence(JSON.stringify(p.input ?? {}, null, 2), 'json')];
+  const lines = [
+    `**Tool call** \`${server}.${tool}\` — ${state}`,
+    '',
+    fence(JSON.stringify(p.input ?? {}, null, 2), 'json'),
+  ];
   if (p.output !== undefined) lines.push('', 'Result:', '', fence(JSON.stringify(p.output, null, 2), 'json'));
   if (p.errorText) lines.push('', 'Error:', '', fence(p.errorText));
   return lines.join('\n');

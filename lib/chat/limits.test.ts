@@ -20,7 +20,9 @@ describe('assertWithinCeilings', () => {
   test("A6: a limit above the admin's is a 400 naming the field and the ceiling; at or below it passes", () => {
     assert.doesNotThrow(() => assertWithinCeilings({}, ADMIN));
     assert.doesNotThrow(() => assertWithinCeilings({ maxSteps: 10, maxToolCalls: 1 }, ADMIN));
-    assert.doesNotThrow(() => assertWithinCeilings({ maxSteps: null, maxToolCalls: null, toolMode: 'off' }, ADMIN));
+    assert.doesNotThrow(() =>
+      assertWithinCeilings({ maxSteps: null, maxToolCalls: null, toolMode: 'off' }, ADMIN),
+    );
     for (const [field, value, ceiling] of [
       ['maxSteps', 11, 10],
       ['maxToolCalls', 200, 20],

@@ -6,10 +6,17 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { type ChatMessage, runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
 import type { ToolEntry } from '@/lib/chat/tools';
 
-const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
+const usage = {
+  inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 2, text: 2, reasoning: 0 },
+};
 const toolCallStep = (): LanguageModelV4StreamPart[] => [
   { type: 'tool-call', toolCallId: `c${Math.random()}`, toolName: 'srv__ping', input: '{}' },
-  { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage } as LanguageModelV4StreamPart,
+  {
+    type: 'finish',
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage,
+  } as LanguageModelV4StreamPart,
 ];
 const textStep = (text: string): LanguageModelV4StreamPart[] => [
   { type: 'text-start', id: 't' },
@@ -22,14 +29,27 @@ const textStep = (text: string): LanguageModelV4StreamPart[] => [
 function scriptedModel(toolSteps: number) {
   let step = 0;
   return new MockLanguageModelV4({
-    doStream: async () => ({ stream: convertArrayToReadableStream(step++ < toolSteps ? toolCallStep() : textStep('done')) }),
+    doStream: async () => ({
+      stream: convertArrayToReadableStream(step++ < toolSteps ? toolCallStep() : textStep('done')),
+    }),
   });
 }
 
 const toolkit = (): Toolkit => {
-  const entry = { exposed: 'srv__ping', server: 'srv', tool: { name: 'ping', inputSchema: { type: 'object' } }, approval: 'auto' } as ToolEntry;
+  const entry = {
+    exposed: 'srv__ping',
+    server: 'srv',
+    tool: { name: 'ping', inputSchema: { type: 'object' } },
+    approval: 'auto',
+  } as ToolEntry;
   return {
-    tools: { srv__ping: dynamicTool({ description: 'ping', inputSchema: jsonSchema({ type: 'object' }), execute: async () => ({ content: [{ type: 'text', text: 'pong' }] }) }) },
+    tools: {
+      srv__ping: dynamicTool({
+        description: 'ping',
+        inputSchema: jsonSchema({ type: 'object' }),
+        execute: async () => ({ content: [{ type: 'text', text: 'pong' }] }),
+      }),
+    },
     entries: new Map([['srv__ping', entry]]),
     isAllowed: () => true,
   };
@@ -71,7 +91,10 @@ describe('tool strategy → model request', () => {
   test('Auto sends the tools and lets the model choose', async () => {
     const model = scriptedModel(1);
     await run(model);
-    assert.deepEqual(model.doStreamCalls[0]?.tools?.map((t) => t.name), ['srv__ping']);
+    assert.deepEqual(
+      model.doStreamCalls[0]?.tools?.map((t) => t.name),
+      ['srv__ping'],
+    );
     assert.notEqual(model.doStreamCalls[0]?.toolChoice?.type, 'required');
   });
 
@@ -88,7 +111,10 @@ describe('tool strategy → model request', () => {
     const model = scriptedModel(1);
     await run(model, { toolMode: 'required', enforceToolChoice: false });
     assert.notEqual(model.doStreamCalls[0]?.toolChoice?.type, 'required');
-    assert.match(JSON.stringify(model.doStreamCalls[0]?.prompt[0]), /call at least one of the available tools/);
+    assert.match(
+      JSON.stringify(model.doStreamCalls[0]?.prompt[0]),
+      /call at least one of the available tools/,
+    );
   });
 });
 
@@ -98,7 +124,9 @@ describe('limits', () => {
     const { saved } = await run(model, { maxSteps: 3 });
     assert.ok(model.doStreamCalls.length <= 3);
     assert.equal(model.doStreamCalls.at(-1)?.toolChoice?.type, 'none');
-    const notice = saved?.parts.find((p) => p.type === 'data-notice') as { data: { text: string } } | undefined;
+    const notice = saved?.parts.find((p) => p.type === 'data-notice') as
+      | { data: { text: string } }
+      | undefined;
     assert.match(notice?.data.text ?? '', /limit of 3 steps/);
   });
 

@@ -18,7 +18,11 @@ import type { ToolEntry } from '@/lib/chat/tools';
 import type { ChatDataParts, MessageMetadata } from '@/lib/schemas/chat';
 
 export type ChatMessage = UIMessage<MessageMetadata, ChatDataParts>;
-export type Toolkit = { tools: ToolSet; entries: Map<string, ToolEntry>; isAllowed: (entry: ToolEntry) => boolean };
+export type Toolkit = {
+  tools: ToolSet;
+  entries: Map<string, ToolEntry>;
+  isAllowed: (entry: ToolEntry) => boolean;
+};
 
 export type TurnInput = {
   model: LanguageModel;
@@ -66,9 +70,17 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
     originalMessages: input.history,
     generateId: messageId,
     execute: async ({ writer }) => {
-      const toolkit = input.toolMode === 'off' ? undefined : input.prepareTools?.((toolCallId, p) =>
-        writer.write({ type: 'data-tool-progress', id: toolCallId, data: { progress: p.progress, total: p.total, message: p.message }, transient: true }),
-      );
+      const toolkit =
+        input.toolMode === 'off'
+          ? undefined
+          : input.prepareTools?.((toolCallId, p) =>
+              writer.write({
+                type: 'data-tool-progress',
+                id: toolCallId,
+                data: { progress: p.progress, total: p.total, message: p.message },
+                transient: true,
+              }),
+            );
       const tools = toolkit?.tools ?? {};
       const messages = await convertToModelMessages(input.history.filter(hasContent), {
         tools,
@@ -77,7 +89,10 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
         convertDataPart: (part) => {
           if (part.type !== 'data-resource') return undefined;
           const r = part.data as ChatDataParts['resource'];
-          return { type: 'text', text: `<resource uri="${r.uri}" server="${r.server}">\n${r.text ?? ''}\n</resource>` };
+          return {
+            type: 'text',
+            text: `<resource uri="${r.uri}" server="${r.server}">\n${r.text ?? ''}\n</resource>`,
+          };
         },
       });
       const result = streamText({
@@ -104,11 +119,23 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
                 ? `Reached the limit of ${input.maxToolCalls} tool calls`
                 : null;
           if (limit) {
-            writer.write({ type: 'data-notice', data: { kind: 'step-limit', text: `${limit}: the model was asked to answer without more tool calls.` } });
+            writer.write({
+              type: 'data-notice',
+              data: {
+                kind: 'step-limit',
+                text: `${limit}: the model was asked to answer without more tool calls.`,
+              },
+            });
             return { toolChoice: 'none' };
           }
           // Models in prompt mode can't be forced by the API; their system prompt asks for a call instead.
-          if (stepNumber === 0 && input.toolMode === 'required' && input.enforceToolChoice && Object.keys(tools).length) return { toolChoice: 'required' };
+          if (
+            stepNumber === 0 &&
+            input.toolMode === 'required' &&
+            input.enforceToolChoice &&
+            Object.keys(tools).length
+          )
+            return { toolChoice: 'required' };
           return undefined;
         },
         abortSignal: input.abortSignal,

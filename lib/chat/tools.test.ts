@@ -3,22 +3,40 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
-import { type BuildToolsInput, buildToolSet, capResult, MAX_RESULT_BYTES, type ToolCallRecord } from '@/lib/chat/tools';
+import {
+  type BuildToolsInput,
+  buildToolSet,
+  capResult,
+  MAX_RESULT_BYTES,
+  type ToolCallRecord,
+} from '@/lib/chat/tools';
 import { DEFAULT_CONNECTION_OPTIONS } from '@/lib/mcp/connection';
 import { McpFailure } from '@/lib/mcp/errors';
 import { McpPool } from '@/lib/mcp/pool';
 
 const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
 
-const textResult = (text: string, isError?: boolean): CallToolResult => ({ content: [{ type: 'text', text }], ...(isError ? { isError } : {}) });
+const textResult = (text: string, isError?: boolean): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  ...(isError ? { isError } : {}),
+});
 const textOf = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
-const tool = (name: string): Tool => ({ name, description: `the ${name} tool`, inputSchema: { type: 'object', properties: {} } });
+const tool = (name: string): Tool => ({
+  name,
+  description: `the ${name} tool`,
+  inputSchema: { type: 'object', properties: {} },
+});
 
 function execOptions(abortSignal?: AbortSignal): ToolExecutionOptions<Record<string, unknown>> {
   return { toolCallId: 'call-1', messages: [], abortSignal, context: {} };
 }
 /** Runs a tool of the set the way the AI SDK does (execute may return a value, a promise or a stream). */
-async function run(tools: ToolSet, name: string, args: unknown, abortSignal?: AbortSignal): Promise<CallToolResult> {
+async function run(
+  tools: ToolSet,
+  name: string,
+  args: unknown,
+  abortSignal?: AbortSignal,
+): Promise<CallToolResult> {
   const execute = tools[name]?.execute;
   assert.ok(execute, `${name} is executable`);
   return (await execute(args, execOptions(abortSignal))) as CallToolResult;
@@ -32,7 +50,9 @@ function setup(call: BuildToolsInput['call'], policy?: BuildToolsInput['policy']
       { server: 'srv', tools: [tool('ok'), tool('fails'), tool('hidden'), tool('throws')] },
       { server: 'down', error: new McpFailure('connection', 'nope') },
     ],
-    policy: policy ?? ((_server, t) => ({ enabled: t.name !== 'hidden', approval: t.name === 'ok' ? 'auto' : 'ask' })),
+    policy:
+      policy ??
+      ((_server, t) => ({ enabled: t.name !== 'hidden', approval: t.name === 'ok' ? 'auto' : 'ask' })),
     call,
     record: (r) => records.push(r),
     onProgress: (id, p) => progress.push([id, p]),
@@ -101,7 +121,18 @@ describe('buildToolSet', () => {
     assert.equal(textOf(await run(tools, 'srv__ok', { n: 1 })), 'ok {"n":1}');
     assert.deepEqual(progress, [['call-1', { progress: 1, total: 2 }]]);
     assert.equal(records.length, 1);
-    assert.deepEqual({ ...records[0], durationMs: 0 }, { server: 'srv', tool: 'ok', durationMs: 0, outcome: 'ok', errorKind: null, error: null, resultBytes: Buffer.byteLength(JSON.stringify(textResult('ok {"n":1}'))) });
+    assert.deepEqual(
+      { ...records[0], durationMs: 0 },
+      {
+        server: 'srv',
+        tool: 'ok',
+        durationMs: 0,
+        outcome: 'ok',
+        errorKind: null,
+        error: null,
+        resultBytes: Buffer.byteLength(JSON.stringify(textResult('ok {"n":1}'))),
+      },
+    );
   });
 
   test('an isError result throws with the tool text', async () => {
@@ -120,17 +151,26 @@ describe('buildToolSet', () => {
       () => assert.fail('the call should fail'),
       (e: Error) => e,
     );
-    assert.match(err.message, /^Could not run srv\.throws: Server "srv" is unavailable \(no connection\); try again later \(ref ([0-9a-f]{8})\)\.$/);
+    assert.match(
+      err.message,
+      /^Could not run srv\.throws: Server "srv" is unavailable \(no connection\); try again later \(ref ([0-9a-f]{8})\)\.$/,
+    );
     assert.doesNotMatch(err.message, /A3-STDERR-CANARY|-32000/);
     const ref = /ref ([0-9a-f]{8})/.exec(err.message)?.[1];
     assert.equal(records.length, 1);
     assert.deepEqual([records[0]?.outcome, records[0]?.errorKind], ['error', 'connection']);
-    assert.equal(records[0]?.error, `ref ${ref}: MCP error -32000: Connection closed — stderr: A3-STDERR-CANARY`);
+    assert.equal(
+      records[0]?.error,
+      `ref ${ref}: MCP error -32000: Connection closed — stderr: A3-STDERR-CANARY`,
+    );
   });
 
   test('A3: a timeout reaches the model as "timed out" with a reference', async () => {
     const { tools } = setup(fake);
-    await assert.rejects(run(tools, 'srv__throws', {}), /Could not run srv\.throws: Server "srv" timed out; try again later \(ref [0-9a-f]{8}\)/);
+    await assert.rejects(
+      run(tools, 'srv__throws', {}),
+      /Could not run srv\.throws: Server "srv" timed out; try again later \(ref [0-9a-f]{8}\)/,
+    );
   });
 
   test('a call aborted by the user is recorded as cancelled', async () => {
@@ -149,7 +189,18 @@ describe('buildToolSet with the real pool', () => {
   after(() => pool.closeAll());
 
   test('executes MCP tools through the stdio test server', async () => {
-    pool.sync([{ name: 'tests', transport: 'stdio', enabled: true, timeoutMs: 10_000, command: process.execPath, args: [FIXTURE, 'stdio'], env: {}, cwd: null }]);
+    pool.sync([
+      {
+        name: 'tests',
+        transport: 'stdio',
+        enabled: true,
+        timeoutMs: 10_000,
+        command: process.execPath,
+        args: [FIXTURE, 'stdio'],
+        env: {},
+        cwd: null,
+      },
+    ]);
     const records: ToolCallRecord[] = [];
     const progress: number[] = [];
     const { tools } = buildToolSet({

@@ -26,7 +26,12 @@ export type BuildToolsInput = {
   catalog: ServerTools[];
   /** Per tool: may the model use it, and must a person approve each call. */
   policy: (server: string, tool: Tool) => { enabled: boolean; approval: ApprovalPolicy };
-  call: (server: string, tool: string, args: Record<string, unknown>, opts: CallOptions) => Promise<CallToolResult>;
+  call: (
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    opts: CallOptions,
+  ) => Promise<CallToolResult>;
   record: (call: ToolCallRecord) => void;
   onProgress: (toolCallId: string, progress: Progress) => void;
 };
@@ -38,8 +43,10 @@ export function resultText(result: CallToolResult): string {
   return result.content
     .map((c) => {
       if (c.type === 'text') return c.text;
-      if (c.type === 'image' || c.type === 'audio') return `[${c.type}: ${c.mimeType}, ${Math.round((c.data.length * 3) / 4)} bytes]`;
-      if (c.type === 'resource') return 'text' in c.resource ? c.resource.text : `[resource ${c.resource.uri}]`;
+      if (c.type === 'image' || c.type === 'audio')
+        return `[${c.type}: ${c.mimeType}, ${Math.round((c.data.length * 3) / 4)} bytes]`;
+      if (c.type === 'resource')
+        return 'text' in c.resource ? c.resource.text : `[resource ${c.resource.uri}]`;
       if (c.type === 'resource_link') return `[resource link ${c.uri}]`;
       return '';
     })
@@ -47,14 +54,26 @@ export function resultText(result: CallToolResult): string {
 }
 
 /** Cuts an oversized result to the byte cap, keeping its text and saying so. */
-export function capResult(result: CallToolResult, maxBytes = MAX_RESULT_BYTES): { result: CallToolResult; bytes: number } {
+export function capResult(
+  result: CallToolResult,
+  maxBytes = MAX_RESULT_BYTES,
+): { result: CallToolResult; bytes: number } {
   const bytes = Buffer.byteLength(JSON.stringify(result));
   if (bytes <= maxBytes) return { result, bytes };
   const text = resultText(result);
-  let kept = Buffer.from(text).subarray(0, maxBytes - 200).toString('utf8').replace(/\uFFFD$/, '');
+  let kept = Buffer.from(text)
+    .subarray(0, maxBytes - 200)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   // JSON escaping (newlines, quotes, control characters) can make the stored result up to 6× the text's bytes.
-  for (let encoded = Buffer.byteLength(JSON.stringify(kept)); kept && encoded > maxBytes - 200; encoded = Buffer.byteLength(JSON.stringify(kept))) {
-    kept = kept.slice(0, Math.floor((kept.length * (maxBytes - 200)) / encoded)).replace(/[\uD800-\uDBFF]$/, '');
+  for (
+    let encoded = Buffer.byteLength(JSON.stringify(kept));
+    kept && encoded > maxBytes - 200;
+    encoded = Buffer.byteLength(JSON.stringify(kept))
+  ) {
+    kept = kept
+      .slice(0, Math.floor((kept.length * (maxBytes - 200)) / encoded))
+      .replace(/[\uD800-\uDBFF]$/, '');
   }
   const note = `\n\n[truncated: the result was ${bytes} bytes; only the first ${Buffer.byteLength(kept)} bytes are shown]`;
   return { result: { content: [{ type: 'text', text: kept + note }], isError: result.isError }, bytes };
@@ -78,7 +97,12 @@ export function buildToolSet(input: BuildToolsInput): { tools: ToolSet; entries:
   for (const [exposed, ref] of byExposed) {
     const tool = byKey.get(`${ref.server}\0${ref.tool}`);
     if (!tool) continue;
-    entries.set(exposed, { exposed, server: ref.server, tool, approval: input.policy(ref.server, tool).approval });
+    entries.set(exposed, {
+      exposed,
+      server: ref.server,
+      tool,
+      approval: input.policy(ref.server, tool).approval,
+    });
     tools[exposed] = dynamicTool({
       description: tool.description ?? '',
       inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
@@ -99,11 +123,23 @@ async function executeTool(
 ): Promise<CallToolResult> {
   const started = performance.now();
   const done = (outcome: ToolCallRecord['outcome'], extra: Partial<ToolCallRecord> = {}) =>
-    input.record({ ...ref, durationMs: Math.round(performance.now() - started), outcome, errorKind: null, error: null, resultBytes: 0, ...extra });
-  const argsObject = args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+    input.record({
+      ...ref,
+      durationMs: Math.round(performance.now() - started),
+      outcome,
+      errorKind: null,
+      error: null,
+      resultBytes: 0,
+      ...extra,
+    });
+  const argsObject =
+    args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   let raw: CallToolResult;
   try {
-    raw = await input.call(ref.server, ref.tool, argsObject, { signal, onProgress: (p) => input.onProgress(toolCallId, p) });
+    raw = await input.call(ref.server, ref.tool, argsObject, {
+      signal,
+      onProgress: (p) => input.onProgress(toolCallId, p),
+    });
   } catch (err) {
     if (signal?.aborted) {
       done('cancelled', { errorKind: classifyError(err).kind, error: 'Cancelled by the user' });

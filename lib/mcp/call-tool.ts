@@ -23,7 +23,13 @@ export async function callWithCaps(
 ): Promise<CallToolResult> {
   const cap = new AbortController();
   const timer = setTimeout(
-    () => cap.abort(new McpError(ErrorCode.RequestTimeout, `Tool call exceeded the maximum total time (${caps.maxTotalMs} ms)`)),
+    () =>
+      cap.abort(
+        new McpError(
+          ErrorCode.RequestTimeout,
+          `Tool call exceeded the maximum total time (${caps.maxTotalMs} ms)`,
+        ),
+      ),
     caps.maxTotalMs,
   );
   try {

@@ -11,7 +11,11 @@ import {
 import type { LineBuffer } from '@/lib/mcp/line-buffer';
 import { ServerLogSink } from '@/lib/mcp/notification-limit';
 import { createBuiltinTransport } from '@/lib/mcp/transports/builtin';
-import { createSseTransport, createStreamableHttpTransport, shouldFallBackToSse } from '@/lib/mcp/transports/remote';
+import {
+  createSseTransport,
+  createStreamableHttpTransport,
+  shouldFallBackToSse,
+} from '@/lib/mcp/transports/remote';
 import { createStdioTransport } from '@/lib/mcp/transports/stdio';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
 
@@ -28,9 +32,12 @@ export type ConnectOptions = {
 
 function newClient(opts: ConnectOptions): Client {
   // Advertise only what we handle: a server's sampling or roots requests are refused (method not found).
-  const capabilities: ClientOptions['capabilities'] = opts.onElicit ? { elicitation: { form: { applyDefaults: true } } } : {};
+  const capabilities: ClientOptions['capabilities'] = opts.onElicit
+    ? { elicitation: { form: { applyDefaults: true } } }
+    : {};
   const client = new Client(CLIENT_INFO, { capabilities });
-  if (opts.onToolListChanged) client.setNotificationHandler(ToolListChangedNotificationSchema, () => opts.onToolListChanged?.());
+  if (opts.onToolListChanged)
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => opts.onToolListChanged?.());
   // Log notifications may carry a server's secrets: only their level and size are noted, rate-limited.
   const logs = new ServerLogSink(opts.stderr);
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.record(n.params));

@@ -45,7 +45,8 @@ function open(config: StdioConfig = stdio(), opts: Partial<ConnectionOptions> = 
   return conn;
 }
 
-const text = (r: { content: Array<{ type: string; text?: string }> }) => r.content.map((c) => c.text ?? '').join('');
+const text = (r: { content: Array<{ type: string; text?: string }> }) =>
+  r.content.map((c) => c.text ?? '').join('');
 const pidOf = (client: Client) => {
   const pid = (client.transport as StdioClientTransport | undefined)?.pid;
   assert.ok(pid, 'the client has a child process');
@@ -68,8 +69,10 @@ async function until(check: () => boolean | Promise<boolean>, ms: number, what: 
 }
 /** Records the messages the client sends (Protocol calls transport.send for every outgoing message). */
 const spySent = (client: Client): JSONRPCMessage[] => spyTransport(client.transport);
-const cancelled = (sent: JSONRPCMessage[]) => sent.filter((m) => 'method' in m && m.method === 'notifications/cancelled');
-const isFailure = (kind: McpFailure['kind']) => (err: unknown) => err instanceof McpFailure && err.kind === kind;
+const cancelled = (sent: JSONRPCMessage[]) =>
+  sent.filter((m) => 'method' in m && m.method === 'notifications/cancelled');
+const isFailure = (kind: McpFailure['kind']) => (err: unknown) =>
+  err instanceof McpFailure && err.kind === kind;
 
 describe('McpConnection over stdio', () => {
   test('concurrent first uses share one connect, one child and one tools/list', async () => {
@@ -128,7 +131,11 @@ describe('McpConnection over stdio', () => {
   test('progress notifications reach onProgress', async () => {
     const conn = open();
     const progress: number[] = [];
-    const result = await conn.callTool('sleep', { ms: 300, steps: 3 }, { onProgress: (p) => progress.push(p.progress) });
+    const result = await conn.callTool(
+      'sleep',
+      { ms: 300, steps: 3 },
+      { onProgress: (p) => progress.push(p.progress) },
+    );
     assert.equal(text(result), 'slept 300ms');
     // The last notification can lose the race with the response (the SDK drops progress that arrives in the
     // same chunk as the result), so only the earlier, well-separated steps are guaranteed.
@@ -142,7 +149,11 @@ describe('McpConnection over stdio', () => {
     const first = await conn.listTools();
     assert.ok(!first.some((t) => t.name === 'added_later'));
     assert.equal(text(await conn.callTool('change_tools', {})), 'tools changed');
-    await until(async () => (await conn.listTools()).some((t) => t.name === 'added_later'), 2000, 'added_later');
+    await until(
+      async () => (await conn.listTools()).some((t) => t.name === 'added_later'),
+      2000,
+      'added_later',
+    );
     assert.ok(conn.listRequests >= 2);
     assert.ok(seen.at(-1)?.includes('added_later'), 'the observer saw the new list');
   });

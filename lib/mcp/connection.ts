@@ -4,7 +4,13 @@ import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/t
 import { Backoff } from '@/lib/mcp/backoff';
 import { callWithCaps } from '@/lib/mcp/call-tool';
 import { connectClient, type ConnectOptions } from '@/lib/mcp/connect';
-import { completePromptArgument, listPrompts, listResources, type PromptInfo, type ResourceInfo } from '@/lib/mcp/context-requests';
+import {
+  completePromptArgument,
+  listPrompts,
+  listResources,
+  type PromptInfo,
+  type ResourceInfo,
+} from '@/lib/mcp/context-requests';
 import { classifyError, isConnectionLost, isSessionExpired, McpFailure } from '@/lib/mcp/errors';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
 import { FailureLog } from '@/lib/mcp/public-failure';
@@ -89,11 +95,17 @@ export class McpConnection {
   getClient(): Promise<Client> {
     if (this.client) return Promise.resolve(this.client);
     if (this.connecting) return this.connecting;
-    if (this.closed || !this.config.enabled) return Promise.reject(new McpFailure('connection', `Server "${this.name}" is disabled.`));
+    if (this.closed || !this.config.enabled)
+      return Promise.reject(new McpFailure('connection', `Server "${this.name}" is disabled.`));
     const wait = this.backoff.remaining();
     if (wait > 0) {
       const why = this.lastError?.message ?? 'it failed';
-      return Promise.reject(new McpFailure(this.lastError?.kind ?? 'connection', `Server "${this.name}" is unavailable (${why}); next retry in ${Math.ceil(wait / 1000)} s.`));
+      return Promise.reject(
+        new McpFailure(
+          this.lastError?.kind ?? 'connection',
+          `Server "${this.name}" is unavailable (${why}); next retry in ${Math.ceil(wait / 1000)} s.`,
+        ),
+      );
     }
     this.connecting = this.open().finally(() => {
       this.connecting = null;
@@ -121,7 +133,8 @@ export class McpConnection {
       await client.close().catch(() => {});
       throw new McpFailure('connection', `Server "${this.name}" was closed.`);
     }
-    client.onclose = () => this.lose(client, new McpFailure('connection', 'The server closed the connection'));
+    client.onclose = () =>
+      this.lose(client, new McpFailure('connection', 'The server closed the connection'));
     this.client = client;
     this.state = 'connected';
     this.connectedSince = new Date();
@@ -135,8 +148,15 @@ export class McpConnection {
   private markError(failure: McpFailure): void {
     this.state = 'error';
     const lastLine = this.stderr.tail().at(-1);
-    const detail = lastLine && failure.kind === 'connection' && !failure.message.includes(lastLine) ? ` — stderr: ${lastLine}` : '';
-    this.lastError = { kind: failure.kind, message: `${failure.message}${detail}`.slice(0, 1000), at: new Date() };
+    const detail =
+      lastLine && failure.kind === 'connection' && !failure.message.includes(lastLine)
+        ? ` — stderr: ${lastLine}`
+        : '';
+    this.lastError = {
+      kind: failure.kind,
+      message: `${failure.message}${detail}`.slice(0, 1000),
+      at: new Date(),
+    };
   }
 
   /**
@@ -193,10 +213,12 @@ export class McpConnection {
       let cursor: string | undefined;
       do {
         this.listRequests++;
-        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.opts.connectTimeoutMs }).catch((err) => {
-          this.lose(client, err);
-          throw err;
-        });
+        const page = await client
+          .listTools(cursor ? { cursor } : undefined, { timeout: this.opts.connectTimeoutMs })
+          .catch((err) => {
+            this.lose(client, err);
+            throw err;
+          });
         list.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor && list.length < 10_000);
@@ -223,11 +245,20 @@ export class McpConnection {
   }
 
   async getPrompt(name: string, args: Record<string, string>) {
-    return (await this.getClient()).getPrompt({ name, arguments: args }, { timeout: this.opts.connectTimeoutMs });
+    return (await this.getClient()).getPrompt(
+      { name, arguments: args },
+      { timeout: this.opts.connectTimeoutMs },
+    );
   }
 
   async completePromptArgument(prompt: string, argument: string, value: string): Promise<string[]> {
-    return completePromptArgument(await this.getClient(), this.opts.connectTimeoutMs, prompt, argument, value);
+    return completePromptArgument(
+      await this.getClient(),
+      this.opts.connectTimeoutMs,
+      prompt,
+      argument,
+      value,
+    );
   }
 
   async readResource(uri: string) {
@@ -238,11 +269,16 @@ export class McpConnection {
    * Calls a tool once (it may have side effects) — again only after a 404 for our session, which the
    * server never processed. A tool missing from the last good list is not called at all.
    */
-  async callTool(name: string, args: Record<string, unknown>, opts: CallOptions = {}): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: CallOptions = {},
+  ): Promise<CallToolResult> {
     this.inflight++;
     this.clearIdleTimer();
     try {
-      if (this.tools && !this.tools.list.some((t) => t.name === name)) throw new McpFailure('protocol', `Server "${this.name}" does not offer a tool "${name}" (any more).`);
+      if (this.tools && !this.tools.list.some((t) => t.name === name))
+        throw new McpFailure('protocol', `Server "${this.name}" does not offer a tool "${name}" (any more).`);
       try {
         return await this.callOnce(name, args, opts);
       } catch (err) {
@@ -257,10 +293,20 @@ export class McpConnection {
     }
   }
 
-  private async callOnce(name: string, args: Record<string, unknown>, opts: CallOptions): Promise<CallToolResult> {
+  private async callOnce(
+    name: string,
+    args: Record<string, unknown>,
+    opts: CallOptions,
+  ): Promise<CallToolResult> {
     const client = await untilAborted(this.getClient(), opts.signal);
     const maxTotalMs = Math.max(this.opts.maxTotalCallMs, this.config.timeoutMs);
-    const result = await callWithCaps(client, name, args, { timeoutMs: this.config.timeoutMs, maxTotalMs }, opts).catch((err: unknown) => {
+    const result = await callWithCaps(
+      client,
+      name,
+      args,
+      { timeoutMs: this.config.timeoutMs, maxTotalMs },
+      opts,
+    ).catch((err: unknown) => {
       this.lose(client, err);
       throw err;
     });

@@ -4,7 +4,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 /** Prompts and resources of a connected server (not cached; admin detail pages and the composer). */
 
 export type ResourceInfo = { uri: string; name: string; description?: string; mimeType?: string };
-export type PromptInfo = { name: string; description?: string; arguments?: Array<{ name: string; description?: string; required?: boolean }> };
+export type PromptInfo = {
+  name: string;
+  description?: string;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+};
 
 /** Resources and templates, when the server has them. */
 export async function listResources(client: Client, timeout: number): Promise<ResourceInfo[]> {
@@ -14,8 +18,18 @@ export async function listResources(client: Client, timeout: number): Promise<Re
     client.listResourceTemplates(undefined, { timeout }).catch(() => ({ resourceTemplates: [] })),
   ]);
   return [
-    ...resources.resources.map((r) => ({ uri: r.uri, name: r.name, description: r.description, mimeType: r.mimeType })),
-    ...templates.resourceTemplates.map((t) => ({ uri: t.uriTemplate, name: t.name, description: t.description, mimeType: t.mimeType })),
+    ...resources.resources.map((r) => ({
+      uri: r.uri,
+      name: r.name,
+      description: r.description,
+      mimeType: r.mimeType,
+    })),
+    ...templates.resourceTemplates.map((t) => ({
+      uri: t.uriTemplate,
+      name: t.name,
+      description: t.description,
+      mimeType: t.mimeType,
+    })),
   ];
 }
 
@@ -26,8 +40,17 @@ export async function listPrompts(client: Client, timeout: number): Promise<Prom
 }
 
 /** completion/complete for a prompt argument; [] when the server does not offer completions. */
-export async function completePromptArgument(client: Client, timeout: number, prompt: string, argument: string, value: string): Promise<string[]> {
+export async function completePromptArgument(
+  client: Client,
+  timeout: number,
+  prompt: string,
+  argument: string,
+  value: string,
+): Promise<string[]> {
   if (!client.getServerCapabilities()?.completions) return [];
-  const result = await client.complete({ ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } }, { timeout });
+  const result = await client.complete(
+    { ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } },
+    { timeout },
+  );
   return result.completion.values.slice(0, 100);
 }

@@ -8,8 +8,10 @@ export async function acceptWithDefaults(params: ElicitRequest['params']): Promi
   const content: Record<string, string | number | boolean | string[]> = {};
   for (const [key, prop] of Object.entries((schema?.properties ?? {}) as Record<string, Property>)) {
     const value = prop.default;
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') content[key] = value;
-    else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) content[key] = value as string[];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      content[key] = value;
+    else if (Array.isArray(value) && value.every((v) => typeof v === 'string'))
+      content[key] = value as string[];
   }
   return { action: 'accept', content };
 }

@@ -32,7 +32,9 @@ function httpStatus(err: unknown): number | undefined {
 function messageOf(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
   const cause = (err as { cause?: unknown }).cause;
-  return cause instanceof Error && !err.message.includes(cause.message) ? `${err.message}: ${cause.message}` : err.message;
+  return cause instanceof Error && !err.message.includes(cause.message)
+    ? `${err.message}: ${cause.message}`
+    : err.message;
 }
 
 /**
@@ -40,7 +42,12 @@ function messageOf(err: unknown): string {
  * each route into separate module graphs, so a failure the pool throws fails `instanceof` in a route.
  */
 function isMcpFailure(err: unknown): err is McpFailure {
-  return err instanceof McpFailure || (err instanceof Error && err.name === 'McpFailure' && typeof (err as { kind?: unknown }).kind === 'string');
+  return (
+    err instanceof McpFailure ||
+    (err instanceof Error &&
+      err.name === 'McpFailure' &&
+      typeof (err as { kind?: unknown }).kind === 'string')
+  );
 }
 
 /** Maps anything thrown by the SDK, a transport or a child process to a kind and a readable message. */
@@ -49,7 +56,8 @@ export function classifyError(err: unknown): McpFailure {
   const message = messageOf(err);
   if (err instanceof UnauthorizedError) return new McpFailure('auth', `Unauthorized: ${message}`, err);
   const status = httpStatus(err);
-  if (status === 401 || status === 403) return new McpFailure('auth', `HTTP ${status}: the server refused our credentials`, err);
+  if (status === 401 || status === 403)
+    return new McpFailure('auth', `HTTP ${status}: the server refused our credentials`, err);
   if (err instanceof McpError) {
     if (err.code === ErrorCode.RequestTimeout) return new McpFailure('timeout', message, err);
     if (err.code === ErrorCode.ConnectionClosed) return new McpFailure('connection', message, err);
@@ -68,7 +76,9 @@ export function isConnectionLost(err: unknown): boolean {
   if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed;
   const status = httpStatus(err);
   if (status !== undefined) return status === 404 || status >= 500;
-  return (err instanceof TypeError && /fetch failed/i.test(err.message)) || err instanceof BlockedAddressError;
+  return (
+    (err instanceof TypeError && /fetch failed/i.test(err.message)) || err instanceof BlockedAddressError
+  );
 }
 
 /** The server answered 404 to a request carrying our session id: it forgot the session (restart, expiry). */

@@ -1,13 +1,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ImportJsonSchema, keepMaskedSecrets, MAX_IMPORT_DEPTH, parseClaudeDesktopConfig } from '@/lib/mcp/import';
+import {
+  ImportJsonSchema,
+  keepMaskedSecrets,
+  MAX_IMPORT_DEPTH,
+  parseClaudeDesktopConfig,
+} from '@/lib/mcp/import';
 import { MASK, maskConfig, unmaskSecrets, withMasked } from '@/lib/mcp/mask';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
 
 test('a Claude Desktop file imports stdio, http, sse and disabled servers', () => {
   const { configs, errors } = parseClaudeDesktopConfig({
     mcpServers: {
-      files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv'], env: { KEY: 'v' } },
+      files: {
+        command: 'npx',
+        args: ['-y', '@modelcontextprotocol/server-filesystem', '/srv'],
+        env: { KEY: 'v' },
+      },
       remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } },
       legacy: { type: 'sse', url: 'https://example.com/sse' },
       off: { command: 'node', disabled: true },
@@ -16,7 +25,12 @@ test('a Claude Desktop file imports stdio, http, sse and disabled servers', () =
   assert.deepEqual(errors, []);
   assert.deepEqual(
     configs.map((c) => [c.name, c.transport, c.enabled]),
-    [['files', 'stdio', true], ['remote', 'http', true], ['legacy', 'sse', true], ['off', 'stdio', false]],
+    [
+      ['files', 'stdio', true],
+      ['remote', 'http', true],
+      ['legacy', 'sse', true],
+      ['off', 'stdio', false],
+    ],
   );
   const files = configs[0];
   assert.ok(files?.transport === 'stdio');
@@ -34,7 +48,10 @@ test('bad entries are named with their problem; the good ones still import', () 
       shelly: { command: 'node', env: { 'BAD-KEY': 'x' } },
     },
   });
-  assert.deepEqual(configs.map((c) => c.name), ['good']);
+  assert.deepEqual(
+    configs.map((c) => c.name),
+    ['good'],
+  );
   assert.deepEqual(errors.map((e) => e.name).sort(), ['bad name!', 'ftp', 'nothing', 'shelly']);
   assert.match(errors.find((e) => e.name === 'nothing')?.message ?? '', /command.*url/);
   assert.match(errors.find((e) => e.name === 'ftp')?.message ?? '', /http/);
@@ -49,22 +66,60 @@ test('a file without "mcpServers" is rejected as a whole', () => {
 });
 
 test('secrets are masked on the way out and kept when the mask comes back', () => {
-  const stored: McpServerConfig = { name: 's', transport: 'stdio', command: 'x', args: [], env: { TOKEN: 'secret-1', MODE: 'a' }, cwd: null, enabled: true, timeoutMs: 60_000 };
+  const stored: McpServerConfig = {
+    name: 's',
+    transport: 'stdio',
+    command: 'x',
+    args: [],
+    env: { TOKEN: 'secret-1', MODE: 'a' },
+    cwd: null,
+    enabled: true,
+    timeoutMs: 60_000,
+  };
   const masked = maskConfig(stored);
   assert.ok(masked.transport === 'stdio');
   assert.deepEqual(masked.env, { TOKEN: MASK, MODE: MASK });
   assert.ok(!JSON.stringify(masked).includes('secret-1'));
-  const { config: edited, kept, missing } = unmaskSecrets({ ...masked, env: { TOKEN: MASK, MODE: 'b', NEW: 'n' } }, stored);
+  const {
+    config: edited,
+    kept,
+    missing,
+  } = unmaskSecrets({ ...masked, env: { TOKEN: MASK, MODE: 'b', NEW: 'n' } }, stored);
   assert.ok(edited.transport === 'stdio');
   assert.deepEqual(edited.env, { TOKEN: 'secret-1', MODE: 'b', NEW: 'n' });
   assert.deepEqual([kept, missing], [['env.TOKEN'], []]);
-  const remote: McpServerConfig = { name: 'r', transport: 'http', url: 'https://x.test/mcp', headers: { Authorization: 'Bearer t0k' }, allowPrivateNetwork: false, enabled: true, timeoutMs: 60_000 };
+  const remote: McpServerConfig = {
+    name: 'r',
+    transport: 'http',
+    url: 'https://x.test/mcp',
+    headers: { Authorization: 'Bearer t0k' },
+    allowPrivateNetwork: false,
+    enabled: true,
+    timeoutMs: 60_000,
+  };
   assert.ok(!JSON.stringify(maskConfig(remote)).includes('t0k'));
 });
 
 const storedServers: McpServerConfig[] = [
-  { name: 'local', transport: 'stdio', command: 'node', args: [], env: { TOKEN: 'tok-secret', MODE: 'm' }, cwd: null, enabled: true, timeoutMs: 60_000 },
-  { name: 'remote', transport: 'http', url: 'https://x.test/mcp', headers: { Authorization: 'Bearer hdr-secret' }, allowPrivateNetwork: false, enabled: true, timeoutMs: 60_000 },
+  {
+    name: 'local',
+    transport: 'stdio',
+    command: 'node',
+    args: [],
+    env: { TOKEN: 'tok-secret', MODE: 'm' },
+    cwd: null,
+    enabled: true,
+    timeoutMs: 60_000,
+  },
+  {
+    name: 'remote',
+    transport: 'http',
+    url: 'https://x.test/mcp',
+    headers: { Authorization: 'Bearer hdr-secret' },
+    allowPrivateNetwork: false,
+    enabled: true,
+    timeoutMs: 60_000,
+  },
 ];
 const lookup = (name: string) => storedServers.find((s) => s.name === name) ?? null;
 
@@ -100,7 +155,10 @@ test('A11: a masked value with nothing stored to keep is an error for that entry
     }),
     lookup,
   );
-  assert.deepEqual(plan.configs.map((c) => c.name), ['plain']);
+  assert.deepEqual(
+    plan.configs.map((c) => c.name),
+    ['plain'],
+  );
   const message = (name: string) => plan.errors.find((e) => e.name === name)?.message ?? '';
   assert.match(message('fresh'), /env\.API_KEY.*no stored secret/);
   assert.match(message('local'), /env\.OTHER/);
@@ -116,17 +174,31 @@ test('A11: import JSON nested deeper than the limit is refused, a real config is
   const refused = ImportJsonSchema.safeParse({ mcpServers: { a: { command: 'node', extra: deep } } });
   assert.equal(refused.success, false);
   assert.match(refused.error?.issues[0]?.message ?? '', new RegExp(`nested deeper than ${MAX_IMPORT_DEPTH}`));
-  assert.equal(ImportJsonSchema.safeParse({ mcpServers: { a: { command: 'node', args: ['x'], env: { A: 'b' } } } }).success, true);
+  assert.equal(
+    ImportJsonSchema.safeParse({ mcpServers: { a: { command: 'node', args: ['x'], env: { A: 'b' } } } })
+      .success,
+    true,
+  );
 });
 
 test('A10: a stored secret that cannot be decrypted is shown masked, and an edit that neither enters nor removes it is refused', () => {
   // As the query module reads it under another key: TOKEN left out and named as unreadable.
-  const readable: McpServerConfig = { ...(storedServers[0] as McpServerConfig & { transport: 'stdio' }), env: { MODE: 'm' } };
+  const readable: McpServerConfig = {
+    ...(storedServers[0] as McpServerConfig & { transport: 'stdio' }),
+    env: { MODE: 'm' },
+  };
   const shown = withMasked(readable, ['env.TOKEN']);
   assert.ok(shown.transport === 'stdio');
   assert.deepEqual(shown.env, { MODE: 'm', TOKEN: MASK });
   assert.deepEqual(unmaskSecrets({ ...shown, timeoutMs: 5000 }, readable).missing, ['env.TOKEN']);
   const reentered = unmaskSecrets({ ...shown, env: { MODE: MASK, TOKEN: 'new-value' } }, readable);
-  assert.deepEqual([reentered.missing, reentered.config.transport === 'stdio' && reentered.config.env], [[], { MODE: 'm', TOKEN: 'new-value' }]);
-  assert.deepEqual(withMasked(storedServers[1] as McpServerConfig, ['env.TOKEN']), storedServers[1], 'another transport has no such field');
+  assert.deepEqual(
+    [reentered.missing, reentered.config.transport === 'stdio' && reentered.config.env],
+    [[], { MODE: 'm', TOKEN: 'new-value' }],
+  );
+  assert.deepEqual(
+    withMasked(storedServers[1] as McpServerConfig, ['env.TOKEN']),
+    storedServers[1],
+    'another transport has no such field',
+  );
 });

@@ -18,7 +18,12 @@ function nestsDeeperThan(value: unknown, max: number): boolean {
 }
 
 /** Any JSON, refused when nested deeper than MAX_IMPORT_DEPTH. */
-export const ImportJsonSchema = z.unknown().refine((v) => !nestsDeeperThan(v, MAX_IMPORT_DEPTH), `JSON is nested deeper than ${MAX_IMPORT_DEPTH} levels`);
+export const ImportJsonSchema = z
+  .unknown()
+  .refine(
+    (v) => !nestsDeeperThan(v, MAX_IMPORT_DEPTH),
+    `JSON is nested deeper than ${MAX_IMPORT_DEPTH} levels`,
+  );
 
 /** One entry of a Claude Desktop `{"mcpServers": {…}}` file: a command, or a URL. */
 const EntrySchema = z
@@ -49,10 +54,17 @@ function toConfig(name: string, raw: unknown): McpServerConfig {
   const enabled = entry.enabled ?? !entry.disabled;
   const timeoutMs = entry.timeoutMs ?? entry.timeout;
   const common = { name, enabled, ...(timeoutMs ? { timeoutMs } : {}) };
-  if (entry.transport === 'builtin') return McpServerConfigSchema.parse({ ...common, transport: 'builtin', builtin: entry.builtin ?? name });
+  if (entry.transport === 'builtin')
+    return McpServerConfigSchema.parse({ ...common, transport: 'builtin', builtin: entry.builtin ?? name });
   if (entry.url) {
     const transport = entry.type === 'sse' || entry.transport === 'sse' ? 'sse' : 'http';
-    return McpServerConfigSchema.parse({ ...common, transport, url: entry.url, headers: entry.headers ?? {}, allowPrivateNetwork: entry.allowPrivateNetwork ?? false });
+    return McpServerConfigSchema.parse({
+      ...common,
+      transport,
+      url: entry.url,
+      headers: entry.headers ?? {},
+      allowPrivateNetwork: entry.allowPrivateNetwork ?? false,
+    });
   }
   if (!entry.command) throw new Error('needs "command" (stdio) or "url" (http/sse)');
   return McpServerConfigSchema.parse({
@@ -66,14 +78,19 @@ function toConfig(name: string, raw: unknown): McpServerConfig {
 }
 
 function explain(err: unknown): string {
-  if (err instanceof z.ZodError) return err.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; ');
+  if (err instanceof z.ZodError)
+    return err.issues.map((i) => `${i.path.join('.') || 'entry'}: ${i.message}`).join('; ');
   return err instanceof Error ? err.message : String(err);
 }
 
 /** Parses a Claude Desktop style config; every bad entry is named with its problem, good ones still import. */
 export function parseClaudeDesktopConfig(json: unknown): ImportResult {
   const file = ClaudeDesktopFileSchema.safeParse(json);
-  if (!file.success) return { configs: [], errors: [{ name: '(file)', message: 'expected an object with an "mcpServers" object' }] };
+  if (!file.success)
+    return {
+      configs: [],
+      errors: [{ name: '(file)', message: 'expected an object with an "mcpServers" object' }],
+    };
   const result: ImportResult = { configs: [], errors: [] };
   for (const [name, raw] of Object.entries(file.data.mcpServers)) {
     try {
@@ -93,7 +110,10 @@ export type ImportPlan = ImportResult & { kept: Array<{ name: string; keys: stri
  * server and key. A masked value with nothing stored to keep makes that entry an error naming the key;
  * the other entries still import.
  */
-export function keepMaskedSecrets(result: ImportResult, stored: (name: string) => McpServerConfig | null): ImportPlan {
+export function keepMaskedSecrets(
+  result: ImportResult,
+  stored: (name: string) => McpServerConfig | null,
+): ImportPlan {
   const plan: ImportPlan = { configs: [], errors: [...result.errors], kept: [] };
   for (const config of result.configs) {
     const { config: unmasked, kept, missing } = unmaskSecrets(config, stored(config.name));

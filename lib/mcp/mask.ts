@@ -3,11 +3,13 @@ import type { McpServerConfig } from '@/lib/schemas/mcp';
 /** What the API shows instead of a stored env or header value (write-only secrets). */
 export const MASK = '••••••';
 
-const maskValues = (record: Record<string, string>) => Object.fromEntries(Object.keys(record).map((k) => [k, MASK]));
+const maskValues = (record: Record<string, string>) =>
+  Object.fromEntries(Object.keys(record).map((k) => [k, MASK]));
 
 export function maskConfig(config: McpServerConfig): McpServerConfig {
   if (config.transport === 'stdio') return { ...config, env: maskValues(config.env) };
-  if (config.transport === 'http' || config.transport === 'sse') return { ...config, headers: maskValues(config.headers) };
+  if (config.transport === 'http' || config.transport === 'sse')
+    return { ...config, headers: maskValues(config.headers) };
   return config;
 }
 
@@ -18,8 +20,12 @@ export function maskConfig(config: McpServerConfig): McpServerConfig {
 export function withMasked(config: McpServerConfig, keys: string[]): McpServerConfig {
   if (!keys.length || config.transport === 'builtin') return config;
   const field = config.transport === 'stdio' ? 'env' : 'headers';
-  const masked = Object.fromEntries(keys.filter((k) => k.startsWith(`${field}.`)).map((k) => [k.slice(field.length + 1), MASK]));
-  return config.transport === 'stdio' ? { ...config, env: { ...config.env, ...masked } } : { ...config, headers: { ...config.headers, ...masked } };
+  const masked = Object.fromEntries(
+    keys.filter((k) => k.startsWith(`${field}.`)).map((k) => [k.slice(field.length + 1), MASK]),
+  );
+  return config.transport === 'stdio'
+    ? { ...config, env: { ...config.env, ...masked } }
+    : { ...config, headers: { ...config.headers, ...masked } };
 }
 
 /**
@@ -28,7 +34,12 @@ export function withMasked(config: McpServerConfig, keys: string[]): McpServerCo
  */
 export type Unmasked = { config: McpServerConfig; kept: string[]; missing: string[] };
 
-function unmaskValues(field: string, next: Record<string, string>, stored: Record<string, string>, out: Unmasked): Record<string, string> {
+function unmaskValues(
+  field: string,
+  next: Record<string, string>,
+  stored: Record<string, string>,
+  out: Unmasked,
+): Record<string, string> {
   const values: Record<string, string> = {};
   for (const [k, v] of Object.entries(next)) {
     if (v !== MASK) values[k] = v;
@@ -44,9 +55,13 @@ function unmaskValues(field: string, next: Record<string, string>, stored: Recor
 export function unmaskSecrets(next: McpServerConfig, stored: McpServerConfig | null): Unmasked {
   const out: Unmasked = { config: next, kept: [], missing: [] };
   if (next.transport === 'stdio') {
-    out.config = { ...next, env: unmaskValues('env', next.env, stored?.transport === 'stdio' ? stored.env : {}, out) };
+    out.config = {
+      ...next,
+      env: unmaskValues('env', next.env, stored?.transport === 'stdio' ? stored.env : {}, out),
+    };
   } else if (next.transport === 'http' || next.transport === 'sse') {
-    const storedHeaders = stored && (stored.transport === 'http' || stored.transport === 'sse') ? stored.headers : {};
+    const storedHeaders =
+      stored && (stored.transport === 'http' || stored.transport === 'sse') ? stored.headers : {};
     out.config = { ...next, headers: unmaskValues('headers', next.headers, storedHeaders, out) };
   }
   return out;

@@ -30,7 +30,12 @@ export class ServerLogSink {
       this.out.push(`[host] ${this.suppressed} more log notifications suppressed (rate limit)`);
       this.suppressed = 0;
     }
-    const size = typeof params.data === 'string' ? params.data.length : (JSON.stringify(params.data ?? null)?.length ?? 0);
-    this.out.push(`[host] the server logged a "${params.level}" message (${size} characters, content not kept)`);
+    const size =
+      typeof params.data === 'string'
+        ? params.data.length
+        : (JSON.stringify(params.data ?? null)?.length ?? 0);
+    this.out.push(
+      `[host] the server logged a "${params.level}" message (${size} characters, content not kept)`,
+    );
   }
 }

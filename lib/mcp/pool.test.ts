@@ -11,7 +11,12 @@ import type { McpServerConfig, StdioConfig } from '@/lib/schemas/mcp';
 
 const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
 const MISSING = '/nonexistent/binary';
-const OPTS: ConnectionOptions = { ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 10_000, baseBackoffMs: 200, maxBackoffMs: 2_000 };
+const OPTS: ConnectionOptions = {
+  ...DEFAULT_CONNECTION_OPTIONS,
+  connectTimeoutMs: 10_000,
+  baseBackoffMs: 200,
+  maxBackoffMs: 2_000,
+};
 
 /** Counts spawn attempts per command (the SDK spawns through child_process.spawn). */
 const spawned = new Map<string, number>();
@@ -45,9 +50,16 @@ const stdio = (name: string, extra: Partial<StdioConfig> = {}): StdioConfig => (
   cwd: null,
   ...extra,
 });
-const builtin = (name: 'calculator' | 'time'): McpServerConfig => ({ name, transport: 'builtin', builtin: name, enabled: true, timeoutMs: 10_000 });
+const builtin = (name: 'calculator' | 'time'): McpServerConfig => ({
+  name,
+  transport: 'builtin',
+  builtin: name,
+  enabled: true,
+  timeoutMs: 10_000,
+});
 
-const text = (r: { content: Array<{ type: string; text?: string }> }) => r.content.map((c) => c.text ?? '').join('');
+const text = (r: { content: Array<{ type: string; text?: string }> }) =>
+  r.content.map((c) => c.text ?? '').join('');
 const pidOf = (client: Client) => {
   const pid = (client.transport as StdioClientTransport | undefined)?.pid;
   assert.ok(pid, 'the client has a child process');
@@ -92,21 +104,36 @@ describe('McpPool', () => {
   test('builtin servers run in memory', async () => {
     const pool = newPool([builtin('calculator'), builtin('time')]);
     const catalog = await pool.tools();
-    assert.deepEqual(catalog.map((s) => [s.server, 'tools' in s && s.tools.length > 0]), [['calculator', true], ['time', true]]);
-    assert.match(text(await pool.callTool('calculator', 'evaluate', { expression: '1/3 + 1/6' })), /1\/2|0\.5/);
+    assert.deepEqual(
+      catalog.map((s) => [s.server, 'tools' in s && s.tools.length > 0]),
+      [
+        ['calculator', true],
+        ['time', true],
+      ],
+    );
+    assert.match(
+      text(await pool.callTool('calculator', 'evaluate', { expression: '1/3 + 1/6' })),
+      /1\/2|0\.5/,
+    );
   });
 
   test('a missing command fails with ENOENT, then backs off without respawning', async () => {
     const pool = newPool([stdio('bad', { command: MISSING, args: [] })]);
     const conn = connection(pool, 'bad');
-    await assert.rejects(conn.getClient(), (err) => err instanceof McpFailure && err.kind === 'connection' && /ENOENT/.test(err.message));
+    await assert.rejects(
+      conn.getClient(),
+      (err) => err instanceof McpFailure && err.kind === 'connection' && /ENOENT/.test(err.message),
+    );
     assert.equal(spawned.get(MISSING), 1);
     const status = conn.status();
     assert.equal(status.status, 'error');
     assert.match(status.lastError?.message ?? '', /ENOENT/);
     assert.ok(status.retryAt, 'retryAt is set');
 
-    await assert.rejects(conn.getClient(), (err) => err instanceof McpFailure && /next retry/.test(err.message));
+    await assert.rejects(
+      conn.getClient(),
+      (err) => err instanceof McpFailure && /next retry/.test(err.message),
+    );
     await assert.rejects(pool.callTool('bad', 'add', {}), /next retry/);
     assert.equal(spawned.get(MISSING), 1, 'no spawn during the backoff');
 
@@ -172,7 +199,10 @@ describe('McpPool', () => {
     pool.sync([{ ...a2, enabled: false }]);
     await until(() => !alive(pidA2), 5000, 'the disabled child to exit');
     assert.equal(pool.statuses()[0]?.status, 'disabled');
-    await assert.rejects(pool.callTool('a', 'add', { a: 1, b: 2 }), (err) => err instanceof McpFailure && /"a" is not available/.test(err.message));
+    await assert.rejects(
+      pool.callTool('a', 'add', { a: 1, b: 2 }),
+      (err) => err instanceof McpFailure && /"a" is not available/.test(err.message),
+    );
     assert.deepEqual(await pool.tools(), []);
   });
 });

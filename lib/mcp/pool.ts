@@ -1,6 +1,11 @@
 import 'server-only';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { type CallOptions, type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
+import {
+  type CallOptions,
+  type ConnectionOptions,
+  DEFAULT_CONNECTION_OPTIONS,
+  McpConnection,
+} from '@/lib/mcp/connection';
 import { classifyError, McpFailure } from '@/lib/mcp/errors';
 import { configSecrets, type PublicFailure, publicFailure } from '@/lib/mcp/public-failure';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
@@ -43,7 +48,8 @@ export class McpPool {
       }
     }
     for (const config of configs) {
-      if (!this.connections.has(config.name)) this.connections.set(config.name, new McpConnection(config, this.opts));
+      if (!this.connections.has(config.name))
+        this.connections.set(config.name, new McpConnection(config, this.opts));
     }
   }
 
@@ -64,11 +70,17 @@ export class McpPool {
 
   /** Tools of the enabled servers named (all when omitted); a broken or slow server is reported, not waited on. */
   async tools(names?: readonly string[], waitMs = 5_000): Promise<ServerTools[]> {
-    const conns = [...this.connections.values()].filter((c) => c.config.enabled && (!names || names.includes(c.name)));
+    const conns = [...this.connections.values()].filter(
+      (c) => c.config.enabled && (!names || names.includes(c.name)),
+    );
     return Promise.all(
       conns.map(async (conn): Promise<ServerTools> => {
         try {
-          const tools = await within(conn.listTools(), waitMs, () => new McpFailure('timeout', `Server "${conn.name}" is still connecting.`));
+          const tools = await within(
+            conn.listTools(),
+            waitMs,
+            () => new McpFailure('timeout', `Server "${conn.name}" is still connecting.`),
+          );
           return { server: conn.name, tools };
         } catch (err) {
           return { server: conn.name, error: classifyError(err) };
@@ -84,9 +96,16 @@ export class McpPool {
   }
 
   /** A failed call rejects with a referenced McpFailure (its message is the masked detail; see publicFailure). */
-  callTool(server: string, tool: string, args: Record<string, unknown>, opts?: CallOptions): Promise<CallToolResult> {
+  callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    opts?: CallOptions,
+  ): Promise<CallToolResult> {
     const conn = this.connections.get(server);
-    const call = conn?.config.enabled ? conn.callTool(tool, args, opts) : Promise.reject(new McpFailure('connection', `Server "${server}" is not available.`));
+    const call = conn?.config.enabled
+      ? conn.callTool(tool, args, opts)
+      : Promise.reject(new McpFailure('connection', `Server "${server}" is not available.`));
     // Referenced here, where the server's secrets are known; a call the user stopped is no failure to report.
     return call.catch((err: unknown) => {
       throw opts?.signal?.aborted ? err : this.publicFailure(server, err).failure;

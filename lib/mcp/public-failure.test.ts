@@ -38,18 +38,31 @@ describe('publicFailure', () => {
       `Request cannot be constructed from a URL that includes credentials: ${remote.url} — stderr: A3-STDERR-CANARY A3-ENV-CANARY`,
     );
     const log = new FailureLog();
-    const { value: failure, lines } = logged(() => publicFailure('remote', raw, { secrets: ['A3-ENV-CANARY', ...configSecrets(remote)], log }));
+    const { value: failure, lines } = logged(() =>
+      publicFailure('remote', raw, { secrets: ['A3-ENV-CANARY', ...configSecrets(remote)], log }),
+    );
 
     assert.equal(failure.kind, 'connection');
-    assert.equal(failure.message, `Server "remote" is unavailable (no connection); try again later (ref ${failure.ref}).`);
+    assert.equal(
+      failure.message,
+      `Server "remote" is unavailable (no connection); try again later (ref ${failure.ref}).`,
+    );
     assert.match(failure.ref, /^[0-9a-f]{8}$/);
-    for (const canary of ['A3-STDERR-CANARY', 'A3-ENV-CANARY', 'A3-PASS-CANARY', 'A3-QUERY-CANARY', '127.0.0.1', 'credentials']) {
+    for (const canary of [
+      'A3-STDERR-CANARY',
+      'A3-ENV-CANARY',
+      'A3-PASS-CANARY',
+      'A3-QUERY-CANARY',
+      '127.0.0.1',
+      'credentials',
+    ]) {
       assert.ok(!failure.message.includes(canary), canary);
     }
     // The admin's detail keeps what helps (stderr, host, path) and masks the secrets.
     assert.match(failure.detail, /stderr: A3-STDERR-CANARY/);
     assert.ok(failure.detail.includes(`http://${MASK}@127.0.0.1:9/mcp?${MASK}`), failure.detail);
-    for (const secret of ['A3-ENV-CANARY', 'A3-PASS-CANARY', 'A3-QUERY-CANARY']) assert.ok(!failure.detail.includes(secret), secret);
+    for (const secret of ['A3-ENV-CANARY', 'A3-PASS-CANARY', 'A3-QUERY-CANARY'])
+      assert.ok(!failure.detail.includes(secret), secret);
     assert.equal(lines.length, 1);
     assert.ok(lines[0]?.includes(`ref ${failure.ref}`) && lines[0].includes(failure.detail));
     assert.deepEqual(
@@ -63,7 +76,9 @@ describe('publicFailure', () => {
   });
 
   test('A3: a failure that already has a reference keeps it and is not logged twice', () => {
-    const first = logged(() => publicFailure('s', new McpFailure('timeout', 'Request timed out after 60000 ms'))).value;
+    const first = logged(() =>
+      publicFailure('s', new McpFailure('timeout', 'Request timed out after 60000 ms')),
+    ).value;
     const { value: again, lines } = logged(() => publicFailure('s', first.failure));
     assert.equal(again.ref, first.ref);
     assert.equal(again.message, `Server "s" timed out; try again later (ref ${first.ref}).`);
@@ -72,23 +87,36 @@ describe('publicFailure', () => {
 
   test('A3: a failure referenced by another copy of the module (Next bundles the pool and routes apart) keeps its kind and reference', () => {
     // What `instanceof` cannot recognise: the same class, loaded twice.
-    const foreign = Object.assign(new Error('MCP error -32602: Structured content does not match the output schema'), {
-      name: 'McpFailure',
-      kind: 'protocol',
-      ref: '0badc0de',
-    });
+    const foreign = Object.assign(
+      new Error('MCP error -32602: Structured content does not match the output schema'),
+      {
+        name: 'McpFailure',
+        kind: 'protocol',
+        ref: '0badc0de',
+      },
+    );
     const { value, lines } = logged(() => publicFailure('s', foreign));
     assert.deepEqual([value.kind, value.ref], ['protocol', '0badc0de']);
     assert.match(value.message, /answered with an error: .*output schema \(ref 0badc0de\)$/);
     assert.deepEqual(lines, []);
   });
 
-  test('A3: each kind gets its own status; a protocol error is the server\'s answer and keeps its reason', () => {
-    const auth = logged(() => publicFailure('s', new McpFailure('auth', 'HTTP 401: the server refused our credentials'))).value;
-    assert.match(auth.message, /^Server "s" is unavailable: it did not accept the app's credentials; an admin needs to check it \(ref [0-9a-f]{8}\)\.$/);
-    const protocol = logged(() => publicFailure('s', new McpError(ErrorCode.InvalidParams, 'Prompt nope not found'))).value;
+  test("A3: each kind gets its own status; a protocol error is the server's answer and keeps its reason", () => {
+    const auth = logged(() =>
+      publicFailure('s', new McpFailure('auth', 'HTTP 401: the server refused our credentials')),
+    ).value;
+    assert.match(
+      auth.message,
+      /^Server "s" is unavailable: it did not accept the app's credentials; an admin needs to check it \(ref [0-9a-f]{8}\)\.$/,
+    );
+    const protocol = logged(() =>
+      publicFailure('s', new McpError(ErrorCode.InvalidParams, 'Prompt nope not found')),
+    ).value;
     assert.equal(protocol.kind, 'protocol');
-    assert.match(protocol.message, /^Server "s" answered with an error: MCP error -32602: Prompt nope not found/);
+    assert.match(
+      protocol.message,
+      /^Server "s" answered with an error: MCP error -32602: Prompt nope not found/,
+    );
     assert.match(protocol.message, REF);
   });
 });
@@ -96,17 +124,31 @@ describe('publicFailure', () => {
 describe('scrubSecrets', () => {
   test('A3: masks configured values (longest first), the words of header values, and any URL userinfo and query', () => {
     const secrets = configSecrets(remote);
-    assert.ok(secrets.includes('A3-HEADER-CANARY') && secrets.includes('A3-PASS-CANARY') && secrets.includes('A3-QUERY-CANARY'));
-    const text = scrubSecrets('token A3-HEADER-CANARY; see https://a:b@example.com/x?k=v and flag 1', secrets);
+    assert.ok(
+      secrets.includes('A3-HEADER-CANARY') &&
+        secrets.includes('A3-PASS-CANARY') &&
+        secrets.includes('A3-QUERY-CANARY'),
+    );
+    const text = scrubSecrets(
+      'token A3-HEADER-CANARY; see https://a:b@example.com/x?k=v and flag 1',
+      secrets,
+    );
     assert.equal(text, `token ${MASK}; see https://${MASK}@example.com/x?${MASK} and flag 1`);
     // Short values would mangle ordinary text and stay.
     assert.equal(scrubSecrets('flag 1 is true', ['1', 'true']), 'flag 1 is true');
-    assert.deepEqual(configSecrets({ name: 'b', transport: 'builtin', builtin: 'time', enabled: true, timeoutMs: 1000 }), []);
+    assert.deepEqual(
+      configSecrets({ name: 'b', transport: 'builtin', builtin: 'time', enabled: true, timeoutMs: 1000 }),
+      [],
+    );
   });
 });
 
 describe('the pool', () => {
-  const pool = new McpPool({ ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 10_000, baseBackoffMs: 60_000 });
+  const pool = new McpPool({
+    ...DEFAULT_CONNECTION_OPTIONS,
+    connectTimeoutMs: 10_000,
+    baseBackoffMs: 60_000,
+  });
   after(() => pool.closeAll());
 
   test('A3: a call to a stdio server that dies at start rejects with a referenced failure; the server keeps the masked detail', async () => {
@@ -132,7 +174,10 @@ describe('the pool', () => {
     const second = await failed(pool.callTool('dies', 'anything', {}));
     for (const err of [first, second]) {
       assert.ok(err instanceof McpFailure && err.ref, String(err));
-      assert.equal(pool.publicFailure('dies', err).message, `Server "dies" is unavailable (no connection); try again later (ref ${err.ref}).`);
+      assert.equal(
+        pool.publicFailure('dies', err).message,
+        `Server "dies" is unavailable (no connection); try again later (ref ${err.ref}).`,
+      );
     }
     assert.match((second as McpFailure).message, /next retry/);
     const notes = pool.get('dies')?.failures.list() ?? [];

@@ -67,7 +67,9 @@ export function configSecrets(config: McpServerConfig): string[] {
 
 /** Text with each secret, and any URL's userinfo and query string, replaced by the mask. */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
-  const longestFirst = [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  const longestFirst = [...new Set(secrets)]
+    .filter((s) => s.length >= MIN_SECRET_LENGTH)
+    .sort((a, b) => b.length - a.length);
   let out = text;
   for (const secret of longestFirst) out = out.split(secret).join(MASK);
   return out.replace(URL_USERINFO, `$1${MASK}@`).replace(URL_QUERY, `$1?${MASK}`);
@@ -82,7 +84,8 @@ const STATUS: Record<Exclude<ErrorKind, 'protocol'>, string> = {
 function userMessage(server: string, kind: ErrorKind, detail: string, ref: string): string {
   // A protocol error is the server's own answer to the request (unknown prompt, invalid arguments,
   // a result that breaks its schema), like a tool's error result: its text helps and holds nothing of the host.
-  if (kind === 'protocol') return `Server "${server}" answered with an error: ${detail.slice(0, 500)} (ref ${ref})`;
+  if (kind === 'protocol')
+    return `Server "${server}" answered with an error: ${detail.slice(0, 500)} (ref ${ref})`;
   return `Server "${server}" ${STATUS[kind]} (ref ${ref}).`;
 }
 
@@ -92,7 +95,11 @@ function userMessage(server: string, kind: ErrorKind, detail: string, ref: strin
  * message) is logged under that reference, secrets masked, and kept in `log` for the admin's logs page.
  * A failure that already has a reference keeps it and is not logged again.
  */
-export function publicFailure(server: string, err: unknown, ctx: { secrets?: readonly string[]; log?: FailureLog } = {}): PublicFailure {
+export function publicFailure(
+  server: string,
+  err: unknown,
+  ctx: { secrets?: readonly string[]; log?: FailureLog } = {},
+): PublicFailure {
   const classified = classifyError(err);
   if (classified.ref) {
     const { kind, ref, message: detail } = classified;

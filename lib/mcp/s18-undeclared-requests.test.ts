@@ -45,11 +45,17 @@ async function captureOutput<T>(fn: () => Promise<T>): Promise<{ value: T; outpu
   }
 }
 
-const text = (r: { content: unknown }) => (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
+const text = (r: { content: unknown }) =>
+  (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
 
 test('S18: undeclared sampling, elicitation and roots requests are refused; a log/progress flood is rate-limited and never logged verbatim', async (t) => {
   const { value, output } = await captureOutput(async () => {
-    const flood = await pool.callTool('provoker', 'provoke', { count: 1000, secret: SECRET }, { onProgress: () => {} });
+    const flood = await pool.callTool(
+      'provoker',
+      'provoke',
+      { count: 1000, secret: SECRET },
+      { onProgress: () => {} },
+    );
     // After a pause the bucket has room again: the next notification reports how many were dropped.
     await new Promise((r) => setTimeout(r, 1100));
     const again = await pool.callTool('provoker', 'provoke', { count: 1, secret: SECRET });
@@ -57,13 +63,19 @@ test('S18: undeclared sampling, elicitation and roots requests are refused; a lo
     return { flood, again, sum };
   });
 
-  const report = JSON.parse(text(value.flood)) as { answers: Record<string, { ok: boolean; code: number | null }>; notifications: number; ms: number };
+  const report = JSON.parse(text(value.flood)) as {
+    answers: Record<string, { ok: boolean; code: number | null }>;
+    notifications: number;
+    ms: number;
+  };
   for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list']) {
     assert.equal(report.answers[method]?.ok, false, `${method} must be refused`);
     assert.equal(report.answers[method]?.code, -32601, `${method}: method not found`);
   }
   assert.equal(report.notifications, 2000);
-  t.diagnostic(`flood: ${report.notifications} notifications in ${report.ms} ms (${Math.round((report.notifications / Math.max(1, report.ms)) * 1000)}/s)`);
+  t.diagnostic(
+    `flood: ${report.notifications} notifications in ${report.ms} ms (${Math.round((report.notifications / Math.max(1, report.ms)) * 1000)}/s)`,
+  );
   // The connection survived the flood and still answers.
   assert.equal(text(value.sum), '5');
 
@@ -72,7 +84,10 @@ test('S18: undeclared sampling, elicitation and roots requests are refused; a lo
   const tail = pool.get('provoker')?.stderr.tail() ?? [];
   assert.ok(!tail.join('\n').includes(SECRET), 'the stderr tail holds no notification text');
   const noted = tail.filter((l) => l.includes('the server logged'));
-  assert.ok(noted.length >= 1 && noted.length <= 25, `log notifications noted at most burst + refill, got ${noted.length}`);
+  assert.ok(
+    noted.length >= 1 && noted.length <= 25,
+    `log notifications noted at most burst + refill, got ${noted.length}`,
+  );
   const dropped = tail.find((l) => /\d+ more log notifications suppressed/.test(l));
   assert.ok(dropped, 'dropped notifications are counted');
   assert.ok(Number(/(\d+) more/.exec(dropped)?.[1]) >= 900, dropped);

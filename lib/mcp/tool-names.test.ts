@@ -12,7 +12,11 @@ function checkTable(refs: ToolRef[], result: ReturnType<typeof exposeToolNames>)
   for (const ref of refs) {
     const hits = accepted.filter((r) => r.server === ref.server && r.tool === ref.tool).length;
     const rejected = result.rejected.some((r) => r.server === ref.server && r.tool === ref.tool);
-    assert.equal(hits + (rejected ? 1 : 0), 1, `${ref.server}/${ref.tool} is either exposed once or rejected`);
+    assert.equal(
+      hits + (rejected ? 1 : 0),
+      1,
+      `${ref.server}/${ref.tool} is either exposed once or rejected`,
+    );
   }
 }
 const nameOf = (result: ReturnType<typeof exposeToolNames>, server: string, tool: string) =>
@@ -63,7 +67,8 @@ describe('exposeToolNames', () => {
 
     // Same input, any order, another call: same names.
     const again = exposeToolNames([...refs].reverse());
-    for (const ref of refs) assert.equal(nameOf(again, ref.server, ref.tool), nameOf(result, ref.server, ref.tool));
+    for (const ref of refs)
+      assert.equal(nameOf(again, ref.server, ref.tool), nameOf(result, ref.server, ref.tool));
   });
 
   test('invalid MCP tool names are rejected with a reason', () => {
@@ -83,7 +88,17 @@ describe('exposeToolNames', () => {
   test('a large mixed catalog: every exposed name is valid and maps back', () => {
     const refs: ToolRef[] = [];
     for (const server of ['a', 'a_', 'b-c', 'b_c', 'x'.repeat(32)]) {
-      for (const tool of ['t', 't.1', 't_1', 't-1', '_t', 'T', `${'q'.repeat(60)}.${server.length}`, 'q'.repeat(128)]) refs.push({ server, tool });
+      for (const tool of [
+        't',
+        't.1',
+        't_1',
+        't-1',
+        '_t',
+        'T',
+        `${'q'.repeat(60)}.${server.length}`,
+        'q'.repeat(128),
+      ])
+        refs.push({ server, tool });
     }
     const result = exposeToolNames(refs);
     checkTable(refs, result);

@@ -7,13 +7,21 @@ const EXPOSED_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export type ToolRef = { server: string; tool: string };
 
-const shortHash = (text: string) => createHash('sha256').update(text).digest('base64url').replace(/[^a-zA-Z0-9]/g, '').slice(0, 6);
+const shortHash = (text: string) =>
+  createHash('sha256')
+    .update(text)
+    .digest('base64url')
+    .replace(/[^a-zA-Z0-9]/g, '')
+    .slice(0, 6);
 
 /**
  * Names the model sees: `server__tool`, made safe and at most 64 characters, unique across servers.
  * They map back to (server, tool) only through the returned table — never by parsing the name.
  */
-export function exposeToolNames(refs: ToolRef[]): { byExposed: Map<string, ToolRef>; rejected: Array<ToolRef & { reason: string }> } {
+export function exposeToolNames(refs: ToolRef[]): {
+  byExposed: Map<string, ToolRef>;
+  rejected: Array<ToolRef & { reason: string }>;
+} {
   const byExposed = new Map<string, ToolRef>();
   const rejected: Array<ToolRef & { reason: string }> = [];
   for (const ref of refs) {

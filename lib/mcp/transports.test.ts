@@ -12,7 +12,10 @@ const connections: McpConnection[] = [];
 
 /** Starts the test server in an HTTP mode and resolves its base URL once it listens. */
 function startHttp(mode: 'http' | 'sse-only', extra: string[] = []): Promise<string> {
-  const child = spawn(process.execPath, [FIXTURE, mode, '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: '' } });
+  const child = spawn(process.execPath, [FIXTURE, mode, '--port', '0', ...extra], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: '' },
+  });
   children.push(child);
   return new Promise((resolvePromise, reject) => {
     child.stdout?.on('data', (d: Buffer) => {
@@ -24,15 +27,26 @@ function startHttp(mode: 'http' | 'sse-only', extra: string[] = []): Promise<str
 }
 
 function connect(config: Partial<McpServerConfig> & Pick<McpServerConfig, 'transport'>): McpConnection {
-  const conn = new McpConnection({ name: 'remote', enabled: true, timeoutMs: 10_000, headers: {}, allowPrivateNetwork: true, ...config } as McpServerConfig, {
-    ...DEFAULT_CONNECTION_OPTIONS,
-    connectTimeoutMs: 5_000,
-  });
+  const conn = new McpConnection(
+    {
+      name: 'remote',
+      enabled: true,
+      timeoutMs: 10_000,
+      headers: {},
+      allowPrivateNetwork: true,
+      ...config,
+    } as McpServerConfig,
+    {
+      ...DEFAULT_CONNECTION_OPTIONS,
+      connectTimeoutMs: 5_000,
+    },
+  );
   connections.push(conn);
   return conn;
 }
 
-const text = (r: { content: Array<{ type: string; text?: string }> }) => r.content.map((c) => c.text ?? '').join('');
+const text = (r: { content: Array<{ type: string; text?: string }> }) =>
+  r.content.map((c) => c.text ?? '').join('');
 
 after(async () => {
   await Promise.all(connections.map((c) => c.close()));
@@ -70,18 +84,39 @@ describe('remote and third-party transports', () => {
   test('S10: without "private network", loopback, metadata and mapped addresses are refused before connecting', async () => {
     const base = await startHttp('http');
     const port = new URL(base).port;
-    for (const url of [`http://localhost:${port}/mcp`, `http://127.0.0.1:${port}/mcp`, `http://2130706433:${port}/mcp`, 'http://169.254.169.254/mcp', 'http://[::ffff:a9fe:a9fe]/mcp', `http://[::1]:${port}/mcp`]) {
+    for (const url of [
+      `http://localhost:${port}/mcp`,
+      `http://127.0.0.1:${port}/mcp`,
+      `http://2130706433:${port}/mcp`,
+      'http://169.254.169.254/mcp',
+      'http://[::ffff:a9fe:a9fe]/mcp',
+      `http://[::1]:${port}/mcp`,
+    ]) {
       const conn = connect({ transport: 'http', url, allowPrivateNetwork: false });
-      await assert.rejects(conn.listTools(), (err: Error) => /private or local address/.test(err.message), url);
+      await assert.rejects(
+        conn.listTools(),
+        (err: Error) => /private or local address/.test(err.message),
+        url,
+      );
       assert.equal(conn.status().lastError?.kind, 'connection');
     }
     // The same server is reachable once the admin says it lives on a private network.
-    const allowed = connect({ transport: 'http', url: `http://localhost:${port}/mcp`, allowPrivateNetwork: true });
+    const allowed = connect({
+      transport: 'http',
+      url: `http://localhost:${port}/mcp`,
+      allowPrivateNetwork: true,
+    });
     assert.ok((await allowed.listTools()).length > 0);
   });
 
   test('@modelcontextprotocol/server-everything over stdio, from node_modules', async () => {
-    const conn = connect({ transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {}, cwd: null });
+    const conn = connect({
+      transport: 'stdio',
+      command: process.execPath,
+      args: [EVERYTHING, 'stdio'],
+      env: {},
+      cwd: null,
+    });
     const tools = await conn.listTools();
     assert.ok(tools.some((t) => t.name === 'echo'));
     assert.match(text(await conn.callTool('echo', { message: 'hi' })), /hi/);

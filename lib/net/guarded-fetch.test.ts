@@ -13,12 +13,19 @@ let bUrl = '';
 
 function server(name: 'a' | 'b', handle: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
   return http.createServer((req, res) => {
-    seen[name].push({ method: req.method ?? '', url: req.url ?? '', key: req.headers['x-api-key'] as string | undefined });
+    seen[name].push({
+      method: req.method ?? '',
+      url: req.url ?? '',
+      key: req.headers['x-api-key'] as string | undefined,
+    });
     req.resume();
     handle(req, res);
   });
 }
-const listen = (s: http.Server) => new Promise<string>((r) => s.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)));
+const listen = (s: http.Server) =>
+  new Promise<string>((r) =>
+    s.listen(0, '127.0.0.1', () => r(`http://127.0.0.1:${(s.address() as AddressInfo).port}`)),
+  );
 
 before(async () => {
   b = server('b', (_req, res) => res.end('b answered'));
@@ -45,7 +52,8 @@ after(() => {
   b.close();
 });
 
-const post = (f: typeof fetch, path: string) => f(`${aUrl}${path}`, { method: 'POST', headers: { 'x-api-key': 'key-for-a' }, body: '{}' });
+const post = (f: typeof fetch, path: string) =>
+  f(`${aUrl}${path}`, { method: 'POST', headers: { 'x-api-key': 'key-for-a' }, body: '{}' });
 
 test('S10: a redirect within the same origin is followed with its headers (303 turns POST into GET)', async () => {
   const f = guardedFetch(true);
@@ -58,6 +66,9 @@ test('S10: a redirect to another origin or a private address is refused: nothing
   const f = guardedFetch(true);
   await assert.rejects(post(f, '/elsewhere'), BlockedRedirectError);
   assert.deepEqual(seen.b, [], 'the other origin got no request (and so no API key)');
-  await assert.rejects(post(f, '/metadata'), (err: unknown) => err instanceof BlockedAddressError && /169\.254\.169\.254/.test((err as Error).message));
+  await assert.rejects(
+    post(f, '/metadata'),
+    (err: unknown) => err instanceof BlockedAddressError && /169\.254\.169\.254/.test((err as Error).message),
+  );
   await assert.rejects(post(f, '/loop'), /more than 5 redirects/);
 });

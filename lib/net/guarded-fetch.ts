@@ -6,7 +6,9 @@ import { isPrivateAddress } from '@/lib/net/private-address';
 
 export class BlockedAddressError extends Error {
   constructor(host: string, address: string) {
-    super(`${host} resolves to ${address}, a private or local address. Tick "private network" on this server to allow it.`);
+    super(
+      `${host} resolves to ${address}, a private or local address. Tick "private network" on this server to allow it.`,
+    );
     this.name = 'BlockedAddressError';
   }
 }
@@ -39,7 +41,8 @@ function sameOriginRedirects(inner: typeof fetch): typeof fetch {
       await res.body?.cancel();
       const next = new URL(location, url);
       if (next.origin !== origin) throw new BlockedRedirectError(url.href, next.href);
-      if (hop >= MAX_REDIRECTS) throw new BlockedRedirectError(url.href, `${next.href} (more than ${MAX_REDIRECTS} redirects)`);
+      if (hop >= MAX_REDIRECTS)
+        throw new BlockedRedirectError(url.href, `${next.href} (more than ${MAX_REDIRECTS} redirects)`);
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && options.method === 'POST')) {
         options = { ...options, method: 'GET', body: undefined };
       }
@@ -48,10 +51,18 @@ function sameOriginRedirects(inner: typeof fetch): typeof fetch {
   }) as typeof fetch;
 }
 
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  err: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /** dns.lookup that refuses private, loopback and link-local results — checked at connect time, so a rebinding DNS name gains nothing. */
-function publicOnlyLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
+function publicOnlyLookup(
+  hostname: string,
+  options: { all?: boolean; family?: number },
+  callback: LookupCallback,
+): void {
   dnsLookup(hostname, { family: options.family ?? 0, all: true }, (err, addresses) => {
     if (err) return callback(err, []);
     const bad = addresses.find((a) => isPrivateAddress(a.address));

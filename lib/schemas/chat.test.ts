@@ -19,8 +19,14 @@ describe('ChatRequestSchema', () => {
     'empty text': { ...valid, message: { ...valid.message, parts: [{ type: 'text', text: '   ' }] } },
     'no parts': { ...valid, message: { ...valid.message, parts: [] } },
     'wrong type': { ...valid, message: { ...valid.message, parts: [{ type: 'text', text: 42 }] } },
-    'tool part from the client': { ...valid, message: { ...valid.message, parts: [{ type: 'dynamic-tool', toolName: 'x' }] } },
-    'huge text': { ...valid, message: { ...valid.message, parts: [{ type: 'text', text: 'x'.repeat(100_001) }] } },
+    'tool part from the client': {
+      ...valid,
+      message: { ...valid.message, parts: [{ type: 'dynamic-tool', toolName: 'x' }] },
+    },
+    'huge text': {
+      ...valid,
+      message: { ...valid.message, parts: [{ type: 'text', text: 'x'.repeat(100_001) }] },
+    },
   })) {
     test(`rejects ${name}`, () => assert.equal(ChatRequestSchema.safeParse(body).success, false));
   }

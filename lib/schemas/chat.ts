@@ -17,7 +17,13 @@ const TextPartSchema = z
 const ResourcePartSchema = z
   .object({
     type: z.literal('data-resource'),
-    data: z.object({ server: z.string().max(64), uri: z.string().min(1).max(2048), name: z.string().max(200).optional() }).strict(),
+    data: z
+      .object({
+        server: z.string().max(64),
+        uri: z.string().min(1).max(2048),
+        name: z.string().max(200).optional(),
+      })
+      .strict(),
   })
   .strict();
 
@@ -26,11 +32,17 @@ export const UserMessageSchema = z
   .object({
     id: z.string().min(1).max(128),
     role: z.literal('user'),
-    parts: z.array(z.union([TextPartSchema, ResourcePartSchema])).min(1).max(20),
+    parts: z
+      .array(z.union([TextPartSchema, ResourcePartSchema]))
+      .min(1)
+      .max(20),
     metadata: z.unknown().optional(),
   })
   .strict()
-  .refine((m) => m.parts.some((p) => p.type === 'text' && p.text.trim().length > 0), { message: 'message is empty', path: ['parts'] });
+  .refine((m) => m.parts.some((p) => p.type === 'text' && p.text.trim().length > 0), {
+    message: 'message is empty',
+    path: ['parts'],
+  });
 
 export const ToolModeSchema = z.enum(['off', 'auto', 'required']);
 export type ToolMode = z.infer<typeof ToolModeSchema>;
@@ -61,10 +73,14 @@ export const ChatRequestSchema = z
   .strict();
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 
-export const RenameSchema = z.object({ title: z.string().trim().min(1, 'must not be empty').max(200) }).strict();
+export const RenameSchema = z
+  .object({ title: z.string().trim().min(1, 'must not be empty').max(200) })
+  .strict();
 
 /** PATCH /api/conversations/[id]: rename and/or tool settings. */
-export const ConversationPatchSchema = ToolSettingsSchema.extend({ title: RenameSchema.shape.title.optional() }).strict();
+export const ConversationPatchSchema = ToolSettingsSchema.extend({
+  title: RenameSchema.shape.title.optional(),
+}).strict();
 
 /** GET /api/conversations/[id]/messages: the page of messages just before position `before`. */
 export const MessagePageQuerySchema = z.object({
@@ -89,7 +105,6 @@ export type MessageMetadata = {
   imported?: boolean;
 };
 
-
 /** Custom data parts in assistant messages: live MCP progress (not stored) and visible notices. */
 export type ChatDataParts = {
   'tool-progress': { progress: number; total?: number; message?: string };
@@ -110,7 +125,11 @@ export const ApprovalSchema = z
 export type Approval = z.infer<typeof ApprovalSchema>;
 
 export const ApprovalRequestSchema = z
-  .object({ id: ConversationIdSchema, approvals: z.array(ApprovalSchema).min(1).max(50), model: z.string().min(1).max(200).optional() })
+  .object({
+    id: ConversationIdSchema,
+    approvals: z.array(ApprovalSchema).min(1).max(50),
+    model: z.string().min(1).max(200).optional(),
+  })
   .strict();
 
 /** POST /api/chat takes either a new user message or approval answers. */
@@ -138,7 +157,9 @@ export const ConversationImportSchema = z
       .array(
         z.object({
           role: z.enum(['user', 'assistant']),
-          parts: z.array(z.union([TextPartSchema, ImportedToolPartSchema, z.object({ type: z.string() }).loose()])).max(500),
+          parts: z
+            .array(z.union([TextPartSchema, ImportedToolPartSchema, z.object({ type: z.string() }).loose()]))
+            .max(500),
           metadata: z.record(z.string(), z.unknown()).optional(),
         }),
       )
@@ -147,11 +168,22 @@ export const ConversationImportSchema = z
   })
   .loose();
 
-export const ShareCreateSchema = z.object({ includeToolDetails: z.boolean().default(false), includeOwnerName: z.boolean().default(false) }).strict();
+export const ShareCreateSchema = z
+  .object({ includeToolDetails: z.boolean().default(false), includeOwnerName: z.boolean().default(false) })
+  .strict();
 
 export const PromptGetSchema = z
-  .object({ server: z.string().max(64), name: z.string().min(1).max(200), arguments: z.record(z.string().max(200), z.string().max(10_000)).default({}) })
+  .object({
+    server: z.string().max(64),
+    name: z.string().min(1).max(200),
+    arguments: z.record(z.string().max(200), z.string().max(10_000)).default({}),
+  })
   .strict();
 export const PromptCompleteSchema = z
-  .object({ server: z.string().max(64), prompt: z.string().min(1).max(200), argument: z.string().min(1).max(200), value: z.string().max(1000) })
+  .object({
+    server: z.string().max(64),
+    prompt: z.string().min(1).max(200),
+    argument: z.string().min(1).max(200),
+    value: z.string().max(1000),
+  })
   .strict();

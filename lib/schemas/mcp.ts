@@ -7,9 +7,14 @@ export type BuiltinServer = (typeof BUILTIN_SERVERS)[number];
 
 const httpUrl = HttpUrlSchema;
 
-const envKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be a valid environment variable name');
+const envKey = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be a valid environment variable name');
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,128}$/, 'must be a valid header name');
-const value = z.string().max(8192).refine((v) => !/[\r\n\0]/.test(v), 'must not contain line breaks or NUL');
+const value = z
+  .string()
+  .max(8192)
+  .refine((v) => !/[\r\n\0]/.test(v), 'must not contain line breaks or NUL');
 
 const common = {
   name: z.string().regex(SERVER_NAME, 'must match ^[a-zA-Z0-9_-]{1,32}$'),
@@ -21,8 +26,21 @@ export const StdioConfigSchema = z
   .object({
     ...common,
     transport: z.literal('stdio'),
-    command: z.string().trim().min(1, 'is required').max(1024).refine((v) => !/[\0\r\n]/.test(v), 'must be one line'),
-    args: z.array(z.string().max(8192).refine((v) => !v.includes('\0'), 'must not contain NUL')).max(200).default([]),
+    command: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(1024)
+      .refine((v) => !/[\0\r\n]/.test(v), 'must be one line'),
+    args: z
+      .array(
+        z
+          .string()
+          .max(8192)
+          .refine((v) => !v.includes('\0'), 'must not contain NUL'),
+      )
+      .max(200)
+      .default([]),
     env: z.record(envKey, value).default({}),
     cwd: z.string().max(1024).nullable().default(null),
   })
@@ -44,7 +62,11 @@ export const BuiltinConfigSchema = z
   .strict();
 
 /** An MCP server as the API takes it and the DB stores it (SPEC §4). */
-export const McpServerConfigSchema = z.discriminatedUnion('transport', [StdioConfigSchema, RemoteConfigSchema, BuiltinConfigSchema]);
+export const McpServerConfigSchema = z.discriminatedUnion('transport', [
+  StdioConfigSchema,
+  RemoteConfigSchema,
+  BuiltinConfigSchema,
+]);
 export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
 export type StdioConfig = z.infer<typeof StdioConfigSchema>;
 export type RemoteConfig = z.infer<typeof RemoteConfigSchema>;

@@ -6,14 +6,22 @@ const httpUrl = HttpUrlSchema.transform((v) => v.replace(/\/+$/, ''));
 export const ToolCallingSchema = z.enum(['native', 'prompt']);
 
 const fields = {
-  name: z.string().trim().regex(/^[A-Za-z0-9 _.-]{1,64}$/, 'must be 1–64 letters, digits, spaces, _ . -'),
+  name: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9 _.-]{1,64}$/, 'must be 1–64 letters, digits, spaces, _ . -'),
   baseURL: httpUrl,
   models: z.array(z.string().trim().min(1).max(200)).max(500),
   toolCalling: ToolCallingSchema,
 };
 
 export const ProviderCreateSchema = z
-  .object({ ...fields, apiKey: z.string().max(1000).optional(), models: fields.models.default([]), toolCalling: ToolCallingSchema.default('native') })
+  .object({
+    ...fields,
+    apiKey: z.string().max(1000).optional(),
+    models: fields.models.default([]),
+    toolCalling: ToolCallingSchema.default('native'),
+  })
   .strict();
 
 /** `apiKey: ""` keeps the stored key, `null` removes it, a string replaces it. */

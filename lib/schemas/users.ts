@@ -12,4 +12,6 @@ export const CreateUserSchema = z
   .strict();
 export type CreateUser = z.infer<typeof CreateUserSchema>;
 
-export const UpdateUserSchema = z.object({ role: RoleSchema.optional(), disabled: z.boolean().optional() }).strict();
+export const UpdateUserSchema = z
+  .object({ role: RoleSchema.optional(), disabled: z.boolean().optional() })
+  .strict();

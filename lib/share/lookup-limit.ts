@@ -9,7 +9,10 @@ export const SHARE_LOOKUPS_PER_SECOND = 1;
 const g = globalThis as unknown as { __shareLookups?: TokenBuckets };
 
 /** Counts one share lookup; when over the limit, how many seconds until the next is allowed. */
-export function takeShareLookup(headers: Headers, now = Date.now()): { ok: true } | { ok: false; retryAfterS: number } {
+export function takeShareLookup(
+  headers: Headers,
+  now = Date.now(),
+): { ok: true } | { ok: false; retryAfterS: number } {
   g.__shareLookups ??= new TokenBuckets(SHARE_LOOKUP_BURST, SHARE_LOOKUPS_PER_SECOND);
   return g.__shareLookups.take(clientAddress(headers, getEnv().TRUST_PROXY), now);
 }

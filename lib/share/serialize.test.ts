@@ -5,7 +5,15 @@ import { newShareToken, SHARE_TOKEN } from '@/lib/share/token';
 
 const conversation = [
   { id: 'sys', role: 'system', parts: [{ type: 'text', text: 'SYSTEM-CANARY' }] },
-  { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hello' }, { type: 'file', url: 'data:x', mediaType: 'text/plain' }], metadata: { owner: 'a@b.c' } },
+  {
+    id: 'u1',
+    role: 'user',
+    parts: [
+      { type: 'text', text: 'hello' },
+      { type: 'file', url: 'data:x', mediaType: 'text/plain' },
+    ],
+    metadata: { owner: 'a@b.c' },
+  },
   {
     id: 'a1',
     role: 'assistant',
@@ -13,7 +21,15 @@ const conversation = [
     parts: [
       { type: 'step-start' },
       { type: 'reasoning', text: 'REASONING-CANARY' },
-      { type: 'dynamic-tool', toolName: 'files__read', toolCallId: 'call_ID_CANARY', state: 'output-available', input: { path: 'ARG-CANARY' }, output: { content: [{ type: 'text', text: 'RESULT-CANARY' }] }, toolMetadata: { server: 'files', tool: 'read' } },
+      {
+        type: 'dynamic-tool',
+        toolName: 'files__read',
+        toolCallId: 'call_ID_CANARY',
+        state: 'output-available',
+        input: { path: 'ARG-CANARY' },
+        output: { content: [{ type: 'text', text: 'RESULT-CANARY' }] },
+        toolMetadata: { server: 'files', tool: 'read' },
+      },
       { type: 'data-notice', data: { text: 'NOTICE' } },
       { type: 'text', text: 'done' },
     ],
@@ -23,12 +39,32 @@ const conversation = [
 test('by default a share holds message text and "used server.tool", nothing else', () => {
   const out = serializeForShare(conversation, { includeToolDetails: false });
   const json = JSON.stringify(out);
-  for (const canary of ['SYSTEM-CANARY', 'ARG-CANARY', 'RESULT-CANARY', 'call_ID_CANARY', 'REASONING-CANARY', 'ERR-CANARY', 'a@b.c', 'gpt-x', '99', 'u1', 'a1', 'data:x', 'NOTICE']) {
+  for (const canary of [
+    'SYSTEM-CANARY',
+    'ARG-CANARY',
+    'RESULT-CANARY',
+    'call_ID_CANARY',
+    'REASONING-CANARY',
+    'ERR-CANARY',
+    'a@b.c',
+    'gpt-x',
+    '99',
+    'u1',
+    'a1',
+    'data:x',
+    'NOTICE',
+  ]) {
     assert.ok(!json.includes(canary), `${canary} leaked`);
   }
   assert.deepEqual(out, [
     { role: 'user', parts: [{ type: 'text', text: 'hello' }] },
-    { role: 'assistant', parts: [{ type: 'tool', server: 'files', tool: 'read', state: 'done' }, { type: 'text', text: 'done' }] },
+    {
+      role: 'assistant',
+      parts: [
+        { type: 'tool', server: 'files', tool: 'read', state: 'done' },
+        { type: 'text', text: 'done' },
+      ],
+    },
   ]);
 });
 
@@ -48,11 +84,22 @@ test('tokens are 192 random bits in base64url and never repeat', () => {
 test('A14: an imported message keeps its imported flag in the snapshot, and no other metadata', () => {
   const imported = [
     { role: 'user', parts: [{ type: 'text', text: 'from a file' }], metadata: { imported: true } },
-    { role: 'assistant', parts: conversation[2]?.parts ?? [], metadata: { imported: true, model: 'gpt-x', usage: { totalTokens: 99 } } },
+    {
+      role: 'assistant',
+      parts: conversation[2]?.parts ?? [],
+      metadata: { imported: true, model: 'gpt-x', usage: { totalTokens: 99 } },
+    },
     { role: 'user', parts: [{ type: 'text', text: 'typed here' }] },
-    { role: 'assistant', parts: [{ type: 'text', text: 'answered here' }], metadata: { imported: false, model: 'gpt-x' } },
+    {
+      role: 'assistant',
+      parts: [{ type: 'text', text: 'answered here' }],
+      metadata: { imported: false, model: 'gpt-x' },
+    },
   ];
   const out = serializeForShare(imported, { includeToolDetails: true });
-  assert.deepEqual(out.map((m) => m.imported), [true, true, undefined, undefined]);
+  assert.deepEqual(
+    out.map((m) => m.imported),
+    [true, true, undefined, undefined],
+  );
   assert.ok(!JSON.stringify(out).includes('gpt-x'));
 });

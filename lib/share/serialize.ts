@@ -16,21 +16,38 @@ export type PublicToolPart = {
 export type PublicPart = { type: 'text'; text: string } | PublicToolPart;
 export type PublicMessage = { role: 'user' | 'assistant'; parts: PublicPart[]; imported?: true };
 
-type StoredPart = { type?: unknown; text?: unknown; state?: unknown; toolMetadata?: unknown; input?: unknown; output?: unknown; errorText?: unknown };
+type StoredPart = {
+  type?: unknown;
+  text?: unknown;
+  state?: unknown;
+  toolMetadata?: unknown;
+  input?: unknown;
+  output?: unknown;
+  errorText?: unknown;
+};
 
 const MAX_DETAIL_CHARS = 20_000;
 
 function outputText(output: unknown): string {
   const content = (output as { content?: unknown })?.content;
   const text = Array.isArray(content)
-    ? content.map((c: { type?: unknown; text?: unknown }) => (c?.type === 'text' && typeof c.text === 'string' ? c.text : `[${String(c?.type)}]`)).join('\n')
+    ? content
+        .map((c: { type?: unknown; text?: unknown }) =>
+          c?.type === 'text' && typeof c.text === 'string' ? c.text : `[${String(c?.type)}]`,
+        )
+        .join('\n')
     : JSON.stringify(output ?? null);
   return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS)}…` : text;
 }
 
 function toolState(part: StoredPart): PublicToolPart['state'] {
   if (part.state === 'output-available') return 'done';
-  if (part.state === 'output-denied' || (part.state === 'approval-responded' && (part as { approval?: { approved?: boolean } }).approval?.approved === false)) return 'denied';
+  if (
+    part.state === 'output-denied' ||
+    (part.state === 'approval-responded' &&
+      (part as { approval?: { approved?: boolean } }).approval?.approved === false)
+  )
+    return 'denied';
   if (part.state === 'output-error') return 'error';
   return 'cancelled';
 }
@@ -61,8 +78,15 @@ export function serializeForShare(
   const out: PublicMessage[] = [];
   for (const m of messages) {
     if (m.role !== 'user' && m.role !== 'assistant') continue;
-    const parts = m.parts.map((p) => publicPart((p ?? {}) as StoredPart, opts.includeToolDetails)).filter((p): p is PublicPart => p !== null);
-    if (parts.length) out.push({ role: m.role, parts, ...(m.metadata?.imported === true ? { imported: true as const } : {}) });
+    const parts = m.parts
+      .map((p) => publicPart((p ?? {}) as StoredPart, opts.includeToolDetails))
+      .filter((p): p is PublicPart => p !== null);
+    if (parts.length)
+      out.push({
+        role: m.role,
+        parts,
+        ...(m.metadata?.imported === true ? { imported: true as const } : {}),
+      });
   }
   return out;
 }

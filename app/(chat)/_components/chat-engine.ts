@@ -15,7 +15,11 @@ export type EngineCallbacks = {
  * The AI SDK chat state machine (streams from POST /api/chat, tool approvals, regenerate, stop). It is
  * its own chunk, with `ai` and zod, imported by use-lazy-chat.ts once the page is interactive.
  */
-export function createChat(id: string, messages: ChatMessage[], latest: { current: EngineCallbacks }): Chat<ChatMessage> {
+export function createChat(
+  id: string,
+  messages: ChatMessage[],
+  latest: { current: EngineCallbacks },
+): Chat<ChatMessage> {
   return new Chat<ChatMessage>({
     id,
     messages,

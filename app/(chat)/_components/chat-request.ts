@@ -2,16 +2,32 @@ import type { ToolSettings } from '@/lib/schemas/chat';
 import type { ChatMessage } from './message-item';
 
 /** The request body: the new user message, or the answers to pending tool approvals. */
-export function requestBody(id: string, messages: ChatMessage[], always: ReadonlySet<string>, tools: ToolSettings | null) {
+export function requestBody(
+  id: string,
+  messages: ChatMessage[],
+  always: ReadonlySet<string>,
+  tools: ToolSettings | null,
+) {
   const last = messages.at(-1);
   // A new chat's first message carries the tool settings chosen before it (later changes are PATCHed).
-  if (last?.role !== 'assistant') return { id, message: last, ...(tools && Object.keys(tools).length ? { tools } : {}) };
+  if (last?.role !== 'assistant')
+    return { id, message: last, ...(tools && Object.keys(tools).length ? { tools } : {}) };
   const approvals = last.parts.flatMap((p) => {
-    const part = p as { type: string; state?: string; approval?: { id: string; approved?: boolean; reason?: string } };
+    const part = p as {
+      type: string;
+      state?: string;
+      approval?: { id: string; approved?: boolean; reason?: string };
+    };
     if (part.type !== 'dynamic-tool' || part.state !== 'approval-responded' || !part.approval) return [];
     const { id: approvalId, approved, reason } = part.approval;
-    return [{ id: approvalId, approved: approved === true, ...(reason ? { reason } : {}), ...(always.has(approvalId) ? { always: true } : {}) }];
+    return [
+      {
+        id: approvalId,
+        approved: approved === true,
+        ...(reason ? { reason } : {}),
+        ...(always.has(approvalId) ? { always: true } : {}),
+      },
+    ];
   });
   return { id, approvals };
 }
-

@@ -33,7 +33,17 @@ type Props = {
 };
 
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
-export function Chat({ id, title, initialMessages, olderBefore = null, isNew, models, initialModel, initialToolSettings, noProviderMessage }: Props) {
+export function Chat({
+  id,
+  title,
+  initialMessages,
+  olderBefore = null,
+  isNew,
+  models,
+  initialModel,
+  initialToolSettings,
+  noProviderMessage,
+}: Props) {
   const router = useRouter();
   const [model, setModel] = useState(initialModel);
   const [toolSettings, setToolSettings] = useState<ToolSettings>(initialToolSettings);
@@ -45,19 +55,20 @@ export function Chat({ id, title, initialMessages, olderBefore = null, isNew, mo
   const [progress, setProgress] = useState<ReadonlyMap<string, Progress>>(new Map());
   const createdRef = useRef(!isNew);
   const alwaysRef = useRef(new Set<string>());
-  const { messages, setMessages, sendMessage, status, stop, error, regenerate, addToolApprovalResponse } = useLazyChat(id, initialMessages, {
-    body: (id, messages) => ({
-      ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
-      ...(modelRef.current ? { model: modelRef.current } : {}),
-    }),
-    onFinish: () => notifyConversationsChanged(),
-    onData: (part) => {
-      if (part.type === 'data-tool-progress' && part.id) {
-        const key = part.id;
-        setProgress((m) => new Map(m).set(key, part.data));
-      }
-    },
-  });
+  const { messages, setMessages, sendMessage, status, stop, error, regenerate, addToolApprovalResponse } =
+    useLazyChat(id, initialMessages, {
+      body: (id, messages) => ({
+        ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
+        ...(modelRef.current ? { model: modelRef.current } : {}),
+      }),
+      onFinish: () => notifyConversationsChanged(),
+      onData: (part) => {
+        if (part.type === 'data-tool-progress' && part.id) {
+          const key = part.id;
+          setProgress((m) => new Map(m).set(key, part.data));
+        }
+      },
+    });
 
   const prepend = useCallback(
     (older: ChatMessage[]) =>
@@ -71,7 +82,11 @@ export function Chat({ id, title, initialMessages, olderBefore = null, isNew, mo
 
   function onApproval(approvalId: string, approved: boolean, always: boolean) {
     if (always) alwaysRef.current.add(approvalId);
-    void addToolApprovalResponse({ id: approvalId, approved, ...(approved ? {} : { reason: 'The user denied this call.' }) });
+    void addToolApprovalResponse({
+      id: approvalId,
+      approved,
+      ...(approved ? {} : { reason: 'The user denied this call.' }),
+    });
   }
 
   const busy = status === 'submitted' || status === 'streaming';
@@ -93,7 +108,10 @@ export function Chat({ id, title, initialMessages, olderBefore = null, isNew, mo
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
       window.history.replaceState(null, '', `/c/${id}`);
     }
-    const resources = attachments.map((a) => ({ type: 'data-resource' as const, data: { server: a.server, uri: a.uri, name: a.name } }));
+    const resources = attachments.map((a) => ({
+      type: 'data-resource' as const,
+      data: { server: a.server, uri: a.uri, name: a.name },
+    }));
     void sendMessage(resources.length ? { parts: [{ type: 'text', text }, ...resources] } : { text });
   }
 
@@ -106,9 +124,15 @@ export function Chat({ id, title, initialMessages, olderBefore = null, isNew, mo
     setToolSettings(next);
     if (!createdRef.current) return;
     const changed = Object.fromEntries(
-      Object.entries(next).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(previous[key as keyof ToolSettings])),
+      Object.entries(next).filter(
+        ([key, value]) => JSON.stringify(value) !== JSON.stringify(previous[key as keyof ToolSettings]),
+      ),
     );
-    void fetch(`/api/conversations/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify(changed) });
+    void fetch(`/api/conversations/${id}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(changed),
+    });
   }
 
   async function onStop() {
@@ -120,7 +144,10 @@ export function Chat({ id, title, initialMessages, olderBefore = null, isNew, mo
 
   return (
     <div className="flex h-full min-h-0 flex-col">
-      <ChatHeader conversationId={messages.length && (!isNew || createdRef.current) ? id : null} title={headerTitle} />
+      <ChatHeader
+        conversationId={messages.length && (!isNew || createdRef.current) ? id : null}
+        title={headerTitle}
+      />
       <MessageList
         messages={messages}
         hasOlder={hasOlder}
@@ -128,7 +155,10 @@ export function Chat({ id, title, initialMessages, olderBefore = null, isNew, mo
         before={
           <>
             {noProviderMessage && (
-              <p role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+              <p
+                role="status"
+                className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+              >
                 {noProviderMessage}
               </p>
             )}
@@ -140,7 +170,11 @@ export function Chat({ id, title, initialMessages, olderBefore = null, isNew, mo
             )}
           </>
         }
-        after={(error || storedError) && <ErrorNotice error={error?.message ?? storedError ?? ''} onRetry={() => void regenerate()} />}
+        after={
+          (error || storedError) && (
+            <ErrorNotice error={error?.message ?? storedError ?? ''} onRetry={() => void regenerate()} />
+          )
+        }
         renderItem={(m, i) => (
           <MessageItem
             message={m}

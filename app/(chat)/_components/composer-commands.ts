@@ -10,13 +10,24 @@ export type MenuPick =
   | { kind: 'prompt'; prompt: PromptInfo }
   | { kind: 'resource'; resource: ResourceInfo };
 
-export type MenuOption = { key: string; label: string; detail?: string; note?: string; disabled?: boolean; pick: MenuPick };
+export type MenuOption = {
+  key: string;
+  label: string;
+  detail?: string;
+  note?: string;
+  disabled?: boolean;
+  pick: MenuPick;
+};
 
 /** The built-in commands, in menu order (also what /help lists). */
 export const BUILT_IN_COMMANDS: ReadonlyArray<Omit<MenuOption, 'key'>> = [
   { label: '/tools', detail: 'Show the tools this conversation can use', pick: { kind: 'tools' } },
   { label: '/mode auto', detail: 'Tools: the model decides', pick: { kind: 'mode', mode: 'auto' } },
-  { label: '/mode required', detail: 'Tools: the first step must call a tool', pick: { kind: 'mode', mode: 'required' } },
+  {
+    label: '/mode required',
+    detail: 'Tools: the first step must call a tool',
+    pick: { kind: 'mode', mode: 'required' },
+  },
   { label: '/mode off', detail: 'Tools: none are sent', pick: { kind: 'mode', mode: 'off' } },
   { label: '/new', detail: 'Start a new chat', pick: { kind: 'new' } },
   { label: '/help', detail: 'Commands and shortcuts', pick: { kind: 'help' } },
@@ -26,7 +37,9 @@ export type MenuTrigger = { kind: 'slash' | 'mention'; query: string; start: num
 
 /** `/…` as the whole (single-line) text opens the command menu. */
 export function findSlash(text: string): MenuTrigger | null {
-  return text.startsWith('/') && !text.includes('\n') ? { kind: 'slash', query: text.slice(1), start: 0, end: text.length } : null;
+  return text.startsWith('/') && !text.includes('\n')
+    ? { kind: 'slash', query: text.slice(1), start: 0, end: text.length }
+    : null;
 }
 
 /** `@…` at the start or after a space, ending at the caret, opens the resource picker. */

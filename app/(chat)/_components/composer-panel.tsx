@@ -11,7 +11,11 @@ export function ComposerPanel({ title, onClose, children }: Props) {
     >
       <div className="mb-2 flex items-center justify-between gap-2">
         <h2 className="text-sm font-semibold">{title}</h2>
-        <button type="button" onClick={onClose} className="rounded px-2 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={onClose}
+          className="rounded px-2 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        >
           Close
         </button>
       </div>

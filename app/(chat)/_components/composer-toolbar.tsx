@@ -17,7 +17,19 @@ type Props = {
 };
 
 /** The row above the message box: the "Model" select (when there are several), the Tools menu, and a short notice. */
-export function ComposerToolbar({ busy, models, model, onModelChange, catalog, catalogFailed, toolSettings, onToolSettingsChange, toolsOpen, onToolsOpenChange, notice }: Props) {
+export function ComposerToolbar({
+  busy,
+  models,
+  model,
+  onModelChange,
+  catalog,
+  catalogFailed,
+  toolSettings,
+  onToolSettingsChange,
+  toolsOpen,
+  onToolsOpenChange,
+  notice,
+}: Props) {
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-500">
       {models.length > 1 && (
@@ -37,7 +49,14 @@ export function ComposerToolbar({ busy, models, model, onModelChange, catalog, c
           </select>
         </label>
       )}
-      <ToolMenu catalog={catalog} failed={catalogFailed} settings={toolSettings} onChange={onToolSettingsChange} open={toolsOpen} onOpenChange={onToolsOpenChange} />
+      <ToolMenu
+        catalog={catalog}
+        failed={catalogFailed}
+        settings={toolSettings}
+        onChange={onToolSettingsChange}
+        open={toolsOpen}
+        onOpenChange={onToolsOpenChange}
+      />
       {notice && (
         <span aria-live="polite" className="min-w-0 truncate">
           {notice}

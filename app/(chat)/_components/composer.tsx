@@ -14,7 +14,9 @@ import { type PromptInfo, useMcpCatalogs } from './use-mcp-catalogs';
 
 // Panels and the prompt dialog load when first opened, not with the page.
 const HelpPanel = lazy(() => import('./help-panel').then((m) => ({ default: m.HelpPanel })));
-const PromptArgsDialog = lazy(() => import('./prompt-args-dialog').then((m) => ({ default: m.PromptArgsDialog })));
+const PromptArgsDialog = lazy(() =>
+  import('./prompt-args-dialog').then((m) => ({ default: m.PromptArgsDialog })),
+);
 const ToolsPanel = lazy(() => import('./tools-panel').then((m) => ({ default: m.ToolsPanel })));
 
 type Props = {
@@ -39,7 +41,18 @@ type Props = {
  * `/` opens commands and MCP prompts, `@` attaches MCP resources; while a menu is open Enter chooses from it.
  */
 export function Composer(props: Props) {
-  const { busy, disabled, onSend, onStop, models = [], model, onModelChange, toolSettings, onToolSettingsChange, onNewChat } = props;
+  const {
+    busy,
+    disabled,
+    onSend,
+    onStop,
+    models = [],
+    model,
+    onModelChange,
+    toolSettings,
+    onToolSettingsChange,
+    onNewChat,
+  } = props;
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const [attachments, setAttachments] = useState<ResourceAttachment[]>([]);
@@ -80,7 +93,9 @@ export function Composer(props: Props) {
     try {
       replaceText(await renderPromptText(prompt.server, prompt.name, args));
     } catch (err) {
-      setNotice(`Could not load /${prompt.server}:${prompt.name}: ${err instanceof Error ? err.message : String(err)}`);
+      setNotice(
+        `Could not load /${prompt.server}:${prompt.name}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
   }
 
@@ -91,7 +106,9 @@ export function Composer(props: Props) {
       const start = menu?.trigger.start ?? text.length;
       const end = menu?.trigger.end ?? text.length;
       replaceText(text.slice(0, start) + text.slice(end), start);
-      setAttachments((list) => (list.some((a) => a.server === server && a.uri === uri) ? list : [...list, { server, uri, name }]));
+      setAttachments((list) =>
+        list.some((a) => a.server === server && a.uri === uri) ? list : [...list, { server, uri, name }],
+      );
       return;
     }
     replaceText('');
@@ -168,7 +185,10 @@ export function Composer(props: Props) {
         onToolsOpenChange={setToolsOpen}
         notice={notice}
       />
-      <AttachmentChips items={attachments} onRemove={(item) => setAttachments((list) => list.filter((a) => a !== item))} />
+      <AttachmentChips
+        items={attachments}
+        onRemove={(item) => setAttachments((list) => list.filter((a) => a !== item))}
+      />
       <form
         className="flex w-full items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm dark:border-zinc-700 dark:bg-zinc-900"
         onSubmit={(e) => {

@@ -2,7 +2,13 @@
 
 import { useEffect, useRef } from 'react';
 
-type Props = { title: string; body: string; confirmLabel: string; onConfirm: () => void; onCancel: () => void };
+type Props = {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+};
 
 /** A modal confirm on the native <dialog> (focus trap, Escape to cancel). */
 export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }: Props) {
@@ -21,7 +27,11 @@ export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }
       <h2 className="text-base font-semibold">{title}</h2>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{body}</p>
       <div className="mt-5 flex justify-end gap-2">
-        <button type="button" onClick={onCancel} className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={onCancel}
+          className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        >
           Cancel
         </button>
         <button

@@ -25,10 +25,17 @@ export function EditMessage({ initial, onSave, onCancel }: Props) {
       />
       <p className="text-xs text-zinc-500">Sending replaces every message after this one.</p>
       <div className="flex justify-end gap-2">
-        <button type="button" onClick={onCancel} className="rounded-md px-3 py-1 text-xs hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={onCancel}
+          className="rounded-md px-3 py-1 text-xs hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        >
           Cancel
         </button>
-        <button type="submit" className="rounded-md bg-blue-600 px-3 py-1 text-xs font-semibold text-white hover:bg-blue-700">
+        <button
+          type="submit"
+          className="rounded-md bg-blue-600 px-3 py-1 text-xs font-semibold text-white hover:bg-blue-700"
+        >
           Save and send
         </button>
       </div>

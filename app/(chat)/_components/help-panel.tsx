@@ -12,7 +12,9 @@ const KEYS: Array<[string, string]> = [
 ];
 
 const Key = ({ children }: { children: string }) => (
-  <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-xs dark:border-zinc-600 dark:bg-zinc-800">{children}</kbd>
+  <kbd className="rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-xs dark:border-zinc-600 dark:bg-zinc-800">
+    {children}
+  </kbd>
 );
 
 /** `/help`: the composer's commands, prompts, `@` resources and keys. */
@@ -27,9 +29,13 @@ export function HelpPanel({ onClose }: Props) {
           </div>
         ))}
         <dt className="font-mono">/server:prompt</dt>
-        <dd className="text-zinc-600 dark:text-zinc-400">Insert an MCP prompt (asks for its arguments first)</dd>
+        <dd className="text-zinc-600 dark:text-zinc-400">
+          Insert an MCP prompt (asks for its arguments first)
+        </dd>
         <dt className="font-mono">@name</dt>
-        <dd className="text-zinc-600 dark:text-zinc-400">Attach an MCP resource; the server reads it when you send</dd>
+        <dd className="text-zinc-600 dark:text-zinc-400">
+          Attach an MCP resource; the server reads it when you send
+        </dd>
       </dl>
       <dl className="mt-3 space-y-1 text-xs">
         {KEYS.map(([k, what]) => (

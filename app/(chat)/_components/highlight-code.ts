@@ -22,11 +22,36 @@ import { createLowlight } from 'lowlight';
  * small set instead of highlight.js's 37 "common" ones keeps the Markdown chunk small; other languages
  * show as plain monospace text.
  */
-const lowlight = createLowlight({ bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml });
+const lowlight = createLowlight({
+  bash,
+  c,
+  cpp,
+  css,
+  diff,
+  go,
+  java,
+  javascript,
+  json,
+  markdown,
+  python,
+  rust,
+  shell,
+  sql,
+  typescript,
+  xml,
+  yaml,
+});
 
-type Node = { type: string; tagName?: string; value?: string; properties?: { className?: unknown }; children?: Node[] };
+type Node = {
+  type: string;
+  tagName?: string;
+  value?: string;
+  properties?: { className?: unknown };
+  children?: Node[];
+};
 
-const textOf = (node: Node): string => (node.type === 'text' ? (node.value ?? '') : (node.children ?? []).map(textOf).join(''));
+const textOf = (node: Node): string =>
+  node.type === 'text' ? (node.value ?? '') : (node.children ?? []).map(textOf).join('');
 
 /** `language-x` / `lang-x` of a code element; false for no-highlight. */
 function languageOf(node: Node): string | false | undefined {
@@ -43,7 +68,12 @@ function languageOf(node: Node): string | false | undefined {
 }
 
 function walk(node: Node, parent: Node | null): void {
-  if (node.type === 'element' && node.tagName === 'code' && parent?.type === 'element' && parent.tagName === 'pre') {
+  if (
+    node.type === 'element' &&
+    node.tagName === 'code' &&
+    parent?.type === 'element' &&
+    parent.tagName === 'pre'
+  ) {
     const lang = languageOf(node);
     if (!lang) return;
     node.properties = node.properties ?? {};

@@ -32,7 +32,15 @@ const useLocalDayStart = () =>
   );
 
 /** The history grouped by date, with a sentinel that loads the next page when it scrolls into view. */
-export function HistoryList({ items, hasMore, loadingMore, pathname, onLoadMore, onRename, onDelete }: Props) {
+export function HistoryList({
+  items,
+  hasMore,
+  loadingMore,
+  pathname,
+  onLoadMore,
+  onRename,
+  onDelete,
+}: Props) {
   const dayStart = useLocalDayStart();
   const sentinel = useRef<HTMLButtonElement>(null);
   const count = items.length;
@@ -49,17 +57,23 @@ export function HistoryList({ items, hasMore, loadingMore, pathname, onLoadMore,
     return () => observer.disconnect();
   }, [hasMore, count, onLoadMore]);
 
-  if (count === 0) return <p className="px-3 py-6 text-center text-sm text-zinc-500">No conversations yet.</p>;
+  if (count === 0)
+    return <p className="px-3 py-6 text-center text-sm text-zinc-500">No conversations yet.</p>;
 
   const groups = dayStart === null ? [{ label: null, items }] : groupByDate(items, new Date(dayStart));
   return (
     <>
       {groups.map((group) => {
-        const headingId = group.label ? `history-${group.label.replace(/\s+/g, '-').toLowerCase()}` : undefined;
+        const headingId = group.label
+          ? `history-${group.label.replace(/\s+/g, '-').toLowerCase()}`
+          : undefined;
         return (
           <div key={group.label ?? 'all'}>
             {group.label && (
-              <h2 id={headingId} className="px-3 pt-3 pb-1 text-xs font-medium text-zinc-500 dark:text-zinc-400">
+              <h2
+                id={headingId}
+                className="px-3 pt-3 pb-1 text-xs font-medium text-zinc-500 dark:text-zinc-400"
+              >
                 {group.label}
               </h2>
             )}

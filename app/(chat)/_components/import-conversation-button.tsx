@@ -65,11 +65,19 @@ export function ImportConversationButton() {
           if (file) void importFile(file);
         }}
       />
-      <button type="button" onClick={() => input.current?.click()} disabled={busy} className="text-zinc-600 hover:underline disabled:opacity-50 dark:text-zinc-400">
+      <button
+        type="button"
+        onClick={() => input.current?.click()}
+        disabled={busy}
+        className="text-zinc-600 hover:underline disabled:opacity-50 dark:text-zinc-400"
+      >
         {busy ? 'Importing…' : 'Import conversation'}
       </button>
       {error && (
-        <p role="alert" className="order-last mt-1 w-full basis-full rounded-md bg-red-50 px-2 py-1 text-xs text-red-700 dark:bg-red-950/50 dark:text-red-300">
+        <p
+          role="alert"
+          className="order-last mt-1 w-full basis-full rounded-md bg-red-50 px-2 py-1 text-xs text-red-700 dark:bg-red-950/50 dark:text-red-300"
+        >
           {error}
         </p>
       )}

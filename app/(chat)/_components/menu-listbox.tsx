@@ -49,7 +49,9 @@ export function MenuListbox({ id, label, options, active, onPick, onHighlight }:
             <span className="font-mono font-medium text-zinc-900 dark:text-zinc-100">{o.label}</span>
             {o.note && <span className="min-w-0 truncate text-xs text-zinc-500">{o.note}</span>}
           </span>
-          {o.detail && <span className="block truncate text-xs text-zinc-500 dark:text-zinc-400">{o.detail}</span>}
+          {o.detail && (
+            <span className="block truncate text-xs text-zinc-500 dark:text-zinc-400">{o.detail}</span>
+          )}
         </div>
       ))}
     </div>

@@ -4,7 +4,8 @@ import { useState } from 'react';
 
 type Props = { text: string; onRegenerate?: () => void; onEdit?: () => void };
 
-const button = 'rounded px-1.5 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-200';
+const button =
+  'rounded px-1.5 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-200';
 
 /** Copy (every message), Regenerate (the last answer), Edit (the user's messages). */
 export function MessageActions({ text, onRegenerate, onEdit }: Props) {

@@ -27,14 +27,19 @@ type Props = {
 
 /** The MCP resources attached to a user message (read-only chips). */
 const resourcesOf = (message: ChatMessage): ResourceAttachment[] =>
-  message.parts.flatMap((p) => (p.type === 'data-resource' ? [{ server: p.data.server, uri: p.data.uri, name: p.data.name ?? p.data.uri }] : []));
+  message.parts.flatMap((p) =>
+    p.type === 'data-resource'
+      ? [{ server: p.data.server, uri: p.data.uri, name: p.data.name ?? p.data.uri }]
+      : [],
+  );
 
 const textOf = (message: ChatMessage) => message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
 /** `time.now ✓ · calculator.evaluate ✗` under an answer that used tools. */
 function ChainSummary({ tools, interrupted }: { tools: ToolPart[]; interrupted: boolean }) {
   if (!tools.length) return null;
-  const mark = (p: ToolPart) => ({ done: '✓', error: '✗', denied: '⊘', cancelled: '⊘' })[cardState(p, interrupted) as string] ?? '…';
+  const mark = (p: ToolPart) =>
+    ({ done: '✓', error: '✗', denied: '⊘', cancelled: '⊘' })[cardState(p, interrupted) as string] ?? '…';
   return (
     <p data-tool-chain className="mt-1 font-mono text-xs text-zinc-500">
       {tools.map((p) => `${toolRef(p).server}.${toolRef(p).tool} ${mark(p)}`).join(' · ')}
@@ -43,13 +48,27 @@ function ChainSummary({ tools, interrupted }: { tools: ToolPart[]; interrupted: 
 }
 
 /** One message: the user's as plain text; the assistant's as its parts in order — text, tool cards, notices. */
-export const MessageItem = memo(function MessageItem({ message, streaming, interrupted, progress, onApproval, onRegenerate, onEditResend }: Props) {
+export const MessageItem = memo(function MessageItem({
+  message,
+  streaming,
+  interrupted,
+  progress,
+  onApproval,
+  onRegenerate,
+  onEditResend,
+}: Props) {
   const [editing, setEditing] = useState(false);
   const imported = message.metadata?.imported === true;
   if (message.role === 'user') {
     const text = textOf(message);
     return (
-      <div id={`m-${message.id}`} data-role="user" data-message-id={message.id} data-imported={imported || undefined} className="group flex scroll-mt-16 flex-col items-end">
+      <div
+        id={`m-${message.id}`}
+        data-role="user"
+        data-message-id={message.id}
+        data-imported={imported || undefined}
+        className="group flex scroll-mt-16 flex-col items-end"
+      >
         {imported && <ImportedMark />}
         {editing && onEditResend ? (
           <EditMessage
@@ -63,7 +82,10 @@ export const MessageItem = memo(function MessageItem({ message, streaming, inter
         ) : (
           <>
             <AttachmentChips items={resourcesOf(message)} />
-            <div data-message-text className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">
+            <div
+              data-message-text
+              className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800"
+            >
               {text}
             </div>
             <MessageActions text={text} onEdit={onEditResend ? () => setEditing(true) : undefined} />
@@ -72,29 +94,50 @@ export const MessageItem = memo(function MessageItem({ message, streaming, inter
       </div>
     );
   }
-  const tools = message.parts.filter((p): p is ToolPart & typeof p => p.type === 'dynamic-tool') as unknown as ToolPart[];
+  const tools = message.parts.filter(
+    (p): p is ToolPart & typeof p => p.type === 'dynamic-tool',
+  ) as unknown as ToolPart[];
   const hasText = message.parts.some((p) => p.type === 'text' && p.text);
   return (
-    <div id={`m-${message.id}`} data-role="assistant" data-message-id={message.id} data-imported={imported || undefined} className="group w-full max-w-full scroll-mt-16 text-sm">
+    <div
+      id={`m-${message.id}`}
+      data-role="assistant"
+      data-message-id={message.id}
+      data-imported={imported || undefined}
+      className="group w-full max-w-full scroll-mt-16 text-sm"
+    >
       {imported && <ImportedMark />}
       {message.parts.map((part, i) => {
         if (part.type === 'text') return <Markdown key={i} text={part.text} />;
         if (part.type === 'dynamic-tool') {
           const p = part as unknown as ToolPart;
           return (
-            <ToolCallCard key={p.toolCallId} part={p} interrupted={interrupted} imported={imported} progress={progress?.get(p.toolCallId)} onApproval={onApproval} />
+            <ToolCallCard
+              key={p.toolCallId}
+              part={p}
+              interrupted={interrupted}
+              imported={imported}
+              progress={progress?.get(p.toolCallId)}
+              onApproval={onApproval}
+            />
           );
         }
         if (part.type === 'data-notice') {
           return (
-            <p key={i} data-notice className="my-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+            <p
+              key={i}
+              data-notice
+              className="my-2 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-xs text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+            >
               {part.data.text}
             </p>
           );
         }
         return null;
       })}
-      {streaming && !hasText && !tools.length && <span className="animate-pulse text-zinc-400">Thinking…</span>}
+      {streaming && !hasText && !tools.length && (
+        <span className="animate-pulse text-zinc-400">Thinking…</span>
+      )}
       <ChainSummary tools={tools} interrupted={interrupted} />
       {interrupted && (
         <p data-interrupted className="mt-2 text-xs font-medium text-amber-600 dark:text-amber-400">

@@ -111,14 +111,16 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when older messages were prepended
   useLayoutEffect(() => {
     const el = scrollRef.current;
-    if (el && fromBottom.current !== null && !highlighted) el.scrollTop = el.scrollHeight - fromBottom.current;
+    if (el && fromBottom.current !== null && !highlighted)
+      el.scrollTop = el.scrollHeight - fromBottom.current;
     fromBottom.current = null;
   }, [firstId]);
 
   /** Within two screens of the top: fetch the next older page (again after it arrives, if still there). */
   function nearTop() {
     const el = scrollRef.current;
-    if (!el || !hasOlder || loading.current || !anchored.current || el.scrollTop > 2 * el.clientHeight) return;
+    if (!el || !hasOlder || loading.current || !anchored.current || el.scrollTop > 2 * el.clientHeight)
+      return;
     loading.current = true;
     fromBottom.current = el.scrollHeight - el.scrollTop;
     void loadOlder().finally(() => {
@@ -142,7 +144,12 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
 
   const items = virtualizer.getVirtualItems();
   return (
-    <div ref={scrollRef} onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto px-4 py-6" aria-live="polite">
+    <div
+      ref={scrollRef}
+      onScroll={onScroll}
+      className="relative min-h-0 flex-1 overflow-y-auto px-4 py-6"
+      aria-live="polite"
+    >
       <div ref={contentRef} className="mx-auto flex max-w-3xl flex-col gap-6">
         {before}
         {hasOlder && (
@@ -151,7 +158,12 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
           </p>
         )}
         {messages.length > 0 && (
-          <div ref={listRef} data-message-list className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
+          <div
+            ref={listRef}
+            data-message-list
+            className="relative w-full"
+            style={{ height: virtualizer.getTotalSize() }}
+          >
             {items.map((item) => {
               const message = messages[item.index];
               if (!message) return null;

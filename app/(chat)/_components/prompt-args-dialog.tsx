@@ -49,7 +49,9 @@ export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
       <form onSubmit={(e) => void insert(e)} className="space-y-3">
         <div>
           <h2 className="font-mono text-base font-semibold">/{title}</h2>
-          {prompt.description && <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{prompt.description}</p>}
+          {prompt.description && (
+            <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{prompt.description}</p>
+          )}
         </div>
         {args.map((a, i) => (
           <PromptArgumentField
@@ -68,10 +70,18 @@ export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
           </p>
         )}
         <div className="flex justify-end gap-2 pt-2">
-          <button type="button" onClick={() => ref.current?.close()} className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
+          <button
+            type="button"
+            onClick={() => ref.current?.close()}
+            className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
+          >
             Cancel
           </button>
-          <button type="submit" disabled={busy} className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-50"
+          >
             Insert
           </button>
         </div>

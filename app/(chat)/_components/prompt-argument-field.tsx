@@ -4,7 +4,14 @@ import { useEffect, useId, useState } from 'react';
 import { completeArgument } from './prompt-requests';
 
 type Argument = { name: string; description?: string; required?: boolean };
-type Props = { server: string; prompt: string; argument: Argument; value: string; autoFocus?: boolean; onChange: (value: string) => void };
+type Props = {
+  server: string;
+  prompt: string;
+  argument: Argument;
+  value: string;
+  autoFocus?: boolean;
+  onChange: (value: string) => void;
+};
 
 const DEBOUNCE_MS = 150;
 
@@ -53,7 +60,9 @@ export function PromptArgumentField({ server, prompt, argument, value, autoFocus
           </span>
         )}
       </label>
-      {argument.description && <p className="text-xs text-zinc-500 dark:text-zinc-400">{argument.description}</p>}
+      {argument.description && (
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">{argument.description}</p>
+      )}
       <input
         id={id}
         role="combobox"

@@ -1,7 +1,12 @@
 /** Client calls for MCP prompts: render one into text for the message box, and complete an argument. */
 
 async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
   const data = (await res.json().catch(() => null)) as (T & { error?: { message?: unknown } }) | null;
   if (!res.ok || !data) {
     const message = data?.error?.message;
@@ -11,13 +16,31 @@ async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Pr
 }
 
 /** POST /api/prompts/get → the rendered messages' text, joined by blank lines. */
-export async function renderPromptText(server: string, name: string, args: Record<string, string>): Promise<string> {
-  const result = await postJson<{ messages: Array<{ role: string; text: string }> }>('/api/prompts/get', { server, name, arguments: args });
+export async function renderPromptText(
+  server: string,
+  name: string,
+  args: Record<string, string>,
+): Promise<string> {
+  const result = await postJson<{ messages: Array<{ role: string; text: string }> }>('/api/prompts/get', {
+    server,
+    name,
+    arguments: args,
+  });
   return result.messages.map((m) => m.text).join('\n\n');
 }
 
 /** POST /api/prompts/complete → suggested values (none when the server has no completions). */
-export async function completeArgument(server: string, prompt: string, argument: string, value: string, signal?: AbortSignal): Promise<string[]> {
-  const result = await postJson<{ values: string[] }>('/api/prompts/complete', { server, prompt, argument, value }, signal);
+export async function completeArgument(
+  server: string,
+  prompt: string,
+  argument: string,
+  value: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const result = await postJson<{ values: string[] }>(
+    '/api/prompts/complete',
+    { server, prompt, argument, value },
+    signal,
+  );
   return result.values;
 }

@@ -4,7 +4,13 @@ import Link from 'next/link';
 import { splitSnippet } from '@/lib/search-snippet';
 import type { SearchHit } from './use-conversation-search';
 
-type Props = { results: SearchHit[] | null; pending: boolean; failed: boolean; pathname: string; onNavigate?: () => void };
+type Props = {
+  results: SearchHit[] | null;
+  pending: boolean;
+  failed: boolean;
+  pathname: string;
+  onNavigate?: () => void;
+};
 
 /** The snippet as text nodes, each match in a <mark> (never parsed as HTML). */
 function Snippet({ text }: { text: string }) {
@@ -25,8 +31,14 @@ function Snippet({ text }: { text: string }) {
 
 /** Search hits in place of the history list: title plus highlighted snippet, linking to the matching message. */
 export function SearchResults({ results, pending, failed, pathname, onNavigate }: Props) {
-  if (failed) return <p className="px-3 py-6 text-center text-sm text-red-600 dark:text-red-400">Search failed. Try again.</p>;
-  if (!results || (pending && results.length === 0)) return <p className="px-3 py-6 text-center text-sm text-zinc-500">Searching…</p>;
+  if (failed)
+    return (
+      <p className="px-3 py-6 text-center text-sm text-red-600 dark:text-red-400">
+        Search failed. Try again.
+      </p>
+    );
+  if (!results || (pending && results.length === 0))
+    return <p className="px-3 py-6 text-center text-sm text-zinc-500">Searching…</p>;
   if (results.length === 0) return <p className="px-3 py-6 text-center text-sm text-zinc-500">No matches</p>;
   return (
     <ul aria-label="Search results" className="space-y-0.5" aria-busy={pending || undefined}>

@@ -11,7 +11,11 @@ export function SendButton({ busy, canSend, onStop }: Props) {
       Stop
     </button>
   ) : (
-    <button type="submit" disabled={!canSend} className="rounded-xl bg-blue-600 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-40">
+    <button
+      type="submit"
+      disabled={!canSend}
+      className="rounded-xl bg-blue-600 px-4 py-2 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-40"
+    >
       Send
     </button>
   );

@@ -11,7 +11,8 @@ async function errorMessage(res: Response, fallback: string): Promise<string> {
   return typeof body?.error?.message === 'string' ? body.error.message : fallback;
 }
 
-const BUTTON = 'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
+const BUTTON =
+  'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 /** Creates a public, read-only snapshot link of a conversation; copy or revoke it right away. */
 export function ShareDialog({ conversationId, onClose }: Props) {
@@ -58,7 +59,8 @@ export function ShareDialog({ conversationId, onClose }: Props) {
     try {
       const res = await fetch(`/api/shares/${encodeURIComponent(created.token)}`, { method: 'DELETE' });
       // 404: already revoked (or the conversation is gone) — the link is dead either way.
-      if (!res.ok && res.status !== 404) throw new Error(await errorMessage(res, 'Could not revoke the link.'));
+      if (!res.ok && res.status !== 404)
+        throw new Error(await errorMessage(res, 'Could not revoke the link.'));
       setCreated(null);
       setStatus('Link revoked');
     } catch (err) {
@@ -90,13 +92,18 @@ export function ShareDialog({ conversationId, onClose }: Props) {
         <h2 id={titleId} className="text-base font-semibold">
           Share conversation
         </h2>
-        <button type="button" onClick={onClose} aria-label="Close" className="rounded px-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label="Close"
+          className="rounded px-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        >
           ✕
         </button>
       </div>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-        The link shows a snapshot of this conversation as it is now, to anyone who has the link, without signing in. Later messages
-        are not included.
+        The link shows a snapshot of this conversation as it is now, to anyone who has the link, without
+        signing in. Later messages are not included.
       </p>
 
       {created ? (
@@ -128,14 +135,26 @@ export function ShareDialog({ conversationId, onClose }: Props) {
       ) : (
         <div className="mt-4 space-y-2 text-sm">
           <label className="flex items-start gap-2">
-            <input type="checkbox" checked={includeToolDetails} onChange={(e) => setIncludeToolDetails(e.target.checked)} className="mt-0.5" />
+            <input
+              type="checkbox"
+              checked={includeToolDetails}
+              onChange={(e) => setIncludeToolDetails(e.target.checked)}
+              className="mt-0.5"
+            />
             <span>
               Include tool details
-              <span className="block text-xs text-zinc-500">Tool arguments and results. Otherwise only “Used server.tool” is shown.</span>
+              <span className="block text-xs text-zinc-500">
+                Tool arguments and results. Otherwise only “Used server.tool” is shown.
+              </span>
             </span>
           </label>
           <label className="flex items-start gap-2">
-            <input type="checkbox" checked={includeOwnerName} onChange={(e) => setIncludeOwnerName(e.target.checked)} className="mt-0.5" />
+            <input
+              type="checkbox"
+              checked={includeOwnerName}
+              onChange={(e) => setIncludeOwnerName(e.target.checked)}
+              className="mt-0.5"
+            />
             <span>Show my name</span>
           </label>
           <button

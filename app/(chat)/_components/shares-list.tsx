@@ -4,9 +4,17 @@ import Link from 'next/link';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from './confirm-dialog';
 
-type ShareItem = { token: string; url: string; conversationId: string; title: string; includeToolDetails: boolean; createdAt: string };
+type ShareItem = {
+  token: string;
+  url: string;
+  conversationId: string;
+  title: string;
+  includeToolDetails: boolean;
+  createdAt: string;
+};
 
-const BUTTON = 'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800';
+const BUTTON =
+  'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 function ShareRow({ item, onRevoke }: { item: ShareItem; onRevoke: () => void }) {
   const [copied, setCopied] = useState(false);
@@ -79,7 +87,9 @@ export function SharesList() {
 
   async function revoke(item: ShareItem) {
     setConfirming(null);
-    const res = await fetch(`/api/shares/${encodeURIComponent(item.token)}`, { method: 'DELETE' }).catch(() => null);
+    const res = await fetch(`/api/shares/${encodeURIComponent(item.token)}`, { method: 'DELETE' }).catch(
+      () => null,
+    );
     if (res && (res.ok || res.status === 404)) {
       setItems((list) => list?.filter((i) => i.token !== item.token) ?? null);
     } else {
@@ -92,7 +102,9 @@ export function SharesList() {
       <h1 id="shares-heading" className="text-xl font-semibold">
         My shared links
       </h1>
-      <p className="mt-1 text-sm text-zinc-500">Each link shows a snapshot of a conversation to anyone who has it. Revoke a link to turn it off.</p>
+      <p className="mt-1 text-sm text-zinc-500">
+        Each link shows a snapshot of a conversation to anyone who has it. Revoke a link to turn it off.
+      </p>
       {error && (
         <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-400">
           {error}

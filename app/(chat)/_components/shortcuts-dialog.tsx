@@ -4,7 +4,8 @@ import { useEffect, useRef } from 'react';
 
 type Props = { onClose: () => void };
 
-const isApple = () => typeof navigator !== 'undefined' && /Mac|iPhone|iPad/i.test(navigator.platform || navigator.userAgent);
+const isApple = () =>
+  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/i.test(navigator.platform || navigator.userAgent);
 
 /** The keyboard shortcuts on a native modal <dialog> (focus trap, Escape closes). Rendered only when open. */
 export function ShortcutsDialog({ onClose }: Props) {
@@ -36,7 +37,10 @@ export function ShortcutsDialog({ onClose }: Props) {
             <dt>{action}</dt>
             <dd className="flex gap-1">
               {keys.map((k) => (
-                <kbd key={k} className="rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-xs dark:border-zinc-600 dark:bg-zinc-800">
+                <kbd
+                  key={k}
+                  className="rounded border border-zinc-300 bg-zinc-50 px-1.5 py-0.5 font-mono text-xs dark:border-zinc-600 dark:bg-zinc-800"
+                >
                   {k}
                 </kbd>
               ))}
@@ -45,7 +49,11 @@ export function ShortcutsDialog({ onClose }: Props) {
         ))}
       </dl>
       <div className="mt-5 flex justify-end">
-        <button type="button" onClick={() => ref.current?.close()} className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800">
+        <button
+          type="button"
+          onClick={() => ref.current?.close()}
+          className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        >
           Close
         </button>
       </div>

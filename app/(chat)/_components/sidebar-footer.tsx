@@ -6,7 +6,11 @@ import { ImportConversationButton } from './import-conversation-button';
 type Props = { user: { name: string; email: string; role: string }; onShowShortcuts: () => void };
 
 async function signOut() {
-  await fetch('/api/auth/sign-out', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  await fetch('/api/auth/sign-out', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   window.location.assign('/sign-in');
 }
 
@@ -16,7 +20,11 @@ export function SidebarFooter({ user, onShowShortcuts }: Props) {
     <div className="border-t border-zinc-200 p-3 text-sm dark:border-zinc-800">
       <div className="mb-2 flex flex-wrap gap-x-3 gap-y-1 text-xs">
         <ImportConversationButton />
-        <button type="button" onClick={onShowShortcuts} className="text-zinc-600 hover:underline dark:text-zinc-400">
+        <button
+          type="button"
+          onClick={onShowShortcuts}
+          className="text-zinc-600 hover:underline dark:text-zinc-400"
+        >
           Shortcuts
         </button>
       </div>
@@ -30,7 +38,11 @@ export function SidebarFooter({ user, onShowShortcuts }: Props) {
             Admin
           </Link>
         )}
-        <button type="button" onClick={() => void signOut()} className="text-zinc-600 hover:underline dark:text-zinc-400">
+        <button
+          type="button"
+          onClick={() => void signOut()}
+          className="text-zinc-600 hover:underline dark:text-zinc-400"
+        >
           Sign out
         </button>
       </div>

@@ -9,7 +9,9 @@ import { SearchBox } from './search-box';
 import { SearchResults } from './search-results';
 
 /** Loaded when first opened, not with the page. */
-const ShortcutsDialog = lazy(() => import('./shortcuts-dialog').then((m) => ({ default: m.ShortcutsDialog })));
+const ShortcutsDialog = lazy(() =>
+  import('./shortcuts-dialog').then((m) => ({ default: m.ShortcutsDialog })),
+);
 import { SidebarFooter } from './sidebar-footer';
 import { type SummaryPage, useConversationList } from './use-conversation-list';
 import { useConversationSearch } from './use-conversation-search';
@@ -18,7 +20,11 @@ import { useShortcuts } from './use-shortcuts';
 type Props = { initial: SummaryPage; user: { name: string; email: string; role: string } };
 
 const sendJson = (url: string, method: string, body?: unknown) =>
-  fetch(url, { method, headers: { 'content-type': 'application/json' }, body: body ? JSON.stringify(body) : undefined });
+  fetch(url, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
 
 /** "New chat", search, the conversation history grouped by date (loaded as it scrolls), and the account footer. */
 export function Sidebar({ initial, user }: Props) {
@@ -80,7 +86,12 @@ export function Sidebar({ initial, user }: Props) {
         ☰
       </button>
       {open && (
-        <button type="button" aria-label="Close menu" className="fixed inset-0 z-30 bg-black/40 md:hidden" onClick={() => setOpen(false)} />
+        <button
+          type="button"
+          aria-label="Close menu"
+          className="fixed inset-0 z-30 bg-black/40 md:hidden"
+          onClick={() => setOpen(false)}
+        />
       )}
       <nav
         aria-label="Conversations"

@@ -28,7 +28,10 @@ type Props = {
 
 export function toolRef(part: ToolPart): { server: string; tool: string } {
   const meta = (part.toolMetadata ?? {}) as { server?: unknown; tool?: unknown };
-  return { server: typeof meta.server === 'string' ? meta.server : '?', tool: typeof meta.tool === 'string' ? meta.tool : part.toolName };
+  return {
+    server: typeof meta.server === 'string' ? meta.server : '?',
+    tool: typeof meta.tool === 'string' ? meta.tool : part.toolName,
+  };
 }
 
 const BADGE: Record<CardState, string> = {
@@ -58,17 +61,25 @@ function Output({ output }: { output: unknown }) {
   const long = text.length > 600;
   return (
     <div data-tool-output className="space-y-2">
-      <pre className={`whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950 ${long && !open ? 'max-h-40 overflow-hidden' : ''}`}>
+      <pre
+        className={`whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950 ${long && !open ? 'max-h-40 overflow-hidden' : ''}`}
+      >
         {text}
       </pre>
       {long && (
-        <button type="button" onClick={() => setOpen((o) => !o)} className="text-xs text-blue-600 hover:underline">
+        <button
+          type="button"
+          onClick={() => setOpen((o) => !o)}
+          className="text-xs text-blue-600 hover:underline"
+        >
           {open ? 'Show less' : `Show all (${text.length.toLocaleString()} characters)`}
         </button>
       )}
       {blocks.map((b, i) =>
-        // biome-ignore lint/performance/noImgElement: a data: URL image returned by the tool
-        b.kind === 'image' ? <img key={i} src={b.src} alt={b.alt} className="max-h-64 rounded border" /> : null,
+        b.kind === 'image' ? (
+          // biome-ignore lint/performance/noImgElement: a data: URL image returned by the tool
+          <img key={i} src={b.src} alt={b.alt} className="max-h-64 rounded border" />
+        ) : null,
       )}
     </div>
   );
@@ -96,7 +107,10 @@ export function ToolCallCard({ part, interrupted, imported, progress, onApproval
         </span>
         <span className={`rounded px-1.5 py-0.5 text-xs ${BADGE[state]}`}>{STATE_LABEL[state]}</span>
         {imported && (
-          <span data-tool-imported className="rounded bg-violet-100 px-1.5 py-0.5 text-xs text-violet-800 dark:bg-violet-950 dark:text-violet-200">
+          <span
+            data-tool-imported
+            className="rounded bg-violet-100 px-1.5 py-0.5 text-xs text-violet-800 dark:bg-violet-950 dark:text-violet-200"
+          >
             imported — not run here
           </span>
         )}
@@ -110,7 +124,10 @@ export function ToolCallCard({ part, interrupted, imported, progress, onApproval
         {args && (
           <details open={state === 'awaiting-approval' || state === 'streaming-input'}>
             <summary className="cursor-pointer text-xs text-zinc-500">Arguments</summary>
-            <pre data-tool-args className="mt-1 whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950">
+            <pre
+              data-tool-args
+              className="mt-1 whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950"
+            >
               {args}
             </pre>
           </details>
@@ -128,14 +145,18 @@ export function ToolCallCard({ part, interrupted, imported, progress, onApproval
         )}
         {state === 'done' && <Output output={part.output} />}
         {state === 'error' && (
-          <p data-tool-error className="whitespace-pre-wrap break-words text-xs text-red-700 dark:text-red-300">
+          <p
+            data-tool-error
+            className="whitespace-pre-wrap break-words text-xs text-red-700 dark:text-red-300"
+          >
             {part.errorText}
           </p>
         )}
         {state === 'awaiting-approval' && part.approval && onApproval && (
           <div className="space-y-2 rounded bg-amber-50 p-2 dark:bg-amber-950">
             <p className="text-xs">
-              The model wants to run <strong>{tool}</strong> on server <strong>{server}</strong> with the arguments above.
+              The model wants to run <strong>{tool}</strong> on server <strong>{server}</strong> with the
+              arguments above.
             </p>
             <label className="flex items-center gap-2 text-xs">
               <input type="checkbox" checked={always} onChange={(e) => setAlways(e.target.checked)} />

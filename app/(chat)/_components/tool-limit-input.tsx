@@ -2,7 +2,12 @@
 
 import { useId, useState } from 'react';
 
-type Props = { label: string; value: number | null | undefined; max: number; onChange: (value: number | null) => void };
+type Props = {
+  label: string;
+  value: number | null | undefined;
+  max: number;
+  onChange: (value: number | null) => void;
+};
 
 /** A whole-number limit up to `max` (the admin's); empty means that maximum. Out-of-range input is shown as invalid, not applied. */
 export function ToolLimitInput({ label, value, max, onChange }: Props) {

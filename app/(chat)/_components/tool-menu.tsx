@@ -4,7 +4,15 @@ import { useEffect, useId, useRef } from 'react';
 import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
 import { ToolLimitInput } from './tool-limit-input';
 import { ToolServerRow } from './tool-server-row';
-import { enabledTools, formatTokens, isHeavy, MODE_LABELS, modeOf, SCHEMA_LIMITS, type ToolCatalog } from './tool-selection';
+import {
+  enabledTools,
+  formatTokens,
+  isHeavy,
+  MODE_LABELS,
+  modeOf,
+  SCHEMA_LIMITS,
+  type ToolCatalog,
+} from './tool-selection';
 
 type Props = {
   catalog: ToolCatalog | null;
@@ -53,7 +61,9 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
         aria-expanded={open}
         onClick={() => onOpenChange(!open)}
         className={`rounded-full border px-2.5 py-0.5 text-xs hover:bg-zinc-100 dark:hover:bg-zinc-800 ${
-          heavy && mode !== 'off' ? 'border-amber-400 text-amber-700 dark:border-amber-600 dark:text-amber-400' : 'border-zinc-300 text-zinc-600 dark:border-zinc-700 dark:text-zinc-300'
+          heavy && mode !== 'off'
+            ? 'border-amber-400 text-amber-700 dark:border-amber-600 dark:text-amber-400'
+            : 'border-zinc-300 text-zinc-600 dark:border-zinc-700 dark:text-zinc-300'
         }`}
       >
         {label}
@@ -77,7 +87,12 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
           <div role="radiogroup" aria-labelledby={name} className="flex flex-wrap gap-x-4 gap-y-1">
             {MODES.map((m) => (
               <label key={m.mode} className="flex items-center gap-1.5" title={m.hint}>
-                <input type="radio" name={`${name}-mode`} checked={mode === m.mode} onChange={() => onChange({ ...settings, toolMode: m.mode })} />
+                <input
+                  type="radio"
+                  name={`${name}-mode`}
+                  checked={mode === m.mode}
+                  onChange={() => onChange({ ...settings, toolMode: m.mode })}
+                />
                 {MODE_LABELS[m.mode]}
               </label>
             ))}
@@ -90,7 +105,13 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
           ) : catalog.servers.length ? (
             <ul className="divide-y divide-zinc-100 dark:divide-zinc-800">
               {catalog.servers.map((s) => (
-                <ToolServerRow key={s.name} server={s} catalog={catalog} settings={settings} onChange={onChange} />
+                <ToolServerRow
+                  key={s.name}
+                  server={s}
+                  catalog={catalog}
+                  settings={settings}
+                  onChange={onChange}
+                />
               ))}
             </ul>
           ) : (
@@ -108,10 +129,22 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
           </p>
 
           <div className="mt-3 flex gap-3">
-            <ToolLimitInput label="Max steps" value={settings.maxSteps} max={limits.maxSteps} onChange={(v) => onChange({ ...settings, maxSteps: v })} />
-            <ToolLimitInput label="Max tool calls" value={settings.maxToolCalls} max={limits.maxToolCalls} onChange={(v) => onChange({ ...settings, maxToolCalls: v })} />
+            <ToolLimitInput
+              label="Max steps"
+              value={settings.maxSteps}
+              max={limits.maxSteps}
+              onChange={(v) => onChange({ ...settings, maxSteps: v })}
+            />
+            <ToolLimitInput
+              label="Max tool calls"
+              value={settings.maxToolCalls}
+              max={limits.maxToolCalls}
+              onChange={(v) => onChange({ ...settings, maxToolCalls: v })}
+            />
           </div>
-          <p className="mt-1 text-xs text-zinc-500">Empty = the admin&apos;s limit, which you can only lower.</p>
+          <p className="mt-1 text-xs text-zinc-500">
+            Empty = the admin&apos;s limit, which you can only lower.
+          </p>
         </div>
       )}
     </div>

@@ -5,18 +5,35 @@ const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp
 
 export function resultBlocks(output: unknown): ResultBlock[] {
   const content = (output as { content?: unknown })?.content;
-  if (!Array.isArray(content)) return [{ kind: 'text', text: typeof output === 'string' ? output : JSON.stringify(output, null, 2) }];
+  if (!Array.isArray(content))
+    return [{ kind: 'text', text: typeof output === 'string' ? output : JSON.stringify(output, null, 2) }];
   const blocks: ResultBlock[] = [];
   for (const item of content as Array<Record<string, unknown>>) {
-    if (item?.type === 'text' && typeof item.text === 'string') blocks.push({ kind: 'text', text: item.text });
-    else if (item?.type === 'image' && typeof item.data === 'string' && IMAGE_TYPES.has(String(item.mimeType))) {
-      blocks.push({ kind: 'image', src: `data:${item.mimeType};base64,${item.data.replace(/[^A-Za-z0-9+/=]/g, '')}`, alt: 'tool image' });
+    if (item?.type === 'text' && typeof item.text === 'string')
+      blocks.push({ kind: 'text', text: item.text });
+    else if (
+      item?.type === 'image' &&
+      typeof item.data === 'string' &&
+      IMAGE_TYPES.has(String(item.mimeType))
+    ) {
+      blocks.push({
+        kind: 'image',
+        src: `data:${item.mimeType};base64,${item.data.replace(/[^A-Za-z0-9+/=]/g, '')}`,
+        alt: 'tool image',
+      });
     } else blocks.push({ kind: 'text', text: JSON.stringify(item, null, 2) });
   }
   return blocks;
 }
 
-export type CardState = 'streaming-input' | 'awaiting-approval' | 'running' | 'done' | 'error' | 'denied' | 'cancelled';
+export type CardState =
+  | 'streaming-input'
+  | 'awaiting-approval'
+  | 'running'
+  | 'done'
+  | 'error'
+  | 'denied'
+  | 'cancelled';
 
 type PartLike = { state: string; approval?: { approved?: boolean }; errorText?: string };
 

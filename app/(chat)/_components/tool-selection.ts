@@ -28,12 +28,16 @@ export const isToolOn = (s: ToolSettings, server: string, tool: string) =>
 export function enabledTools(catalog: ToolCatalog | null, s: ToolSettings) {
   const servers = (catalog?.servers ?? [])
     .filter((server) => isAvailable(server) && isServerOn(s, server.name))
-    .map((server) => ({ name: server.name, tools: server.tools.filter((t) => isToolOn(s, server.name, t.name)) }));
+    .map((server) => ({
+      name: server.name,
+      tools: server.tools.filter((t) => isToolOn(s, server.name, t.name)),
+    }));
   const tools = servers.flatMap((server) => server.tools);
   return { servers, count: tools.length, tokens: tools.reduce((sum, t) => sum + t.tokens, 0) };
 }
 
-export const isHeavy = (count: number, tokens: number) => count > TOOL_WARN_COUNT || tokens > TOOL_WARN_TOKENS;
+export const isHeavy = (count: number, tokens: number) =>
+  count > TOOL_WARN_COUNT || tokens > TOOL_WARN_TOKENS;
 
 /** Switches a server on or off; the list collapses back to null ("every server") when it names them all. */
 export function withServer(s: ToolSettings, catalog: ToolCatalog, server: string, on: boolean): ToolSettings {
@@ -44,7 +48,13 @@ export function withServer(s: ToolSettings, catalog: ToolCatalog, server: string
 }
 
 /** Switches one tool on or off (switching a tool on also switches its server on). */
-export function withTool(s: ToolSettings, catalog: ToolCatalog, server: string, tool: string, on: boolean): ToolSettings {
+export function withTool(
+  s: ToolSettings,
+  catalog: ToolCatalog,
+  server: string,
+  tool: string,
+  on: boolean,
+): ToolSettings {
   const key = `${server}/${tool}`;
   const others = (s.disabledTools ?? []).filter((entry) => entry !== key);
   const next = { ...s, disabledTools: on ? others : [...others, key] };

@@ -2,9 +2,23 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { ToolSettings } from '@/lib/schemas/chat';
-import { type CatalogServer, formatTokens, isAvailable, isServerOn, isToolOn, type ToolCatalog, withServer, withTool } from './tool-selection';
+import {
+  type CatalogServer,
+  formatTokens,
+  isAvailable,
+  isServerOn,
+  isToolOn,
+  type ToolCatalog,
+  withServer,
+  withTool,
+} from './tool-selection';
 
-type Props = { server: CatalogServer; catalog: ToolCatalog; settings: ToolSettings; onChange: (next: ToolSettings) => void };
+type Props = {
+  server: CatalogServer;
+  catalog: ToolCatalog;
+  settings: ToolSettings;
+  onChange: (next: ToolSettings) => void;
+};
 
 /** One MCP server in the Tools menu: a checkbox, and its tools as checkboxes once expanded. */
 export function ToolServerRow({ server, catalog, settings, onChange }: Props) {
@@ -53,7 +67,9 @@ export function ToolServerRow({ server, catalog, settings, onChange }: Props) {
           <span className="shrink-0 text-xs text-amber-700 dark:text-amber-400">{server.status}</span>
         )}
       </div>
-      {!available && server.error && <p className="mt-0.5 ml-6 text-xs break-words text-zinc-500">{server.error}</p>}
+      {!available && server.error && (
+        <p className="mt-0.5 ml-6 text-xs break-words text-zinc-500">{server.error}</p>
+      )}
       {available && expanded && (
         <ul className="mt-1 ml-6 space-y-1">
           {server.tools.map((t) => (
@@ -63,7 +79,9 @@ export function ToolServerRow({ server, catalog, settings, onChange }: Props) {
                   type="checkbox"
                   className="mt-0.5"
                   checked={isToolOn(settings, server.name, t.name)}
-                  onChange={(e) => onChange(withTool(settings, catalog, server.name, t.name, e.target.checked))}
+                  onChange={(e) =>
+                    onChange(withTool(settings, catalog, server.name, t.name, e.target.checked))
+                  }
                 />
                 <span className="min-w-0 font-mono break-all">
                   {server.name}.{t.name}

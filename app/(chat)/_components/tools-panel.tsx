@@ -12,7 +12,9 @@ export function ToolsPanel({ catalog, settings, onEdit, onClose }: Props) {
     <ComposerPanel title="Tools in this conversation" onClose={onClose}>
       <p className="text-xs text-zinc-600 dark:text-zinc-400">
         Mode: {MODE_LABELS[mode]}
-        {mode === 'off' ? ' — no tools are sent to the model.' : ` · ${count} tools · ~${formatTokens(tokens)} tokens per request`}
+        {mode === 'off'
+          ? ' — no tools are sent to the model.'
+          : ` · ${count} tools · ~${formatTokens(tokens)} tokens per request`}
       </p>
       {!catalog ? (
         <p className="mt-2 text-xs text-zinc-500">Loading…</p>
@@ -25,7 +27,11 @@ export function ToolsPanel({ catalog, settings, onEdit, onClose }: Props) {
                 {s.tools.length ? (
                   <ul className="mt-0.5 flex flex-wrap gap-1">
                     {s.tools.map((t) => (
-                      <li key={t.name} title={t.description} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800">
+                      <li
+                        key={t.name}
+                        title={t.description}
+                        className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs dark:bg-zinc-800"
+                      >
                         {s.name}.{t.name}
                       </li>
                     ))}
@@ -39,7 +45,11 @@ export function ToolsPanel({ catalog, settings, onEdit, onClose }: Props) {
           </ul>
         )
       )}
-      <button type="button" onClick={onEdit} className="mt-3 rounded-md border border-zinc-300 px-2.5 py-1 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800">
+      <button
+        type="button"
+        onClick={onEdit}
+        className="mt-3 rounded-md border border-zinc-300 px-2.5 py-1 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+      >
         Change tool settings
       </button>
     </ComposerPanel>

@@ -1,7 +1,15 @@
 'use client';
 
 import { type KeyboardEvent, useState } from 'react';
-import { findMention, findSlash, type MenuOption, type MenuTrigger, mentionOptions, nextEnabled, slashOptions } from './composer-commands';
+import {
+  findMention,
+  findSlash,
+  type MenuOption,
+  type MenuTrigger,
+  mentionOptions,
+  nextEnabled,
+  slashOptions,
+} from './composer-commands';
 import type { PromptInfo, ResourceInfo } from './use-mcp-catalogs';
 
 type Input = { text: string; caret: number; prompts: PromptInfo[] | null; resources: ResourceInfo[] | null };
@@ -22,8 +30,10 @@ export function useComposerMenus({ text, caret, prompts, resources }: Input) {
   const trigger = slash && commands.length ? slash : mention;
   const options = trigger === slash ? commands : mention ? mentionOptions(mention.query, resources) : [];
   const key = trigger ? `${trigger.kind}:${trigger.start}:${trigger.query}` : '';
-  const active = highlight.key === key && highlight.index < options.length ? highlight.index : nextEnabled(options, -1, 1);
-  const menu: OpenMenu | null = trigger && options.length && dismissed !== key ? { trigger, options, active } : null;
+  const active =
+    highlight.key === key && highlight.index < options.length ? highlight.index : nextEnabled(options, -1, 1);
+  const menu: OpenMenu | null =
+    trigger && options.length && dismissed !== key ? { trigger, options, active } : null;
 
   return {
     menu,
@@ -38,7 +48,8 @@ export function useComposerMenus({ text, caret, prompts, resources }: Input) {
      */
     handleKey(e: KeyboardEvent, choose: (option: MenuOption) => void): boolean {
       if (!menu || e.shiftKey || e.altKey || e.ctrlKey || e.metaKey) return false;
-      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') setHighlight({ key, index: nextEnabled(options, active, e.key === 'ArrowDown' ? 1 : -1) });
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp')
+        setHighlight({ key, index: nextEnabled(options, active, e.key === 'ArrowDown' ? 1 : -1) });
       else if (e.key === 'Enter' || e.key === 'Tab') {
         const option = options[active];
         if (option && !option.disabled) choose(option);

@@ -54,9 +54,13 @@ export function useConversationList(initial: SummaryPage) {
     setLoadingMore(false);
   }, [cursor]);
 
-  const removeLocal = useCallback((id: string) => setPage((p) => ({ ...p, items: p.items.filter((i) => i.id !== id) })), []);
+  const removeLocal = useCallback(
+    (id: string) => setPage((p) => ({ ...p, items: p.items.filter((i) => i.id !== id) })),
+    [],
+  );
   const renameLocal = useCallback(
-    (id: string, title: string) => setPage((p) => ({ ...p, items: p.items.map((i) => (i.id === id ? { ...i, title } : i)) })),
+    (id: string, title: string) =>
+      setPage((p) => ({ ...p, items: p.items.map((i) => (i.id === id ? { ...i, title } : i)) })),
     [],
   );
 

@@ -2,7 +2,13 @@
 
 import { useCallback, useEffect, useState } from 'react';
 
-export type SearchHit = { id: string; title: string; updatedAt: string; messageId: string | null; snippet: string };
+export type SearchHit = {
+  id: string;
+  title: string;
+  updatedAt: string;
+  messageId: string | null;
+  snippet: string;
+};
 type Result = { query: string; items: SearchHit[]; failed: boolean };
 
 const DEBOUNCE_MS = 250;
@@ -22,7 +28,10 @@ export function useConversationSearch() {
     const abort = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const res = await fetch(`/api/conversations?q=${encodeURIComponent(q)}`, { cache: 'no-store', signal: abort.signal });
+        const res = await fetch(`/api/conversations?q=${encodeURIComponent(q)}`, {
+          cache: 'no-store',
+          signal: abort.signal,
+        });
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         const body = (await res.json()) as { items: SearchHit[] };
         setResult({ query: q, items: body.items, failed: false });

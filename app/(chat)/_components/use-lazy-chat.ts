@@ -36,14 +36,24 @@ export function useLazyChat(id: string, initialMessages: ChatMessage[], callback
     return () => void loading.current?.then((engine) => engine.stop());
   }, [load]);
 
-  const [snapshot, setSnapshot] = useState<Snapshot>({ messages: initialMessages, status: 'ready', error: undefined });
+  const [snapshot, setSnapshot] = useState<Snapshot>({
+    messages: initialMessages,
+    status: 'ready',
+    error: undefined,
+  });
   useEffect(() => {
     if (!chat) return;
     const publish = () =>
       setSnapshot((s) =>
-        s.messages === chat.messages && s.status === chat.status && s.error === chat.error ? s : { messages: chat.messages, status: chat.status, error: chat.error },
+        s.messages === chat.messages && s.status === chat.status && s.error === chat.error
+          ? s
+          : { messages: chat.messages, status: chat.status, error: chat.error },
       );
-    const unsubscribe = [chat['~registerMessagesCallback'](publish), chat['~registerStatusCallback'](publish), chat['~registerErrorCallback'](publish)];
+    const unsubscribe = [
+      chat['~registerMessagesCallback'](publish),
+      chat['~registerStatusCallback'](publish),
+      chat['~registerErrorCallback'](publish),
+    ];
     publish();
     return () => {
       for (const u of unsubscribe) u();
@@ -52,10 +62,12 @@ export function useLazyChat(id: string, initialMessages: ChatMessage[], callback
 
   return {
     ...snapshot,
-    sendMessage: (...args: Parameters<Engine['sendMessage']>) => load().then((engine) => engine.sendMessage(...args)),
+    sendMessage: (...args: Parameters<Engine['sendMessage']>) =>
+      load().then((engine) => engine.sendMessage(...args)),
     regenerate: () => load().then((engine) => engine.regenerate()),
     stop: () => (loading.current ? loading.current.then((engine) => engine.stop()) : Promise.resolve()),
-    addToolApprovalResponse: (...args: Parameters<Engine['addToolApprovalResponse']>) => load().then((engine) => engine.addToolApprovalResponse(...args)),
+    addToolApprovalResponse: (...args: Parameters<Engine['addToolApprovalResponse']>) =>
+      load().then((engine) => engine.addToolApprovalResponse(...args)),
     setMessages: useCallback(
       (update: (current: ChatMessage[]) => ChatMessage[]) =>
         load().then((engine) => {

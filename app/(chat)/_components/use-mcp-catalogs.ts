@@ -11,7 +11,15 @@ export type PromptInfo = {
   arguments?: Array<{ name: string; description?: string; required?: boolean }>;
 };
 /** GET /api/resources item: offered by the `@` picker (templates are listed but can't be attached). */
-export type ResourceInfo = { server: string; uri: string; name: string; title?: string; description?: string; mimeType?: string; template: boolean };
+export type ResourceInfo = {
+  server: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  template: boolean;
+};
 
 const FRESH_MS = 30_000;
 

@@ -10,14 +10,21 @@ type Page = { messages: ChatMessage[]; before: number | null };
  * GET /api/conversations/[id]/messages?before=… and are put in front of what is loaded (ids already
  * there are skipped). `before` is the position of the oldest loaded message, null once the first is loaded.
  */
-export function useOlderMessages(id: string, initialBefore: number | null, prepend: (older: ChatMessage[]) => void) {
+export function useOlderMessages(
+  id: string,
+  initialBefore: number | null,
+  prepend: (older: ChatMessage[]) => void,
+) {
   const [before, setBefore] = useState(initialBefore);
   const cursor = useRef(initialBefore);
   const loadOlder = useCallback(async (): Promise<boolean> => {
     const at = cursor.current;
     if (at === null) return false;
     try {
-      const res = await fetch(`/api/conversations/${encodeURIComponent(id)}/messages?before=${at}&limit=100`, { cache: 'no-store' });
+      const res = await fetch(
+        `/api/conversations/${encodeURIComponent(id)}/messages?before=${at}&limit=100`,
+        { cache: 'no-store' },
+      );
       if (!res.ok) return false;
       const page = (await res.json()) as Page;
       if (cursor.current !== at) return false;

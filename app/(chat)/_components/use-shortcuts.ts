@@ -7,9 +7,16 @@ type Handlers = { newChat: () => void; focusSearch: () => void; openHelp: () => 
 /** Whether typing here would put characters into a field (so "?" must stay a character). */
 function isTextField(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (
+    target.isContentEditable ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement
+  )
+    return true;
   if (!(target instanceof HTMLInputElement)) return false;
-  return !['button', 'checkbox', 'radio', 'range', 'color', 'file', 'submit', 'reset', 'image'].includes(target.type);
+  return !['button', 'checkbox', 'radio', 'range', 'color', 'file', 'submit', 'reset', 'image'].includes(
+    target.type,
+  );
 }
 
 /**

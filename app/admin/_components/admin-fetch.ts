@@ -15,11 +15,21 @@ export async function adminFetch<T>(url: string, init?: RequestInit & { json?: u
   const res = await fetch(url, {
     ...rest,
     cache: 'no-store',
-    headers: { ...(json !== undefined ? { 'content-type': 'application/json' } : {}), ...(headers as Record<string, string> | undefined) },
+    headers: {
+      ...(json !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(headers as Record<string, string> | undefined),
+    },
     body: json !== undefined ? JSON.stringify(json) : rest.body,
   });
   if (res.status === 204) return undefined as T;
-  const data = (await res.json().catch(() => null)) as { error?: { message?: string; fields?: Record<string, string> } } | null;
-  if (!res.ok) throw new AdminApiError(data?.error?.message ?? `Request failed (HTTP ${res.status}).`, res.status, data?.error?.fields);
+  const data = (await res.json().catch(() => null)) as {
+    error?: { message?: string; fields?: Record<string, string> };
+  } | null;
+  if (!res.ok)
+    throw new AdminApiError(
+      data?.error?.message ?? `Request failed (HTTP ${res.status}).`,
+      res.status,
+      data?.error?.fields,
+    );
   return data as T;
 }

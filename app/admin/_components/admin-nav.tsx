@@ -18,7 +18,9 @@ export function AdminNav() {
       aria-label="Admin"
       className="flex shrink-0 flex-wrap gap-1 border-b border-zinc-200 bg-zinc-50 p-2 md:w-56 md:flex-col md:border-r md:border-b-0 md:p-3 dark:border-zinc-800 dark:bg-zinc-950"
     >
-      <p className="hidden px-3 py-2 text-xs font-semibold uppercase tracking-wide text-zinc-500 md:block">Admin</p>
+      <p className="hidden px-3 py-2 text-xs font-semibold uppercase tracking-wide text-zinc-500 md:block">
+        Admin
+      </p>
       {LINKS.map((l) => {
         const active = pathname === l.href || pathname.startsWith(`${l.href}/`);
         return (
@@ -32,7 +34,10 @@ export function AdminNav() {
           </Link>
         );
       })}
-      <Link href="/" className="rounded-md px-3 py-2 text-sm text-blue-600 hover:bg-zinc-100 md:mt-auto dark:hover:bg-zinc-900">
+      <Link
+        href="/"
+        className="rounded-md px-3 py-2 text-sm text-blue-600 hover:bg-zinc-100 md:mt-auto dark:hover:bg-zinc-900"
+      >
         ← Back to chat
       </Link>
     </nav>

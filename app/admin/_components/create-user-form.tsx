@@ -18,7 +18,12 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
     try {
       await adminFetch('/api/admin/users', {
         method: 'POST',
-        json: { name: data.get('name'), email: data.get('email'), password: data.get('password'), role: data.get('role') },
+        json: {
+          name: data.get('name'),
+          email: data.get('email'),
+          password: data.get('password'),
+          role: data.get('role'),
+        },
       });
       form.reset();
       onCreated();
@@ -46,7 +51,14 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
         <input name="email" type="email" required className={inputClass} />
       </Field>
       <Field label="Password" error={fields.password}>
-        <input name="password" type="password" minLength={8} required autoComplete="new-password" className={inputClass} />
+        <input
+          name="password"
+          type="password"
+          minLength={8}
+          required
+          autoComplete="new-password"
+          className={inputClass}
+        />
       </Field>
       <Field label="Role" error={fields.role}>
         <select name="role" defaultValue="user" className={inputClass}>
@@ -60,7 +72,11 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
         </p>
       )}
       <div className="sm:col-span-2">
-        <button type="submit" disabled={pending} className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={pending}
+          className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white disabled:opacity-50"
+        >
           Create user
         </button>
       </div>

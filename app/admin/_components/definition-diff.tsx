@@ -11,13 +11,19 @@ function diffLines(a: string[], b: string[]): Line[] {
   const n = a.length;
   const m = b.length;
   if (n * m > MAX_CELLS) {
-    return [...a.map((text) => ({ kind: '-' as const, text })), ...b.map((text) => ({ kind: '+' as const, text }))];
+    return [
+      ...a.map((text) => ({ kind: '-' as const, text })),
+      ...b.map((text) => ({ kind: '+' as const, text })),
+    ];
   }
   const width = m + 1;
   const lcs = new Uint32Array((n + 1) * width);
   for (let i = n - 1; i >= 0; i--) {
     for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[i] === b[j] ? lcs[(i + 1) * width + j + 1]! + 1 : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
+      lcs[i * width + j] =
+        a[i] === b[j]
+          ? lcs[(i + 1) * width + j + 1]! + 1
+          : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
     }
   }
   const out: Line[] = [];
@@ -57,7 +63,11 @@ function DiffBlock({ label, before, after }: { label: string; before: string; af
       {!same && (
         <pre className="mt-1 max-h-96 overflow-auto rounded border border-zinc-200 bg-white py-1 text-xs dark:border-zinc-700 dark:bg-zinc-950">
           {lines.map((line, index) => (
-            <span key={index} data-diff-line={line.kind === ' ' ? 'same' : line.kind === '-' ? 'removed' : 'added'} className={`block whitespace-pre-wrap break-words px-2 ${LINE_CLASS[line.kind]}`}>
+            <span
+              key={index}
+              data-diff-line={line.kind === ' ' ? 'same' : line.kind === '-' ? 'removed' : 'added'}
+              className={`block whitespace-pre-wrap break-words px-2 ${LINE_CLASS[line.kind]}`}
+            >
               {line.kind} {line.text}
             </span>
           ))}
@@ -72,7 +82,11 @@ export function DefinitionDiff({ previous, current }: { previous: Definition; cu
   return (
     <div data-definition-diff className="space-y-2">
       <DiffBlock label="Description" before={previous.description} after={current.description} />
-      <DiffBlock label="Input schema" before={JSON.stringify(previous.inputSchema, null, 2)} after={JSON.stringify(current.inputSchema, null, 2)} />
+      <DiffBlock
+        label="Input schema"
+        before={JSON.stringify(previous.inputSchema, null, 2)}
+        after={JSON.stringify(current.inputSchema, null, 2)}
+      />
     </div>
   );
 }

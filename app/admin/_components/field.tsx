@@ -1,5 +1,13 @@
 /** A labelled form field with its error beside it (admin forms). */
-export function Field({ label, error, children }: { label: string; error?: string; children: React.ReactNode }) {
+export function Field({
+  label,
+  error,
+  children,
+}: {
+  label: string;
+  error?: string;
+  children: React.ReactNode;
+}) {
   return (
     // biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as children
     <label className="block space-y-1 text-sm">

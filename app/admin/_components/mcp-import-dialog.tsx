@@ -14,8 +14,10 @@ type ImportResult = {
 type Props = { onApplied: () => void; onClose: () => void };
 
 const MAX_BYTES = 1024 * 1024;
-const BUTTON = 'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
-const PLACEHOLDER = '{\n  "mcpServers": {\n    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/share"] }\n  }\n}';
+const BUTTON =
+  'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
+const PLACEHOLDER =
+  '{\n  "mcpServers": {\n    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/share"] }\n  }\n}';
 
 function NameList({ kind, title, names }: { kind: string; title: string; names: string[] }) {
   return (
@@ -93,7 +95,10 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
     setBusy(true);
     setError(null);
     try {
-      const data = await adminFetch<ImportResult>(`/api/mcp/servers/import${apply ? '' : '?dryRun=1'}`, { method: 'POST', json: body });
+      const data = await adminFetch<ImportResult>(`/api/mcp/servers/import${apply ? '' : '?dryRun=1'}`, {
+        method: 'POST',
+        json: body,
+      });
       setResult({ applied: apply, data });
       if (apply) {
         onApplied();
@@ -117,13 +122,21 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
       <h2 id={`${base}-title`} className="text-base font-semibold">
         Import MCP servers
       </h2>
-      <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">Servers are matched by name: new names are added, existing ones updated.</p>
+      <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
+        Servers are matched by name: new names are added, existing ones updated.
+      </p>
       <div className="mt-3 space-y-3">
         <div>
           <label htmlFor={`${base}-file`} className="block text-sm font-medium">
             Config file
           </label>
-          <input id={`${base}-file`} type="file" accept=".json,application/json" onChange={pickFile} className="mt-1 block w-full text-sm" />
+          <input
+            id={`${base}-file`}
+            type="file"
+            accept=".json,application/json"
+            onChange={pickFile}
+            className="mt-1 block w-full text-sm"
+          />
         </div>
         <div>
           <label htmlFor={`${base}-json`} className="block text-sm font-medium">
@@ -142,7 +155,11 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
             className="mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 font-mono text-xs aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950"
           />
           {inputError && (
-            <p id={`${base}-json-error`} role="alert" className="mt-1 break-words text-xs text-red-700 dark:text-red-400">
+            <p
+              id={`${base}-json-error`}
+              role="alert"
+              className="mt-1 break-words text-xs text-red-700 dark:text-red-400"
+            >
               {inputError}
             </p>
           )}
@@ -153,14 +170,23 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
           </p>
         )}
         {data && (
-          <div data-import-result={result.applied ? 'applied' : 'preview'} className="space-y-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-700">
+          <div
+            data-import-result={result.applied ? 'applied' : 'preview'}
+            className="space-y-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-700"
+          >
             <NameList kind="added" title={result.applied ? 'Added' : 'Will be added'} names={data.added} />
-            <NameList kind="updated" title={result.applied ? 'Updated' : 'Will be updated'} names={data.updated} />
+            <NameList
+              kind="updated"
+              title={result.applied ? 'Updated' : 'Will be updated'}
+              names={data.updated}
+            />
             <NameList kind="unchanged" title="Unchanged" names={data.unchanged} />
             {data.kept.length > 0 && (
               <section aria-label="Stored secrets kept" data-import-list="kept">
                 <h3 className="text-sm font-medium">Stored secrets kept ({data.kept.length})</h3>
-                <p className="text-xs text-zinc-500">Masked values (••••••) keep the value stored for that server.</p>
+                <p className="text-xs text-zinc-500">
+                  Masked values (••••••) keep the value stored for that server.
+                </p>
                 <ul className="mt-1 space-y-1 text-xs">
                   {data.kept.map((k) => (
                     <li key={k.name} className="break-words">
@@ -172,7 +198,9 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
             )}
             {data.errors.length > 0 && (
               <section aria-label="Errors" data-import-list="errors">
-                <h3 className="text-sm font-medium text-red-700 dark:text-red-400">Errors ({data.errors.length}), not imported</h3>
+                <h3 className="text-sm font-medium text-red-700 dark:text-red-400">
+                  Errors ({data.errors.length}), not imported
+                </h3>
                 <ul className="mt-1 space-y-1 text-xs">
                   {data.errors.map((e) => (
                     <li key={e.name} className="break-words">
@@ -188,7 +216,12 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
           <button type="button" onClick={onClose} className={`${BUTTON} mr-auto`}>
             {result?.applied ? 'Close' : 'Cancel'}
           </button>
-          <button type="button" onClick={() => void send(false)} disabled={busy || !text.trim()} className={BUTTON}>
+          <button
+            type="button"
+            onClick={() => void send(false)}
+            disabled={busy || !text.trim()}
+            className={BUTTON}
+          >
             Preview
           </button>
           <button

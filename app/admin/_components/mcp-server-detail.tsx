@@ -16,7 +16,13 @@ type Detail = McpServerConfig & {
   resources: Resource[];
   prompts: Prompt[];
 };
-type TestResult = { ok: boolean; latencyMs: number; tools: { name: string }[]; error?: string; stderr: string[] };
+type TestResult = {
+  ok: boolean;
+  latencyMs: number;
+  tools: { name: string }[];
+  error?: string;
+  stderr: string[];
+};
 
 const POLL_MS = 5000;
 const BACK = 'text-sm text-blue-700 hover:underline dark:text-blue-400';
@@ -24,16 +30,25 @@ const message = (err: unknown, fallback: string) => (err instanceof AdminApiErro
 
 function TestResultPanel({ result }: { result: TestResult }) {
   return (
-    <div data-test-result data-ok={String(result.ok)} role={result.ok ? 'status' : 'alert'} className="space-y-1 rounded-md border border-zinc-200 p-2 text-sm dark:border-zinc-700">
+    <div
+      data-test-result
+      data-ok={String(result.ok)}
+      role={result.ok ? 'status' : 'alert'}
+      className="space-y-1 rounded-md border border-zinc-200 p-2 text-sm dark:border-zinc-700"
+    >
       {result.ok ? (
-        <p className="font-medium text-green-700 dark:text-green-400">OK: connected and listed {result.tools.length} tools in {result.latencyMs} ms</p>
+        <p className="font-medium text-green-700 dark:text-green-400">
+          OK: connected and listed {result.tools.length} tools in {result.latencyMs} ms
+        </p>
       ) : (
         <p className="whitespace-pre-wrap break-words font-medium text-red-700 dark:text-red-400">
           Failed after {result.latencyMs} ms: <span data-test-error>{result.error}</span>
         </p>
       )}
       {result.stderr.length > 0 && (
-        <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-1 text-xs dark:bg-zinc-950">{result.stderr.join('\n')}</pre>
+        <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-1 text-xs dark:bg-zinc-950">
+          {result.stderr.join('\n')}
+        </pre>
       )}
     </div>
   );
@@ -100,7 +115,10 @@ export function McpServerDetail({ id }: { id: string }) {
   }
 
   async function patchTool(name: string, patch: ToolPatch) {
-    const updated = await adminFetch<Partial<ToolView>>(`${base}/tools/${encodeURIComponent(name)}`, { method: 'PATCH', json: patch });
+    const updated = await adminFetch<Partial<ToolView>>(`${base}/tools/${encodeURIComponent(name)}`, {
+      method: 'PATCH',
+      json: patch,
+    });
     seq.current++; // a poll that started before the change must not bring the old state back
     setDetail((d) => d && { ...d, tools: d.tools.map((t) => (t.name === name ? { ...t, ...updated } : t)) });
     void load();
@@ -109,9 +127,13 @@ export function McpServerDetail({ id }: { id: string }) {
   if (missing) {
     return (
       <div className="mx-auto max-w-5xl p-4">
-        <p role="alert" className="text-lg font-semibold">Server not found</p>
+        <p role="alert" className="text-lg font-semibold">
+          Server not found
+        </p>
         <p className="mt-1 text-sm text-zinc-500">It may have been deleted.</p>
-        <Link href="/admin/mcp" className={BACK}>← Back to servers</Link>
+        <Link href="/admin/mcp" className={BACK}>
+          ← Back to servers
+        </Link>
       </div>
     );
   }
@@ -120,18 +142,38 @@ export function McpServerDetail({ id }: { id: string }) {
   return (
     <div className="mx-auto max-w-5xl space-y-6 p-4">
       <div className="space-y-2">
-        <Link href="/admin/mcp" className={BACK}>← Back to servers</Link>
-        {error && <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">{error}</p>}
+        <Link href="/admin/mcp" className={BACK}>
+          ← Back to servers
+        </Link>
+        {error && (
+          <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        )}
         {!detail || !status ? (
-          !error && <p role="status" className="text-sm text-zinc-500">Loading server…</p>
+          !error && (
+            <p role="status" className="text-sm text-zinc-500">
+              Loading server…
+            </p>
+          )
         ) : (
           <>
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="break-all text-lg font-semibold">{detail.name}</h1>
               <span className="text-xs text-zinc-500">{detail.transport}</span>
-              <span data-status={status.status} className={`rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[status.status] ?? GREY}`}>{status.status}</span>
+              <span
+                data-status={status.status}
+                className={`rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[status.status] ?? GREY}`}
+              >
+                {status.status}
+              </span>
               <div className="flex flex-wrap gap-1.5 sm:ml-auto">
-                <button type="button" onClick={() => void toggle(!detail.enabled)} disabled={busy} className={BUTTON}>
+                <button
+                  type="button"
+                  onClick={() => void toggle(!detail.enabled)}
+                  disabled={busy}
+                  className={BUTTON}
+                >
                   {detail.enabled ? 'Disable' : 'Enable'}
                 </button>
                 <button type="button" onClick={() => void runTest()} disabled={testing} className={BUTTON}>
@@ -141,15 +183,38 @@ export function McpServerDetail({ id }: { id: string }) {
             </div>
             <p className="text-sm text-zinc-500">
               Connected since:{' '}
-              {status.connectedSince ? <time dateTime={status.connectedSince}>{new Date(status.connectedSince).toLocaleString()}</time> : '—'}
+              {status.connectedSince ? (
+                <time dateTime={status.connectedSince}>
+                  {new Date(status.connectedSince).toLocaleString()}
+                </time>
+              ) : (
+                '—'
+              )}
             </p>
             {status.lastError && (
-              <p data-last-error className={`whitespace-pre-wrap break-words text-sm ${status.status === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-500'}`}>
-                <span className="font-semibold">Last error ({status.lastError.kind}, {new Date(status.lastError.at).toLocaleString()}):</span> {status.lastError.message}
+              <p
+                data-last-error
+                className={`whitespace-pre-wrap break-words text-sm ${status.status === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-500'}`}
+              >
+                <span className="font-semibold">
+                  Last error ({status.lastError.kind}, {new Date(status.lastError.at).toLocaleString()}):
+                </span>{' '}
+                {status.lastError.message}
               </p>
             )}
-            {testing && <p role="status" className="text-sm text-zinc-500">Connecting…</p>}
-            {test && ('failed' in test ? <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">{test.failed}</p> : <TestResultPanel result={test} />)}
+            {testing && (
+              <p role="status" className="text-sm text-zinc-500">
+                Connecting…
+              </p>
+            )}
+            {test &&
+              ('failed' in test ? (
+                <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">
+                  {test.failed}
+                </p>
+              ) : (
+                <TestResultPanel result={test} />
+              ))}
           </>
         )}
       </div>
@@ -157,9 +222,13 @@ export function McpServerDetail({ id }: { id: string }) {
       {detail && (
         <>
           <section aria-labelledby="server-tools" className="space-y-3">
-            <h2 id="server-tools" className="text-base font-semibold">Tools ({detail.tools.length})</h2>
+            <h2 id="server-tools" className="text-base font-semibold">
+              Tools ({detail.tools.length})
+            </h2>
             {detail.tools.length === 0 && (
-              <p className="text-sm text-zinc-500">{status?.status === 'connected' ? 'No tools' : 'No tools (the server is not connected).'}</p>
+              <p className="text-sm text-zinc-500">
+                {status?.status === 'connected' ? 'No tools' : 'No tools (the server is not connected).'}
+              </p>
             )}
             {detail.tools.map((tool) => (
               <ToolAdminCard key={tool.name} tool={tool} onPatch={(patch) => patchTool(tool.name, patch)} />

@@ -14,7 +14,13 @@ type ServerView = McpServerConfig & {
   createdAt: string;
   updatedAt: string;
   status: Omit<ServerStatusInfo, 'name'>;
-  stats: { calls24h: number; errors24h: number; errorRate: number; p50Ms: number | null; p95Ms: number | null };
+  stats: {
+    calls24h: number;
+    errors24h: number;
+    errorRate: number;
+    p50Ms: number | null;
+    p95Ms: number | null;
+  };
 };
 
 const POLL_MS = 3000;
@@ -22,13 +28,26 @@ const POLL_MS = 3000;
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 function timeAgo(iso: string): string {
   const seconds = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
-  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [['day', 86_400], ['hour', 3600], ['minute', 60]];
-  for (const [unit, size] of steps) if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
+  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+    ['day', 86_400],
+    ['hour', 3600],
+    ['minute', 60],
+  ];
+  for (const [unit, size] of steps)
+    if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
   return relative.format(seconds, 'second');
 }
 
 /** A table cell on wide screens; a labelled line of a card on a phone. */
-function Cell({ label, children, className = '' }: { label: string; children: ReactNode; className?: string }) {
+function Cell({
+  label,
+  children,
+  className = '',
+}: {
+  label: string;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <td className={`flex gap-2 py-0.5 md:table-cell md:px-2 md:py-2 md:align-top ${className}`}>
       <span className="w-28 shrink-0 text-zinc-500 md:hidden">{label}</span>
@@ -37,25 +56,45 @@ function Cell({ label, children, className = '' }: { label: string; children: Re
   );
 }
 
-type RowProps = { server: ServerView; busy: boolean; onToggle: () => void; onEdit: () => void; onDelete: () => void };
+type RowProps = {
+  server: ServerView;
+  busy: boolean;
+  onToggle: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+};
 
 function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
   const { status, lastError, connectedSince, toolCount, retryAt } = s.status;
   return (
-    <tr data-server-row={s.name} className="mb-3 block rounded-lg border border-zinc-200 p-3 md:table-row md:rounded-none md:border-0 md:border-b dark:border-zinc-800">
+    <tr
+      data-server-row={s.name}
+      className="mb-3 block rounded-lg border border-zinc-200 p-3 md:table-row md:rounded-none md:border-0 md:border-b dark:border-zinc-800"
+    >
       <td className="block pb-1 md:table-cell md:px-2 md:py-2 md:align-top">
-        <Link href={`/admin/mcp/${encodeURIComponent(s.id)}`} className="break-all font-medium text-blue-700 hover:underline dark:text-blue-400">
+        <Link
+          href={`/admin/mcp/${encodeURIComponent(s.id)}`}
+          className="break-all font-medium text-blue-700 hover:underline dark:text-blue-400"
+        >
           {s.name}
         </Link>
         <span className="ml-2 text-xs text-zinc-500 md:ml-0 md:block">{s.transport}</span>
       </td>
       <Cell label="Status" className="md:w-2/5">
-        <span data-status={status} className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[status] ?? GREY}`}>
+        <span
+          data-status={status}
+          className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[status] ?? GREY}`}
+        >
           {status}
         </span>
-        {retryAt && status === 'error' && <span className="ml-2 text-xs text-zinc-500">retry {timeAgo(retryAt)}</span>}
+        {retryAt && status === 'error' && (
+          <span className="ml-2 text-xs text-zinc-500">retry {timeAgo(retryAt)}</span>
+        )}
         {lastError && (
-          <p data-last-error className={`mt-1 whitespace-pre-wrap break-words text-xs ${status === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-500'}`}>
+          <p
+            data-last-error
+            className={`mt-1 whitespace-pre-wrap break-words text-xs ${status === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-500'}`}
+          >
             <span className="font-semibold">{lastError.kind}</span>: {lastError.message}
           </p>
         )}
@@ -64,18 +103,39 @@ function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
         <span data-tool-count>{toolCount}</span>
       </Cell>
       <Cell label="Calls (24 h)">{s.stats.calls24h}</Cell>
-      <Cell label="Error rate">{s.stats.calls24h ? `${Math.round(s.stats.errorRate * 1000) / 10}%` : '—'}</Cell>
+      <Cell label="Error rate">
+        {s.stats.calls24h ? `${Math.round(s.stats.errorRate * 1000) / 10}%` : '—'}
+      </Cell>
       <Cell label="p50 / p95">
-        <span className="whitespace-nowrap">{s.stats.p50Ms ?? '—'} / {s.stats.p95Ms ?? '—'} ms</span>
+        <span className="whitespace-nowrap">
+          {s.stats.p50Ms ?? '—'} / {s.stats.p95Ms ?? '—'} ms
+        </span>
       </Cell>
       <Cell label="Connected">
-        {connectedSince ? <time dateTime={connectedSince} title={new Date(connectedSince).toLocaleString()}>{timeAgo(connectedSince)}</time> : '—'}
+        {connectedSince ? (
+          <time dateTime={connectedSince} title={new Date(connectedSince).toLocaleString()}>
+            {timeAgo(connectedSince)}
+          </time>
+        ) : (
+          '—'
+        )}
       </Cell>
       <td className="block pt-2 md:table-cell md:px-2 md:py-2 md:align-top">
         <div className="flex flex-wrap gap-1.5 md:justify-end">
-          <button type="button" onClick={onToggle} disabled={busy} className={BUTTON}>{s.enabled ? 'Disable' : 'Enable'}</button>
-          <button type="button" onClick={onEdit} className={BUTTON}>Edit</button>
-          <button type="button" onClick={onDelete} disabled={busy} className={`${BUTTON} text-red-700 dark:text-red-300`}>Delete</button>
+          <button type="button" onClick={onToggle} disabled={busy} className={BUTTON}>
+            {s.enabled ? 'Disable' : 'Enable'}
+          </button>
+          <button type="button" onClick={onEdit} className={BUTTON}>
+            Edit
+          </button>
+          <button
+            type="button"
+            onClick={onDelete}
+            disabled={busy}
+            className={`${BUTTON} text-red-700 dark:text-red-300`}
+          >
+            Delete
+          </button>
         </div>
       </td>
     </tr>
@@ -104,7 +164,8 @@ export function McpServersAdmin() {
         setError(null);
       }
     } catch (err) {
-      if (mine === seq.current) setError(err instanceof AdminApiError ? err.message : 'Could not load the servers.');
+      if (mine === seq.current)
+        setError(err instanceof AdminApiError ? err.message : 'Could not load the servers.');
     } finally {
       if (mine === seq.current) inFlight.current = false;
     }
@@ -130,7 +191,9 @@ export function McpServersAdmin() {
       await adminFetch(`/api/mcp/servers/${encodeURIComponent(server.id)}`, init);
       await load();
     } catch (err) {
-      setActionError(err instanceof AdminApiError ? `${server.name}: ${err.message}` : 'Could not reach the server.');
+      setActionError(
+        err instanceof AdminApiError ? `${server.name}: ${err.message}` : 'Could not reach the server.',
+      );
     } finally {
       setBusyIds((ids) => new Set([...ids].filter((id) => id !== server.id)));
     }
@@ -140,29 +203,57 @@ export function McpServersAdmin() {
     <div className="mx-auto max-w-7xl p-4">
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-lg font-semibold">MCP servers</h1>
-        <button type="button" onClick={() => setEditing('new')} className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300">
+        <button
+          type="button"
+          onClick={() => setEditing('new')}
+          className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
+        >
           Add server
         </button>
-        <button type="button" onClick={() => setImporting(true)} className={BUTTON}>Import</button>
-        <a href="/api/mcp/servers/export" download className={BUTTON}>Export</a>
-        <a href="/api/mcp/servers/export?secrets=1" download title="Includes env and header values in clear text" className={BUTTON}>
+        <button type="button" onClick={() => setImporting(true)} className={BUTTON}>
+          Import
+        </button>
+        <a href="/api/mcp/servers/export" download className={BUTTON}>
+          Export
+        </a>
+        <a
+          href="/api/mcp/servers/export?secrets=1"
+          download
+          title="Includes env and header values in clear text"
+          className={BUTTON}
+        >
           Export with secrets
         </a>
       </div>
       {[actionError, error].map(
-        (message) => message && <p key={message} role="alert" className="mt-3 break-words text-sm text-red-700 dark:text-red-400">{message}</p>,
+        (message) =>
+          message && (
+            <p key={message} role="alert" className="mt-3 break-words text-sm text-red-700 dark:text-red-400">
+              {message}
+            </p>
+          ),
       )}
       {items === null ? (
-        !error && <p role="status" className="mt-6 text-sm text-zinc-500">Loading servers…</p>
+        !error && (
+          <p role="status" className="mt-6 text-sm text-zinc-500">
+            Loading servers…
+          </p>
+        )
       ) : items.length === 0 ? (
-        <p className="mt-6 text-sm text-zinc-500">No MCP servers yet. Add one, or import a Claude Desktop config.</p>
+        <p className="mt-6 text-sm text-zinc-500">
+          No MCP servers yet. Add one, or import a Claude Desktop config.
+        </p>
       ) : (
         <table className="mt-4 block w-full text-sm md:table">
           <thead className="hidden border-b border-zinc-200 text-left text-xs text-zinc-500 md:table-header-group dark:border-zinc-800">
             <tr>
-              {['Server', 'Status', 'Tools', 'Calls (24 h)', 'Error rate', 'p50 / p95', 'Connected', ''].map((h) => (
-                <th key={h} scope="col" className="px-2 py-2 font-medium">{h || <span className="sr-only">Actions</span>}</th>
-              ))}
+              {['Server', 'Status', 'Tools', 'Calls (24 h)', 'Error rate', 'p50 / p95', 'Connected', ''].map(
+                (h) => (
+                  <th key={h} scope="col" className="px-2 py-2 font-medium">
+                    {h || <span className="sr-only">Actions</span>}
+                  </th>
+                ),
+              )}
             </tr>
           </thead>
           <tbody className="block md:table-row-group">

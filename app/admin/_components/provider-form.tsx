@@ -47,8 +47,12 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
     setFields({});
     setError(null);
     try {
-      const body = editing && !apiKey ? { providerId: editing.id } : { baseURL, ...(apiKey ? { apiKey } : {}) };
-      const res = await adminFetch<{ models: string[] }>('/api/admin/providers/models', { method: 'POST', json: body });
+      const body =
+        editing && !apiKey ? { providerId: editing.id } : { baseURL, ...(apiKey ? { apiKey } : {}) };
+      const res = await adminFetch<{ models: string[] }>('/api/admin/providers/models', {
+        method: 'POST',
+        json: body,
+      });
       setModels(res.models.join('\n'));
       setMessage(`${res.models.length} models found.`);
     } catch (e) {
@@ -59,8 +63,17 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   async function save() {
     setFields({});
     setError(null);
-    const list = models.split('\n').map((m) => m.trim()).filter(Boolean);
-    const body = { name, baseURL, models: list, toolCalling, ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}) };
+    const list = models
+      .split('\n')
+      .map((m) => m.trim())
+      .filter(Boolean);
+    const body = {
+      name,
+      baseURL,
+      models: list,
+      toolCalling,
+      ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}),
+    };
     try {
       if (editing) await adminFetch(`/api/admin/providers/${editing.id}`, { method: 'PATCH', json: body });
       else await adminFetch('/api/admin/providers', { method: 'POST', json: body });
@@ -82,7 +95,15 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
       <div className="flex flex-wrap gap-2 sm:col-span-2">
         <span className="text-sm text-zinc-500">Presets:</span>
         {PRESETS.map((p) => (
-          <button key={p.name} type="button" onClick={() => { setName(p.name); setBaseURL(p.baseURL); }} className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700">
+          <button
+            key={p.name}
+            type="button"
+            onClick={() => {
+              setName(p.name);
+              setBaseURL(p.baseURL);
+            }}
+            className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700"
+          >
             {p.name}
           </button>
         ))}
@@ -91,31 +112,63 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
         <input value={name} onChange={(e) => setName(e.target.value)} required className={inputClass} />
       </Field>
       <Field label="Base URL" error={fields.baseURL}>
-        <input value={baseURL} onChange={(e) => setBaseURL(e.target.value)} required className={inputClass} placeholder="https://…/v1" />
+        <input
+          value={baseURL}
+          onChange={(e) => setBaseURL(e.target.value)}
+          required
+          className={inputClass}
+          placeholder="https://…/v1"
+        />
       </Field>
       <Field label="API key" error={fields.apiKey}>
-        <input type="password" value={apiKey} onChange={(e) => setApiKey(e.target.value)} autoComplete="off" className={inputClass} placeholder={editing?.hasApiKey ? 'Saved — leave empty to keep' : 'Optional'} />
+        <input
+          type="password"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          autoComplete="off"
+          className={inputClass}
+          placeholder={editing?.hasApiKey ? 'Saved — leave empty to keep' : 'Optional'}
+        />
       </Field>
       <Field label="Tool calling" error={fields.toolCalling}>
-        <select value={toolCalling} onChange={(e) => setToolCalling(e.target.value as 'native' | 'prompt')} className={inputClass}>
+        <select
+          value={toolCalling}
+          onChange={(e) => setToolCalling(e.target.value as 'native' | 'prompt')}
+          className={inputClass}
+        >
           <option value="native">native (function calling)</option>
           <option value="prompt">prompt (tags in text, for models without function calling)</option>
         </select>
       </Field>
       {editing?.hasApiKey && (
         <label className="flex items-center gap-2 text-sm sm:col-span-2">
-          <input type="checkbox" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} /> Remove key
+          <input type="checkbox" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} />{' '}
+          Remove key
         </label>
       )}
       <div className="sm:col-span-2">
         <Field label="Models" error={fields.models}>
-          <textarea value={models} onChange={(e) => setModels(e.target.value)} rows={4} className={`${inputClass} font-mono`} placeholder="one model id per line" />
+          <textarea
+            value={models}
+            onChange={(e) => setModels(e.target.value)}
+            rows={4}
+            className={`${inputClass} font-mono`}
+            placeholder="one model id per line"
+          />
         </Field>
-        <button type="button" onClick={() => void fetchModels()} className="mt-1 rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700">
+        <button
+          type="button"
+          onClick={() => void fetchModels()}
+          className="mt-1 rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700"
+        >
           Fetch models
         </button>
       </div>
-      {message && <p role="status" className="text-xs text-zinc-500 sm:col-span-2">{message}</p>}
+      {message && (
+        <p role="status" className="text-xs text-zinc-500 sm:col-span-2">
+          {message}
+        </p>
+      )}
       {error && (
         <p role="alert" className="text-sm text-red-600 sm:col-span-2 dark:text-red-400">
           {error}

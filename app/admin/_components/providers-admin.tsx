@@ -17,11 +17,27 @@ function TestButton({ id }: { id: string }) {
   const [pending, setPending] = useState(false);
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <button type="button" disabled={pending} onClick={async () => { setPending(true); setResult(await adminFetch<TestResult>(`/api/admin/providers/${id}/test`, { method: 'POST' }).catch((e: Error) => ({ ok: false, latencyMs: 0, model: null, error: e.message }))); setPending(false); }} className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700">
+      <button
+        type="button"
+        disabled={pending}
+        onClick={async () => {
+          setPending(true);
+          setResult(
+            await adminFetch<TestResult>(`/api/admin/providers/${id}/test`, { method: 'POST' }).catch(
+              (e: Error) => ({ ok: false, latencyMs: 0, model: null, error: e.message }),
+            ),
+          );
+          setPending(false);
+        }}
+        className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700"
+      >
         {pending ? 'Testing…' : 'Test'}
       </button>
       {result && (
-        <span data-provider-test={result.ok ? 'ok' : 'error'} className={`text-xs ${result.ok ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}`}>
+        <span
+          data-provider-test={result.ok ? 'ok' : 'error'}
+          className={`text-xs ${result.ok ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}`}
+        >
           {result.ok ? `${result.latencyMs} ms · ${result.model}: “${result.reply}”` : result.error}
         </span>
       )}
@@ -35,7 +51,10 @@ export function ProvidersAdmin() {
   const [form, setForm] = useState<{ editing: ProviderView | null } | null>(null);
   const [deleting, setDeleting] = useState<ProviderView | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => adminFetch<Overview>('/api/admin/providers').then(setData, (e: Error) => setError(e.message)), []);
+  const load = useCallback(
+    () => adminFetch<Overview>('/api/admin/providers').then(setData, (e: Error) => setError(e.message)),
+    [],
+  );
   useEffect(() => void load(), [load]);
 
   if (!data)
@@ -49,18 +68,26 @@ export function ProvidersAdmin() {
   return (
     <div className="max-w-4xl space-y-6">
       <h1 className="text-xl font-semibold">Model providers</h1>
-      {error && <p role="alert" className="text-sm text-red-600 dark:text-red-400">{error}</p>}
+      {error && (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
       <section className="space-y-1 rounded-lg border border-zinc-200 p-4 text-sm dark:border-zinc-800">
         <h2 className="font-semibold">From the environment (read-only)</h2>
         {data.env.configured ? (
           <p>
-            {data.env.baseURL} · model <code>{data.env.model}</code> · {data.env.hasApiKey ? 'key set' : 'no key'} <TestButton id="env" />
+            {data.env.baseURL} · model <code>{data.env.model}</code> ·{' '}
+            {data.env.hasApiKey ? 'key set' : 'no key'} <TestButton id="env" />
           </p>
         ) : (
           <p className="text-zinc-500">Not configured (set OPENAI_API_KEY and/or OPENAI_BASE_URL).</p>
         )}
         <p className="text-zinc-500">
-          Ollama at {data.ollama.baseURL}: {data.ollama.reachable ? `reachable, ${data.ollama.models.length} models (${data.ollama.models.join(', ') || 'none'})` : 'not reachable'}
+          Ollama at {data.ollama.baseURL}:{' '}
+          {data.ollama.reachable
+            ? `reachable, ${data.ollama.models.length} models (${data.ollama.models.join(', ') || 'none'})`
+            : 'not reachable'}
         </p>
       </section>
       <section className="space-y-2">
@@ -68,28 +95,65 @@ export function ProvidersAdmin() {
         {data.items.length === 0 && <p className="text-sm text-zinc-500">None yet.</p>}
         <ul className="space-y-2">
           {data.items.map((p) => (
-            <li key={p.id} data-provider={p.name} className="space-y-1 rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800">
+            <li
+              key={p.id}
+              data-provider={p.name}
+              className="space-y-1 rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800"
+            >
               <p className="font-medium">
-                {p.name} <span className="font-normal text-zinc-500">· {p.baseURL} · {p.hasApiKey ? 'key set' : 'no key'} · tool calling: {p.toolCalling}</span>
+                {p.name}{' '}
+                <span className="font-normal text-zinc-500">
+                  · {p.baseURL} · {p.hasApiKey ? 'key set' : 'no key'} · tool calling: {p.toolCalling}
+                </span>
               </p>
-              <p className="break-words font-mono text-xs text-zinc-500">{p.models.join(', ') || 'no models'}</p>
+              <p className="break-words font-mono text-xs text-zinc-500">
+                {p.models.join(', ') || 'no models'}
+              </p>
               {p.error && (
-                <p role="alert" data-provider-error className="break-words text-xs text-red-700 dark:text-red-400">
+                <p
+                  role="alert"
+                  data-provider-error
+                  className="break-words text-xs text-red-700 dark:text-red-400"
+                >
                   {p.error}
                 </p>
               )}
               <div className="flex flex-wrap gap-2">
                 <TestButton id={p.id} />
-                <button type="button" onClick={() => setForm({ editing: p })} className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700">Edit</button>
-                <button type="button" onClick={() => setDeleting(p)} className="rounded border border-zinc-300 px-2 py-0.5 text-xs text-red-700 dark:border-zinc-700">Delete</button>
+                <button
+                  type="button"
+                  onClick={() => setForm({ editing: p })}
+                  className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700"
+                >
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  onClick={() => setDeleting(p)}
+                  className="rounded border border-zinc-300 px-2 py-0.5 text-xs text-red-700 dark:border-zinc-700"
+                >
+                  Delete
+                </button>
               </div>
             </li>
           ))}
         </ul>
         {form ? (
-          <ProviderForm key={form.editing?.id ?? 'new'} editing={form.editing} onCancel={() => setForm(null)} onDone={() => { setForm(null); void load(); }} />
+          <ProviderForm
+            key={form.editing?.id ?? 'new'}
+            editing={form.editing}
+            onCancel={() => setForm(null)}
+            onDone={() => {
+              setForm(null);
+              void load();
+            }}
+          />
         ) : (
-          <button type="button" onClick={() => setForm({ editing: null })} className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white">
+          <button
+            type="button"
+            onClick={() => setForm({ editing: null })}
+            className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white"
+          >
             Add provider
           </button>
         )}
@@ -100,7 +164,13 @@ export function ProvidersAdmin() {
           body={`“${deleting.name}” and its stored key will be deleted. Conversations using its models fall back to the default model.`}
           confirmLabel="Delete"
           onCancel={() => setDeleting(null)}
-          onConfirm={() => { const id = deleting.id; setDeleting(null); void adminFetch(`/api/admin/providers/${id}`, { method: 'DELETE' }).then(load, (e: Error) => setError(e.message)); }}
+          onConfirm={() => {
+            const id = deleting.id;
+            setDeleting(null);
+            void adminFetch(`/api/admin/providers/${id}`, { method: 'DELETE' }).then(load, (e: Error) =>
+              setError(e.message),
+            );
+          }}
         />
       )}
     </div>

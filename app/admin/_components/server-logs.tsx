@@ -61,10 +61,20 @@ export function ServerLogs({ id }: { id: string }) {
 
   return (
     <section aria-labelledby="server-logs" className="space-y-3">
-      <h2 id="server-logs" className="text-base font-semibold">Logs</h2>
-      {error && <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">{error}</p>}
+      <h2 id="server-logs" className="text-base font-semibold">
+        Logs
+      </h2>
+      {error && (
+        <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
       {logs === null ? (
-        !error && <p role="status" className="text-sm text-zinc-500">Loading logs…</p>
+        !error && (
+          <p role="status" className="text-sm text-zinc-500">
+            Loading logs…
+          </p>
+        )
       ) : (
         <>
           <div>
@@ -83,7 +93,8 @@ export function ServerLogs({ id }: { id: string }) {
               <ul data-failures className="mt-1 space-y-1 text-xs">
                 {[...logs.failures].reverse().map((f) => (
                   <li key={f.ref} data-failure={f.ref} className="whitespace-pre-wrap break-words">
-                    <span className="font-mono font-semibold">{f.ref}</span> <time dateTime={f.at}>{new Date(f.at).toLocaleString()}</time>{' '}
+                    <span className="font-mono font-semibold">{f.ref}</span>{' '}
+                    <time dateTime={f.at}>{new Date(f.at).toLocaleString()}</time>{' '}
                     <span className="font-semibold">{f.kind}:</span> {f.detail}
                   </li>
                 ))}
@@ -100,20 +111,32 @@ export function ServerLogs({ id }: { id: string }) {
                   <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
                     <tr>
                       {['Time', 'Tool', 'Duration', 'Outcome', 'Error'].map((h) => (
-                        <th key={h} scope="col" className="px-2 py-1.5 font-medium">{h}</th>
+                        <th key={h} scope="col" className="px-2 py-1.5 font-medium">
+                          {h}
+                        </th>
                       ))}
                     </tr>
                   </thead>
                   <tbody>
                     {logs.calls.map((call) => (
-                      <tr key={call.id} data-call data-tool-name={call.tool} data-outcome={call.outcome} className="border-b border-zinc-100 align-top dark:border-zinc-900">
+                      <tr
+                        key={call.id}
+                        data-call
+                        data-tool-name={call.tool}
+                        data-outcome={call.outcome}
+                        className="border-b border-zinc-100 align-top dark:border-zinc-900"
+                      >
                         <td className="whitespace-nowrap px-2 py-1.5 text-xs">
                           <time dateTime={call.at}>{new Date(call.at).toLocaleString()}</time>
                         </td>
                         <td className="break-all px-2 py-1.5 font-mono text-xs">{call.tool}</td>
                         <td className="whitespace-nowrap px-2 py-1.5 tabular-nums">{call.durationMs} ms</td>
                         <td className="px-2 py-1.5">
-                          <span className={`rounded px-1.5 py-0.5 text-xs font-medium ${OUTCOME[call.outcome] ?? OUTCOME.cancelled}`}>{call.outcome}</span>
+                          <span
+                            className={`rounded px-1.5 py-0.5 text-xs font-medium ${OUTCOME[call.outcome] ?? OUTCOME.cancelled}`}
+                          >
+                            {call.outcome}
+                          </span>
                         </td>
                         <td className="min-w-48 whitespace-pre-wrap break-words px-2 py-1.5 text-xs text-red-700 dark:text-red-400">
                           {call.errorKind && <span className="font-semibold">{call.errorKind}: </span>}

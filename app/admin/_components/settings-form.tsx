@@ -4,7 +4,14 @@ import { useEffect, useState } from 'react';
 import { adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
 
-type Settings = { signupOpen: boolean; maxSteps: number; maxParallelTools: number; maxToolCalls: number; chatRequestsPerMinute: number; maxConcurrentTurns: number };
+type Settings = {
+  signupOpen: boolean;
+  maxSteps: number;
+  maxParallelTools: number;
+  maxToolCalls: number;
+  chatRequestsPerMinute: number;
+  maxConcurrentTurns: number;
+};
 
 const LIMITS: Array<[keyof Settings, string]> = [
   ['maxSteps', 'Max steps per turn'],
@@ -38,7 +45,11 @@ export function SettingsForm() {
     <section className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
       <h2 className="font-semibold">Settings</h2>
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={settings.signupOpen} onChange={(e) => void save({ signupOpen: e.target.checked })} />
+        <input
+          type="checkbox"
+          checked={settings.signupOpen}
+          onChange={(e) => void save({ signupOpen: e.target.checked })}
+        />
         Open sign-up (anyone who can reach this app may create an account)
       </label>
       <form
@@ -51,16 +62,29 @@ export function SettingsForm() {
       >
         {LIMITS.map(([key, label]) => (
           <Field key={key} label={label}>
-            <input name={key} type="number" min={1} defaultValue={settings[key] as number} className={inputClass} />
+            <input
+              name={key}
+              type="number"
+              min={1}
+              defaultValue={settings[key] as number}
+              className={inputClass}
+            />
           </Field>
         ))}
         <div className="sm:col-span-3">
-          <button type="submit" className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700">
+          <button
+            type="submit"
+            className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700"
+          >
             Save limits
           </button>
         </div>
       </form>
-      {status && <p role="status" className="text-xs text-zinc-500">{status}</p>}
+      {status && (
+        <p role="status" className="text-xs text-zinc-500">
+          {status}
+        </p>
+      )}
     </section>
   );
 }

@@ -20,7 +20,8 @@ export type ToolPatch = { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed
 
 type Props = { tool: ToolView; onPatch: (patch: ToolPatch) => Promise<void> };
 
-const BUTTON = 'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
+const BUTTON =
+  'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 function annotationLabel(key: string, value: unknown): string {
   if (value === true) return key;
@@ -65,12 +66,19 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
         <h3 className="break-all font-mono font-semibold">{tool.name}</h3>
         {tool.title && <span className="break-words text-zinc-500">{tool.title}</span>}
         {tool.changed && (
-          <span data-changed className="rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold uppercase text-amber-950">
+          <span
+            data-changed
+            className="rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold uppercase text-amber-950"
+          >
             changed
           </span>
         )}
         {annotations.map(([key, value]) => (
-          <span key={key} data-annotation={key} className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+          <span
+            key={key}
+            data-annotation={key}
+            className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"
+          >
             {annotationLabel(key, value)}
           </span>
         ))}
@@ -101,7 +109,11 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
           </select>
         </label>
       </div>
-      {error && <p role="alert" className="mt-2 break-words text-xs text-red-700 dark:text-red-400">{error}</p>}
+      {error && (
+        <p role="alert" className="mt-2 break-words text-xs text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
 
       {tool.changed && (
         <div className="mt-3 space-y-2 rounded-md border border-amber-300 bg-amber-50 p-2 dark:border-amber-800 dark:bg-amber-950">
@@ -109,7 +121,12 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
             This tool&apos;s definition changed since it was last reviewed; it needs approval again.
           </p>
           {tool.previous && <DefinitionDiff previous={tool.previous} current={tool} />}
-          <button type="button" disabled={busy} onClick={() => void patch({ reviewed: true })} className={BUTTON}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void patch({ reviewed: true })}
+            className={BUTTON}
+          >
             Mark reviewed
           </button>
         </div>
@@ -121,7 +138,10 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
       </p>
       <details className="mt-3" open>
         <summary className="cursor-pointer text-xs font-medium text-zinc-500">Input schema</summary>
-        <pre data-tool-schema className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950">
+        <pre
+          data-tool-schema
+          className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950"
+        >
           {JSON.stringify(tool.inputSchema, null, 2)}
         </pre>
       </details>

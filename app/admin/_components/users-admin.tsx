@@ -5,7 +5,14 @@ import { adminFetch } from './admin-fetch';
 import { CreateUserForm } from './create-user-form';
 import { SettingsForm } from './settings-form';
 
-type User = { id: string; name: string; email: string; role: 'user' | 'admin'; disabled: boolean; createdAt: string };
+type User = {
+  id: string;
+  name: string;
+  email: string;
+  role: 'user' | 'admin';
+  disabled: boolean;
+  createdAt: string;
+};
 
 /** Users with role and created date; change role, disable or enable; create accounts; sign-up and limits. */
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
@@ -35,7 +42,10 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
     <div className="max-w-4xl space-y-6">
       <h1 className="text-xl font-semibold">Users</h1>
       {error && (
-        <p role="alert" className="rounded bg-red-50 p-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+        <p
+          role="alert"
+          className="rounded bg-red-50 p-2 text-sm text-red-700 dark:bg-red-950 dark:text-red-300"
+        >
           {error}
         </p>
       )}
@@ -49,7 +59,10 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
             <li key={u.id} data-user={u.email} className="flex flex-wrap items-center gap-3 p-3 text-sm">
               <div className="min-w-0 flex-1">
                 <p className="font-medium">
-                  {u.name} {u.disabled && <span className="ml-1 rounded bg-zinc-200 px-1 text-xs dark:bg-zinc-700">disabled</span>}
+                  {u.name}{' '}
+                  {u.disabled && (
+                    <span className="ml-1 rounded bg-zinc-200 px-1 text-xs dark:bg-zinc-700">disabled</span>
+                  )}
                 </p>
                 <p className="truncate text-xs text-zinc-500">
                   {u.email} · created {new Date(u.createdAt).toLocaleDateString()}
@@ -68,7 +81,11 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                     <option value="user">user</option>
                     <option value="admin">admin</option>
                   </select>
-                  <button type="button" onClick={() => void patch(u.id, { disabled: !u.disabled })} className="rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700">
+                  <button
+                    type="button"
+                    onClick={() => void patch(u.id, { disabled: !u.disabled })}
+                    className="rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700"
+                  >
                     {u.disabled ? 'Enable' : 'Disable'}
                   </button>
                 </>

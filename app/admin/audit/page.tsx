@@ -28,7 +28,11 @@ function Repeats({ entry }: { entry: AuditItem }) {
 /**
  * Admin actions and refused attempts, most recently active first (server-rendered, after the role check). Each kind lists its own newest 200, so a flood of anonymous requests cannot hide admin actions.
  */
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requireAdminPage();
   const parsed = AuditQuerySchema.safeParse(await searchParams);
   const kind = parsed.success ? parsed.data.kind : undefined;
@@ -65,12 +69,19 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             </thead>
             <tbody>
               {entries.map((e) => (
-                <tr key={e.id} data-audit-outcome={e.outcome} data-audit-kind={e.kind} className="border-t border-zinc-200 align-top dark:border-zinc-800">
+                <tr
+                  key={e.id}
+                  data-audit-outcome={e.outcome}
+                  data-audit-kind={e.kind}
+                  className="border-t border-zinc-200 align-top dark:border-zinc-800"
+                >
                   <td className="py-1 pr-3 whitespace-nowrap">{time(e.at)}</td>
                   <td className="py-1 pr-3">{e.email ?? 'anonymous'}</td>
                   <td className="py-1 pr-3 font-mono text-xs">{e.action}</td>
                   <td className="py-1 pr-3 break-all">{e.target}</td>
-                  <td className={`py-1 pr-3 ${e.outcome === 'ok' ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}`}>
+                  <td
+                    className={`py-1 pr-3 ${e.outcome === 'ok' ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}`}
+                  >
                     {e.outcome}
                     <Repeats entry={e} />
                   </td>

@@ -11,6 +11,9 @@ export const POST = route(async (req) => {
   const user = await requireUser(req);
   const raw = await readJson(req, z.record(z.string(), z.unknown()));
   // Either a new message or answers to pending tool approvals; each shape is validated strictly.
-  const body = 'approvals' in raw ? parseWith(ApprovalRequestSchema, raw, 'request body') : parseWith(ChatRequestSchema, raw, 'request body');
+  const body =
+    'approvals' in raw
+      ? parseWith(ApprovalRequestSchema, raw, 'request body')
+      : parseWith(ChatRequestSchema, raw, 'request body');
   return startChatTurn(user, body, req.signal);
 });

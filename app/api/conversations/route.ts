@@ -12,7 +12,10 @@ export const GET = route(async (req) => {
   const query = parseWith(ListQuerySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
   if (query.q?.trim()) {
     const hits = searchConversations(getDb(), user.id, query.q, query.limit);
-    return Response.json({ items: hits.map((h) => ({ ...h, updatedAt: h.updatedAt.toISOString() })), nextCursor: null });
+    return Response.json({
+      items: hits.map((h) => ({ ...h, updatedAt: h.updatedAt.toISOString() })),
+      nextCursor: null,
+    });
   }
   const page = listConversations(getDb(), user.id, { limit: query.limit, cursor: query.cursor });
   return Response.json({

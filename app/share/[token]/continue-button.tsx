@@ -12,7 +12,10 @@ export function ContinueButton({ token }: { token: string }) {
     setError(null);
     try {
       const res = await fetch(`/api/shares/${encodeURIComponent(token)}/continue`, { method: 'POST' });
-      if (res.status !== 201) throw new Error(res.status === 404 ? 'This link is no longer available.' : 'Could not start a new chat.');
+      if (res.status !== 201)
+        throw new Error(
+          res.status === 404 ? 'This link is no longer available.' : 'Could not start a new chat.',
+        );
       const { id } = (await res.json()) as { id: string };
       window.location.assign(`/c/${encodeURIComponent(id)}`);
     } catch (err) {

@@ -17,15 +17,28 @@ export const metadata: Metadata = {
   referrer: 'no-referrer',
 };
 
-const STATE_NOTE: Record<PublicToolPart['state'], string> = { done: '', error: ' (failed)', denied: ' (denied)', cancelled: ' (cancelled)' };
-const PRE = 'mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900';
+const STATE_NOTE: Record<PublicToolPart['state'], string> = {
+  done: '',
+  error: ' (failed)',
+  denied: ' (denied)',
+  cancelled: ' (cancelled)',
+};
+const PRE =
+  'mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900';
 
 /** "Used server.tool"; arguments and result only when the owner chose to include them (and they exist). */
 function ToolLine({ part, imported }: { part: PublicToolPart; imported: boolean }) {
   const hasDetails = part.input !== undefined || part.output !== undefined || part.error !== undefined;
   const line = `Used ${part.server}.${part.tool}${STATE_NOTE[part.state]}${imported ? ' (imported — not run here)' : ''}`;
   return (
-    <div data-tool-call data-server={part.server} data-tool-name={part.tool} data-state={part.state} data-imported={imported || undefined} className="my-2 text-xs text-zinc-500">
+    <div
+      data-tool-call
+      data-server={part.server}
+      data-tool-name={part.tool}
+      data-state={part.state}
+      data-imported={imported || undefined}
+      className="my-2 text-xs text-zinc-500"
+    >
       {hasDetails ? (
         <details className="rounded-md border border-zinc-200 px-2 py-1 dark:border-zinc-800">
           <summary className="cursor-pointer font-mono">{line}</summary>
@@ -68,19 +81,28 @@ function SharedMessage({ message }: { message: PublicMessage }) {
     return (
       <div data-role="user" data-imported={imported || undefined} className="flex flex-col items-end">
         {imported && <ImportedMark />}
-        <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">{text}</div>
+        <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">
+          {text}
+        </div>
       </div>
     );
   }
   return (
     <div data-role="assistant" data-imported={imported || undefined} className="w-full min-w-0 text-sm">
       {imported && <ImportedMark />}
-      {message.parts.map((part, i) => (part.type === 'text' ? <Markdown key={i} text={part.text} /> : <ToolLine key={i} part={part} imported={imported} />))}
+      {message.parts.map((part, i) =>
+        part.type === 'text' ? (
+          <Markdown key={i} text={part.text} />
+        ) : (
+          <ToolLine key={i} part={part} imported={imported} />
+        ),
+      )}
     </div>
   );
 }
 
-const formatDate = (iso: string) => new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+const formatDate = (iso: string) =>
+  new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
 
 /** The public, read-only snapshot behind a share link. Unknown, malformed and revoked tokens are the same 404. */
 export default async function SharePage({ params }: { params: Promise<{ token: string }> }) {
@@ -96,7 +118,8 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
         <h1 className="mt-1 break-words text-xl font-semibold">{share.title}</h1>
         <p className="mt-1 text-sm text-zinc-500">
           {share.ownerName ? <>Shared by {share.ownerName} on </> : <>Shared on </>}
-          <time dateTime={share.createdAt}>{formatDate(share.createdAt)}</time>. A snapshot: later messages are not shown.
+          <time dateTime={share.createdAt}>{formatDate(share.createdAt)}</time>. A snapshot: later messages
+          are not shown.
         </p>
         <div className="mt-3">
           {viewer ? (

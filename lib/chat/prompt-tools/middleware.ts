@@ -37,7 +37,10 @@ function withSystem(prompt: LanguageModelV4Prompt, text: string): LanguageModelV
   return [{ role: 'system', content: text }, ...prompt];
 }
 
-const toolCallsReason = (reason: LanguageModelV4FinishReason): LanguageModelV4FinishReason => ({ unified: 'tool-calls', raw: reason.raw });
+const toolCallsReason = (reason: LanguageModelV4FinishReason): LanguageModelV4FinishReason => ({
+  unified: 'tool-calls',
+  raw: reason.raw,
+});
 
 export function promptToolsMiddleware(): LanguageModelV4Middleware {
   const modes = new WeakMap<LanguageModelV4CallOptions, Mode>();
@@ -47,7 +50,9 @@ export function promptToolsMiddleware(): LanguageModelV4Middleware {
 
     transformParams: async ({ params }) => {
       const tools: PromptTool[] = (params.tools ?? []).flatMap((t) =>
-        t.type === 'function' ? [{ name: t.name, description: t.description, inputSchema: t.inputSchema }] : [],
+        t.type === 'function'
+          ? [{ name: t.name, description: t.description, inputSchema: t.inputSchema }]
+          : [],
       );
       if (!tools.length && !promptHasToolParts(params.prompt)) return params;
       const allowCalls = tools.length > 0 && params.toolChoice?.type !== 'none';
@@ -55,7 +60,10 @@ export function promptToolsMiddleware(): LanguageModelV4Middleware {
         ? toolsSystemPrompt(tools) + choiceNote(params.toolChoice)
         : 'Tools are not available for this answer: answer directly, without any <tool_use> block.';
       const { tools: _tools, toolChoice: _choice, ...rest } = params;
-      const transformed: LanguageModelV4CallOptions = { ...rest, prompt: withSystem(promptToText(params.prompt), note) };
+      const transformed: LanguageModelV4CallOptions = {
+        ...rest,
+        prompt: withSystem(promptToText(params.prompt), note),
+      };
       modes.set(transformed, { allowCalls });
       return transformed;
     },
@@ -72,7 +80,10 @@ export function promptToolsMiddleware(): LanguageModelV4Middleware {
       let called = false;
       let ended = false;
 
-      const emit = (events: ToolUseEvent[], out: TransformStreamDefaultController<LanguageModelV4StreamPart>) => {
+      const emit = (
+        events: ToolUseEvent[],
+        out: TransformStreamDefaultController<LanguageModelV4StreamPart>,
+      ) => {
         for (const e of events) {
           if (e.type === 'text') {
             let text = pendingSpace + e.text;
@@ -120,7 +131,9 @@ export function promptToolsMiddleware(): LanguageModelV4Middleware {
               return emit(parser.push(part.delta), out);
             case 'finish':
               finishText(out);
-              return out.enqueue(called ? { ...part, finishReason: toolCallsReason(part.finishReason) } : part);
+              return out.enqueue(
+                called ? { ...part, finishReason: toolCallsReason(part.finishReason) } : part,
+              );
             default:
               out.enqueue(part);
           }
@@ -155,7 +168,11 @@ export function promptToolsMiddleware(): LanguageModelV4Middleware {
         }
       }
       const visible = content.filter((p) => p.type !== 'text' || p.text.trim() !== '');
-      return { ...result, content: visible, finishReason: called ? toolCallsReason(result.finishReason) : result.finishReason };
+      return {
+        ...result,
+        content: visible,
+        finishReason: called ? toolCallsReason(result.finishReason) : result.finishReason,
+      };
     },
   };
 }

@@ -5,14 +5,27 @@ import { promptToText, toolsSystemPrompt } from './prompt';
 
 test('the system prompt lists every tool and the exact call format', () => {
   const text = toolsSystemPrompt([
-    { name: 'tests_add', description: 'Adds', inputSchema: { type: 'object', properties: { a: { type: 'number' } } } },
+    {
+      name: 'tests_add',
+      description: 'Adds',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' } } },
+    },
     { name: 'tests_ping', inputSchema: { type: 'object' } },
   ]);
-  assert.match(text, /<tool_use>\n<name>TOOL_NAME<\/name>\n<arguments>\{"parameter": "value"\}<\/arguments>\n<\/tool_use>/);
+  assert.match(
+    text,
+    /<tool_use>\n<name>TOOL_NAME<\/name>\n<arguments>\{"parameter": "value"\}<\/arguments>\n<\/tool_use>/,
+  );
   assert.match(text, /several blocks one after another/);
   assert.match(text, /<tool_result name="TOOL_NAME">…<\/tool_result>/);
-  assert.match(text, /<tool>\n<name>tests_add<\/name>\n<description>Adds<\/description>\n<input_schema>\{"type":"object","properties":\{"a":\{"type":"number"\}\}\}<\/input_schema>\n<\/tool>/);
-  assert.match(text, /<tool>\n<name>tests_ping<\/name>\n<input_schema>\{"type":"object"\}<\/input_schema>\n<\/tool>/);
+  assert.match(
+    text,
+    /<tool>\n<name>tests_add<\/name>\n<description>Adds<\/description>\n<input_schema>\{"type":"object","properties":\{"a":\{"type":"number"\}\}\}<\/input_schema>\n<\/tool>/,
+  );
+  assert.match(
+    text,
+    /<tool>\n<name>tests_ping<\/name>\n<input_schema>\{"type":"object"\}<\/input_schema>\n<\/tool>/,
+  );
 });
 
 test('history: calls become <tool_use> text, results a merged user message, approvals are dropped', () => {
@@ -35,15 +48,35 @@ test('history: calls become <tool_use> text, results a merged user message, appr
       content: [
         { type: 'tool-approval-response', approvalId: 'x', approved: false },
         { type: 'tool-result', toolCallId: '1', toolName: 'a', output: { type: 'json', value: { sum: 2 } } },
-        { type: 'tool-result', toolCallId: '2', toolName: 'b', output: { type: 'error-text', value: 'Invalid input' } },
-        { type: 'tool-result', toolCallId: '3', toolName: 'c', output: { type: 'execution-denied', reason: 'no' } },
+        {
+          type: 'tool-result',
+          toolCallId: '2',
+          toolName: 'b',
+          output: { type: 'error-text', value: 'Invalid input' },
+        },
+        {
+          type: 'tool-result',
+          toolCallId: '3',
+          toolName: 'c',
+          output: { type: 'execution-denied', reason: 'no' },
+        },
       ],
     },
     {
       role: 'tool',
       content: [
-        { type: 'tool-result', toolCallId: '4', toolName: 'd', output: { type: 'content', value: [{ type: 'text', text: 'hi' }] } },
-        { type: 'tool-result', toolCallId: '5', toolName: 'e', output: { type: 'error-json', value: { code: 1 } } },
+        {
+          type: 'tool-result',
+          toolCallId: '4',
+          toolName: 'd',
+          output: { type: 'content', value: [{ type: 'text', text: 'hi' }] },
+        },
+        {
+          type: 'tool-result',
+          toolCallId: '5',
+          toolName: 'e',
+          output: { type: 'error-json', value: { code: 1 } },
+        },
       ],
     },
     { role: 'tool', content: [{ type: 'tool-approval-response', approvalId: 'y', approved: true }] },
@@ -85,6 +118,18 @@ test('history: calls become <tool_use> text, results a merged user message, appr
 });
 
 test('an assistant message with only calls gets a text part', () => {
-  const out = promptToText([{ role: 'assistant', content: [{ type: 'tool-call', toolCallId: '1', toolName: 'a', input: { q: 'x' } }] }]);
-  assert.deepEqual(out, [{ role: 'assistant', content: [{ type: 'text', text: '<tool_use><name>a</name><arguments>{"q":"x"}</arguments></tool_use>' }] }]);
+  const out = promptToText([
+    {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: '1', toolName: 'a', input: { q: 'x' } }],
+    },
+  ]);
+  assert.deepEqual(out, [
+    {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: '<tool_use><name>a</name><arguments>{"q":"x"}</arguments></tool_use>' },
+      ],
+    },
+  ]);
 });

@@ -35,7 +35,7 @@ export function toolsSystemPrompt(tools: PromptTool[]): string {
   return [
     '# Tools',
     '',
-    'You can call the tools listed below. To call one, write exactly this block, with the JSON arguments matching the tool\'s input schema ({} when it takes none):',
+    "You can call the tools listed below. To call one, write exactly this block, with the JSON arguments matching the tool's input schema ({} when it takes none):",
     '',
     '<tool_use>',
     '<name>TOOL_NAME</name>',
@@ -72,7 +72,9 @@ export function toolOutputText(output: LanguageModelV4ToolResultOutput): string 
       return `The user denied this call.${output.reason ? ` Reason: ${output.reason}` : ''}`;
     case 'content':
       return output.value
-        .map((p) => (p.type === 'text' ? p.text : p.type === 'file' ? `[file: ${p.filename ?? p.mediaType}]` : ''))
+        .map((p) =>
+          p.type === 'text' ? p.text : p.type === 'file' ? `[file: ${p.filename ?? p.mediaType}]` : '',
+        )
         .filter(Boolean)
         .join('\n');
   }
@@ -140,6 +142,8 @@ export function promptToText(prompt: LanguageModelV4Prompt): LanguageModelV4Prom
 /** Whether the prompt holds anything a model without tool support cannot take. */
 export function promptHasToolParts(prompt: LanguageModelV4Prompt): boolean {
   return prompt.some(
-    (m) => m.role === 'tool' || (m.role === 'assistant' && m.content.some((p) => p.type === 'tool-call' || p.type === 'tool-result')),
+    (m) =>
+      m.role === 'tool' ||
+      (m.role === 'assistant' && m.content.some((p) => p.type === 'tool-call' || p.type === 'tool-result')),
   );
 }

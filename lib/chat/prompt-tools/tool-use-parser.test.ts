@@ -20,7 +20,8 @@ function run(chunks: string[]): ToolUseEvent[] {
   return merged;
 }
 
-const textOf = (events: ToolUseEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
+const textOf = (events: ToolUseEvent[]) =>
+  events.flatMap((e) => (e.type === 'text' ? [e.text] : [])).join('');
 const calls = (events: ToolUseEvent[]) => events.filter((e) => e.type === 'tool-call');
 
 const TWO_CALLS =
@@ -43,7 +44,11 @@ test('a two-call answer split at every index gives the same events, and no tag t
   }
   for (let i = 0; i < TWO_CALLS.length; i++) {
     for (const j of [i + 1, i + 3, i + 11]) {
-      assert.deepEqual(run([TWO_CALLS.slice(0, i), TWO_CALLS.slice(i, j), TWO_CALLS.slice(j)]), whole, `split at ${i}, ${j}`);
+      assert.deepEqual(
+        run([TWO_CALLS.slice(0, i), TWO_CALLS.slice(i, j), TWO_CALLS.slice(j)]),
+        whole,
+        `split at ${i}, ${j}`,
+      );
     }
   }
   assert.deepEqual(run([...TWO_CALLS]), whole, 'one character at a time');
@@ -58,7 +63,10 @@ test('text is emitted as soon as it cannot be a tag', () => {
   assert.deepEqual(parser.push('tool_use'), []);
   assert.deepEqual(parser.push('>'), [{ type: 'tool-start', id: 'id1' }]);
   assert.deepEqual(parser.push('<name>x</name></tool_'), []);
-  assert.deepEqual(parser.push('use>!'), [{ type: 'tool-call', id: 'id1', name: 'x', argumentsJson: '{}' }, { type: 'text', text: '!' }]);
+  assert.deepEqual(parser.push('use>!'), [
+    { type: 'tool-call', id: 'id1', name: 'x', argumentsJson: '{}' },
+    { type: 'text', text: '!' },
+  ]);
   assert.deepEqual(parser.end(), []);
 });
 
@@ -89,7 +97,12 @@ test('fenced, padded, missing and invalid arguments; unknown names pass through'
     name: 'no_such_tool',
     argumentsJson: '{a: 1,',
   });
-  assert.deepEqual(call('{"name": "add", "arguments": {"a": 1}}'), { type: 'tool-call', id: 'id1', name: 'add', argumentsJson: '{"a":1}' });
+  assert.deepEqual(call('{"name": "add", "arguments": {"a": 1}}'), {
+    type: 'tool-call',
+    id: 'id1',
+    name: 'add',
+    argumentsJson: '{"a":1}',
+  });
   assert.equal(call('<arguments>{}</arguments>')?.name, '');
   assert.equal(cleanArguments('```json\n[1]\n```'), '[1]');
 });
@@ -102,6 +115,10 @@ test('an unclosed block ends as an incomplete call, never as tag text', () => {
     { type: 'tool-call', id: 'id1', name: 'add', argumentsJson: '{"a": 1, "b"', incomplete: true },
   ]);
   const cut = run(['<tool_use><name>add</name><arguments>{}</arguments></tool_u']);
-  assert.deepEqual(calls(cut), [{ type: 'tool-call', id: 'id1', name: 'add', argumentsJson: '{}', incomplete: true }]);
-  assert.deepEqual(calls(run(['<tool_use><na'])), [{ type: 'tool-call', id: 'id1', name: '', argumentsJson: '{}', incomplete: true }]);
+  assert.deepEqual(calls(cut), [
+    { type: 'tool-call', id: 'id1', name: 'add', argumentsJson: '{}', incomplete: true },
+  ]);
+  assert.deepEqual(calls(run(['<tool_use><na'])), [
+    { type: 'tool-call', id: 'id1', name: '', argumentsJson: '{}', incomplete: true },
+  ]);
 });

@@ -54,7 +54,10 @@ export function parseToolBody(body: string): { name: string; argumentsJson: stri
       const obj = JSON.parse(cleanArguments(body)) as { name?: unknown; arguments?: unknown };
       if (obj && typeof obj.name === 'string') {
         const args = obj.arguments ?? {};
-        return { name: obj.name.trim(), argumentsJson: typeof args === 'string' ? cleanArguments(args) : JSON.stringify(args) };
+        return {
+          name: obj.name.trim(),
+          argumentsJson: typeof args === 'string' ? cleanArguments(args) : JSON.stringify(args),
+        };
       }
     } catch {
       // not the JSON form either: fall through

@@ -19,7 +19,11 @@ async function connect(server: McpServer): Promise<Client> {
   return client;
 }
 
-type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+type ToolResult = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+};
 async function call(client: Client, name: string, args: Record<string, unknown>) {
   const result = (await client.callTool({ name, arguments: args })) as ToolResult;
   const first = result.content[0];
@@ -31,7 +35,10 @@ test('calculator: server info and tool listing', async () => {
   const client = await connect(createCalculatorServer());
   assert.deepEqual(client.getServerVersion(), { name: 'calculator', version: '1.0.0' });
   const { tools } = await client.listTools();
-  assert.deepEqual(tools.map((t) => t.name), ['evaluate']);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ['evaluate'],
+  );
   const tool = tools[0]!;
   assert.match(tool.description ?? '', /exact/i);
   assert.deepEqual(tool.annotations, { readOnlyHint: true, idempotentHint: true, openWorldHint: false });
@@ -48,7 +55,11 @@ test('calculator: results as text and structured content', async () => {
 
   const third = await call(client, 'evaluate', { expression: '1/3' });
   assert.equal(third.text, '1/3 = 1/3 ≈ 0.33333333333333333333…');
-  assert.deepEqual(third.structuredContent, { fraction: '1/3', decimal: '0.33333333333333333333…', exact: false });
+  assert.deepEqual(third.structuredContent, {
+    fraction: '1/3',
+    decimal: '0.33333333333333333333…',
+    exact: false,
+  });
 
   const power = await call(client, 'evaluate', { expression: ' 2^100 ' });
   assert.equal(power.text, '2^100 = 1267650600228229401496703205376');
@@ -78,7 +89,13 @@ test('time: tool listing', async () => {
   const { tools } = await client.listTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), ['convert', 'now']);
   for (const tool of tools) assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
-  assert.deepEqual(tools.find((t) => t.name === 'convert')?.inputSchema.required?.slice().sort(), ['from', 'time', 'to']);
+  assert.deepEqual(
+    tools
+      .find((t) => t.name === 'convert')
+      ?.inputSchema.required?.slice()
+      .sort(),
+    ['from', 'time', 'to'],
+  );
 });
 
 test('time: now defaults to UTC and honours a zone', async () => {
@@ -106,30 +123,58 @@ test('time: now defaults to UTC and honours a zone', async () => {
 
 test('time: convert wall-clock times between zones', async () => {
   const client = await connect(createTimeServer(() => FIXED));
-  const summer = await call(client, 'convert', { time: '2024-07-01 12:00', from: 'Europe/London', to: 'Asia/Tokyo' });
+  const summer = await call(client, 'convert', {
+    time: '2024-07-01 12:00',
+    from: 'Europe/London',
+    to: 'Asia/Tokyo',
+  });
   assert.equal(summer.isError, undefined);
   assert.deepEqual(summer.structuredContent, {
     from: { timeZone: 'Europe/London', local: 'Mon, Jul 1, 2024, 12:00:00 GMT+1', utcOffset: '+01:00' },
     to: { timeZone: 'Asia/Tokyo', local: 'Mon, Jul 1, 2024, 20:00:00 GMT+9', utcOffset: '+09:00' },
     iso: '2024-07-01T11:00:00.000Z',
   });
-  const winter = await call(client, 'convert', { time: '2024-01-15T09:30', from: 'America/Los_Angeles', to: 'Europe/Berlin' });
+  const winter = await call(client, 'convert', {
+    time: '2024-01-15T09:30',
+    from: 'America/Los_Angeles',
+    to: 'Europe/Berlin',
+  });
   assert.equal(winter.structuredContent?.iso, '2024-01-15T17:30:00.000Z');
   assert.match(winter.text, /18:30:00/);
 });
 
 test('time: explicit offsets win over "from"; DST gaps and overlaps are resolved', async () => {
   const client = await connect(createTimeServer(() => FIXED));
-  const zulu = await call(client, 'convert', { time: '2024-07-01T12:00:00Z', from: 'Asia/Tokyo', to: 'America/New_York' });
+  const zulu = await call(client, 'convert', {
+    time: '2024-07-01T12:00:00Z',
+    from: 'Asia/Tokyo',
+    to: 'America/New_York',
+  });
   assert.equal(zulu.structuredContent?.iso, '2024-07-01T12:00:00.000Z');
-  assert.deepEqual(zulu.structuredContent?.from, { timeZone: 'UTC', local: 'Mon, Jul 1, 2024, 12:00:00 UTC', utcOffset: '+00:00' });
-  const offset = await call(client, 'convert', { time: '2024-07-01T12:00:00+05:30', from: 'ignored', to: 'UTC' });
+  assert.deepEqual(zulu.structuredContent?.from, {
+    timeZone: 'UTC',
+    local: 'Mon, Jul 1, 2024, 12:00:00 UTC',
+    utcOffset: '+00:00',
+  });
+  const offset = await call(client, 'convert', {
+    time: '2024-07-01T12:00:00+05:30',
+    from: 'ignored',
+    to: 'UTC',
+  });
   assert.equal(offset.structuredContent?.iso, '2024-07-01T06:30:00.000Z');
 
-  const gap = await call(client, 'convert', { time: '2024-03-10 02:30', from: 'America/New_York', to: 'UTC' });
+  const gap = await call(client, 'convert', {
+    time: '2024-03-10 02:30',
+    from: 'America/New_York',
+    to: 'UTC',
+  });
   assert.equal(gap.structuredContent?.iso, '2024-03-10T07:30:00.000Z');
   assert.match(gap.text, /does not exist/);
-  const overlap = await call(client, 'convert', { time: '2024-11-03 01:30', from: 'America/New_York', to: 'UTC' });
+  const overlap = await call(client, 'convert', {
+    time: '2024-11-03 01:30',
+    from: 'America/New_York',
+    to: 'UTC',
+  });
   assert.equal(overlap.structuredContent?.iso, '2024-11-03T05:30:00.000Z');
   assert.match(overlap.text, /occurs twice/);
 });

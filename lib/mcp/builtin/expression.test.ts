@@ -7,7 +7,10 @@ function rejects(expression: string, message: RegExp, position?: number) {
   assert.throws(
     () => evaluate(expression),
     (error: unknown) => {
-      assert.ok(error instanceof ExpressionError, `${expression}: expected ExpressionError, got ${String(error)}`);
+      assert.ok(
+        error instanceof ExpressionError,
+        `${expression}: expected ExpressionError, got ${String(error)}`,
+      );
       assert.match(error.message, message, expression);
       if (position !== undefined) assert.equal(error.position, position, `${expression}: position`);
       return true;

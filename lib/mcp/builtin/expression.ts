@@ -14,7 +14,10 @@ const SIG_DIGITS = 20;
 export class ExpressionError extends Error {
   override name = 'ExpressionError';
   /** `position` is the 1-based character position the error refers to. */
-  constructor(message: string, readonly position: number) {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
     super(`${message} at position ${position}`);
   }
 }
@@ -23,7 +26,10 @@ export class ExpressionError extends Error {
 export type Evaluation = { fraction: string; decimal: string; exact: boolean };
 
 type Q = { n: bigint; d: bigint };
-type Token = { kind: 'num'; value: Q; pos: number } | { kind: 'op' | 'ident'; text: string; pos: number } | { kind: 'end'; pos: number };
+type Token =
+  | { kind: 'num'; value: Q; pos: number }
+  | { kind: 'op' | 'ident'; text: string; pos: number }
+  | { kind: 'end'; pos: number };
 
 const abs = (x: bigint) => (x < 0n ? -x : x);
 /** Lehmer's gcd: steps driven by the leading 40 bits, so huge operands need far fewer BigInt divisions. */
@@ -62,7 +68,8 @@ function q(n: bigint, d: bigint, pos: number, reduce = true): Q {
     const g = gcd(n, d);
     if (g > 1n) [n, d] = [n / g, d / g];
   }
-  if (digitCount(n) > MAX_DIGITS || digitCount(d) > MAX_DIGITS) throw new ExpressionError(`Result exceeds ${MAX_DIGITS} digits`, pos);
+  if (digitCount(n) > MAX_DIGITS || digitCount(d) > MAX_DIGITS)
+    throw new ExpressionError(`Result exceeds ${MAX_DIGITS} digits`, pos);
   return { n, d };
 }
 
@@ -74,14 +81,16 @@ function log10Abs(x: bigint): number {
 
 function power(base: Q, exp: Q, pos: number): Q {
   if (exp.d !== 1n) throw new ExpressionError('Exponent must be an integer', pos);
-  if (abs(exp.n) > BigInt(MAX_EXPONENT)) throw new ExpressionError(`Exponent magnitude exceeds ${MAX_EXPONENT}`, pos);
+  if (abs(exp.n) > BigInt(MAX_EXPONENT))
+    throw new ExpressionError(`Exponent magnitude exceeds ${MAX_EXPONENT}`, pos);
   const e = Number(exp.n);
   if (base.n === 0n) {
     if (e < 0) throw new ExpressionError('Division by zero (zero to a negative power)', pos);
     return e === 0 ? { n: 1n, d: 1n } : { n: 0n, d: 1n };
   }
   const k = Math.abs(e);
-  if (Math.max(log10Abs(base.n), log10Abs(base.d)) * k > MAX_DIGITS) throw new ExpressionError(`Result exceeds ${MAX_DIGITS} digits`, pos);
+  if (Math.max(log10Abs(base.n), log10Abs(base.d)) * k > MAX_DIGITS)
+    throw new ExpressionError(`Result exceeds ${MAX_DIGITS} digits`, pos);
   const [n, d] = [base.n ** BigInt(k), base.d ** BigInt(k)]; // already coprime: no reduction needed
   return e < 0 ? q(d, n, pos, false) : q(n, d, pos, false);
 }
@@ -94,15 +103,24 @@ function tokenize(src: string): Token[] {
     re.lastIndex = i;
     const m = re.exec(src);
     const pos = i + 1;
-    if (!m) throw new ExpressionError(`Unexpected character "${String.fromCodePoint(src.codePointAt(i) ?? 0)}"`, pos);
+    if (!m)
+      throw new ExpressionError(
+        `Unexpected character "${String.fromCodePoint(src.codePointAt(i) ?? 0)}"`,
+        pos,
+      );
     i = re.lastIndex;
     if (m[1] !== undefined) {
       const [int = '', frac = ''] = m[1].split('.');
       const e = BigInt(m[2] ?? '0') - BigInt(frac.length);
-      if (abs(e) > BigInt(MAX_EXPONENT + MAX_INPUT)) throw new ExpressionError('Exponent in number is too large', pos);
+      if (abs(e) > BigInt(MAX_EXPONENT + MAX_INPUT))
+        throw new ExpressionError('Exponent in number is too large', pos);
       const mantissa = BigInt(`${int}${frac}` || '0');
       const scale = 10n ** abs(e);
-      tokens.push({ kind: 'num', value: e < 0n ? q(mantissa, scale, pos) : q(mantissa * scale, 1n, pos), pos });
+      tokens.push({
+        kind: 'num',
+        value: e < 0n ? q(mantissa, scale, pos) : q(mantissa * scale, 1n, pos),
+        pos,
+      });
     } else if (m[3] !== undefined) tokens.push({ kind: 'ident', text: m[3], pos });
     else if (m[4] !== undefined) tokens.push({ kind: 'op', text: m[4], pos });
   }
@@ -122,7 +140,8 @@ const FUNCTIONS: Record<string, (x: Q, pos: number) => Q> = {
   sqrt: (x, pos) => {
     if (x.n < 0n) throw new ExpressionError('sqrt of a negative number', pos);
     const [rn, rd] = [isqrt(x.n), isqrt(x.d)];
-    if (rn * rn !== x.n || rd * rd !== x.d) throw new ExpressionError('sqrt is only exact for perfect squares', pos);
+    if (rn * rn !== x.n || rd * rd !== x.d)
+      throw new ExpressionError('sqrt is only exact for perfect squares', pos);
     return { n: rn, d: rd };
   },
 };
@@ -134,12 +153,14 @@ function parse(tokens: Token[]): Q {
   const peek = () => tokens[i] ?? { kind: 'end' as const, pos: 0 };
   const isOp = (t: Token, ...ops: string[]) => t.kind === 'op' && ops.includes(t.text);
   const nest = <T>(pos: number, fn: () => T): T => {
-    if (++depth > MAX_DEPTH) throw new ExpressionError(`Expression nested deeper than ${MAX_DEPTH} levels`, pos);
+    if (++depth > MAX_DEPTH)
+      throw new ExpressionError(`Expression nested deeper than ${MAX_DEPTH} levels`, pos);
     const result = fn();
     depth--;
     return result;
   };
-  const label = (t: Token) => (t.kind === 'end' ? 'end of input' : t.kind === 'num' ? 'number' : `"${t.text}"`);
+  const label = (t: Token) =>
+    t.kind === 'end' ? 'end of input' : t.kind === 'num' ? 'number' : `"${t.text}"`;
 
   function binary(minPrec: number): Q {
     let left = unary();
@@ -171,7 +192,8 @@ function parse(tokens: Token[]): Q {
     if (isOp(t, '(')) return group(t);
     if (t.kind === 'ident') {
       const fn = Object.hasOwn(FUNCTIONS, t.text) ? FUNCTIONS[t.text] : undefined;
-      if (!fn) throw new ExpressionError(`Unknown identifier "${t.text}" (only abs and sqrt are supported)`, t.pos);
+      if (!fn)
+        throw new ExpressionError(`Unknown identifier "${t.text}" (only abs and sqrt are supported)`, t.pos);
       const open = tokens[i++] ?? peek();
       if (!isOp(open, '(')) throw new ExpressionError(`Expected "(" after ${t.text}`, open.pos);
       return fn(group(open), t.pos);
@@ -184,7 +206,8 @@ function parse(tokens: Token[]): Q {
     const v = nest(paren.pos, () => binary(1));
     const close = peek();
     if (!isOp(close, ')')) {
-      if (close.kind === 'end') throw new ExpressionError('Unbalanced parentheses: "(" is never closed', paren.pos);
+      if (close.kind === 'end')
+        throw new ExpressionError('Unbalanced parentheses: "(" is never closed', paren.pos);
       throw new ExpressionError(`Expected ")" but found ${label(close)}`, close.pos);
     }
     i++;
@@ -204,7 +227,8 @@ function parse(tokens: Token[]): Q {
 function apply(op: string, a: Q, b: Q, pos: number): Q {
   if (op === '+' || op === '-') return q(a.n * b.d + (op === '+' ? b.n : -b.n) * a.d, a.d * b.d, pos);
   if (op === '*') return q(a.n * b.n, a.d * b.d, pos);
-  if (b.n === 0n) throw new ExpressionError(op === '%' ? 'Division by zero (modulo)' : 'Division by zero', pos);
+  if (b.n === 0n)
+    throw new ExpressionError(op === '%' ? 'Division by zero (modulo)' : 'Division by zero', pos);
   if (op === '/') return q(a.n * b.d, a.d * b.n, pos);
   // '%' is truncated like JavaScript's: the sign of the result follows the dividend.
   if (a.d !== 1n || b.d !== 1n) throw new ExpressionError('% is only defined for integers', pos);
@@ -235,13 +259,16 @@ function toDecimal({ n, d }: Q): { decimal: string; exact: boolean } {
   let text: string;
   if (e > 20 || e < -10) text = `${digits[0]}.${digits.slice(1)}e${e >= 0 ? '+' : ''}${e}`;
   else if (e < 0) text = `0.${'0'.repeat(-e - 1)}${digits}`;
-  else text = e + 1 >= SIG_DIGITS ? digits.padEnd(e + 1, '0') : `${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
+  else
+    text =
+      e + 1 >= SIG_DIGITS ? digits.padEnd(e + 1, '0') : `${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
   return { decimal: `${sign}${text}…`, exact: false };
 }
 
 /** Evaluates an arithmetic expression exactly. Throws ExpressionError on any invalid input. */
 export function evaluate(expression: string): Evaluation {
-  if (expression.length > MAX_INPUT) throw new ExpressionError(`Expression is longer than ${MAX_INPUT} characters`, MAX_INPUT + 1);
+  if (expression.length > MAX_INPUT)
+    throw new ExpressionError(`Expression is longer than ${MAX_INPUT} characters`, MAX_INPUT + 1);
   if (!expression.trim()) throw new ExpressionError('Empty expression', 1);
   const value = parse(tokenize(expression));
   return { fraction: value.d === 1n ? value.n.toString() : `${value.n}/${value.d}`, ...toDecimal(value) };

@@ -5,7 +5,8 @@ import { z } from 'zod';
 class TimeError extends Error {}
 
 const DAY = 86_400_000;
-const TIME_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const TIME_RE =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
 type Zone = { name: string; parts: Intl.DateTimeFormat; human: Intl.DateTimeFormat };
 const zones = new Map<string, Zone>(); // keyed by canonical name, so the cache stays bounded
@@ -17,16 +18,30 @@ function zoneOf(input: string): Zone {
     if (!input.trim()) throw new RangeError('empty');
     name = new Intl.DateTimeFormat('en-US', { timeZone: input.trim() }).resolvedOptions().timeZone;
   } catch {
-    throw new TimeError(`Unknown time zone "${input}" (use an IANA name such as "Europe/Paris" or "America/New_York")`);
+    throw new TimeError(
+      `Unknown time zone "${input}" (use an IANA name such as "Europe/Paris" or "America/New_York")`,
+    );
   }
   let zone = zones.get(name);
   if (!zone) {
     const common = { timeZone: name, year: 'numeric', day: 'numeric', hourCycle: 'h23' } as const;
     zone = {
       name,
-      parts: new Intl.DateTimeFormat('en-US', { ...common, month: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }),
+      parts: new Intl.DateTimeFormat('en-US', {
+        ...common,
+        month: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      }),
       human: new Intl.DateTimeFormat('en-US', {
-        ...common, weekday: 'short', month: 'short', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short',
+        ...common,
+        weekday: 'short',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        timeZoneName: 'short',
       }),
     };
     zones.set(name, zone);
@@ -66,20 +81,42 @@ function placeOf(zone: Zone, t: number) {
  */
 function wallToInstant(zone: Zone, wall: number): { t: number; note?: string } {
   const offsets = new Set([offsetAt(zone, wall - DAY), offsetAt(zone, wall), offsetAt(zone, wall + DAY)]);
-  const valid = [...offsets].map((o) => wall - o).filter((t) => offsetAt(zone, t) === wall - t).sort((a, b) => a - b);
-  if (valid.length > 1) return { t: valid[0]!, note: 'This wall-clock time occurs twice (DST change); the earlier instant was used.' };
+  const valid = [...offsets]
+    .map((o) => wall - o)
+    .filter((t) => offsetAt(zone, t) === wall - t)
+    .sort((a, b) => a - b);
+  if (valid.length > 1)
+    return {
+      t: valid[0]!,
+      note: 'This wall-clock time occurs twice (DST change); the earlier instant was used.',
+    };
   if (valid.length === 1) return { t: valid[0]! };
-  return { t: wall - offsetAt(zone, wall - DAY), note: 'This wall-clock time does not exist (skipped by a DST change); it was shifted forward.' };
+  return {
+    t: wall - offsetAt(zone, wall - DAY),
+    note: 'This wall-clock time does not exist (skipped by a DST change); it was shifted forward.',
+  };
 }
 
 function parseTime(input: string, fromZone: string): { t: number; from: Zone; note?: string } {
   const m = TIME_RE.exec(input.trim());
-  if (!m) throw new TimeError(`Unrecognized time "${input}" (use ISO 8601 such as "2024-03-05T14:30:00Z" or "2024-03-05 14:30")`);
-  const [y, mo, d, h = 0, mi = 0, s = 0] = m.slice(1, 7).map((v) => (v === undefined ? undefined : Number(v)));
+  if (!m)
+    throw new TimeError(
+      `Unrecognized time "${input}" (use ISO 8601 such as "2024-03-05T14:30:00Z" or "2024-03-05 14:30")`,
+    );
+  const [y, mo, d, h = 0, mi = 0, s = 0] = m
+    .slice(1, 7)
+    .map((v) => (v === undefined ? undefined : Number(v)));
   const ms = Number(`${m[7] ?? ''}000`.slice(0, 3));
   const wall = utcMs(y!, mo!, d!, h, mi, s, ms);
   const check = new Date(wall);
-  if (y! < 1 || check.getUTCMonth() + 1 !== mo || check.getUTCDate() !== d || h! > 23 || mi! > 59 || s! > 59) {
+  if (
+    y! < 1 ||
+    check.getUTCMonth() + 1 !== mo ||
+    check.getUTCDate() !== d ||
+    h! > 23 ||
+    mi! > 59 ||
+    s! > 59
+  ) {
     throw new TimeError(`Invalid date or time "${input}"`);
   }
   const offset = m[8]?.toUpperCase();
@@ -90,13 +127,17 @@ function parseTime(input: string, fromZone: string): { t: number; from: Zone; no
   if (offset === 'Z') return { t: wall, from: zoneOf('UTC') };
   const digits = offset.replace(':', '');
   const minutes = Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5) || '0');
-  if (minutes >= 24 * 60 || Number(digits.slice(3, 5) || '0') > 59) throw new TimeError(`Invalid UTC offset "${offset}"`);
+  if (minutes >= 24 * 60 || Number(digits.slice(3, 5) || '0') > 59)
+    throw new TimeError(`Invalid UTC offset "${offset}"`);
   const signed = offset.startsWith('-') ? -minutes : minutes;
   return { t: wall - signed * 60_000, from: zoneOf(signed === 0 ? 'UTC' : formatOffset(signed * 60_000)) };
 }
 
 function failure(error: unknown) {
-  const text = error instanceof TimeError ? error.message : `Time tool failed: ${error instanceof Error ? error.message : String(error)}`;
+  const text =
+    error instanceof TimeError
+      ? error.message
+      : `Time tool failed: ${error instanceof Error ? error.message : String(error)}`;
   return { isError: true, content: [{ type: 'text' as const, text }] };
 }
 
@@ -112,7 +153,9 @@ export function createTimeServer(now: () => Date = () => new Date()): McpServer 
     {
       title: 'Current time',
       description: 'Get the current date and time, in UTC and in an IANA time zone (default UTC).',
-      inputSchema: { timeZone: z.string().optional().describe('IANA time zone such as "Europe/Berlin"; defaults to "UTC"') },
+      inputSchema: {
+        timeZone: z.string().optional().describe('IANA time zone such as "Europe/Berlin"; defaults to "UTC"'),
+      },
       outputSchema: { iso: z.string(), timeZone: z.string(), local: z.string(), utcOffset: z.string() },
       annotations,
     },
@@ -150,7 +193,11 @@ export function createTimeServer(now: () => Date = () => new Date()): McpServer 
         const parsed = parseTime(time, from);
         const [a, b] = [placeOf(parsed.from, parsed.t), placeOf(target, parsed.t)];
         const iso = new Date(parsed.t).toISOString();
-        const text = [`${a.local} (${a.timeZone}) = ${b.local} (${b.timeZone})`, `ISO 8601 (UTC): ${iso}`, parsed.note]
+        const text = [
+          `${a.local} (${a.timeZone}) = ${b.local} (${b.timeZone})`,
+          `ISO 8601 (UTC): ${iso}`,
+          parsed.note,
+        ]
           .filter(Boolean)
           .join('\n');
         return { content: [{ type: 'text', text }], structuredContent: { from: a, to: b, iso } };

@@ -20,7 +20,12 @@ export const FIXTURE = fileURLToPath(new URL('../../../e2e/fixtures/test-mcp-ser
 export const MARK = randomUUID();
 
 /** Short limits so the faults play out in seconds (the defaults are asserted separately). */
-export const FAST: ConnectionOptions = { ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 5_000, baseBackoffMs: 200, maxBackoffMs: 800 };
+export const FAST: ConnectionOptions = {
+  ...DEFAULT_CONNECTION_OPTIONS,
+  connectTimeoutMs: 5_000,
+  baseBackoffMs: 200,
+  maxBackoffMs: 800,
+};
 
 export const stdio = (name: string, env: Record<string, string> = {}, timeoutMs = 2_000): StdioConfig => ({
   name,
@@ -61,7 +66,8 @@ export function connectionOf(pool: McpPool, name: string): McpConnection {
   return conn;
 }
 
-export const text = (r: { content: Array<{ type: string; text?: string }> }) => r.content.map((c) => c.text ?? '').join('');
+export const text = (r: { content: Array<{ type: string; text?: string }> }) =>
+  r.content.map((c) => c.text ?? '').join('');
 export const isFailure = (kind: McpFailure['kind'], pattern?: RegExp) => (err: unknown) =>
   err instanceof McpFailure && err.kind === kind && (!pattern || pattern.test(err.message));
 
@@ -86,7 +92,8 @@ export function markedProcesses(): number[] {
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(`FAULT_SUITE_MARK=${MARK}`)) found.push(Number(entry));
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(`FAULT_SUITE_MARK=${MARK}`))
+        found.push(Number(entry));
     } catch {
       // gone meanwhile, or not ours
     }
@@ -94,7 +101,11 @@ export function markedProcesses(): number[] {
   return found;
 }
 
-export async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  ms: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
@@ -102,7 +113,8 @@ export async function until(check: () => boolean | Promise<boolean>, ms: number,
   }
 }
 
-export const stderrHas = (conn: McpConnection, pattern: RegExp) => conn.stderr.tail().some((l) => pattern.test(l));
+export const stderrHas = (conn: McpConnection, pattern: RegExp) =>
+  conn.stderr.tail().some((l) => pattern.test(l));
 
 /** Records what the client sends (the SDK calls transport.send for every outgoing message). */
 export async function spySent(conn: McpConnection): Promise<JSONRPCMessage[]> {
@@ -166,7 +178,11 @@ export class FlakyFront {
   }
 
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const entry = { method: req.method ?? '', session: req.headers['mcp-session-id'] as string | undefined, status: 0 };
+    const entry = {
+      method: req.method ?? '',
+      session: req.headers['mcp-session-id'] as string | undefined,
+      status: 0,
+    };
     this.seen.push(entry);
     if (this.mode === '503') {
       entry.status = 503;
@@ -175,11 +191,15 @@ export class FlakyFront {
       return;
     }
     const url = new URL(req.url ?? '/', this.target);
-    const forward = http.request(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (answer) => {
-      entry.status = answer.statusCode ?? 0;
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const forward = http.request(
+      url,
+      { method: req.method, headers: { ...req.headers, host: url.host } },
+      (answer) => {
+        entry.status = answer.statusCode ?? 0;
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end()));
     res.on('close', () => forward.destroy());
     req.pipe(forward);

@@ -17,7 +17,8 @@ import {
 import type { ServerStatusInfo } from '@/lib/schemas/mcp';
 
 /** The backoff set by the last failure: from when it was recorded to the next allowed attempt. */
-const backoffOf = (s: ServerStatusInfo) => Math.round((Date.parse(s.retryAt ?? '') - Date.parse(s.lastError?.at ?? '')) / 10) * 10;
+const backoffOf = (s: ServerStatusInfo) =>
+  Math.round((Date.parse(s.retryAt ?? '') - Date.parse(s.lastError?.at ?? '')) / 10) * 10;
 
 // R1: a stdio server dies mid tools/call (SIGKILL, or exit 1 with stderr); an admin disables a server
 // that ignores SIGTERM. Safe state: the call ends within about 1 s with a clear error, the server is
@@ -79,7 +80,11 @@ test('R1 exit 1 with stderr mid-call: a clear error with the stderr tail; repeat
   await until(() => conn.status().retryAt === null, 2_000, 'the first backoff to end');
   await assert.rejects(pool.callTool('crashy', 'crash', {}), isFailure('connection'));
   const secondWait = backoffOf(conn.status());
-  assert.deepEqual([firstWait, secondWait], [FAST.baseBackoffMs, FAST.baseBackoffMs * 2], 'the backoff doubles');
+  assert.deepEqual(
+    [firstWait, secondWait],
+    [FAST.baseBackoffMs, FAST.baseBackoffMs * 2],
+    'the backoff doubles',
+  );
 
   await until(() => conn.status().retryAt === null, 2_000, 'the second backoff to end');
   assert.equal(text(await pool.callTool('crashy', 'add', { a: 20, b: 22 })), '42');

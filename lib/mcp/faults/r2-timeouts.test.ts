@@ -1,14 +1,25 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_CONNECTION_OPTIONS } from '@/lib/mcp/connection';
-import { connectionOf, isFailure, newPool, report, spySent, stderrHas, stdio, text, until } from '@/lib/mcp/faults/harness';
+import {
+  connectionOf,
+  isFailure,
+  newPool,
+  report,
+  spySent,
+  stderrHas,
+  stdio,
+  text,
+  until,
+} from '@/lib/mcp/faults/harness';
 import { StdioConfigSchema } from '@/lib/schemas/mcp';
 
 // R2: a tool never answers; another sends progress forever; the user presses Stop during a slow tool.
 // Safe state: a timeout and notifications/cancelled sent; progress resets the timeout but a maximum
 // total time still ends the call; Stop cancels within 1 s; late responses are ignored.
 
-const cancelled = (sent: Awaited<ReturnType<typeof spySent>>) => sent.filter((m) => 'method' in m && m.method === 'notifications/cancelled').length;
+const cancelled = (sent: Awaited<ReturnType<typeof spySent>>) =>
+  sent.filter((m) => 'method' in m && m.method === 'notifications/cancelled').length;
 
 test('R2 the defaults: a 60 s tool timeout and a 10 min cap on a call that keeps sending progress', () => {
   assert.equal(StdioConfigSchema.parse({ name: 'x', transport: 'stdio', command: 'x' }).timeoutMs, 60_000);
@@ -38,14 +49,26 @@ test('R2 progress resets the timeout, but the maximum total time still ends the 
   const progress: number[] = [];
   const started = performance.now();
   await assert.rejects(
-    pool.callTool('chatty', 'sleep', { ms: 100_000, steps: 1_000 }, { onProgress: (p) => progress.push(p.progress) }),
+    pool.callTool(
+      'chatty',
+      'sleep',
+      { ms: 100_000, steps: 1_000 },
+      { onProgress: (p) => progress.push(p.progress) },
+    ),
     isFailure('timeout', /maximum total/i),
   );
   const endedAfter = performance.now() - started;
   // Sent with the cap itself (the SDK's own maxTotalTimeout would only cancel a whole timeout later).
   assert.equal(cancelled(sent), 1, 'notifications/cancelled went out when the cap fired');
-  assert.ok(progress.length > 12, `progress kept the call alive past its 1 s timeout (${progress.length} notifications)`);
-  await until(() => stderrHas(conn, /sleep cancelled after step/), 1_000, 'the server to see the cancellation');
+  assert.ok(
+    progress.length > 12,
+    `progress kept the call alive past its 1 s timeout (${progress.length} notifications)`,
+  );
+  await until(
+    () => stderrHas(conn, /sleep cancelled after step/),
+    1_000,
+    'the server to see the cancellation',
+  );
   report('R2', 'endless progress → ended by the 2.5 s total cap', endedAfter);
   assert.equal(text(await pool.callTool('chatty', 'add', { a: 1, b: 1 })), '2');
 });
@@ -77,7 +100,11 @@ test('R2 a response that arrives after the timeout is ignored; the connection an
   const late = pool.callTool('late', 'sleep', { ms: 1_500, steps: 1 });
   await assert.rejects(late, isFailure('timeout'));
   report('R2', 'late answer → timed out, caller released', performance.now() - started);
-  await until(() => stderrHas(conn, /ignored notifications\/cancelled/), 1_000, 'the cancellation to reach the server');
+  await until(
+    () => stderrHas(conn, /ignored notifications\/cancelled/),
+    1_000,
+    'the cancellation to reach the server',
+  );
   // Meanwhile a new call is in flight when the stale answer arrives; it must get its own answer.
   const meanwhile = pool.callTool('late', 'sleep', { ms: 800, steps: 1 });
   await until(() => ignored.some((m) => /unknown message ID/i.test(m)), 3_000, 'the late response to arrive');

@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { startHttp } from '@/e2e/fixtures/test-mcp-harness';
-import { connectionOf, FAST, FlakyFront, isFailure, newPool, remote, report, stdio, text, until } from '@/lib/mcp/faults/harness';
+import {
+  connectionOf,
+  FAST,
+  FlakyFront,
+  isFailure,
+  newPool,
+  remote,
+  report,
+  stdio,
+  text,
+  until,
+} from '@/lib/mcp/faults/harness';
 import type { McpPool } from '@/lib/mcp/pool';
 
 // R3: a remote server flaps (connection refused, 503, healthy again), answers 404 for our session,
@@ -10,7 +21,10 @@ import type { McpPool } from '@/lib/mcp/pool';
 // it recovers by itself.
 
 const CALLERS = 20;
-const storm = (pool: McpPool) => Promise.allSettled(Array.from({ length: CALLERS }, (_, i) => pool.callTool('flaky', 'add', { a: i, b: 1 })));
+const storm = (pool: McpPool) =>
+  Promise.allSettled(
+    Array.from({ length: CALLERS }, (_, i) => pool.callTool('flaky', 'add', { a: i, b: 1 })),
+  );
 const reasons = (results: PromiseSettledResult<unknown>[]) =>
   results.map((r) => {
     assert.equal(r.status, 'rejected', 'no call to a down server succeeds');
@@ -35,9 +49,16 @@ test('R3 a flapping remote (refused, 503, healthy): one shared breaker, capped e
   await front.down();
   const downAt = performance.now();
   await assert.rejects(pool.callTool('flaky', 'add', { a: 1, b: 1 }), isFailure('connection'));
-  const [first, steady] = await Promise.all([storm(pool), pool.callTool('steady', 'echo', { message: 'unaffected' })]);
+  const [first, steady] = await Promise.all([
+    storm(pool),
+    pool.callTool('steady', 'echo', { message: 'unaffected' }),
+  ]);
   assert.equal(text(steady), 'unaffected', 'another server keeps working while this one is down');
-  assert.equal(new Set(reasons(first).map((e) => e.message)).size, 1, 'the 20 callers shared one failed attempt');
+  assert.equal(
+    new Set(reasons(first).map((e) => e.message)).size,
+    1,
+    'the 20 callers shared one failed attempt',
+  );
   assert.equal(flaky.status().status, 'error');
   const opened = waitOf(pool);
   assert.ok(opened > 0, 'the breaker is open');
@@ -46,7 +67,8 @@ test('R3 a flapping remote (refused, 503, healthy): one shared breaker, capped e
 
   // While it is open, every caller fails fast without touching the network.
   const fastStart = performance.now();
-  for (const err of reasons(await storm(pool))) assert.ok(isFailure('connection', /next retry/)(err), err.message);
+  for (const err of reasons(await storm(pool)))
+    assert.ok(isFailure('connection', /next retry/)(err), err.message);
   report('R3', `${CALLERS} callers while open → all failed fast`, performance.now() - fastStart);
 
   // 503: each time the breaker half-opens, 20 callers cause one request; the wait doubles up to its cap.
@@ -58,26 +80,39 @@ test('R3 a flapping remote (refused, 503, healthy): one shared breaker, capped e
     const results = reasons(await storm(pool));
     const requests = front.seen.length - before;
     assert.equal(requests, 1, `round ${round}: ${CALLERS} callers → ${requests} request(s) at the server`);
-    assert.ok(results.every((e) => /503/.test(e.message)), 'the callers see the 503');
+    assert.ok(
+      results.every((e) => /503/.test(e.message)),
+      'the callers see the 503',
+    );
     waits.push(waitOf(pool));
     assert.equal(text(await pool.callTool('steady', 'add', { a: 2, b: 2 })), '4');
   }
   assert.equal(front.seen.length - from503, 3, 'only the three probes reached the server while it failed');
   const rounded = waits.map((w) => Math.round(w / 100) * 100);
-  assert.deepEqual(rounded, [FAST.baseBackoffMs * 2, FAST.maxBackoffMs, FAST.maxBackoffMs, FAST.maxBackoffMs], `waits ${waits}`);
+  assert.deepEqual(
+    rounded,
+    [FAST.baseBackoffMs * 2, FAST.maxBackoffMs, FAST.maxBackoffMs, FAST.maxBackoffMs],
+    `waits ${waits}`,
+  );
 
   // Healthy again: the next caller after the backoff reconnects, with a new session.
   await front.up('up');
   const healedAt = performance.now();
   let recovered = false;
   while (!recovered) {
-    recovered = await pool.callTool('flaky', 'add', { a: 40, b: 2 }).then((r) => text(r) === '42', () => false);
+    recovered = await pool.callTool('flaky', 'add', { a: 40, b: 2 }).then(
+      (r) => text(r) === '42',
+      () => false,
+    );
     if (!recovered) await new Promise((r) => setTimeout(r, 20));
   }
   report('R3', 'healthy again → first successful call', performance.now() - healedAt);
   assert.equal(flaky.status().status, 'connected');
   const results = await storm(pool);
-  assert.ok(results.every((r) => r.status === 'fulfilled'), 'all callers are served again');
+  assert.ok(
+    results.every((r) => r.status === 'fulfilled'),
+    'all callers are served again',
+  );
 });
 
 test('R3 a 404 for our session id (the server restarted) starts a new session, and the call goes through', async () => {
@@ -96,8 +131,13 @@ test('R3 a 404 for our session id (the server restarted) starts a new session, a
   const started = performance.now();
   assert.equal(text(await pool.callTool('flaky', 'add', { a: 2, b: 3 })), '5');
   report('R3', '404 for our session → new session, call served', performance.now() - started);
-  assert.ok(front.seen.some((r) => r.session === oldSession && r.status === 404), 'the old session got a 404');
-  const newSessions = new Set(front.seen.filter((r) => r.session && r.session !== oldSession && r.status === 200).map((r) => r.session));
+  assert.ok(
+    front.seen.some((r) => r.session === oldSession && r.status === 404),
+    'the old session got a 404',
+  );
+  const newSessions = new Set(
+    front.seen.filter((r) => r.session && r.session !== oldSession && r.status === 200).map((r) => r.session),
+  );
   assert.equal(newSessions.size, 1, 'then one new session served the call');
   const status = connectionOf(pool, 'flaky').status();
   assert.equal(status.status, 'connected');

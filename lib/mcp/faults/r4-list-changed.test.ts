@@ -4,7 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { connectionOf, isFailure, newPool, pidOf, report, spySent, stderrHas, stdio, text, until } from '@/lib/mcp/faults/harness';
+import {
+  connectionOf,
+  isFailure,
+  newPool,
+  pidOf,
+  report,
+  spySent,
+  stderrHas,
+  stdio,
+  text,
+  until,
+} from '@/lib/mcp/faults/harness';
 import type { McpPool } from '@/lib/mcp/pool';
 import { definitionHash, toolDefinition } from '@/lib/mcp/tool-definition';
 
@@ -21,12 +32,21 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 function observed(env: Record<string, string> = {}) {
   const lists: Array<Map<string, string>> = [];
   const pool = newPool([stdio('cat', env)]);
-  pool.toolsObserver = (_server, tools: Tool[]) => lists.push(new Map(tools.map((t) => [t.name, definitionHash(toolDefinition(t))])));
-  return { pool, conn: connectionOf(pool, 'cat'), lists, latest: () => lists.at(-1) ?? new Map<string, string>() };
+  pool.toolsObserver = (_server, tools: Tool[]) =>
+    lists.push(new Map(tools.map((t) => [t.name, definitionHash(toolDefinition(t))])));
+  return {
+    pool,
+    conn: connectionOf(pool, 'cat'),
+    lists,
+    latest: () => lists.at(-1) ?? new Map<string, string>(),
+  };
 }
 async function catalog(pool: McpPool): Promise<string[]> {
   const [entry] = await pool.tools(['cat']);
-  assert.ok(entry && 'tools' in entry, `the catalog has the server's tools${entry && 'error' in entry ? `: ${entry.error.message}` : ''}`);
+  assert.ok(
+    entry && 'tools' in entry,
+    `the catalog has the server's tools${entry && 'error' in entry ? `: ${entry.error.message}` : ''}`,
+  );
   return entry.tools.map((t) => t.name).sort();
 }
 
@@ -36,19 +56,32 @@ test('R4 list_changed for add, remove and schema change: the catalog converges, 
   const before = latest();
   const sent = await spySent(conn);
 
-  await pool.callTool('cat', 'retool', { add: ['fresh'], remove: ['delete_all'], describe: [{ name: 'echo', description: 'Echo, v2' }], reschema: ['add'] });
+  await pool.callTool('cat', 'retool', {
+    add: ['fresh'],
+    remove: ['delete_all'],
+    describe: [{ name: 'echo', description: 'Echo, v2' }],
+    reschema: ['add'],
+  });
   const changedAt = performance.now();
   await until(() => latest().has('fresh') && !latest().has('delete_all'), 2_000, 'the catalog to converge');
   report('R4', 'add/remove/schema change → catalog converged', performance.now() - changedAt);
   const names = await catalog(pool);
   assert.ok(names.includes('fresh') && !names.includes('delete_all'));
   const now = latest();
-  const changed = [...now].filter(([name, hash]) => before.has(name) && before.get(name) !== hash).map(([name]) => name);
-  assert.deepEqual(changed.sort(), ['add', 'echo'], 'exactly the re-described and re-schemed tools hash differently');
+  const changed = [...now]
+    .filter(([name, hash]) => before.has(name) && before.get(name) !== hash)
+    .map(([name]) => name);
+  assert.deepEqual(
+    changed.sort(),
+    ['add', 'echo'],
+    'exactly the re-described and re-schemed tools hash differently',
+  );
   assert.ok(lists.length >= 2);
 
   await assert.rejects(pool.callTool('cat', 'delete_all', {}), isFailure('protocol', /does not offer/));
-  const calls = sent.filter((m) => 'method' in m && m.method === 'tools/call').map((m) => ('params' in m ? m.params?.name : ''));
+  const calls = sent
+    .filter((m) => 'method' in m && m.method === 'tools/call')
+    .map((m) => ('params' in m ? m.params?.name : ''));
   assert.ok(!calls.includes('delete_all'), 'the removed tool was never sent to the server');
   assert.equal(text(await pool.callTool('cat', 'fresh', {})), 'fresh ran');
 });
@@ -100,8 +133,15 @@ test('R4 tools changed while disconnected are picked up on reconnect', async () 
   writeFileSync(file, JSON.stringify({ add: ['while_away'], remove: ['echo'] }));
   const reconnectAt = performance.now();
   const names = await catalog(pool);
-  report('R4', 'changed while disconnected → catalog converged on reconnect', performance.now() - reconnectAt);
+  report(
+    'R4',
+    'changed while disconnected → catalog converged on reconnect',
+    performance.now() - reconnectAt,
+  );
   assert.ok(names.includes('while_away') && !names.includes('echo'), `catalog: ${names}`);
   assert.ok(latest().has('while_away'));
-  await assert.rejects(pool.callTool('cat', 'echo', { message: 'x' }), isFailure('protocol', /does not offer/));
+  await assert.rejects(
+    pool.callTool('cat', 'echo', { message: 'x' }),
+    isFailure('protocol', /does not offer/),
+  );
 });

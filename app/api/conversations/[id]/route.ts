@@ -26,7 +26,10 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id } = await params;
   const { title, ...tools } = await readJson(req, ConversationPatchSchema);
-  const c = updateConversation(getDb(), user.id, id, { ...(title ? { title } : {}), ...toolSettingsPatch(tools) });
+  const c = updateConversation(getDb(), user.id, id, {
+    ...(title ? { title } : {}),
+    ...toolSettingsPatch(tools),
+  });
   if (!c) throw notFound('Conversation not found.');
   return Response.json(presentConversation(c));
 });

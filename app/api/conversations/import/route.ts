@@ -9,5 +9,8 @@ export const dynamic = 'force-dynamic';
 /** Imports a JSON export (up to 10 MB) as a new conversation. */
 export const POST = route(async (req) => {
   const user = await requireUser(req);
-  return Response.json(importConversation(user, await readJson(req, ConversationImportSchema, 10 * 1024 * 1024)), { status: 201 });
+  return Response.json(
+    importConversation(user, await readJson(req, ConversationImportSchema, 10 * 1024 * 1024)),
+    { status: 201 },
+  );
 });

@@ -13,12 +13,21 @@ export const dynamic = 'force-dynamic';
 export const GET = route(async (req) => {
   await requireAdmin(req);
   const stats = serverStats(getDb());
-  return Response.json({ items: listMcpServers(getDb()).map((r) => presentServer(r, stats)), nextCursor: null });
+  return Response.json({
+    items: listMcpServers(getDb()).map((r) => presentServer(r, stats)),
+    nextCursor: null,
+  });
 });
 
 export const POST = route(async (req) => {
   const admin = await requireAdmin(req);
   const created = createServer(await readJson(req, z.unknown()));
-  audit(admin, 'mcp.server.create', created.name, 'ok', created.transport === 'stdio' ? [created.command, ...created.args].join(' ') : undefined);
+  audit(
+    admin,
+    'mcp.server.create',
+    created.name,
+    'ok',
+    created.transport === 'stdio' ? [created.command, ...created.args].join(' ') : undefined,
+  );
   return Response.json(created, { status: 201 });
 });

@@ -18,5 +18,7 @@ export const GET = route<Ctx>(async (req, { params }) => {
   const query = parseWith(MessagePageQuerySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
   const db = getDb();
   if (!getOwnConversation(db, user.id, id)) throw notFound('Conversation not found.');
-  return Response.json(listMessagePage(db, id, { limit: query.limit, before: query.before }), { headers: { 'cache-control': 'no-store' } });
+  return Response.json(listMessagePage(db, id, { limit: query.limit, before: query.before }), {
+    headers: { 'cache-control': 'no-store' },
+  });
 });

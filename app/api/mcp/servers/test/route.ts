@@ -13,6 +13,12 @@ export const POST = route(async (req) => {
   const admin = await requireAdmin(req);
   const config = parseWith(McpServerConfigSchema, await readJson(req, z.unknown()), 'server');
   const result = await testServerConfig(config);
-  audit(admin, 'mcp.server.test-unsaved', config.name, result.ok ? 'ok' : 'failed', config.transport === 'stdio' ? [config.command, ...config.args].join(' ') : undefined);
+  audit(
+    admin,
+    'mcp.server.test-unsaved',
+    config.name,
+    result.ok ? 'ok' : 'failed',
+    config.transport === 'stdio' ? [config.command, ...config.args].join(' ') : undefined,
+  );
   return Response.json(result);
 });

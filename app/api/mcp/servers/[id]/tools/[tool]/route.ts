@@ -8,7 +8,11 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 const ToolPatchSchema = z
-  .object({ enabled: z.boolean().optional(), approval: z.enum(['auto', 'ask']).optional(), reviewed: z.literal(true).optional() })
+  .object({
+    enabled: z.boolean().optional(),
+    approval: z.enum(['auto', 'ask']).optional(),
+    reviewed: z.literal(true).optional(),
+  })
   .strict();
 
 export const PATCH = route<{ params: Promise<{ id: string; tool: string }> }>(async (req, { params }) => {
