@@ -20,8 +20,9 @@ test("A1: every admin page checks the role itself, before it loads anything (the
     const source = readFileSync(page, 'utf8');
     const body = source.slice(source.indexOf('export default'));
     if (/^\s*redirect\('\/admin\/[a-z]+'\);$/m.test(body) && !body.includes('getDb(')) continue; // the /admin index only redirects
+    // The function body starts after the parameter list's closing parenthesis (which may span lines).
     const statements = body
-      .slice(body.indexOf('{\n') + 2)
+      .slice(body.indexOf('{\n', body.search(/\)(: [^{]+)? \{\n/)) + 2)
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
