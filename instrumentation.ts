@@ -11,6 +11,8 @@ export async function register() {
     'The server stopped before this answer was finished. Retry to get an answer.',
   );
   if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) from before the restart as interrupted`);
+  const { handleShutdownSignals } = await import('@/app/_server/shutdown');
+  handleShutdownSignals();
   const { startMcp } = await import('@/app/_server/mcp');
   startMcp();
   const [{ refreshOllama }, { getEnv }] = await Promise.all([import('@/lib/ollama'), import('@/lib/env')]);

@@ -23,6 +23,22 @@ const AuthFieldsSchema = z
 const g = globalThis as unknown as { __loginBackoff?: LoginBackoff };
 const backoff = () => (g.__loginBackoff ??= new LoginBackoff());
 
+/** No auth endpoint takes more than a couple of levels; deeper bodies are refused before anything walks them. */
+const MAX_DEPTH = 16;
+
+function nestingDepth(value: unknown): number {
+  let depth = 0;
+  let level: unknown[] = [value];
+  while (level.length && depth <= MAX_DEPTH) {
+    const next: unknown[] = [];
+    for (const v of level) if (v && typeof v === 'object') next.push(...Object.values(v));
+    if (!next.length) break;
+    depth++;
+    level = next;
+  }
+  return depth;
+}
+
 function parseFields(text: string): Record<string, unknown> | null {
   if (!text.trim()) return null;
   let value: unknown;
@@ -31,6 +47,8 @@ function parseFields(text: string): Record<string, unknown> | null {
   } catch {
     throw new AppError('bad_request', 'Request body is not valid JSON.');
   }
+  if (nestingDepth(value) > MAX_DEPTH)
+    throw new AppError('bad_request', `Request body is nested deeper than ${MAX_DEPTH} levels.`);
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new AppError('bad_request', 'Request body must be a JSON object.');
   return parseWith(AuthFieldsSchema, value, 'request body');
@@ -49,13 +67,11 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   if (req.method === 'GET' || req.method === 'HEAD')
     return getAuth().handler(new Request(req.url, { method: req.method, headers }));
 
-  const text = await readBodyText(req);
-  let fields = parseFields(text);
-  if (fields && path === '/change-password') fields = { ...fields, revokeOtherSessions: true };
-  const forward = () =>
-    getAuth().handler(
-      new Request(req.url, { method: req.method, headers, body: fields ? JSON.stringify(fields) : text }),
-    );
+  let text = await readBodyText(req);
+  const fields = parseFields(text);
+  // A password change always signs out the other sessions (the body is otherwise passed on as sent).
+  if (fields && path === '/change-password') text = JSON.stringify({ ...fields, revokeOtherSessions: true });
+  const forward = () => getAuth().handler(new Request(req.url, { method: req.method, headers, body: text }));
   if (path !== '/sign-in/email' || typeof fields?.email !== 'string') return forward();
 
   const account = fields.email.trim().toLowerCase();

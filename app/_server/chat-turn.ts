@@ -1,5 +1,6 @@
 import 'server-only';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
 import { getDb } from '@/db/client';
 import {
   allowToolsInConversation,
@@ -18,11 +19,18 @@ import {
 import type { getSettings } from '@/db/queries/settings';
 import { cachedSettings } from '@/app/_server/hot-cache';
 import { recordToolCall } from '@/db/queries/tool-calls';
-import { beginTurn, isTurnRunning, stopTurn, type TurnHandle } from '@/app/_server/running-turns';
+import {
+  beginTurn,
+  isTurnRunning,
+  publishTurn,
+  stopTurn,
+  type TurnHandle,
+} from '@/app/_server/running-turns';
 import { toolPolicy } from '@/app/_server/tool-policy';
 import { readResourceForMessage } from '@/app/_server/mcp-context';
 import type { SessionUser } from '@/app/_server/session';
-import { applyApprovals } from '@/lib/chat/approvals';
+import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
+import { replayPreamble } from '@/lib/chat/replay-preamble';
 import { effectiveLimit } from '@/lib/chat/limits';
 import { type ChatMessage, runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
 import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
@@ -135,26 +143,41 @@ function admitTurn(userId: string, perMinute: number, concurrent: number): () =>
   };
 }
 
-/** One chat turn: store the user's message (or the approval answers) first, then stream the answer and store it. */
-export async function startChatTurn(
-  user: SessionUser,
-  body: ChatPost,
-  abortSignal: AbortSignal,
-): Promise<Response> {
+/**
+ * One chat turn: store the user's message (or the approval answers) first, then run the answer as a
+ * server-side job (it outlives this request) and answer with its stream. Stop, not a disconnect, ends it.
+ */
+export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<Response> {
   const settings = cachedSettings();
-  const release = admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns);
+  const release = once(admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns));
   let turn: TurnHandle | undefined;
-  const end = () => {
-    turn?.end();
-    release();
-  };
   try {
     turn = await claimConversation(user, body);
-    return await runAdmittedTurn(user, body, AbortSignal.any([abortSignal, turn.signal]), settings, end);
+    const { stream, preamble } = await prepareTurn(user, body, turn.signal, settings, release);
+    return turnResponse(publishTurn(body.id, turn, stream, preamble));
   } catch (err) {
-    end();
+    turn?.end();
+    release();
     throw err;
   }
+}
+
+/** The response for a turn's stream (POST /api/chat and GET /api/chat/[id]/stream). */
+export function turnResponse(stream: ReadableStream<Uint8Array>): Response {
+  // no-transform: Next.js would otherwise gzip the stream for browsers, one zlib flush per chunk.
+  return new Response(stream, {
+    headers: { ...UI_MESSAGE_STREAM_HEADERS, 'cache-control': 'no-cache, no-transform' },
+  });
+}
+
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (!called) {
+      called = true;
+      fn();
+    }
+  };
 }
 
 /**
@@ -184,19 +207,21 @@ function turnSettings(id: string, row: Conversation | null, patch: ReturnType<ty
   return { ...base, ...patch };
 }
 
-async function runAdmittedTurn(
+/** Stores what the request brings, then builds the answer's stream (and, for a continued answer, its replay preamble). */
+async function prepareTurn(
   user: SessionUser,
   body: ChatPost,
   abortSignal: AbortSignal,
   settings: ReturnType<typeof getSettings>,
   release: () => void,
-) {
+): Promise<{ stream: ReadableStream<UIMessageChunk>; preamble: UIMessageChunk[] }> {
   const db = getDb();
   // One read: the conversation and its messages (a turn costs this, one insert before the model, one after).
   const loaded = loadConversation(db, user.id, body.id);
   if (loaded.takenByOther || (!loaded.row && 'approvals' in body)) throw notFound('Conversation not found.');
   const resolved = resolveModel(modelSources(), body.model ?? loaded.row?.model ?? undefined);
   let history = loaded.messages;
+  let continued: StoredMessage | undefined;
   const patch = 'tools' in body && body.tools ? toolSettingsPatch(body.tools) : {};
 
   if ('approvals' in body) {
@@ -211,10 +236,12 @@ async function runAdmittedTurn(
       return { ...stored, parts: applied.parts };
     });
     if (!answered) throw new AppError('conflict', 'This answer changed meanwhile. Reload the conversation.');
+    continued = answered;
     allowToolsInConversation(db, body.id, alwaysAllow);
     history = [...history.slice(0, -1), answered];
     if (loaded.row) loaded.row.allowedTools = [...new Set([...loaded.row.allowedTools, ...alwaysAllow])];
   } else {
+    history = skipPendingApprovals(db, body.id, history);
     const text = body.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
     const message: StoredMessage = {
       id: body.message.id,
@@ -241,10 +268,14 @@ async function runAdmittedTurn(
     // An edit or retry replaced a stored message and dropped what followed: read the result back.
     history = outcome === 'replaced' ? listMessages(db, body.id) : [...history, message];
   }
-  if (!resolved) throw new AppError('unavailable', NO_PROVIDER_MESSAGE);
+  if (!resolved) {
+    // Never a user message without an answer: the failure is stored as one, with Retry.
+    saveAssistantMessage(db, body.id, failedAnswer(NO_PROVIDER_MESSAGE));
+    throw new AppError('unavailable', NO_PROVIDER_MESSAGE);
+  }
   const conversation = turnSettings(body.id, loaded.row, patch);
 
-  return runChatTurn({
+  const stream = await runChatTurn({
     model: resolved.model,
     modelId: resolved.info.id,
     instructions: INSTRUCTIONS,
@@ -265,4 +296,30 @@ async function runAdmittedTurn(
     maxParallelTools: settings.maxParallelTools,
     approvalSecret: approvalSecret(),
   });
+  return { stream, preamble: continued ? replayPreamble(continued as ChatMessage) : [] };
+}
+
+const failedAnswer = (error: string): StoredMessage => ({
+  id: `failed-${randomUUID()}`,
+  role: 'assistant',
+  parts: [],
+  metadata: { createdAt: Date.now(), interrupted: true, error },
+});
+
+/**
+ * A new message while tool calls still await approval: those calls are resolved now, stored as denied
+ * ("skipped"), so no card stays "awaiting approval" and the model sees why they did not run.
+ */
+function skipPendingApprovals(
+  db: ReturnType<typeof getDb>,
+  conversationId: string,
+  history: StoredMessage[],
+) {
+  const last = history.at(-1);
+  if (last?.role !== 'assistant' || !hasPendingApprovals(last.parts)) return history;
+  const skipped = changeMessage(db, conversationId, last.id, (stored) => ({
+    ...stored,
+    parts: skipApprovals(stored.parts, SKIPPED_APPROVAL),
+  }));
+  return skipped ? [...history.slice(0, -1), skipped] : history;
 }

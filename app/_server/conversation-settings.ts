@@ -1,4 +1,5 @@
 import 'server-only';
+import { isTurnRunning } from '@/app/_server/running-turns';
 import type { ConversationPatch, ConversationRow } from '@/db/queries/conversations';
 import { cachedSettings } from '@/app/_server/hot-cache';
 import { assertWithinCeilings, type LimitCeilings } from '@/lib/chat/limits';
@@ -35,5 +36,6 @@ export function presentConversation(c: ConversationRow) {
     maxToolCalls: c.maxToolCalls,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
+    running: isTurnRunning(c.id),
   };
 }

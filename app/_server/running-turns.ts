@@ -1,56 +1,123 @@
 import 'server-only';
+import { JsonToSseTransformStream, type UIMessageChunk } from 'ai';
+import { MemoryTurnBuffer, type TurnBuffer } from '@/lib/chat/turn-buffer';
 import { AppError } from '@/lib/errors';
 
 /**
- * The turns running in this process, one per conversation at most. A turn is registered before its
- * first write and ends when its answer is stored (or it failed to start). Stopping a turn aborts it and
- * waits until its answer is stored, so whatever comes next (an edit that drops the answer) sees the
- * final state and the old answer can never be written back afterwards.
+ * The turns running in this process, one per conversation at most. A turn is a server-side job: it
+ * is registered before its first write, runs detached from the request that started it (a closed tab
+ * or a dropped connection does not stop it), and ends when its answer is stored and its stream is
+ * fully buffered. Every client — the tab that started it, a reload, another tab — reads it from the
+ * turn buffer. Stop, deleting the conversation and shutdown abort it; each waits until its answer is
+ * stored, so whatever comes next (an edit that drops the answer, a process exit) sees the final state.
  */
-type Running = { controller: AbortController; done: Promise<void>; end: () => void };
-const g = globalThis as unknown as { __runningTurns?: Map<string, Running> };
-const turns = (): Map<string, Running> => {
-  g.__runningTurns ??= new Map();
+type Running = { turnId: string; controller: AbortController; done: Promise<void>; end: () => void };
+type State = { turns: Map<string, Running>; buffer: TurnBuffer & { heldBytes?: number }; closing: boolean };
+const g = globalThis as unknown as { __runningTurns?: State };
+const state = (): State => {
+  g.__runningTurns ??= { turns: new Map(), buffer: new MemoryTurnBuffer(), closing: false };
   return g.__runningTurns;
 };
 
-export type TurnHandle = { signal: AbortSignal; end: () => void };
+export type TurnHandle = { turnId: string; signal: AbortSignal; end: () => void };
 
-/** How long a stop waits for the stopped answer to be stored before giving up with 409. */
-const STOP_WAIT_MS = 10_000;
+/** How long a stop waits for the stopped answer to be stored. */
+const STOP_WAIT_MS = 8_000;
 
-/** Registers a turn for the conversation; 409 while another one runs there. Synchronous, so no race. */
+let turnSeq = 0;
+
+/** Registers a turn for the conversation; 409 while another one runs there, 503 while shutting down. */
 export function beginTurn(conversationId: string): TurnHandle {
-  const map = turns();
-  if (map.has(conversationId)) {
+  const { turns, closing } = state();
+  if (closing) throw new AppError('unavailable', 'The server is restarting. Try again in a moment.');
+  if (turns.has(conversationId)) {
     throw new AppError(
       'conflict',
       'An answer is still being written in this conversation. Stop it first, or wait for it to finish.',
     );
   }
   const controller = new AbortController();
+  const turnId = `${process.pid}-${++turnSeq}`;
   let end = () => {};
   const done = new Promise<void>((resolve) => {
     end = () => {
-      if (map.get(conversationId)?.controller === controller) map.delete(conversationId);
+      if (turns.get(conversationId)?.controller === controller) turns.delete(conversationId);
       resolve();
     };
   });
-  map.set(conversationId, { controller, done, end });
-  return { signal: controller.signal, end };
+  turns.set(conversationId, { turnId, controller, done, end });
+  return { turnId, signal: controller.signal, end };
 }
 
 export function isTurnRunning(conversationId: string): boolean {
-  return turns().has(conversationId);
+  return state().turns.has(conversationId);
+}
+
+/**
+ * Runs the turn's UI message stream to its end on the server, whoever listens: each chunk is encoded
+ * once as an SSE event into the turn buffer. `preamble` (chunks that rebuild a stored answer the turn
+ * continues) goes first, for readers that replay from the start. Returns the stream for the client
+ * that started the turn, without the preamble (it has that answer already).
+ */
+export function publishTurn(
+  conversationId: string,
+  turn: TurnHandle,
+  stream: ReadableStream<UIMessageChunk>,
+  preamble: UIMessageChunk[] = [],
+): ReadableStream<Uint8Array> {
+  const { buffer } = state();
+  buffer.open(conversationId, turn.turnId);
+  // The same SSE event format as JsonToSseTransformStream, which encodes the live chunks below.
+  const encoder = new TextEncoder();
+  for (const chunk of preamble)
+    buffer.append(conversationId, turn.turnId, encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`));
+  const events = stream.pipeThrough(new JsonToSseTransformStream()).pipeThrough(new TextEncoderStream());
+  void (async () => {
+    const reader = events.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer.append(conversationId, turn.turnId, value);
+      }
+    } catch (err) {
+      console.error('[chat] a turn stream failed', err);
+    } finally {
+      buffer.close(conversationId, turn.turnId);
+      turn.end();
+    }
+  })();
+  const own = buffer.read(conversationId, preamble.length);
+  if (!own) throw new Error('turn buffer refused a new turn');
+  return own;
+}
+
+/** The running (or just ended) turn of a conversation, replayed from its start; null when there is none. */
+export function readTurn(conversationId: string): ReadableStream<Uint8Array> | null {
+  return state().buffer.read(conversationId, 0);
 }
 
 /** Stops the conversation's running turn, if any, and waits until its answer is stored. */
 export async function stopTurn(conversationId: string): Promise<boolean> {
-  const running = turns().get(conversationId);
+  const running = state().turns.get(conversationId);
   if (!running) return false;
   running.controller.abort(new Error('Stopped'));
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([running.done, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
   clearTimeout(timer);
   return true;
+}
+
+/** Shutdown: refuse new turns, stop every running one, and wait (bounded) until their answers are stored. */
+export async function stopAllTurns(): Promise<number> {
+  const s = state();
+  s.closing = true;
+  const ids = [...s.turns.keys()];
+  await Promise.all(ids.map((id) => stopTurn(id)));
+  return ids.length;
+}
+
+/** Bytes held by running and recently ended turns (metrics, benchmark). */
+export function turnBufferBytes(): number {
+  return state().buffer.heldBytes ?? 0;
 }

@@ -51,3 +51,20 @@ export function applyApprovals<P extends Part>(
   }
   return { parts: next, alwaysAllow };
 }
+
+/** Why a call still awaiting approval was not run when the user sent a new message instead. */
+export const SKIPPED_APPROVAL = 'Skipped: you sent a new message.';
+
+/** Whether an answer still has tool calls waiting for a person's approval. */
+export function hasPendingApprovals(parts: unknown[]): boolean {
+  return (parts as Part[]).some((p) => p.state === 'approval-requested');
+}
+
+/** Resolves every pending approval as denied with `reason` (the calls never run). */
+export function skipApprovals<P>(parts: P[], reason: string): P[] {
+  return parts.map((p) => {
+    const part = p as Part;
+    if (part.state !== 'approval-requested' || !part.approval) return p;
+    return { ...part, state: 'output-denied', approval: { ...part.approval, approved: false, reason } } as P;
+  });
+}

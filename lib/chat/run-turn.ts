@@ -1,17 +1,16 @@
 import 'server-only';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import {
-  consumeStream,
   convertToModelMessages,
   createIdGenerator,
   createUIMessageStream,
-  createUIMessageStreamResponse,
   isStepCount,
   type LanguageModel,
   streamText,
   type ToolSet,
   toUIMessageStream,
   type UIMessage,
+  type UIMessageChunk,
 } from 'ai';
 import { describeProviderError } from '@/lib/chat/provider-errors';
 import type { ToolEntry } from '@/lib/chat/tools';
@@ -30,7 +29,7 @@ export type TurnInput = {
   instructions: string;
   /** The stored conversation, ending with the user's new message (or the answer awaiting approvals). */
   history: ChatMessage[];
-  /** Aborted by Stop or a disconnect; the partial answer is then saved as interrupted. */
+  /** Aborted by Stop, a deletion or shutdown; the partial answer is then saved as interrupted. */
   abortSignal: AbortSignal;
   /** Called exactly once when the answer ends, however it ends. */
   save: (message: ChatMessage) => void;
@@ -55,8 +54,11 @@ function hasContent(m: ChatMessage): boolean {
   return m.parts.some((p) => p.type !== 'step-start');
 }
 
-/** Runs one chat turn — model, tools, approvals, step cap — and answers with the UI message stream (SSE). */
-export async function runChatTurn(input: TurnInput): Promise<Response> {
+/**
+ * Runs one chat turn — model, tools, approvals, step cap — as a UI message stream. Whoever reads it
+ * drives the turn; `save` is called once at its end, however it ends.
+ */
+export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMessageChunk>> {
   let failure: string | undefined;
   const describe = (error: unknown) => {
     if (failure === undefined) {
@@ -178,10 +180,5 @@ export async function runChatTurn(input: TurnInput): Promise<Response> {
     },
   });
 
-  return createUIMessageStreamResponse({
-    stream,
-    consumeSseStream: consumeStream,
-    // no-transform: Next.js would otherwise gzip the stream for browsers, one zlib flush per chunk.
-    headers: { 'cache-control': 'no-cache, no-transform' },
-  });
+  return stream;
 }

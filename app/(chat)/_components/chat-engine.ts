@@ -1,7 +1,13 @@
 'use client';
 
-import { Chat } from '@ai-sdk/react';
-import { type ChatInit, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
+import { Chat, useChat } from '@ai-sdk/react';
+import {
+  type ChatInit,
+  type ChatStatus,
+  DefaultChatTransport,
+  lastAssistantMessageIsCompleteWithApprovalResponses,
+} from 'ai';
+import { useEffect } from 'react';
 import type { ChatMessage } from './message-item';
 
 export type EngineCallbacks = {
@@ -11,9 +17,12 @@ export type EngineCallbacks = {
   onData: NonNullable<ChatInit<ChatMessage>['onData']>;
 };
 
+export type EngineSnapshot = { messages: ChatMessage[]; status: ChatStatus; error: Error | undefined };
+
 /**
- * The AI SDK chat state machine (streams from POST /api/chat, tool approvals, regenerate, stop). It is
- * its own chunk, with `ai` and zod, imported by use-lazy-chat.ts once the page is interactive.
+ * The AI SDK chat state machine (streams from POST /api/chat, tool approvals, regenerate, stop, and
+ * resuming a running turn from GET /api/chat/[id]/stream). It is its own chunk, with `ai` and zod,
+ * imported by use-lazy-chat.ts once the page is interactive.
  */
 export function createChat(
   id: string,
@@ -31,4 +40,23 @@ export function createChat(
     onFinish: () => latest.current.onFinish(),
     onData: (part) => latest.current.onData(part),
   });
+}
+
+/**
+ * Subscribes to the engine with the AI SDK's own hook (`useChat({ chat })`, its public API) and hands
+ * each snapshot up; `resume` lets the hook re-attach to a turn that runs on the server (on mount, and
+ * after a network drop when the page becomes visible again).
+ */
+export function EngineBridge({
+  chat,
+  resume,
+  onSnapshot,
+}: {
+  chat: Chat<ChatMessage>;
+  resume: boolean;
+  onSnapshot: (snapshot: EngineSnapshot) => void;
+}) {
+  const { messages, status, error } = useChat<ChatMessage>({ chat, resume });
+  useEffect(() => onSnapshot({ messages, status, error }), [messages, status, error, onSnapshot]);
+  return null;
 }

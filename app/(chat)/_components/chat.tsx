@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { titleFrom } from '@/lib/title';
@@ -55,8 +56,20 @@ export function Chat({
   const [progress, setProgress] = useState<ReadonlyMap<string, Progress>>(new Map());
   const createdRef = useRef(!isNew);
   const alwaysRef = useRef(new Set<string>());
-  const { messages, setMessages, sendMessage, status, stop, error, regenerate, addToolApprovalResponse } =
-    useLazyChat(id, initialMessages, {
+  const {
+    messages,
+    setMessages,
+    sendMessage,
+    status,
+    stop,
+    error,
+    regenerate,
+    addToolApprovalResponse,
+    bridge,
+  } = useLazyChat(
+    id,
+    initialMessages,
+    {
       body: (id, messages) => ({
         ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
         ...(modelRef.current ? { model: modelRef.current } : {}),
@@ -68,7 +81,10 @@ export function Chat({
           setProgress((m) => new Map(m).set(key, part.data));
         }
       },
-    });
+    },
+    // An existing conversation re-attaches to a turn running on the server (a reload, another tab).
+    !isNew,
+  );
 
   const prepend = useCallback(
     (older: ChatMessage[]) =>
@@ -112,6 +128,15 @@ export function Chat({
       type: 'data-resource' as const,
       data: { server: a.server, uri: a.uri, name: a.name },
     }));
+    // Calls still awaiting approval are skipped by the server when a new message arrives; show it here too.
+    const last = messages.at(-1);
+    if (last?.role === 'assistant' && hasPendingApprovals(last.parts)) {
+      void setMessages((current) =>
+        current.map((m) =>
+          m.id === last.id ? { ...m, parts: skipApprovals(m.parts, SKIPPED_APPROVAL) } : m,
+        ),
+      );
+    }
     void sendMessage(resources.length ? { parts: [{ type: 'text', text }, ...resources] } : { text });
   }
 
@@ -135,15 +160,17 @@ export function Chat({
     });
   }
 
+  /** Stop ends the turn on the server (from any tab), then this tab's stream. */
   async function onStop() {
     const current = messages.at(-1);
-    await stop();
+    await Promise.all([fetch(`/api/chat/${id}/stop`, { method: 'POST' }).catch(() => null), stop()]);
     if (current?.role === 'assistant') setStopped((s) => new Set(s).add(current.id));
     notifyConversationsChanged();
   }
 
   return (
     <div className="flex h-full min-h-0 flex-col">
+      {bridge}
       <ChatHeader
         conversationId={messages.length && (!isNew || createdRef.current) ? id : null}
         title={headerTitle}

@@ -15,5 +15,5 @@ export const POST = route(async (req) => {
     'approvals' in raw
       ? parseWith(ApprovalRequestSchema, raw, 'request body')
       : parseWith(ChatRequestSchema, raw, 'request body');
-  return startChatTurn(user, body, req.signal);
+  return startChatTurn(user, body);
 });

@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
-import { deleteConversation, getOwnConversation, updateConversation } from '@/db/queries/conversations';
+import { getOwnConversation, updateConversation } from '@/db/queries/conversations';
+import { deleteOwnConversation } from '@/app/_server/conversation-turns';
 import { listMessages } from '@/db/queries/messages';
 import { presentConversation, toolSettingsPatch } from '@/app/_server/conversation-settings';
 import { requireUser } from '@/app/_server/session';
@@ -37,6 +38,6 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
 export const DELETE = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id } = await params;
-  if (!deleteConversation(getDb(), user.id, id)) throw notFound('Conversation not found.');
+  await deleteOwnConversation(user, id);
   return new Response(null, { status: 204 });
 });
