@@ -19,9 +19,10 @@ test('S17: per-user rate limit and concurrent-turn cap answer 429 with Retry-Aft
   try {
     // At most 2 answers at once: two hanging turns hold the slots, the third is refused at once.
     await admin.request.patch('/api/admin/settings', { data: { maxConcurrentTurns: 2 }, headers: h });
-    const hanging = [1, 2].map((i) =>
+    const hangingIds = [1, 2].map((i) => `hang-${i}-${Date.now()}`);
+    const hanging = hangingIds.map((hangId) =>
       user.request
-        .post('/api/chat', { data: body(`hang-${i}-${Date.now()}`, '[[hang]]'), headers: h, timeout: 60_000 })
+        .post('/api/chat', { data: body(hangId, '[[hang]]'), headers: h, timeout: 60_000 })
         .catch(() => null),
     );
     await expect
@@ -48,7 +49,13 @@ test('S17: per-user rate limit and concurrent-turn cap answer 429 with Retry-Aft
       .map((chunk) => chunk.delta)
       .join('');
     expect(text).toContain('still fine');
-    await user.close(); // disconnects the hanging turns, which frees their slots
+    // A turn outlives its tab: closing it does not end the hanging turns, Stop does (and frees their slots).
+    for (const hangId of hangingIds) {
+      expect(await (await user.request.post(`/api/chat/${hangId}/stop`, { headers: h })).json()).toEqual({
+        stopped: true,
+      });
+    }
+    await user.close();
     void hanging;
 
     // A request budget per minute.

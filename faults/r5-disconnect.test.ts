@@ -1,8 +1,8 @@
 /**
  * R5 (SECURITY-CASES.md): the tab is closed, or the network goes dead, while a tool call runs; the
- * user then re-sends the message. Safe state: the user message was stored before the model call; the
- * server stores the answer (or an interrupted partial); the re-send, with the same client message id,
- * is not a second user message; no tool call is left "running".
+ * user then re-sends the message. Safe state: the user message was stored before the model call; a
+ * turn belongs to the server, so the disconnect does not stop it and the whole answer is stored; the
+ * re-send, with the same client message id, is not a second user message; no tool call is left "running".
  */
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
@@ -60,7 +60,7 @@ const toolOutcomes = (conversationId: string) =>
       .all(conversationId),
   ) as Array<{ tool: string; outcome: string }>;
 
-test('R5: tab closed mid-stream during a tool call; the same message re-sent: stored first, interrupted answer kept, re-send deduplicated, no tool left running', async () => {
+test('R5: tab closed mid-stream during a tool call; the same message re-sent: stored first, the turn finishes on the server, re-send deduplicated, no tool left running', async () => {
   const id = newId('r5-tab');
   const messageId = newId('m');
   const marker = `r5-tab-${Date.now()}`;
@@ -89,29 +89,24 @@ test('R5: tab closed mid-stream during a tool call; the same message re-sent: st
     return messages.at(-1)?.role === 'assistant' ? messages : undefined;
   });
   const ms = Math.round(performance.now() - cutAt);
-  console.log(`R5 time-to-safe-state (tab closed during a tool call → answer stored): ${ms} ms`);
-  assert.ok(ms < 5000, `answer stored ${ms} ms after the disconnect`);
+  console.log(`R5 time-to-safe-state (tab closed during a tool call → the whole answer stored): ${ms} ms`);
 
   assert.deepEqual(
     answered.map((m) => m.role),
     ['user', 'assistant'],
   );
-  const cut = answered[1];
+  const finished = answered[1];
   assert.equal(
-    cut?.metadata?.interrupted,
-    true,
-    `the cut answer is marked interrupted: ${JSON.stringify(cut?.metadata)}`,
+    finished?.metadata?.interrupted,
+    undefined,
+    `the turn went on without its tab: ${JSON.stringify(finished?.metadata)}`,
   );
-  assert.equal(toolParts(cut).length, 1, 'the tool call that was running is kept in the answer');
-  assertNoToolRunning(cut);
+  assert.equal(toolParts(finished)[0]?.state, 'output-available', 'the tool call finished');
+  assertNoToolRunning(finished);
   const calls = await waitFor('the tool call record', () =>
     toolOutcomes(id).length ? toolOutcomes(id) : undefined,
   );
-  assert.deepEqual(
-    calls,
-    [{ tool: 'sleep', outcome: 'cancelled' }],
-    'the MCP call was cancelled and recorded, not left open',
-  );
+  assert.deepEqual(calls, [{ tool: 'sleep', outcome: 'ok' }], 'the MCP call ran to its end and was recorded');
 
   // The user re-sends the same message (same client message id): one user message, a fresh full answer.
   const again = await chat(stack, auth, chatBody(id, messageId, text));

@@ -4,6 +4,7 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { dynamicTool, jsonSchema } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
 import { type ChatMessage, runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
+import { JsonToSseTransformStream } from 'ai';
 import type { ToolEntry } from '@/lib/chat/tools';
 
 const usage = {
@@ -76,7 +77,9 @@ async function run(model: MockLanguageModelV4, overrides: Partial<Parameters<typ
     approvalSecret: 'secret',
     ...overrides,
   });
-  const body = await res.text();
+  const body = await new Response(
+    res.pipeThrough(new JsonToSseTransformStream()).pipeThrough(new TextEncoderStream()),
+  ).text();
   return { body, saved: saved as ChatMessage | null };
 }
 

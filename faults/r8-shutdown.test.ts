@@ -1,0 +1,84 @@
+/**
+ * Durable turns at shutdown (SPEC §7.1): SIGTERM while an answer streams and no tab is attached any
+ * more. Safe state: the server stops taking turns, stores the running answer as interrupted (with what
+ * was written so far), closes its MCP children and exits within 10 s; after a restart the conversation
+ * shows the interrupted answer with nothing lost.
+ */
+import assert from 'node:assert/strict';
+import { performance } from 'node:perf_hooks';
+import { after, before, test } from 'node:test';
+import {
+  alive,
+  type Auth,
+  chatBody,
+  chatUntil,
+  childrenOf,
+  cmdline,
+  conversation,
+  liftChatLimits,
+  newId,
+  signUp,
+  Stack,
+  TEST_MCP_SERVER,
+  testServer,
+  waitFor,
+  withDb,
+} from './harness';
+
+let stack: Stack;
+let admin: Auth;
+
+before(async () => {
+  stack = new Stack({ tests: testServer() }); // assigned before start(), so after() tears down a half-started stack too
+  await stack.start();
+  admin = await signUp(stack, { name: 'R8 Admin', email: 'r8@example.com', password: 'r8-password-1' });
+  await liftChatLimits(stack, admin);
+});
+after(() => stack?.stop());
+
+test('R8: SIGTERM during a turn with no tab attached: the answer so far is stored as interrupted, children closed, exit within 10 s', async () => {
+  const id = newId('r8-term');
+  const messageId = newId('m');
+  const live = await chatUntil(
+    stack,
+    admin,
+    chatBody(id, messageId, 'Long answer [[words:2000]] [[slow:15]]'),
+    /"type":"text-delta"/,
+  );
+  live.cut(); // the tab is gone: the turn goes on without it
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const server = stack.serverPid();
+  const children = childrenOf(server).filter((c) => cmdline(c).includes(TEST_MCP_SERVER));
+
+  const termAt = performance.now();
+  process.kill(server, 'SIGTERM');
+  await waitFor('the app to exit', () => (stack.appAlive() ? undefined : true), 10_000, 20);
+  const exitMs = Math.round(performance.now() - termAt);
+  console.log(`R8 SIGTERM → exit with the running answer stored: ${exitMs} ms`);
+  assert.ok(exitMs <= 10_000);
+  await waitFor('MCP children to exit', () => (alive(children).length === 0 ? true : undefined), 5000, 20);
+
+  const rows = withDb(stack, (db) =>
+    db.prepare('select role, parts, metadata from messages where conversation_id = ? order by seq').all(id),
+  ) as Array<{ role: string; parts: string; metadata: string | null }>;
+  assert.deepEqual(
+    rows.map((r) => r.role),
+    ['user', 'assistant'],
+  );
+  const answer = rows[1];
+  assert.equal(JSON.parse(answer?.metadata ?? '{}').interrupted, true, 'stored as interrupted');
+  const text = JSON.parse(answer?.parts ?? '[]')
+    .map((p: { text?: string }) => p.text ?? '')
+    .join('');
+  assert.match(text, /^word1 word2 /, 'what was written so far is kept');
+  assert.doesNotMatch(text, /word2000/, 'it was cut by the shutdown, not finished');
+
+  await stack.startApp();
+  const { messages } = await conversation(stack, admin, id);
+  assert.deepEqual(
+    messages.map((m) => m.role),
+    ['user', 'assistant'],
+    'a restart adds no second "interrupted" answer',
+  );
+  assert.equal(messages[1]?.metadata?.interrupted, true);
+});
