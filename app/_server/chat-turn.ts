@@ -275,6 +275,7 @@ async function prepareTurn(
   }
   const conversation = turnSettings(body.id, loaded.row, patch);
 
+  let ended: ChatMessage['metadata'];
   const stream = await runChatTurn({
     model: resolved.model,
     modelId: resolved.info.id,
@@ -282,6 +283,7 @@ async function prepareTurn(
     history: history as ChatMessage[],
     abortSignal,
     save: (message) => {
+      ended = message.metadata;
       try {
         saveAssistantMessage(db, body.id, message as StoredMessage);
       } finally {
@@ -296,7 +298,22 @@ async function prepareTurn(
     maxParallelTools: settings.maxParallelTools,
     approvalSecret: approvalSecret(),
   });
-  return { stream, preamble: continued ? replayPreamble(continued as ChatMessage) : [] };
+  // The end state (interrupted, error) is known only once the answer is stored: it goes out last, so a
+  // client that replays the turn after its end shows what was stored.
+  const withEndState = stream.pipeThrough(
+    new TransformStream<UIMessageChunk, UIMessageChunk>({
+      flush(controller) {
+        if (ended?.interrupted || ended?.error) {
+          const { interrupted, error } = ended;
+          controller.enqueue({
+            type: 'message-metadata',
+            messageMetadata: { interrupted, ...(error ? { error } : {}) },
+          });
+        }
+      },
+    }),
+  );
+  return { stream: withEndState, preamble: continued ? replayPreamble(continued as ChatMessage) : [] };
 }
 
 const failedAnswer = (error: string): StoredMessage => ({

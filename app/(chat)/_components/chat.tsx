@@ -31,6 +31,8 @@ type Props = {
   initialModel: string | null;
   initialToolSettings: ToolSettings;
   noProviderMessage: string | null;
+  /** A turn of this conversation runs on the server (the page re-attaches to it). */
+  running?: boolean;
 };
 
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
@@ -44,6 +46,7 @@ export function Chat({
   initialModel,
   initialToolSettings,
   noProviderMessage,
+  running = false,
 }: Props) {
   const router = useRouter();
   const [model, setModel] = useState(initialModel);
@@ -82,8 +85,8 @@ export function Chat({
         }
       },
     },
-    // An existing conversation re-attaches to a turn running on the server (a reload, another tab).
-    !isNew,
+    // Re-attach to a turn running on the server (a reload, another tab, after a network drop).
+    running,
   );
 
   const prepend = useCallback(

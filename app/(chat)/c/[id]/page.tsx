@@ -4,6 +4,7 @@ import { getOwnConversation } from '@/db/queries/conversations';
 import { listMessagePage } from '@/db/queries/messages';
 import { modelSources } from '@/app/_server/model-sources';
 import { requirePageUser } from '@/app/_server/page-user';
+import { isTurnRunning } from '@/app/_server/running-turns';
 import { listModels, NO_PROVIDER_MESSAGE } from '@/lib/providers';
 import { Chat } from '../../_components/chat';
 import type { ChatMessage } from '../../_components/message-item';
@@ -40,6 +41,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       models={models}
       initialModel={remembered ?? models[0]?.id ?? null}
       noProviderMessage={models.length ? null : NO_PROVIDER_MESSAGE}
+      running={isTurnRunning(id)}
     />
   );
 }
