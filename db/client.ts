@@ -9,12 +9,17 @@ import { attachSecrets, type DbSecrets } from '@/db/sealing';
 import { sealStoredSecrets } from '@/db/queries/stored-secrets';
 import { getEnv } from '@/lib/env';
 import { ensurePrivateFile, restrictIfPresent } from '@/lib/private-files';
+import { processState } from '@/lib/process-state';
 import * as schema from '@/db/schema';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 type Handle = { db: Db; sqlite: Database.Database; statements: number };
 
-const g = globalThis as unknown as { __appDb?: Handle };
+declare module '@/lib/process-state' {
+  interface OwnedSlots {
+    db: Handle;
+  }
+}
 
 /** The migrations folder, found from the working directory (npm scripts run at the repo root). */
 function migrationsFolder(): string {
@@ -85,17 +90,16 @@ export function openDatabase(path: string, secrets: DbSecrets = { key: randomByt
 }
 
 function handle(): Handle {
-  if (!g.__appDb) {
+  return processState('db', () => {
     const env = getEnv();
-    g.__appDb = openDatabase(env.DATABASE_PATH, {
+    return openDatabase(env.DATABASE_PATH, {
       key: Buffer.from(env.ENCRYPTION_KEY, 'hex'),
       legacyAppSecret: env.AUTH_SECRET,
     });
-  }
-  return g.__appDb;
+  });
 }
 
-/** The one database handle of the process (cached on globalThis; migrated on first use). */
+/** The one database handle of the process (lib/process-state.ts; migrated on first use). */
 export function getDb(): Db {
   return handle().db;
 }

@@ -6,23 +6,23 @@ import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { openDatabase } from '@/db/client';
 import { getEnv } from '@/lib/env';
+import { resetProcessState } from '@/lib/process-state';
 
 const root = mkdtempSync(join(tmpdir(), 'data-files-'));
 const saved = { ...process.env };
-const g = globalThis as unknown as { __appEnv?: unknown };
 const mode = (path: string) => statSync(path).mode & 0o777;
 const FILES = ['app.db', 'app.db-wal', 'app.db-shm'];
 
 /** What the app does at start: parse the environment (data folder), then open the database. */
 function start(databasePath: string) {
-  delete g.__appEnv;
+  resetProcessState();
   process.env.DATABASE_PATH = databasePath;
   const env = getEnv();
   return { env, handle: openDatabase(env.DATABASE_PATH, { key: Buffer.from(env.ENCRYPTION_KEY, 'hex') }) };
 }
 
 after(() => {
-  delete g.__appEnv;
+  resetProcessState();
   process.env = { ...saved };
   rmSync(root, { recursive: true, force: true });
 });

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Db } from '@/db/client';
+import { processState } from '@/lib/process-state';
 import { openLegacySecret, openSecret, sealSecret } from '@/lib/secret-box';
 
 /** The keys a database handle seals and opens its secret columns with. */
@@ -10,22 +11,24 @@ export type DbSecrets = {
   legacyAppSecret?: string;
 };
 
+declare module '@/lib/process-state' {
+  interface OwnedSlots {
+    dbSecrets: WeakMap<Db, DbSecrets>;
+  }
+}
+
 /**
- * Per handle rather than one key, so that tests can open several databases, each with its own key; on
- * globalThis like the handle itself (Next compiles instrumentation and routes as separate module graphs).
+ * Per handle rather than one key, so that tests can open several databases, each with its own key; one
+ * per process like the handle itself (Next compiles instrumentation and routes as separate module graphs).
  */
-const g = globalThis as unknown as {
-  __dbSecrets?: WeakMap<Db, DbSecrets>;
-  __unreadableSecrets?: Set<string>;
-};
+const handleSecrets = () => processState('dbSecrets', () => new WeakMap());
 
 export function attachSecrets(db: Db, secrets: DbSecrets): void {
-  g.__dbSecrets ??= new WeakMap();
-  g.__dbSecrets.set(db, secrets);
+  handleSecrets().set(db, secrets);
 }
 
 function secretsOf(db: Db): DbSecrets {
-  const secrets = g.__dbSecrets?.get(db);
+  const secrets = handleSecrets().get(db);
   if (!secrets) throw new Error('This database handle was opened without its encryption key.');
   return secrets;
 }
@@ -42,10 +45,10 @@ export function openLegacyValue(db: Db, sealed: string): string | null {
 
 /** Logs once per process and owner that stored secrets cannot be decrypted (the key changed). */
 export function reportUnreadable(owner: string, keys: string[]): void {
-  g.__unreadableSecrets ??= new Set();
+  const reported = processState('unreadableSecrets', () => new Set());
   const id = `${owner}: ${keys.join(', ')}`;
-  if (g.__unreadableSecrets.has(id)) return;
-  g.__unreadableSecrets.add(id);
+  if (reported.has(id)) return;
+  reported.add(id);
   console.error(
     `[secrets] ${owner}: the stored ${keys.join(', ')} cannot be decrypted with this ENCRYPTION_KEY (was the key changed?). ` +
       'It stays unusable until an admin enters the value again.',

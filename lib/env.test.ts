@@ -4,22 +4,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, test } from 'node:test';
 import { getEnv } from '@/lib/env';
+import { resetProcessState } from '@/lib/process-state';
 
 const root = mkdtempSync(join(tmpdir(), 'env-'));
 const saved = { ...process.env };
-const g = globalThis as unknown as { __appEnv?: unknown };
 const mode = (path: string) => statSync(path).mode & 0o777;
 
 /** getEnv() parsed afresh from these variables (it is cached per process). */
 function freshEnv(vars: Record<string, string | undefined>) {
-  delete g.__appEnv;
+  resetProcessState();
   for (const key of ['DATABASE_PATH', 'AUTH_SECRET', 'ENCRYPTION_KEY']) delete process.env[key];
   Object.assign(process.env, vars);
   return getEnv();
 }
 
 afterEach(() => {
-  delete g.__appEnv;
+  resetProcessState();
   process.env = { ...saved };
 });
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ensurePrivateDir, ensurePrivateFile } from '@/lib/private-files';
+import { processState } from '@/lib/process-state';
 
 const HEX_KEY = /^[0-9a-fA-F]{64}$/;
 const HEX_KEY_RULE = 'must be 32 bytes written as 64 hex characters (openssl rand -hex 32)';
@@ -102,11 +103,9 @@ function parseEnv(): Env {
   };
 }
 
-const g = globalThis as unknown as { __appEnv?: Env };
-
+/** The environment, parsed once per process (lib/process-state.ts). */
 export function getEnv(): Env {
-  g.__appEnv ??= parseEnv();
-  return g.__appEnv;
+  return processState('env', parseEnv);
 }
 
 /** Origins we accept for state-changing requests: APP_URL, plus its loopback aliases. */

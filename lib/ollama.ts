@@ -1,10 +1,12 @@
 import 'server-only';
 import { z } from 'zod';
+import { processState } from '@/lib/process-state';
 
 export type OllamaProbe = { baseURL: string; reachable: boolean; models: string[]; checkedAt: number };
 
 const TagsSchema = z.object({ models: z.array(z.object({ name: z.string() }).loose()) }).loose();
-const g = globalThis as unknown as { __ollama?: OllamaProbe; __ollamaProbing?: Promise<OllamaProbe> };
+/** The last probe and the one in flight, one per process. */
+const probes = () => processState('ollama', () => ({}));
 
 /** Asks a local Ollama for its models (GET /api/tags); unreachable is a normal answer, not an error. */
 async function probe(baseURL: string): Promise<OllamaProbe> {
@@ -26,19 +28,20 @@ async function probe(baseURL: string): Promise<OllamaProbe> {
 
 /** The last probe result; probes again in the background when older than a minute. */
 export function ollamaStatus(baseURL: string): OllamaProbe {
-  const last = g.__ollama;
+  const last = probes().last;
   if (!last || Date.now() - last.checkedAt > 60_000) void refreshOllama(baseURL);
   return last ?? { baseURL, reachable: false, models: [], checkedAt: 0 };
 }
 
 export function refreshOllama(baseURL: string): Promise<OllamaProbe> {
-  g.__ollamaProbing ??= probe(baseURL)
+  const state = probes();
+  state.probing ??= probe(baseURL)
     .then((result) => {
-      g.__ollama = result;
+      state.last = result;
       return result;
     })
     .finally(() => {
-      g.__ollamaProbing = undefined;
+      state.probing = undefined;
     });
-  return g.__ollamaProbing;
+  return state.probing;
 }

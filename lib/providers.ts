@@ -6,6 +6,7 @@ import { promptToolsMiddleware } from '@/lib/chat/prompt-tools/middleware';
 import type { Env } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import type { OllamaProbe } from '@/lib/ollama';
+import { processState } from '@/lib/process-state';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export type ToolCalling = 'native' | 'prompt';
@@ -75,8 +76,6 @@ export function listModels(sources: ModelSources): ModelInfo[] {
   return targets(sources).map((t) => t.info);
 }
 
-const g = globalThis as unknown as { __providerClients?: Map<string, ReturnType<typeof createOpenAI>> };
-
 /** An OpenAI-compatible client speaking Chat Completions (never the Responses API), cached per provider version. */
 export function chatModel(
   baseURL: string,
@@ -84,11 +83,11 @@ export function chatModel(
   model: string,
   cacheKey = `${baseURL}|${apiKey ?? ''}`,
 ): LanguageModel {
-  g.__providerClients ??= new Map();
-  let client = g.__providerClients.get(cacheKey);
+  const clients = processState('providerClients', () => new Map());
+  let client = clients.get(cacheKey);
   if (!client) {
     client = createOpenAI({ baseURL, apiKey: apiKey ?? 'not-needed', name: 'openai-compatible' });
-    g.__providerClients.set(cacheKey, client);
+    clients.set(cacheKey, client);
   }
   return client.chat(model);
 }

@@ -6,6 +6,7 @@ import { AppError } from '@/lib/errors';
 import { parseWith, readBodyText } from '@/lib/http';
 import { LoginBackoff } from '@/lib/login-backoff';
 import { clientAddress } from '@/lib/net/client-address';
+import { processState } from '@/lib/process-state';
 
 /** Field maxima for every auth endpoint's JSON body; the library's own checks come after these. */
 const AuthFieldsSchema = z
@@ -20,8 +21,7 @@ const AuthFieldsSchema = z
   })
   .loose();
 
-const g = globalThis as unknown as { __loginBackoff?: LoginBackoff };
-const backoff = () => (g.__loginBackoff ??= new LoginBackoff());
+const backoff = () => processState('loginBackoff', () => new LoginBackoff());
 
 /** No auth endpoint takes more than a couple of levels; deeper bodies are refused before anything walks them. */
 const MAX_DEPTH = 16;

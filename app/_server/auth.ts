@@ -8,6 +8,7 @@ import { getSetting } from '@/db/queries/settings';
 import { countUsers, getUserById } from '@/db/queries/users';
 import * as schema from '@/db/schema';
 import { getEnv, trustedOrigins } from '@/lib/env';
+import { processState } from '@/lib/process-state';
 
 /** Set by app/_server/auth-gate.ts on every request it hands to the library (kept here to avoid an import cycle). */
 export const AUTH_CLIENT_ADDRESS_HEADER = 'x-mcp-chat-client-address';
@@ -74,9 +75,13 @@ function createAuth() {
 }
 
 export type Auth = ReturnType<typeof createAuth>;
-const g = globalThis as unknown as { __auth?: Auth };
+
+declare module '@/lib/process-state' {
+  interface OwnedSlots {
+    auth: Auth;
+  }
+}
 
 export function getAuth(): Auth {
-  g.__auth ??= createAuth();
-  return g.__auth;
+  return processState('auth', createAuth);
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { getDb } from '@/db/client';
 import { getSettings } from '@/db/queries/settings';
 import { getUserById, type PublicUser } from '@/db/queries/users';
+import { processState } from '@/lib/process-state';
 
 /**
  * Read-mostly rows a chat turn needs, kept in memory so a warm turn does not re-read them: the
@@ -13,11 +14,12 @@ type Cache = {
   settings: ReturnType<typeof getSettings> | null;
   users: Map<string, { user: PublicUser | null; at: number }>;
 };
-const g = globalThis as unknown as { __hotCache?: Cache };
-const cache = (): Cache => {
-  g.__hotCache ??= { settings: null, users: new Map() };
-  return g.__hotCache;
-};
+declare module '@/lib/process-state' {
+  interface OwnedSlots {
+    hotCache: Cache;
+  }
+}
+const cache = (): Cache => processState('hotCache', () => ({ settings: null, users: new Map() }));
 
 const USER_TTL_MS = 60_000;
 

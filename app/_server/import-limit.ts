@@ -1,16 +1,15 @@
 import 'server-only';
 import { AppError } from '@/lib/errors';
+import { processState } from '@/lib/process-state';
 import { WindowLimiter } from '@/lib/rate-limit';
 
 /** Imports (previews included) per admin per minute: far above what a person clicks, low enough to stop a script. */
 export const IMPORTS_PER_MINUTE = 30;
 
-const g = globalThis as unknown as { __importLimiter?: WindowLimiter };
-
 /** Counts one import request of this admin; 429 with Retry-After when over the limit. */
 export function admitImport(adminId: string): void {
-  g.__importLimiter ??= new WindowLimiter(IMPORTS_PER_MINUTE, 60_000);
-  const rate = g.__importLimiter.take(adminId);
+  const limiter = processState('importLimiter', () => new WindowLimiter(IMPORTS_PER_MINUTE, 60_000));
+  const rate = limiter.take(adminId);
   if (!rate.ok) {
     throw new AppError('rate_limited', `Too many imports. Try again in ${rate.retryAfterS} s.`, undefined, {
       'Retry-After': String(rate.retryAfterS),

@@ -3,6 +3,7 @@ import { getDb } from '@/db/client';
 import { listProviders, type ProviderRecord } from '@/db/queries/providers';
 import { getEnv } from '@/lib/env';
 import { ollamaStatus } from '@/lib/ollama';
+import { dropProcessState, processState } from '@/lib/process-state';
 import type { ModelSources, ProviderSpec } from '@/lib/providers';
 
 export function providerSpec(row: ProviderRecord): ProviderSpec {
@@ -17,11 +18,9 @@ export function providerSpec(row: ProviderRecord): ProviderSpec {
   };
 }
 
-const g = globalThis as unknown as { __providerSpecs?: ProviderSpec[] | null };
-
 /** Drop the cached provider list (after an admin adds, edits or deletes a provider). */
 export function invalidateProviders(): void {
-  g.__providerSpecs = null;
+  dropProcessState('providerSpecs');
 }
 
 /**
@@ -30,8 +29,10 @@ export function invalidateProviders(): void {
  */
 export function modelSources(): ModelSources {
   const env = getEnv();
-  g.__providerSpecs ??= listProviders(getDb())
-    .filter((row) => !row.apiKeyUnreadable)
-    .map(providerSpec);
-  return { env, providers: g.__providerSpecs, ollama: ollamaStatus(env.OLLAMA_BASE_URL) };
+  const providers = processState('providerSpecs', () =>
+    listProviders(getDb())
+      .filter((row) => !row.apiKeyUnreadable)
+      .map(providerSpec),
+  );
+  return { env, providers, ollama: ollamaStatus(env.OLLAMA_BASE_URL) };
 }

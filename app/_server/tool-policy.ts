@@ -4,22 +4,27 @@ import { getDb } from '@/db/client';
 import { getMcpServerByName, listMcpServers } from '@/db/queries/mcp-servers';
 import { listToolSettings, observeToolDefinitions, type ToolSettingRow } from '@/db/queries/mcp-tools';
 import { toolDefinition } from '@/lib/mcp/tool-definition';
+import { dropProcessState, processState } from '@/lib/process-state';
 import type { ApprovalPolicy, McpServerConfig } from '@/lib/schemas/mcp';
 
 type Cache = { settings: Map<string, ToolSettingRow>; configs: Map<string, McpServerConfig> };
-const g = globalThis as unknown as { __toolPolicyCache?: Cache | null };
+
+declare module '@/lib/process-state' {
+  interface OwnedSlots {
+    toolPolicy: Cache;
+  }
+}
 
 /** Tool settings and server configs, read once and kept until an admin change or a new tool list. */
 function cache(): Cache {
-  g.__toolPolicyCache ??= {
+  return processState('toolPolicy', () => ({
     settings: new Map(listToolSettings(getDb()).map((r) => [`${r.serverName}/${r.tool}`, r])),
     configs: new Map(listMcpServers(getDb()).map((r) => [r.config.name, r.config])),
-  };
-  return g.__toolPolicyCache;
+  }));
 }
 
 export function invalidateToolPolicies(): void {
-  g.__toolPolicyCache = null;
+  dropProcessState('toolPolicy');
 }
 
 /** Default: built-in and read-only tools run at once; anything else asks first. */

@@ -38,7 +38,7 @@ function messageOf(err: unknown): string {
 }
 
 /**
- * An McpFailure from any copy of this module: Next bundles the pool (created once, on globalThis) and
+ * An McpFailure from any copy of this module: Next bundles the pool (one per process, lib/process-state.ts) and
  * each route into separate module graphs, so a failure the pool throws fails `instanceof` in a route.
  */
 function isMcpFailure(err: unknown): err is McpFailure {

@@ -8,6 +8,7 @@ import {
 } from '@/lib/mcp/connection';
 import { classifyError, McpFailure } from '@/lib/mcp/errors';
 import { configSecrets, type PublicFailure, publicFailure } from '@/lib/mcp/public-failure';
+import { processState } from '@/lib/process-state';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 
 export type ServerTools = { server: string; tools: Tool[] } | { server: string; error: McpFailure };
@@ -119,10 +120,7 @@ export class McpPool {
   }
 }
 
-const g = globalThis as unknown as { __mcpPool?: McpPool };
-
-/** The process-wide pool (on globalThis: Next compiles routes and instrumentation as separate module graphs). */
+/** The process-wide pool (lib/process-state.ts: Next compiles routes and instrumentation as separate module graphs). */
 export function getPool(): McpPool {
-  g.__mcpPool ??= new McpPool();
-  return g.__mcpPool;
+  return processState('pool', () => new McpPool());
 }

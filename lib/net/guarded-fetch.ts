@@ -3,6 +3,7 @@ import { type LookupAddress, lookup as dnsLookup } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { isPrivateAddress } from '@/lib/net/private-address';
+import { processState } from '@/lib/process-state';
 
 export class BlockedAddressError extends Error {
   constructor(host: string, address: string) {
@@ -73,8 +74,6 @@ function publicOnlyLookup(
   });
 }
 
-const g = globalThis as unknown as { __publicAgent?: Agent };
-
 /**
  * The fetch remote MCP transports use. Unless the admin marked the server as being on a private
  * network, requests may only reach public addresses: literal IPs are checked before the request,
@@ -83,8 +82,10 @@ const g = globalThis as unknown as { __publicAgent?: Agent };
  */
 export function guardedFetch(allowPrivateNetwork: boolean): typeof fetch {
   if (allowPrivateNetwork) return sameOriginRedirects(fetch);
-  g.__publicAgent ??= new Agent({ connect: { lookup: publicOnlyLookup as never } });
-  const agent = g.__publicAgent;
+  const agent = processState(
+    'publicAgent',
+    () => new Agent({ connect: { lookup: publicOnlyLookup as never } }),
+  );
   return sameOriginRedirects(((input: string | URL | Request, init?: RequestInit) => {
     const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const host = new URL(href).hostname.replace(/^\[|\]$/g, '');

@@ -1,18 +1,20 @@
 import { getEnv } from '@/lib/env';
 import { clientAddress } from '@/lib/net/client-address';
+import { processState } from '@/lib/process-state';
 import { TokenBuckets } from '@/lib/token-bucket';
 
 /** Public share-page lookups per client IP: a burst of 60, then one a second (60 a minute). */
 export const SHARE_LOOKUP_BURST = 60;
 export const SHARE_LOOKUPS_PER_SECOND = 1;
 
-const g = globalThis as unknown as { __shareLookups?: TokenBuckets };
-
 /** Counts one share lookup; when over the limit, how many seconds until the next is allowed. */
 export function takeShareLookup(
   headers: Headers,
   now = Date.now(),
 ): { ok: true } | { ok: false; retryAfterS: number } {
-  g.__shareLookups ??= new TokenBuckets(SHARE_LOOKUP_BURST, SHARE_LOOKUPS_PER_SECOND);
-  return g.__shareLookups.take(clientAddress(headers, getEnv().TRUST_PROXY), now);
+  const buckets = processState(
+    'shareLookups',
+    () => new TokenBuckets(SHARE_LOOKUP_BURST, SHARE_LOOKUPS_PER_SECOND),
+  );
+  return buckets.take(clientAddress(headers, getEnv().TRUST_PROXY), now);
 }

@@ -1,0 +1,95 @@
+import 'server-only';
+import type { OpenAIProvider } from '@ai-sdk/openai';
+import type { Agent } from 'undici';
+import type { Env } from '@/lib/env';
+import type { LoginBackoff } from '@/lib/login-backoff';
+import type { McpPool } from '@/lib/mcp/pool';
+import type { OllamaProbe } from '@/lib/ollama';
+import type { ProviderSpec } from '@/lib/providers';
+import type { WindowLimiter } from '@/lib/rate-limit';
+import type { TokenBuckets } from '@/lib/token-bucket';
+
+/**
+ * Everything that lives for the life of the process, in one place.
+ *
+ * Next.js compiles instrumentation, the proxy and the routes as separate module graphs, so a module-level
+ * `let` can exist several times in one process; anything that must be one per process is kept on
+ * `globalThis`. It is kept there under ONE key, holding the object typed by `ProcessState` below: every
+ * slot, what it is and why it lives for the process. An owner gets its slot through `processState(key,
+ * create)`, which creates it on first use; `dropProcessState(key)` forgets one (a cache invalidated) and
+ * `resetProcessState()` forgets them all (tests). Nothing is closed or flushed: that stays with the owner.
+ *
+ * Slots owned outside lib/ (db/, app/) have types this file may not import (lib/ never imports db/).
+ * They are listed here all the same, typed `Owned<'key'>`; the owner supplies the type by augmenting
+ * `OwnedSlots` next to the code that fills the slot:
+ *
+ *     declare module '@/lib/process-state' {
+ *       interface OwnedSlots { db: Handle }
+ *     }
+ *
+ * A slot whose owner declares no type is `never`, which no value fits, and a key not listed here is no
+ * slot at all, so this file stays the complete list.
+ *
+ * Not here yet: the chat limits and idle-memory release (app/_server/chat-turn.ts) and the running turns
+ * (app/_server/running-turns.ts) keep their own `globalThis` keys until the chat-turn rewrite moves them.
+ */
+export type ProcessState = {
+  /** lib/env.ts: the parsed environment; parsing also generates the data folder's secrets, so once. */
+  env: Env;
+  /** db/client.ts: the SQLite handle, migrated on first use, with its statement cache; one per process. */
+  db: Owned<'db'>;
+  /** db/sealing.ts: each open handle's encryption keys, looked up from whichever graph runs the query. */
+  dbSecrets: Owned<'dbSecrets'>;
+  /** db/sealing.ts: owners whose stored secrets were reported undecryptable, so each is logged once. */
+  unreadableSecrets: Set<string>;
+  /** lib/mcp/pool.ts: the MCP connections and child processes; two pools would spawn every server twice. */
+  pool: McpPool;
+  /** lib/net/guarded-fetch.ts: the undici agent that connects only to public addresses; keeps its sockets. */
+  publicAgent: Agent;
+  /** lib/ollama.ts: the last probe of the local Ollama and the probe in flight, so probes never pile up. */
+  ollama: { last?: OllamaProbe; probing?: Promise<OllamaProbe> };
+  /** lib/providers.ts: OpenAI-compatible clients by provider version, reused across turns. */
+  providerClients: Map<string, OpenAIProvider>;
+  /** lib/share/lookup-limit.ts: share-page lookups per client address (S13); a limit must see every request. */
+  shareLookups: TokenBuckets;
+  /** app/_server/auth.ts: the better-auth instance (its own rate limits live in it). */
+  auth: Owned<'auth'>;
+  /** app/_server/auth-gate.ts: per-account sign-in back-off; failures must count across all routes. */
+  loginBackoff: LoginBackoff;
+  /** app/_server/import-limit.ts: imports per admin per minute. */
+  importLimiter: WindowLimiter;
+  /** app/_server/hot-cache.ts: settings and users by id; every write path through the app invalidates them. */
+  hotCache: Owned<'hotCache'>;
+  /** app/_server/model-sources.ts: the admin's providers, decrypted; dropped when an admin changes one. */
+  providerSpecs: ProviderSpec[];
+  /** app/_server/tool-policy.ts: tool settings and server configs; dropped on an admin change or new tools. */
+  toolPolicy: Owned<'toolPolicy'>;
+};
+
+/** The types of the slots owned outside lib/, each added by its owner (see above). */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging from db/ and app/
+export interface OwnedSlots {}
+
+type Owned<K extends string> = K extends keyof OwnedSlots ? OwnedSlots[K] : never;
+
+type Key = keyof ProcessState;
+const KEY = '__mcpChatProcessState';
+const holder = globalThis as unknown as { [KEY]?: Partial<ProcessState> };
+
+/** The process's slot `key`, created by `create` on first use (read through `globalThis` on every call). */
+export function processState<K extends Key>(key: K, create: () => ProcessState[K]): ProcessState[K] {
+  holder[KEY] ??= {};
+  const state = holder[KEY];
+  state[key] ??= create();
+  return state[key] as ProcessState[K];
+}
+
+/** Forgets one slot: the next `processState(key, …)` creates it afresh (an invalidated cache). */
+export function dropProcessState(key: Key): void {
+  delete holder[KEY]?.[key];
+}
+
+/** Forgets every slot, for tests that need a fresh process (nothing is closed). */
+export function resetProcessState(): void {
+  delete holder[KEY];
+}
