@@ -6,7 +6,8 @@ import type { LoginBackoff } from '@/lib/login-backoff';
 import type { McpPool } from '@/lib/mcp/pool';
 import type { OllamaProbe } from '@/lib/ollama';
 import type { ProviderSpec } from '@/lib/providers';
-import type { WindowLimiter } from '@/lib/rate-limit';
+import type { IdleMemoryRelease } from '@/lib/idle-memory';
+import type { ConcurrencyGate, WindowLimiter } from '@/lib/rate-limit';
 import type { TokenBuckets } from '@/lib/token-bucket';
 
 /**
@@ -30,8 +31,6 @@ import type { TokenBuckets } from '@/lib/token-bucket';
  * A slot whose owner declares no type is `never`, which no value fits, and a key not listed here is no
  * slot at all, so this file stays the complete list.
  *
- * Not here yet: the chat limits and idle-memory release (app/_server/chat-turn.ts) and the running turns
- * (app/_server/running-turns.ts) keep their own `globalThis` keys until the chat-turn rewrite moves them.
  */
 export type ProcessState = {
   /** lib/env.ts: the parsed environment; parsing also generates the data folder's secrets, so once. */
@@ -64,6 +63,14 @@ export type ProcessState = {
   providerSpecs: ProviderSpec[];
   /** app/_server/tool-policy.ts: tool settings and server configs; dropped on an admin change or new tools. */
   toolPolicy: Owned<'toolPolicy'>;
+  /** app/_server/turn-admission.ts: chat requests per user per minute (rebuilt when the admin's rate changes). */
+  chatRate: { perMinute: number; window: WindowLimiter };
+  /** app/_server/turn-admission.ts: answers streaming at once per user; slots must outlive a rate change. */
+  turnGate: ConcurrencyGate;
+  /** app/_server/turn-admission.ts: gives memory back 5 s after the last answer ends (lib/idle-memory.ts). */
+  idleMemory: IdleMemoryRelease;
+  /** app/_server/running-turns.ts: the running turns and their buffer; Stop and resume must find them from any route. */
+  runningTurns: Owned<'runningTurns'>;
 };
 
 /** The types of the slots owned outside lib/, each added by its owner (see above). */

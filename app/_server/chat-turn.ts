@@ -26,6 +26,7 @@ import {
   stopTurn,
   type TurnHandle,
 } from '@/app/_server/running-turns';
+import { admitTurn } from '@/app/_server/turn-admission';
 import { toolPolicy } from '@/app/_server/tool-policy';
 import { readResourceForMessage } from '@/app/_server/mcp-context';
 import type { SessionUser } from '@/app/_server/session';
@@ -37,8 +38,6 @@ import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
-import { IdleMemoryRelease } from '@/lib/idle-memory';
-import { ConcurrencyGate, WindowLimiter } from '@/lib/rate-limit';
 import { NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
 import { modelSources } from '@/app/_server/model-sources';
 import type { ChatPost } from '@/lib/schemas/chat';
@@ -101,46 +100,6 @@ async function storedUserParts(parts: Extract<ChatPost, { message: unknown }>['m
 
 function approvalSecret(): string {
   return createHmac('sha256', getEnv().AUTH_SECRET).update('tool-approval').digest('base64url');
-}
-
-const g = globalThis as unknown as {
-  __chatLimits?: { window: WindowLimiter; perMinute: number; gate: ConcurrencyGate };
-  __idleMemory?: IdleMemoryRelease;
-};
-
-/** Memory grown under load is given back 5 s after the last answer ends (see lib/idle-memory.ts). */
-const IDLE_MEMORY_RELEASE_MS = 5000;
-
-/** Per-user limits: requests per minute (429 with Retry-After) and answers streaming at once. */
-function admitTurn(userId: string, perMinute: number, concurrent: number): () => void {
-  if (g.__chatLimits?.perMinute !== perMinute) {
-    g.__chatLimits = {
-      window: new WindowLimiter(perMinute, 60_000),
-      perMinute,
-      gate: g.__chatLimits?.gate ?? new ConcurrencyGate(),
-    };
-  }
-  const rate = g.__chatLimits.window.take(userId);
-  if (!rate.ok) {
-    throw new AppError('rate_limited', `Too many messages. Try again in ${rate.retryAfterS} s.`, undefined, {
-      'Retry-After': String(rate.retryAfterS),
-    });
-  }
-  const release = g.__chatLimits.gate.acquire(userId, concurrent);
-  if (!release) {
-    throw new AppError(
-      'rate_limited',
-      `You already have ${concurrent} answers in progress. Wait for one to finish.`,
-      undefined,
-      { 'Retry-After': '5' },
-    );
-  }
-  g.__idleMemory ??= new IdleMemoryRelease(IDLE_MEMORY_RELEASE_MS);
-  const quiet = g.__idleMemory.begin();
-  return () => {
-    release();
-    quiet();
-  };
 }
 
 /**

@@ -2,6 +2,7 @@ import 'server-only';
 import { JsonToSseTransformStream, type UIMessageChunk } from 'ai';
 import { MemoryTurnBuffer, type TurnBuffer } from '@/lib/chat/turn-buffer';
 import { AppError } from '@/lib/errors';
+import { processState } from '@/lib/process-state';
 
 /**
  * The turns running in this process, one per conversation at most. A turn is a server-side job: it
@@ -13,11 +14,13 @@ import { AppError } from '@/lib/errors';
  */
 type Running = { turnId: string; controller: AbortController; done: Promise<void>; end: () => void };
 type State = { turns: Map<string, Running>; buffer: TurnBuffer & { heldBytes?: number }; closing: boolean };
-const g = globalThis as unknown as { __runningTurns?: State };
-const state = (): State => {
-  g.__runningTurns ??= { turns: new Map(), buffer: new MemoryTurnBuffer(), closing: false };
-  return g.__runningTurns;
-};
+declare module '@/lib/process-state' {
+  interface OwnedSlots {
+    runningTurns: State;
+  }
+}
+const state = (): State =>
+  processState('runningTurns', () => ({ turns: new Map(), buffer: new MemoryTurnBuffer(), closing: false }));
 
 export type TurnHandle = { turnId: string; signal: AbortSignal; end: () => void };
 

@@ -1,0 +1,40 @@
+import 'server-only';
+import { AppError } from '@/lib/errors';
+import { IdleMemoryRelease } from '@/lib/idle-memory';
+import { processState } from '@/lib/process-state';
+import { ConcurrencyGate, WindowLimiter } from '@/lib/rate-limit';
+
+/** Memory grown under load is given back 5 s after the last answer ends (see lib/idle-memory.ts). */
+const IDLE_MEMORY_RELEASE_MS = 5000;
+
+/**
+ * Per-user limits on chat turns: requests per minute (429 with Retry-After) and answers streaming at
+ * once. Returns the release of the turn's slot (call it once, when the answer is stored).
+ */
+export function admitTurn(userId: string, perMinute: number, concurrent: number): () => void {
+  const rate = processState('chatRate', () => ({ perMinute, window: new WindowLimiter(perMinute, 60_000) }));
+  if (rate.perMinute !== perMinute) {
+    rate.perMinute = perMinute;
+    rate.window = new WindowLimiter(perMinute, 60_000);
+  }
+  const taken = rate.window.take(userId);
+  if (!taken.ok) {
+    throw new AppError('rate_limited', `Too many messages. Try again in ${taken.retryAfterS} s.`, undefined, {
+      'Retry-After': String(taken.retryAfterS),
+    });
+  }
+  const release = processState('turnGate', () => new ConcurrencyGate()).acquire(userId, concurrent);
+  if (!release) {
+    throw new AppError(
+      'rate_limited',
+      `You already have ${concurrent} answers in progress. Wait for one to finish.`,
+      undefined,
+      { 'Retry-After': '5' },
+    );
+  }
+  const quiet = processState('idleMemory', () => new IdleMemoryRelease(IDLE_MEMORY_RELEASE_MS)).begin();
+  return () => {
+    release();
+    quiet();
+  };
+}
