@@ -81,6 +81,8 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
   // Opened from a search result (`#m-<id>`): that message, highlighted, instead of the end; older pages are
   // fetched until it is there.
   const anchored = useRef(false);
+  // Counts finished page loads, so the search goes on after each one whenever its messages arrive.
+  const [anchorLoads, setAnchorLoads] = useState(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per conversation, after the first render
   useEffect(() => {
     if (anchored.current) return;
@@ -95,6 +97,7 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
         loading.current = true;
         void loadOlder().finally(() => {
           loading.current = false;
+          setAnchorLoads((n) => n + 1);
         });
       } else if (!hasOlder) anchored.current = true;
       return;
@@ -103,7 +106,7 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
     sticky.current = false;
     setHighlighted(target);
     virtualizer.scrollToIndex(index, { align: 'center' });
-  }, [count, hasOlder]);
+  }, [count, hasOlder, anchorLoads]);
 
   // Prepending older messages keeps the reader's place: same distance from the bottom as before.
   const firstId = messages[0]?.id;
