@@ -8,13 +8,7 @@ import {
   updateConversation,
 } from '@/db/queries/conversations';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
-import {
-  changeMessage,
-  listMessages,
-  saveAssistantMessage,
-  saveUserMessage,
-  type StoredMessage,
-} from '@/db/queries/messages';
+import { changeMessage, listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
 import type { getSettings } from '@/db/queries/settings';
 import { cachedSettings } from '@/app/_server/hot-cache';
 import { recordToolCall } from '@/db/queries/tool-calls';
@@ -24,7 +18,7 @@ import { readResourceForMessage } from '@/app/_server/mcp-context';
 import type { SessionUser } from '@/app/_server/session';
 import { applyApprovals } from '@/lib/chat/approvals';
 import { effectiveLimit } from '@/lib/chat/limits';
-import { type ChatMessage, runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
+import { runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
 import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
@@ -33,7 +27,7 @@ import { IdleMemoryRelease } from '@/lib/idle-memory';
 import { ConcurrencyGate, WindowLimiter } from '@/lib/rate-limit';
 import { NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
 import { modelSources } from '@/app/_server/model-sources';
-import type { ChatPost } from '@/lib/schemas/chat';
+import type { ChatMessage, ChatPart, ChatPost } from '@/lib/schemas/chat';
 import { titleFrom } from '@/lib/title';
 
 const INSTRUCTIONS =
@@ -71,9 +65,11 @@ async function prepareToolkit(
 }
 
 /** The parts kept for a user message: its text, and attached MCP resources read now, on the server. */
-async function storedUserParts(parts: Extract<ChatPost, { message: unknown }>['message']['parts']) {
+async function storedUserParts(
+  parts: Extract<ChatPost, { message: unknown }>['message']['parts'],
+): Promise<ChatPart[]> {
   return Promise.all(
-    parts.map(async (p) => {
+    parts.map(async (p): Promise<ChatPart> => {
       if (p.type === 'text') return { type: 'text', text: p.text };
       try {
         const read = await readResourceForMessage(p.data.server, p.data.uri);
@@ -206,7 +202,7 @@ async function runAdmittedTurn(
     // Claimed in one transaction: of two answers to one approval, only the first is applied (and runs the tool).
     let alwaysAllow: string[] = [];
     const answered = changeMessage(db, body.id, last.id, (stored) => {
-      const applied = applyApprovals(stored.parts as Array<{ type: string }>, body.approvals);
+      const applied = applyApprovals(stored.parts, body.approvals);
       alwaysAllow = applied.alwaysAllow;
       return { ...stored, parts: applied.parts };
     });
@@ -216,7 +212,7 @@ async function runAdmittedTurn(
     if (loaded.row) loaded.row.allowedTools = [...new Set([...loaded.row.allowedTools, ...alwaysAllow])];
   } else {
     const text = body.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
-    const message: StoredMessage = {
+    const message: ChatMessage = {
       id: body.message.id,
       role: 'user',
       parts: await storedUserParts(body.message.parts),
@@ -248,11 +244,11 @@ async function runAdmittedTurn(
     model: resolved.model,
     modelId: resolved.info.id,
     instructions: INSTRUCTIONS,
-    history: history as ChatMessage[],
+    history,
     abortSignal,
     save: (message) => {
       try {
-        saveAssistantMessage(db, body.id, message as StoredMessage);
+        saveAssistantMessage(db, body.id, message);
       } finally {
         release();
       }

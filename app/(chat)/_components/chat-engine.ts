@@ -2,7 +2,7 @@
 
 import { Chat } from '@ai-sdk/react';
 import { type ChatInit, DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
-import type { ChatMessage } from './message-item';
+import type { ChatMessage } from '@/lib/schemas/chat';
 
 export type EngineCallbacks = {
   /** The request body for POST /api/chat (only the new message, or the approval answers). */

@@ -4,7 +4,7 @@ import type { Chat } from '@ai-sdk/react';
 import type { ChatStatus } from 'ai';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EngineCallbacks } from './chat-engine';
-import type { ChatMessage } from './message-item';
+import type { ChatMessage } from '@/lib/schemas/chat';
 
 type Engine = Chat<ChatMessage>;
 type Snapshot = { messages: ChatMessage[]; status: ChatStatus; error: Error | undefined };

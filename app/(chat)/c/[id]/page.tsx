@@ -6,7 +6,6 @@ import { modelSources } from '@/app/_server/model-sources';
 import { requirePageUser } from '@/app/_server/page-user';
 import { listModels, NO_PROVIDER_MESSAGE } from '@/lib/providers';
 import { Chat } from '../../_components/chat';
-import type { ChatMessage } from '../../_components/message-item';
 
 export const dynamic = 'force-dynamic';
 
@@ -27,7 +26,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       key={id}
       id={id}
       title={conversation.title}
-      initialMessages={page.messages as ChatMessage[]}
+      initialMessages={page.messages}
       olderBefore={page.before}
       isNew={false}
       initialToolSettings={{
