@@ -20,6 +20,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { closeAgents, cookieHeader, pageScripts, request } from './chat-turn-http';
 import { type Child, freePort, nextStartArgv, startChild, stopChild, waitForHttp } from './chat-turn-procs';
+import type { ChatMessage } from '@/lib/schemas/chat';
 import { percentile } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -37,7 +38,7 @@ let tmpDir = '';
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 /** A user question and a Markdown answer of typical size (about 120 words, a code block every 5th answer). */
-function messageParts(i: number): { role: 'user' | 'assistant'; parts: unknown[] } {
+function messageParts(i: number): Omit<ChatMessage, 'id'> {
   if (i % 2 === 0)
     return {
       role: 'user',

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { closeAgents, cookieHeader, request } from '../bench/chat-turn-http';
+import type { ChatMessage } from '../lib/schemas/chat';
 import {
   type Child,
   childrenOf,
@@ -229,23 +230,16 @@ export function chatUntil(stack: Stack, auth: Auth, body: unknown, until: RegExp
   });
 }
 
-export type StoredMessage = {
-  id: string;
-  role: string;
-  parts: Array<Record<string, unknown>>;
-  metadata?: Record<string, unknown>;
-};
-
 /** GET /api/conversations/[id]: what a reload shows. */
 export async function conversation(
   stack: Stack,
   auth: Auth,
   id: string,
-): Promise<{ status: number; messages: StoredMessage[] }> {
+): Promise<{ status: number; messages: ChatMessage[] }> {
   const res = await request(`${stack.appUrl}/api/conversations/${id}`, 'GET', auth);
   return {
     status: res.status,
-    messages: res.status === 200 ? (JSON.parse(res.body).messages as StoredMessage[]) : [],
+    messages: res.status === 200 ? (JSON.parse(res.body).messages as ChatMessage[]) : [],
   };
 }
 
@@ -265,9 +259,9 @@ export async function waitFor<T>(
   }
 }
 
-/** Tool parts of a stored message (static `tool-*` and `dynamic-tool`). */
-export const toolParts = (m: StoredMessage | undefined) =>
-  (m?.parts ?? []).filter((p) => p.type === 'dynamic-tool' || String(p.type).startsWith('tool-'));
+/** Tool parts of a stored message (MCP tools are all `dynamic-tool` parts). */
+export const toolParts = (m: ChatMessage | undefined) =>
+  (m?.parts ?? []).filter((p) => p.type === 'dynamic-tool');
 
 /** Live processes (not zombies) among `pids`. */
 export function alive(pids: number[]): number[] {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
 import { cardState } from '../app/(chat)/_components/tool-result';
+import type { ChatMessage } from '../lib/schemas/chat';
 import {
   type Auth,
   chat,
@@ -18,7 +19,6 @@ import {
   request,
   signUp,
   Stack,
-  type StoredMessage,
   streamedText,
   testServer,
   toolParts,
@@ -42,10 +42,10 @@ async function modelRequests(): Promise<string> {
 }
 
 /** Every tool part of the message is in a final state as the UI shows it (never "running" or "preparing"). */
-function assertNoToolRunning(m: StoredMessage | undefined) {
+function assertNoToolRunning(m: ChatMessage | undefined) {
   const interrupted = m?.metadata?.interrupted === true;
   for (const part of toolParts(m)) {
-    const state = cardState(part as { state: string }, interrupted);
+    const state = cardState(part, interrupted);
     assert.ok(
       !['running', 'streaming-input'].includes(state),
       `tool part left ${state}: ${JSON.stringify(part)}`,

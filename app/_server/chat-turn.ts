@@ -9,13 +9,7 @@ import {
   updateConversation,
 } from '@/db/queries/conversations';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
-import {
-  changeMessage,
-  listMessages,
-  saveAssistantMessage,
-  saveUserMessage,
-  type StoredMessage,
-} from '@/db/queries/messages';
+import { changeMessage, listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
 import type { getSettings } from '@/db/queries/settings';
 import { cachedSettings } from '@/app/_server/hot-cache';
 import { recordToolCall } from '@/db/queries/tool-calls';
@@ -33,14 +27,14 @@ import type { SessionUser } from '@/app/_server/session';
 import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { replayPreamble } from '@/lib/chat/replay-preamble';
 import { effectiveLimit } from '@/lib/chat/limits';
-import { type ChatMessage, runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
+import { runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
 import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
 import { NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
 import { modelSources } from '@/app/_server/model-sources';
-import type { ChatPost } from '@/lib/schemas/chat';
+import type { ChatMessage, ChatPart, ChatPost } from '@/lib/schemas/chat';
 import { titleFrom } from '@/lib/title';
 
 const INSTRUCTIONS =
@@ -78,9 +72,11 @@ async function prepareToolkit(
 }
 
 /** The parts kept for a user message: its text, and attached MCP resources read now, on the server. */
-async function storedUserParts(parts: Extract<ChatPost, { message: unknown }>['message']['parts']) {
+async function storedUserParts(
+  parts: Extract<ChatPost, { message: unknown }>['message']['parts'],
+): Promise<ChatPart[]> {
   return Promise.all(
-    parts.map(async (p) => {
+    parts.map(async (p): Promise<ChatPart> => {
       if (p.type === 'text') return { type: 'text', text: p.text };
       try {
         const read = await readResourceForMessage(p.data.server, p.data.uri);
@@ -180,7 +176,7 @@ async function prepareTurn(
   if (loaded.takenByOther || (!loaded.row && 'approvals' in body)) throw notFound('Conversation not found.');
   const resolved = resolveModel(modelSources(), body.model ?? loaded.row?.model ?? undefined);
   let history = loaded.messages;
-  let continued: StoredMessage | undefined;
+  let continued: ChatMessage | undefined;
   const patch = 'tools' in body && body.tools ? toolSettingsPatch(body.tools) : {};
 
   if ('approvals' in body) {
@@ -190,7 +186,7 @@ async function prepareTurn(
     // Claimed in one transaction: of two answers to one approval, only the first is applied (and runs the tool).
     let alwaysAllow: string[] = [];
     const answered = changeMessage(db, body.id, last.id, (stored) => {
-      const applied = applyApprovals(stored.parts as Array<{ type: string }>, body.approvals);
+      const applied = applyApprovals(stored.parts, body.approvals);
       alwaysAllow = applied.alwaysAllow;
       return { ...stored, parts: applied.parts };
     });
@@ -202,7 +198,7 @@ async function prepareTurn(
   } else {
     history = skipPendingApprovals(db, body.id, history);
     const text = body.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
-    const message: StoredMessage = {
+    const message: ChatMessage = {
       id: body.message.id,
       role: 'user',
       parts: await storedUserParts(body.message.parts),
@@ -239,12 +235,12 @@ async function prepareTurn(
     model: resolved.model,
     modelId: resolved.info.id,
     instructions: INSTRUCTIONS,
-    history: history as ChatMessage[],
+    history,
     abortSignal,
     save: (message) => {
       ended = message.metadata;
       try {
-        saveAssistantMessage(db, body.id, message as StoredMessage);
+        saveAssistantMessage(db, body.id, message);
       } finally {
         release();
       }
@@ -275,7 +271,7 @@ async function prepareTurn(
   return { stream: withEndState, preamble: continued ? replayPreamble(continued as ChatMessage) : [] };
 }
 
-const failedAnswer = (error: string): StoredMessage => ({
+const failedAnswer = (error: string): ChatMessage => ({
   id: `failed-${randomUUID()}`,
   role: 'assistant',
   parts: [],
@@ -286,11 +282,7 @@ const failedAnswer = (error: string): StoredMessage => ({
  * A new message while tool calls still await approval: those calls are resolved now, stored as denied
  * ("skipped"), so no card stays "awaiting approval" and the model sees why they did not run.
  */
-function skipPendingApprovals(
-  db: ReturnType<typeof getDb>,
-  conversationId: string,
-  history: StoredMessage[],
-) {
+function skipPendingApprovals(db: ReturnType<typeof getDb>, conversationId: string, history: ChatMessage[]) {
   const last = history.at(-1);
   if (last?.role !== 'assistant' || !hasPendingApprovals(last.parts)) return history;
   const skipped = changeMessage(db, conversationId, last.id, (stored) => ({

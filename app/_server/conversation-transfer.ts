@@ -6,7 +6,12 @@ import { listMessages } from '@/db/queries/messages';
 import type { SessionUser } from '@/app/_server/session';
 import { conversationToMarkdown } from '@/lib/chat/export';
 import { notFound } from '@/lib/errors';
-import type { ConversationImportSchema } from '@/lib/schemas/chat';
+import {
+  type ChatPart,
+  type ConversationImportSchema,
+  parseStoredParts,
+  type ToolState,
+} from '@/lib/schemas/chat';
 import type { z } from 'zod';
 
 const fileName = (title: string, ext: string) =>
@@ -36,14 +41,14 @@ export function exportConversation(user: SessionUser, id: string, format: 'md' |
   return new Response(JSON.stringify(body, null, 2), { headers: headers('application/json', 'json') });
 }
 
-const KEPT_PART_TYPES = new Set(['text', 'dynamic-tool']);
 /** An imported tool call is a record of the past: one still pending (awaiting approval) would offer to run here. */
-const FINAL_TOOL_STATES = new Set(['output-available', 'output-error', 'output-denied']);
-const keptPart = (p: { type: string; state?: unknown }) =>
-  KEPT_PART_TYPES.has(p.type) && (p.type !== 'dynamic-tool' || FINAL_TOOL_STATES.has(String(p.state)));
+const FINAL_TOOL_STATES = new Set<ToolState>(['output-available', 'output-error', 'output-denied']);
+const keptPart = (p: ChatPart) =>
+  p.type === 'text' || (p.type === 'dynamic-tool' && FINAL_TOOL_STATES.has(p.state));
 
 /**
- * A JSON export becomes a new conversation of the importer; unknown part types are dropped. Every message
+ * A JSON export becomes a new conversation of the importer; its parts are read like stored ones
+ * (parseStoredParts), and only text and finished tool calls are kept. Every message
  * is marked imported by us (the file's own metadata is not trusted), so its tool calls never pass as run here.
  */
 export function importConversation(
@@ -59,7 +64,7 @@ export function importConversation(
     messages: input.messages.map((m) => ({
       id: generateId(),
       role: m.role,
-      parts: m.parts.filter(keptPart),
+      parts: parseStoredParts(m.parts).filter(keptPart),
       metadata: { imported: true, ...(m.metadata?.interrupted ? { interrupted: true } : {}) },
     })),
   });

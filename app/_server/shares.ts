@@ -7,7 +7,8 @@ import { createShare, getShareByToken } from '@/db/queries/shares';
 import type { SessionUser } from '@/app/_server/session';
 import { getEnv } from '@/lib/env';
 import { notFound } from '@/lib/errors';
-import { type PublicMessage, serializeForShare } from '@/lib/share/serialize';
+import type { PublicMessage } from '@/lib/schemas/share';
+import { serializeForShare } from '@/lib/share/serialize';
 import { newShareToken, SHARE_TOKEN } from '@/lib/share/token';
 
 /** Snapshot the conversation as it is now; a later share makes a new token. */
@@ -48,7 +49,7 @@ export function readShare(token: string): PublicShare | null {
     title: share.title,
     ownerName: share.ownerName,
     createdAt: share.createdAt.toISOString(),
-    messages: share.snapshot as PublicMessage[],
+    messages: share.snapshot,
   };
 }
 

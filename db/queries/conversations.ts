@@ -1,8 +1,9 @@
 import 'server-only';
 import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
-import { type StoredMessage, toStoredMessage } from '@/db/queries/messages';
+import { toChatMessage } from '@/db/queries/messages';
 import type { Db } from '@/db/client';
 import { conversations, messages } from '@/db/schema';
+import type { ChatMessage } from '@/lib/schemas/chat';
 
 export type ConversationRow = typeof conversations.$inferSelect;
 export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'updatedAt'>;
@@ -156,12 +157,7 @@ export function createConversationWithMessages(
     userId: string;
     title: string;
     model: string | null;
-    messages: Array<{
-      id: string;
-      role: 'user' | 'assistant';
-      parts: unknown[];
-      metadata?: Record<string, unknown>;
-    }>;
+    messages: Array<ChatMessage & { role: 'user' | 'assistant' }>;
   },
 ): void {
   db.transaction((tx) => {
@@ -200,7 +196,7 @@ export function loadConversation(
   db: Db,
   userId: string,
   id: string,
-): { row: ConversationRow | null; takenByOther: boolean; messages: StoredMessage[] } {
+): { row: ConversationRow | null; takenByOther: boolean; messages: ChatMessage[] } {
   const rows = db
     .select({
       conversation: conversations,
@@ -213,10 +209,10 @@ export function loadConversation(
     .all();
   const row = rows[0]?.conversation ?? null;
   if (!row || row.userId !== userId) return { row: null, takenByOther: row !== null, messages: [] };
-  const list: StoredMessage[] = [];
+  const list: ChatMessage[] = [];
   for (const r of rows) {
     const m = r.message;
-    if (m?.id) list.push(toStoredMessage(m));
+    if (m?.id) list.push(toChatMessage(m));
   }
   return { row, takenByOther: false, messages: list };
 }

@@ -6,11 +6,12 @@ import { after, before, describe, test } from 'node:test';
 import { type Db, openDatabase } from '@/db/client';
 import { listMessagePage, listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
 import { user } from '@/db/schema';
+import type { ChatPart } from '@/lib/schemas/chat';
 
 let dir: string;
 let handle: ReturnType<typeof openDatabase>;
 let db: Db;
-const text = (t: string) => [{ type: 'text', text: t }];
+const text = (t: string): ChatPart[] => [{ type: 'text', text: t }];
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'message-pages-'));

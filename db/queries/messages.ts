@@ -2,32 +2,32 @@ import 'server-only';
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { conversations, messages } from '@/db/schema';
+import { type ChatMessage, parseStoredMetadata, parseStoredParts } from '@/lib/schemas/chat';
 
 export type MessageRow = typeof messages.$inferSelect;
-export type StoredMessage = {
-  id: string;
-  role: MessageRow['role'];
-  parts: unknown[];
-  metadata?: Record<string, unknown>;
-};
 
-/** A stored row as the chat sees it (no metadata key when there is none). */
-export function toStoredMessage(m: Pick<MessageRow, 'id' | 'role' | 'parts' | 'metadata'>): StoredMessage {
-  return { id: m.id, role: m.role, parts: m.parts, ...(m.metadata ? { metadata: m.metadata } : {}) };
+/**
+ * A stored row as the chat sees it, validated here, at the edge: its JSON columns are checked part by
+ * part (lib/schemas/chat.ts); a part of an unknown kind or a malformed one is left out, not the message.
+ * No metadata key when there is none.
+ */
+export function toChatMessage(m: Pick<MessageRow, 'id' | 'role' | 'parts' | 'metadata'>): ChatMessage {
+  const metadata = parseStoredMetadata(m.metadata);
+  return { id: m.id, role: m.role, parts: parseStoredParts(m.parts), ...(metadata ? { metadata } : {}) };
 }
 
-export function listMessages(db: Db, conversationId: string): StoredMessage[] {
+export function listMessages(db: Db, conversationId: string): ChatMessage[] {
   return db
     .select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata })
     .from(messages)
     .where(eq(messages.conversationId, conversationId))
     .orderBy(asc(messages.seq))
     .all()
-    .map(toStoredMessage);
+    .map(toChatMessage);
 }
 
 export type MessagePage = {
-  messages: StoredMessage[];
+  messages: ChatMessage[];
   /** Pass as `before` to get the page just older than this one; null when this page starts the conversation. */
   before: number | null;
 };
@@ -60,13 +60,13 @@ export function listMessagePage(
     .all();
   const page = rows.slice(0, opts.limit).reverse();
   return {
-    messages: page.map(toStoredMessage),
+    messages: page.map(toChatMessage),
     before: rows.length > opts.limit && page[0] ? page[0].seq : null,
   };
 }
 
 /** The row of a message appended at the end of its conversation (next seq computed in the same statement). */
-function appendedRow(conversationId: string, message: StoredMessage, createdAt: Date) {
+function appendedRow(conversationId: string, message: ChatMessage, createdAt: Date) {
   return {
     id: message.id,
     conversationId,
@@ -95,7 +95,7 @@ export function saveUserMessage(
     model: string | null;
     isNew: boolean;
     modelChanged: boolean;
-    message: StoredMessage;
+    message: ChatMessage;
   },
 ): UserMessageOutcome {
   const { conversationId, message } = input;
@@ -157,14 +157,15 @@ export function saveUserMessage(
  * Reads one stored message and writes back `change(message)` in one IMMEDIATE transaction: no other
  * writer (another request, another process) can act on the same stored state in between, so a state
  * change such as answering an approval happens exactly once. `change` may throw to leave the row as it
- * was. Null when the message does not exist.
+ * was. `change` gets the message as read (toChatMessage): a part left out there is not written back.
+ * Null when the message does not exist.
  */
 export function changeMessage(
   db: Db,
   conversationId: string,
   messageId: string,
-  change: (message: StoredMessage) => StoredMessage,
-): StoredMessage | null {
+  change: (message: ChatMessage) => ChatMessage,
+): ChatMessage | null {
   const where = and(eq(messages.conversationId, conversationId), eq(messages.id, messageId));
   return db.transaction(
     (tx) => {
@@ -174,7 +175,7 @@ export function changeMessage(
         .where(where)
         .get();
       if (!row) return null;
-      const next = change(toStoredMessage(row));
+      const next = change(toChatMessage(row));
       tx.update(messages)
         .set({ parts: next.parts, metadata: next.metadata ?? null })
         .where(where)
@@ -186,7 +187,7 @@ export function changeMessage(
 }
 
 /** Stores (or replaces, by id) the assistant's message at the end of the conversation. */
-export function saveAssistantMessage(db: Db, conversationId: string, message: StoredMessage): void {
+export function saveAssistantMessage(db: Db, conversationId: string, message: ChatMessage): void {
   db.insert(messages)
     .values(appendedRow(conversationId, message, new Date()))
     .onConflictDoUpdate({

@@ -20,6 +20,7 @@ import {
 import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
 import { countUsers, updateUser } from '@/db/queries/users';
 import { session, user } from '@/db/schema';
+import type { ChatPart } from '@/lib/schemas/chat';
 
 let dir: string;
 let db: Db;
@@ -33,7 +34,7 @@ function addUser(id: string) {
     .values({ id, name: id, email: `${id}@example.com` })
     .run();
 }
-const text = (t: string) => [{ type: 'text', text: t }];
+const text = (t: string): ChatPart[] => [{ type: 'text', text: t }];
 
 before(() => {
   dir = mkdtempSync(join(tmpdir(), 'queries-'));

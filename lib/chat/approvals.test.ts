@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyApprovals } from '@/lib/chat/approvals';
 import { AppError } from '@/lib/errors';
+import type { ChatPart } from '@/lib/schemas/chat';
 
-const pending = (id: string) => ({
+const pending = (id: string): ChatPart => ({
   type: 'dynamic-tool',
+  toolName: 's__t',
+  toolCallId: `call-${id}`,
   state: 'approval-requested',
+  input: {},
   approval: { id },
   toolMetadata: { server: 's', tool: 't' },
 });
@@ -15,7 +19,9 @@ test('A2: an approval is applied once; a second answer to it is a conflict', () 
     [pending('a1')],
     [{ id: 'a1', approved: true, always: true }],
   );
-  assert.equal(parts[0]?.state, 'approval-responded');
+  const [answered] = parts;
+  assert.ok(answered?.type === 'dynamic-tool');
+  assert.equal(answered.state, 'approval-responded');
   assert.deepEqual(alwaysAllow, ['s/t']);
   for (const approved of [true, false]) {
     assert.throws(

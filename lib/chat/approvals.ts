@@ -1,12 +1,6 @@
-import type { Approval } from '@/lib/schemas/chat';
+import type { Approval, ChatPart } from '@/lib/schemas/chat';
+import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
 import { AppError } from '@/lib/errors';
-
-type Part = {
-  type: string;
-  state?: string;
-  approval?: { id: string; approved?: boolean; reason?: string };
-  toolMetadata?: unknown;
-};
 
 /**
  * Applies a person's answers to the pending approvals of the stored answer. Only ids the server
@@ -14,27 +8,23 @@ type Part = {
  * once: an answer to a call that is no longer awaiting approval (answered before, from another tab or
  * a replayed request) is a 409 and changes nothing, so a tool never runs twice for one approval.
  */
-export function applyApprovals<P extends Part>(
-  parts: P[],
+export function applyApprovals(
+  parts: ChatPart[],
   approvals: Approval[],
-): { parts: P[]; alwaysAllow: string[] } {
+): { parts: ChatPart[]; alwaysAllow: string[] } {
   const byId = new Map(approvals.map((a) => [a.id, a]));
   const seen = new Set<string>();
   const alwaysAllow: string[] = [];
-  const next = parts.map((part) => {
-    const answer = part.approval ? byId.get(part.approval.id) : undefined;
-    if (!answer || !part.approval) return part;
+  const next = parts.map((part): ChatPart => {
+    if (part.type !== 'dynamic-tool' || !part.approval) return part;
+    const answer = byId.get(part.approval.id);
+    if (!answer) return part;
     seen.add(answer.id);
     if (part.state !== 'approval-requested') {
       throw new AppError('conflict', 'This tool call was already answered.', { approvals: answer.id });
     }
-    const meta = part.toolMetadata as { server?: unknown; tool?: unknown } | undefined;
-    if (
-      answer.approved &&
-      answer.always &&
-      typeof meta?.server === 'string' &&
-      typeof meta.tool === 'string'
-    ) {
+    const meta = toolMetadataOf(part);
+    if (answer.approved && answer.always && meta.server !== undefined && meta.tool !== undefined) {
       alwaysAllow.push(`${meta.server}/${meta.tool}`);
     }
     return {
@@ -56,15 +46,24 @@ export function applyApprovals<P extends Part>(
 export const SKIPPED_APPROVAL = 'Skipped: you sent a new message.';
 
 /** Whether an answer still has tool calls waiting for a person's approval. */
-export function hasPendingApprovals(parts: unknown[]): boolean {
-  return (parts as Part[]).some((p) => p.state === 'approval-requested');
+export function hasPendingApprovals(parts: ChatPart[]): boolean {
+  return parts.some((p) => p.type === 'dynamic-tool' && p.state === 'approval-requested');
 }
 
 /** Resolves every pending approval as denied with `reason` (the calls never run). */
-export function skipApprovals<P>(parts: P[], reason: string): P[] {
-  return parts.map((p) => {
-    const part = p as Part;
-    if (part.state !== 'approval-requested' || !part.approval) return p;
-    return { ...part, state: 'output-denied', approval: { ...part.approval, approved: false, reason } } as P;
+export function skipApprovals(parts: ChatPart[], reason: string): ChatPart[] {
+  return parts.map((part): ChatPart => {
+    if (part.type !== 'dynamic-tool' || part.state !== 'approval-requested') return part;
+    const { toolCallId, toolName, input, title, toolMetadata, approval } = part;
+    return {
+      type: 'dynamic-tool',
+      toolCallId,
+      toolName,
+      input,
+      ...(title ? { title } : {}),
+      ...(toolMetadata ? { toolMetadata } : {}),
+      state: 'output-denied',
+      approval: { ...approval, approved: false, reason },
+    };
   });
 }

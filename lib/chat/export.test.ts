@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { conversationToMarkdown, IMPORTED_NOTE } from '@/lib/chat/export';
+import type { ToolPart } from '@/lib/schemas/chat';
 
-const toolPart = {
+const toolPart: ToolPart = {
   type: 'dynamic-tool',
   toolName: 'files__delete',
   toolCallId: 'c1',

@@ -1,19 +1,5 @@
-/** A conversation as a readable Markdown document: roles, times, text, tool calls as fenced blocks. */
-type Part = {
-  type: string;
-  text?: string;
-  state?: string;
-  input?: unknown;
-  output?: unknown;
-  errorText?: string;
-  toolMetadata?: { server?: unknown; tool?: unknown };
-};
-type ExportMessage = {
-  role: string;
-  parts: unknown[];
-  metadata?: Record<string, unknown>;
-  createdAt?: string;
-};
+import type { ChatMessage, ToolPart } from '@/lib/schemas/chat';
+import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
 
 const fence = (text: string, lang = '') => {
   const ticks = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
@@ -23,10 +9,9 @@ const fence = (text: string, lang = '') => {
 /** The visible note on a message that came from an imported file. */
 export const IMPORTED_NOTE = '_(imported — not from this server; its tool calls were not run here)_';
 
-function toolBlock(p: Part, imported: boolean): string {
-  const server = typeof p.toolMetadata?.server === 'string' ? p.toolMetadata.server : '?';
-  const tool = typeof p.toolMetadata?.tool === 'string' ? p.toolMetadata.tool : '?';
-  const state = `${p.state ?? 'unknown'}${imported ? ' (imported — not run here)' : ''}`;
+function toolBlock(p: ToolPart, imported: boolean): string {
+  const { server = '?', tool = '?' } = toolMetadataOf(p);
+  const state = `${p.state}${imported ? ' (imported — not run here)' : ''}`;
   const lines = [
     `**Tool call** \`${server}.${tool}\` — ${state}`,
     '',
@@ -37,15 +22,17 @@ function toolBlock(p: Part, imported: boolean): string {
   return lines.join('\n');
 }
 
-export function conversationToMarkdown(title: string, messages: ExportMessage[]): string {
+/** A conversation as a readable Markdown document: roles, text, tool calls as fenced blocks. */
+export function conversationToMarkdown(
+  title: string,
+  messages: Array<Pick<ChatMessage, 'role' | 'parts' | 'metadata'>>,
+): string {
   const out = [`# ${title.replace(/\n/g, ' ')}`, ''];
   for (const m of messages) {
-    const when = m.createdAt ? ` · ${m.createdAt}` : '';
     const imported = m.metadata?.imported === true;
-    out.push(`## ${m.role === 'user' ? 'User' : 'Assistant'}${when}`, '');
+    out.push(`## ${m.role === 'user' ? 'User' : 'Assistant'}`, '');
     if (imported) out.push(IMPORTED_NOTE, '');
-    for (const raw of m.parts) {
-      const p = raw as Part;
+    for (const p of m.parts) {
       if (p.type === 'text' && p.text) out.push(p.text, '');
       else if (p.type === 'dynamic-tool') out.push(toolBlock(p, imported), '');
     }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readUIMessageStream, type UIMessageChunk } from 'ai';
 import { replayPreamble } from '@/lib/chat/replay-preamble';
-import type { ChatMessage } from '@/lib/chat/run-turn';
+import type { ChatMessage } from '@/lib/schemas/chat';
 
 const stored: ChatMessage = {
   id: 'msg-1',

@@ -1,5 +1,5 @@
 import type { UIMessageChunk } from 'ai';
-import type { ChatMessage } from '@/lib/chat/run-turn';
+import type { ChatMessage } from '@/lib/schemas/chat';
 
 type Part = ChatMessage['parts'][number];
 type ToolPart = Extract<Part, { type: 'dynamic-tool' }>;

@@ -3,9 +3,10 @@ import { describe, test } from 'node:test';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { dynamicTool, jsonSchema } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test';
-import { type ChatMessage, runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
+import { runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
 import { JsonToSseTransformStream } from 'ai';
 import type { ToolEntry } from '@/lib/chat/tools';
+import type { ChatMessage } from '@/lib/schemas/chat';
 
 const usage = {
   inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 },
@@ -127,9 +128,7 @@ describe('limits', () => {
     const { saved } = await run(model, { maxSteps: 3 });
     assert.ok(model.doStreamCalls.length <= 3);
     assert.equal(model.doStreamCalls.at(-1)?.toolChoice?.type, 'none');
-    const notice = saved?.parts.find((p) => p.type === 'data-notice') as
-      | { data: { text: string } }
-      | undefined;
+    const notice = saved?.parts.find((p) => p.type === 'data-notice');
     assert.match(notice?.data.text ?? '', /limit of 3 steps/);
   });
 

@@ -9,14 +9,12 @@ import {
   streamText,
   type ToolSet,
   toUIMessageStream,
-  type UIMessage,
   type UIMessageChunk,
 } from 'ai';
 import { describeProviderError } from '@/lib/chat/provider-errors';
 import type { ToolEntry } from '@/lib/chat/tools';
-import type { ChatDataParts, MessageMetadata } from '@/lib/schemas/chat';
+import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
 
-export type ChatMessage = UIMessage<MessageMetadata, ChatDataParts>;
 export type Toolkit = {
   tools: ToolSet;
   entries: Map<string, ToolEntry>;
@@ -84,13 +82,13 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
               }),
             );
       const tools = toolkit?.tools ?? {};
-      const messages = await convertToModelMessages(input.history.filter(hasContent), {
+      const messages = await convertToModelMessages<ChatMessage>(input.history.filter(hasContent), {
         tools,
         ignoreIncompleteToolCalls: true,
         // An attached MCP resource reaches the model as marked text; notices and progress stay in the UI.
         convertDataPart: (part) => {
           if (part.type !== 'data-resource') return undefined;
-          const r = part.data as ChatDataParts['resource'];
+          const r = part.data;
           return {
             type: 'text',
             text: `<resource uri="${r.uri}" server="${r.server}">\n${r.text ?? ''}\n</resource>`,

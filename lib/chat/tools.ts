@@ -6,6 +6,7 @@ import { classifyError } from '@/lib/mcp/errors';
 import { publicFailure } from '@/lib/mcp/public-failure';
 import type { ServerTools } from '@/lib/mcp/pool';
 import { exposeToolNames } from '@/lib/mcp/tool-names';
+import type { ToolMetadata } from '@/lib/schemas/tool-metadata';
 import type { ApprovalPolicy, ErrorKind } from '@/lib/schemas/mcp';
 
 /** A result larger than this is cut before it reaches the model and the database. */
@@ -106,7 +107,7 @@ export function buildToolSet(input: BuildToolsInput): { tools: ToolSet; entries:
     tools[exposed] = dynamicTool({
       description: tool.description ?? '',
       inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
-      metadata: { server: ref.server, tool: tool.name },
+      metadata: { server: ref.server, tool: tool.name } satisfies ToolMetadata,
       execute: (args, { abortSignal, toolCallId }) => executeTool(input, ref, args, abortSignal, toolCallId),
       toModelOutput: ({ output }) => ({ type: 'text', value: resultText(output as CallToolResult) }),
     });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { ChatMessage } from '@/lib/schemas/chat';
 import { serializeForShare } from '@/lib/share/serialize';
 import { newShareToken, SHARE_TOKEN } from '@/lib/share/token';
 
-const conversation = [
+const conversation: ChatMessage[] = [
   { id: 'sys', role: 'system', parts: [{ type: 'text', text: 'SYSTEM-CANARY' }] },
   {
     id: 'u1',
@@ -12,7 +13,7 @@ const conversation = [
       { type: 'text', text: 'hello' },
       { type: 'file', url: 'data:x', mediaType: 'text/plain' },
     ],
-    metadata: { owner: 'a@b.c' },
+    metadata: { model: 'a@b.c' },
   },
   {
     id: 'a1',
@@ -30,7 +31,7 @@ const conversation = [
         output: { content: [{ type: 'text', text: 'RESULT-CANARY' }] },
         toolMetadata: { server: 'files', tool: 'read' },
       },
-      { type: 'data-notice', data: { text: 'NOTICE' } },
+      { type: 'data-notice', data: { kind: 'step-limit', text: 'NOTICE' } },
       { type: 'text', text: 'done' },
     ],
   },
@@ -82,7 +83,7 @@ test('tokens are 192 random bits in base64url and never repeat', () => {
 });
 
 test('A14: an imported message keeps its imported flag in the snapshot, and no other metadata', () => {
-  const imported = [
+  const imported: Array<Omit<ChatMessage, 'id'>> = [
     { role: 'user', parts: [{ type: 'text', text: 'from a file' }], metadata: { imported: true } },
     {
       role: 'assistant',

@@ -4,27 +4,9 @@
  * Never ids, metadata (model, usage, errors), system prompts, files, reasoning or custom data parts;
  * only the imported flag, so an imported message (and its tool calls) never passes as having happened here.
  */
-export type PublicToolPart = {
-  type: 'tool';
-  server: string;
-  tool: string;
-  state: 'done' | 'error' | 'denied' | 'cancelled';
-  input?: unknown;
-  output?: string;
-  error?: string;
-};
-export type PublicPart = { type: 'text'; text: string } | PublicToolPart;
-export type PublicMessage = { role: 'user' | 'assistant'; parts: PublicPart[]; imported?: true };
-
-type StoredPart = {
-  type?: unknown;
-  text?: unknown;
-  state?: unknown;
-  toolMetadata?: unknown;
-  input?: unknown;
-  output?: unknown;
-  errorText?: unknown;
-};
+import type { ChatMessage, ChatPart, ToolPart } from '@/lib/schemas/chat';
+import type { PublicMessage, PublicPart, PublicToolPart } from '@/lib/schemas/share';
+import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
 
 const MAX_DETAIL_CHARS = 20_000;
 
@@ -40,26 +22,25 @@ function outputText(output: unknown): string {
   return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS)}…` : text;
 }
 
-function toolState(part: StoredPart): PublicToolPart['state'] {
+function toolState(part: ToolPart): PublicToolPart['state'] {
   if (part.state === 'output-available') return 'done';
   if (
     part.state === 'output-denied' ||
-    (part.state === 'approval-responded' &&
-      (part as { approval?: { approved?: boolean } }).approval?.approved === false)
+    (part.state === 'approval-responded' && part.approval.approved === false)
   )
     return 'denied';
   if (part.state === 'output-error') return 'error';
   return 'cancelled';
 }
 
-function publicPart(part: StoredPart, includeToolDetails: boolean): PublicPart | null {
-  if (part.type === 'text' && typeof part.text === 'string') return { type: 'text', text: part.text };
+function publicPart(part: ChatPart, includeToolDetails: boolean): PublicPart | null {
+  if (part.type === 'text') return { type: 'text', text: part.text };
   if (part.type !== 'dynamic-tool') return null;
-  const meta = (part.toolMetadata ?? {}) as { server?: unknown; tool?: unknown };
+  const meta = toolMetadataOf(part);
   const tool: PublicToolPart = {
     type: 'tool',
-    server: typeof meta.server === 'string' ? meta.server : 'tool',
-    tool: typeof meta.tool === 'string' ? meta.tool : 'call',
+    server: meta.server ?? 'tool',
+    tool: meta.tool ?? 'call',
     state: toolState(part),
   };
   if (!includeToolDetails) return tool;
@@ -67,19 +48,19 @@ function publicPart(part: StoredPart, includeToolDetails: boolean): PublicPart |
     ...tool,
     input: part.input,
     ...(part.state === 'output-available' ? { output: outputText(part.output) } : {}),
-    ...(typeof part.errorText === 'string' ? { error: part.errorText.slice(0, MAX_DETAIL_CHARS) } : {}),
+    ...(part.state === 'output-error' ? { error: part.errorText.slice(0, MAX_DETAIL_CHARS) } : {}),
   };
 }
 
 export function serializeForShare(
-  messages: Array<{ role: string; parts: unknown[]; metadata?: Record<string, unknown> }>,
+  messages: Array<Pick<ChatMessage, 'role' | 'parts' | 'metadata'>>,
   opts: { includeToolDetails: boolean },
 ): PublicMessage[] {
   const out: PublicMessage[] = [];
   for (const m of messages) {
     if (m.role !== 'user' && m.role !== 'assistant') continue;
     const parts = m.parts
-      .map((p) => publicPart((p ?? {}) as StoredPart, opts.includeToolDetails))
+      .map((p) => publicPart(p, opts.includeToolDetails))
       .filter((p): p is PublicPart => p !== null);
     if (parts.length)
       out.push({

@@ -8,7 +8,7 @@ import {
   lastAssistantMessageIsCompleteWithApprovalResponses,
 } from 'ai';
 import { useEffect } from 'react';
-import type { ChatMessage } from './message-item';
+import type { ChatMessage } from '@/lib/schemas/chat';
 
 export type EngineCallbacks = {
   /** The request body for POST /api/chat (only the new message, or the approval answers). */

@@ -1,5 +1,4 @@
-import type { ToolSettings } from '@/lib/schemas/chat';
-import type { ChatMessage } from './message-item';
+import type { ChatMessage, ToolSettings } from '@/lib/schemas/chat';
 
 /** The request body: the new user message, or the answers to pending tool approvals. */
 export function requestBody(
@@ -12,12 +11,7 @@ export function requestBody(
   // A new chat's first message carries the tool settings chosen before it (later changes are PATCHed).
   if (last?.role !== 'assistant')
     return { id, message: last, ...(tools && Object.keys(tools).length ? { tools } : {}) };
-  const approvals = last.parts.flatMap((p) => {
-    const part = p as {
-      type: string;
-      state?: string;
-      approval?: { id: string; approved?: boolean; reason?: string };
-    };
+  const approvals = last.parts.flatMap((part) => {
     if (part.type !== 'dynamic-tool' || part.state !== 'approval-responded' || !part.approval) return [];
     const { id: approvalId, approved, reason } = part.approval;
     return [

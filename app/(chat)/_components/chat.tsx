@@ -4,17 +4,16 @@ import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
-import type { ToolSettings } from '@/lib/schemas/chat';
+import type { ChatMessage, ToolProgress, ToolSettings } from '@/lib/schemas/chat';
 import { titleFrom } from '@/lib/title';
 import { ChatHeader } from './chat-header';
 import { Composer } from './composer';
 import { ErrorNotice } from './error-notice';
 import type { ResourceAttachment } from './attachment-chips';
 import { requestBody } from './chat-request';
-import { type ChatMessage, MessageItem } from './message-item';
+import { MessageItem } from './message-item';
 import { preloadMarkdown } from './markdown';
 import { MessageList } from './message-list';
-import type { Progress } from './tool-call-card';
 import { useLazyChat } from './use-lazy-chat';
 import { useOlderMessages } from './use-older-messages';
 
@@ -56,7 +55,7 @@ export function Chat({
   const modelRef = useRef(initialModel);
   modelRef.current = model;
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
-  const [progress, setProgress] = useState<ReadonlyMap<string, Progress>>(new Map());
+  const [progress, setProgress] = useState<ReadonlyMap<string, ToolProgress>>(new Map());
   const createdRef = useRef(!isNew);
   const alwaysRef = useRef(new Set<string>());
   const {

@@ -1,23 +1,20 @@
 'use client';
 
-import type { UIMessage } from 'ai';
 import { memo, useState } from 'react';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import { EditMessage } from './edit-message';
 import { ImportedMark } from './imported-mark';
 import { MessageActions } from './message-actions';
-import type { ChatDataParts, MessageMetadata } from '@/lib/schemas/chat';
+import type { ChatMessage, ToolPart, ToolProgress } from '@/lib/schemas/chat';
 import { Markdown } from './markdown';
-import { type Progress, ToolCallCard, type ToolPart, toolRef } from './tool-call-card';
-import { cardState } from './tool-result';
-
-export type ChatMessage = UIMessage<MessageMetadata, ChatDataParts>;
+import { ToolCallCard, toolRef } from './tool-call-card';
+import { type CardState, cardState } from './tool-result';
 
 type Props = {
   message: ChatMessage;
   streaming: boolean;
   interrupted: boolean;
-  progress?: ReadonlyMap<string, Progress>;
+  progress?: ReadonlyMap<string, ToolProgress>;
   onApproval?: (approvalId: string, approved: boolean, always: boolean) => void;
   /** Offered on the last answer when idle. */
   onRegenerate?: () => void;
@@ -35,11 +32,12 @@ const resourcesOf = (message: ChatMessage): ResourceAttachment[] =>
 
 const textOf = (message: ChatMessage) => message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
+const CHAIN_MARK: Partial<Record<CardState, string>> = { done: '✓', error: '✗', denied: '⊘', cancelled: '⊘' };
+
 /** `time.now ✓ · calculator.evaluate ✗` under an answer that used tools. */
 function ChainSummary({ tools, interrupted }: { tools: ToolPart[]; interrupted: boolean }) {
   if (!tools.length) return null;
-  const mark = (p: ToolPart) =>
-    ({ done: '✓', error: '✗', denied: '⊘', cancelled: '⊘' })[cardState(p, interrupted) as string] ?? '…';
+  const mark = (p: ToolPart) => CHAIN_MARK[cardState(p, interrupted)] ?? '…';
   return (
     <p data-tool-chain className="mt-1 font-mono text-xs text-zinc-500">
       {tools.map((p) => `${toolRef(p).server}.${toolRef(p).tool} ${mark(p)}`).join(' · ')}
@@ -94,9 +92,7 @@ export const MessageItem = memo(function MessageItem({
       </div>
     );
   }
-  const tools = message.parts.filter(
-    (p): p is ToolPart & typeof p => p.type === 'dynamic-tool',
-  ) as unknown as ToolPart[];
+  const tools = message.parts.filter((p) => p.type === 'dynamic-tool');
   const hasText = message.parts.some((p) => p.type === 'text' && p.text);
   return (
     <div
@@ -110,14 +106,13 @@ export const MessageItem = memo(function MessageItem({
       {message.parts.map((part, i) => {
         if (part.type === 'text') return <Markdown key={i} text={part.text} />;
         if (part.type === 'dynamic-tool') {
-          const p = part as unknown as ToolPart;
           return (
             <ToolCallCard
-              key={p.toolCallId}
-              part={p}
+              key={part.toolCallId}
+              part={part}
               interrupted={interrupted}
               imported={imported}
-              progress={progress?.get(p.toolCallId)}
+              progress={progress?.get(part.toolCallId)}
               onApproval={onApproval}
             />
           );

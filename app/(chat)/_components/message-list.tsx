@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
-import type { ChatMessage } from './message-item';
+import type { ChatMessage } from '@/lib/schemas/chat';
 
 type Props = {
   messages: ChatMessage[];

@@ -1,37 +1,22 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import type { ToolPart, ToolProgress } from '@/lib/schemas/chat';
+import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
 import { type CardState, cardState, resultBlocks, STATE_LABEL } from './tool-result';
-
-export type ToolPart = {
-  type: 'dynamic-tool';
-  toolName: string;
-  toolCallId: string;
-  state: string;
-  input?: unknown;
-  output?: unknown;
-  errorText?: string;
-  toolMetadata?: { server?: unknown; tool?: unknown } | Record<string, unknown>;
-  approval?: { id: string; approved?: boolean; reason?: string };
-};
-
-export type Progress = { progress: number; total?: number; message?: string };
 
 type Props = {
   part: ToolPart;
   interrupted: boolean;
   /** From an imported file: shown, never run here. */
   imported?: boolean;
-  progress?: Progress;
+  progress?: ToolProgress;
   onApproval?: (approvalId: string, approved: boolean, always: boolean) => void;
 };
 
 export function toolRef(part: ToolPart): { server: string; tool: string } {
-  const meta = (part.toolMetadata ?? {}) as { server?: unknown; tool?: unknown };
-  return {
-    server: typeof meta.server === 'string' ? meta.server : '?',
-    tool: typeof meta.tool === 'string' ? meta.tool : part.toolName,
-  };
+  const meta = toolMetadataOf(part);
+  return { server: meta.server ?? '?', tool: meta.tool ?? part.toolName };
 }
 
 const BADGE: Record<CardState, string> = {

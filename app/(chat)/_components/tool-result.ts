@@ -1,3 +1,5 @@
+import type { ToolPart } from '@/lib/schemas/chat';
+
 /** Client-side reading of an MCP CallToolResult (untrusted: every field is checked). */
 export type ResultBlock = { kind: 'text'; text: string } | { kind: 'image'; src: string; alt: string };
 
@@ -35,10 +37,8 @@ export type CardState =
   | 'denied'
   | 'cancelled';
 
-type PartLike = { state: string; approval?: { approved?: boolean }; errorText?: string };
-
 /** SPEC §5 card states from the AI SDK part state; a call cut short by Stop is "cancelled". */
-export function cardState(part: PartLike, interrupted: boolean): CardState {
+export function cardState(part: ToolPart, interrupted: boolean): CardState {
   switch (part.state) {
     case 'input-streaming':
       return interrupted ? 'cancelled' : 'streaming-input';

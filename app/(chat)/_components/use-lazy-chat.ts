@@ -3,7 +3,7 @@
 import type { Chat } from '@ai-sdk/react';
 import { createElement, type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import type { EngineBridge, EngineCallbacks, EngineSnapshot } from './chat-engine';
-import type { ChatMessage } from './message-item';
+import type { ChatMessage } from '@/lib/schemas/chat';
 
 type Engine = Chat<ChatMessage>;
 type Loaded = { engine: Engine; Bridge: typeof EngineBridge };

@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useRef, useState } from 'react';
-import type { ChatMessage } from './message-item';
+import type { ChatMessage } from '@/lib/schemas/chat';
 
 type Page = { messages: ChatMessage[]; before: number | null };
 

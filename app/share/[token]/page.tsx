@@ -6,7 +6,7 @@ import { ImportedMark } from '@/app/(chat)/_components/imported-mark';
 import { Markdown } from '@/app/(chat)/_components/markdown';
 import { getSessionUser } from '@/app/_server/session';
 import { readShare } from '@/app/_server/shares';
-import type { PublicMessage, PublicToolPart } from '@/lib/share/serialize';
+import type { PublicMessage, PublicToolPart } from '@/lib/schemas/share';
 import { ContinueButton } from './continue-button';
 
 export const dynamic = 'force-dynamic';

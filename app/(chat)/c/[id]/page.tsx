@@ -7,7 +7,6 @@ import { requirePageUser } from '@/app/_server/page-user';
 import { isTurnRunning } from '@/app/_server/running-turns';
 import { listModels, NO_PROVIDER_MESSAGE } from '@/lib/providers';
 import { Chat } from '../../_components/chat';
-import type { ChatMessage } from '../../_components/message-item';
 
 export const dynamic = 'force-dynamic';
 
@@ -28,7 +27,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       key={id}
       id={id}
       title={conversation.title}
-      initialMessages={page.messages as ChatMessage[]}
+      initialMessages={page.messages}
       olderBefore={page.before}
       isNew={false}
       initialToolSettings={{
