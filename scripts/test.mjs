@@ -50,6 +50,7 @@ const unit = run(
     'db/**/*.test.ts',
     'app/**/*.test.ts',
     'e2e/fixtures/**/*.test.ts',
+    'test/mcp-faults/**/*.test.ts',
   ],
   { capture: true },
 );
@@ -89,7 +90,7 @@ else failed++;
 if (build.status === 0)
   countNodeTests(
     run(
-      'fault tests (node:test, faults/)',
+      'fault tests (node:test, test/app-faults/)',
       process.execPath,
       ['scripts/test-faults.mjs', '--test-reporter=spec'],
       { capture: true },

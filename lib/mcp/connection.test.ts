@@ -7,7 +7,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
 import { McpFailure } from '@/lib/mcp/errors';
-import { spyTransport } from '@/lib/mcp/faults/harness';
+import { spyTransport } from '@/test/mcp-faults/harness';
 import type { StdioConfig } from '@/lib/schemas/mcp';
 
 const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));

@@ -12,7 +12,7 @@ import {
   stdio,
   text,
   until,
-} from '@/lib/mcp/faults/harness';
+} from '@/test/mcp-faults/harness';
 import type { McpPool } from '@/lib/mcp/pool';
 
 // R3: a remote server flaps (connection refused, 503, healthy again), answers 404 for our session,

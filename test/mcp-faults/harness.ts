@@ -15,7 +15,7 @@ import type { McpServerConfig, RemoteConfig, StdioConfig } from '@/lib/schemas/m
 
 /** Shared set-up of the R1–R4 fault tests: real test-server processes, a pool, and /proc checks. */
 
-export const FIXTURE = fileURLToPath(new URL('../../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
+export const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
 /** Every stdio child of this test file carries it in its environment, so leftovers can be found. */
 export const MARK = randomUUID();
 

@@ -11,7 +11,7 @@ import {
   stdio,
   text,
   until,
-} from '@/lib/mcp/faults/harness';
+} from '@/test/mcp-faults/harness';
 import { StdioConfigSchema } from '@/lib/schemas/mcp';
 
 // R2: a tool never answers; another sends progress forever; the user presses Stop during a slow tool.

@@ -15,7 +15,7 @@ import {
   stdio,
   text,
   until,
-} from '@/lib/mcp/faults/harness';
+} from '@/test/mcp-faults/harness';
 import type { McpPool } from '@/lib/mcp/pool';
 import { definitionHash, toolDefinition } from '@/lib/mcp/tool-definition';
 

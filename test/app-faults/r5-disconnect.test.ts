@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
-import { cardState } from '../app/(chat)/_components/tool-result';
+import { cardState } from '@/app/(chat)/_components/tool-result';
 import {
   type Auth,
   chat,

@@ -13,7 +13,7 @@ import {
   stdio,
   text,
   until,
-} from '@/lib/mcp/faults/harness';
+} from '@/test/mcp-faults/harness';
 import type { ServerStatusInfo } from '@/lib/schemas/mcp';
 
 /** The backoff set by the last failure: from when it was recorded to the next allowed attempt. */
