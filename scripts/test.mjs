@@ -45,6 +45,8 @@ const unit = run(
     '--conditions=react-server',
     '--test',
     '--test-concurrency=1',
+    // A hang guard only: tests wait on events, not on time, so a lost event must not stall the suite.
+    '--test-timeout=120000',
     '--test-reporter=spec',
     'lib/**/*.test.ts',
     'db/**/*.test.ts',
