@@ -1,33 +1,40 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { IdleMemoryRelease } from './idle-memory';
 
-test('memory is released once, after the last turn ends and the server stays quiet', async () => {
+// The quiet period is a timer: the clock is moved by hand, so "after" and "not before" are exact.
+
+test('memory is released once, after the last turn ends and the server stays quiet', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
   let collected = 0;
   const idle = new IdleMemoryRelease(30, () => collected++);
   const endA = idle.begin();
   const endB = idle.begin();
   endA();
-  await sleep(60);
+  t.mock.timers.tick(60);
   assert.equal(collected, 0, 'another turn was still streaming');
   endB();
   endB(); // ending twice counts once
-  await sleep(60);
+  t.mock.timers.tick(29);
+  assert.equal(collected, 0, 'not before the quiet period is over');
+  t.mock.timers.tick(1);
   assert.equal(collected, 1);
-  await sleep(60);
+  t.mock.timers.tick(60);
   assert.equal(collected, 1, 'no second collection without new work');
 });
 
-test('a turn that starts during the quiet period postpones the release', async () => {
+test('a turn that starts during the quiet period postpones the release', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
   let collected = 0;
   const idle = new IdleMemoryRelease(40, () => collected++);
   idle.begin()();
-  await sleep(10);
+  t.mock.timers.tick(10);
   const end = idle.begin();
-  await sleep(60);
+  t.mock.timers.tick(60);
   assert.equal(collected, 0, 'a turn is running');
   end();
-  await sleep(80);
+  t.mock.timers.tick(39);
+  assert.equal(collected, 0, 'the quiet period starts over when the turn ends');
+  t.mock.timers.tick(1);
   assert.equal(collected, 1);
 });

@@ -45,11 +45,14 @@ const unit = run(
     '--conditions=react-server',
     '--test',
     '--test-concurrency=1',
+    // A hang guard only: tests wait on events, not on time, so a lost event must not stall the suite.
+    '--test-timeout=120000',
     '--test-reporter=spec',
     'lib/**/*.test.ts',
     'db/**/*.test.ts',
     'app/**/*.test.ts',
     'e2e/fixtures/**/*.test.ts',
+    'test/mcp-faults/**/*.test.ts',
   ],
   { capture: true },
 );
@@ -89,7 +92,7 @@ else failed++;
 if (build.status === 0)
   countNodeTests(
     run(
-      'fault tests (node:test, faults/)',
+      'fault tests (node:test, test/app-faults/)',
       process.execPath,
       ['scripts/test-faults.mjs', '--test-reporter=spec'],
       { capture: true },

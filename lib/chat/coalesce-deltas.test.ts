@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { coalesceDeltas } from './coalesce-deltas';
 
@@ -32,21 +31,32 @@ test('deltas that arrive in one event-loop turn (one network read) leave as one 
   ]);
 });
 
-test('a model streaming token by token is passed on token by token, before the next token arrives', async () => {
+test('a model streaming token by token is passed on token by token, before the next token arrives', async (t) => {
+  // Clocks are frozen: a release that waited on a timer would never come, and the test would fail.
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'] });
+  // The source sends the next token only once the previous one has come out: no token can be merged
+  // with a later one, and a transform that held a lone token back until more input came would stall.
   let sent = 0;
+  let seen: (() => void) | undefined;
   const source = new ReadableStream<LanguageModelV4StreamPart>({
     async start(c) {
       for (const w of ['a', 'b', 'c']) {
+        const out = new Promise<void>((resolve) => {
+          seen = resolve;
+        });
         c.enqueue(delta('t', w));
         sent++;
-        await sleep(20);
+        await out;
       }
       c.close();
     },
   });
-  const seen: Array<{ part: LanguageModelV4StreamPart; sentSoFar: number }> = [];
-  for await (const part of source.pipeThrough(coalesceDeltas())) seen.push({ part, sentSoFar: sent });
-  assert.deepEqual(seen, [
+  const parts: Array<{ part: LanguageModelV4StreamPart; sentSoFar: number }> = [];
+  for await (const part of source.pipeThrough(coalesceDeltas())) {
+    parts.push({ part, sentSoFar: sent });
+    seen?.();
+  }
+  assert.deepEqual(parts, [
     { part: delta('t', 'a'), sentSoFar: 1 },
     { part: delta('t', 'b'), sentSoFar: 2 },
     { part: delta('t', 'c'), sentSoFar: 3 },
@@ -100,7 +110,8 @@ test('text pending when the source ends is released before the end, and a cancel
   const onUncaught = (err: unknown) => uncaught.push(err);
   process.on('uncaughtException', onUncaught);
   await reader.cancel('stop');
-  await sleep(5); // the pending flush would fire here
+  // The pending flush (a setImmediate queued when 'x' went through) runs before this one.
+  await new Promise((resolve) => setImmediate(resolve));
   process.off('uncaughtException', onUncaught);
   assert.deepEqual(uncaught, []);
 });

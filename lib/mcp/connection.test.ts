@@ -7,7 +7,7 @@ import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdi
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
 import { McpFailure } from '@/lib/mcp/errors';
-import { spyTransport } from '@/lib/mcp/faults/harness';
+import { exited, spyTransport, stderrLine } from '@/test/mcp-faults/harness';
 import type { StdioConfig } from '@/lib/schemas/mcp';
 
 const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
@@ -60,12 +60,15 @@ const alive = (pid: number) => {
     return false;
   }
 };
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+/** Whether `promise` has settled by the time the callbacks queued so far (setImmediate) have run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
 }
 /** Records the messages the client sends (Protocol calls transport.send for every outgoing message). */
 const spySent = (client: Client): JSONRPCMessage[] => spyTransport(client.transport);
@@ -103,28 +106,36 @@ describe('McpConnection over stdio', () => {
     assert.equal(conn.status().status, 'connected');
   });
 
-  test('a timeout sends notifications/cancelled and leaves the connection usable', async () => {
+  test('a timeout sends notifications/cancelled and leaves the connection usable', async (t) => {
+    // Timers are moved by hand: the call times out exactly when its timeout has passed, never before.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const conn = open(stdio({ timeoutMs: 1000 }));
     const sent = spySent(await conn.getClient());
-    const started = Date.now();
-    await assert.rejects(conn.callTool('hang', {}), isFailure('timeout'));
-    assert.ok(Date.now() - started < 4000, 'timed out within a few seconds');
+    const call = conn.callTool('hang', {});
+    await stderrLine(conn, /hang started/); // the server has the call (its timeout runs from the send)
+    t.mock.timers.tick(999);
+    assert.equal(await settled(call), false, 'still waiting 1 ms before the timeout');
+    t.mock.timers.tick(1);
+    await assert.rejects(call, isFailure('timeout'));
     assert.equal(cancelled(sent).length, 1);
     assert.equal(text(await conn.callTool('add', { a: 1, b: 1 })), '2');
     assert.equal(conn.status().status, 'connected');
   });
 
-  test('aborting the signal cancels a call promptly', async () => {
+  test('aborting the signal cancels a call promptly', async (t) => {
+    // Clocks stand still: no timeout can end the call, only the abort.
+    t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
     const conn = open();
     const sent = spySent(await conn.getClient());
     const abort = new AbortController();
-    const started = Date.now();
-    setTimeout(() => abort.abort(), 100);
-    await assert.rejects(conn.callTool('hang', {}, { signal: abort.signal }), McpFailure);
-    assert.ok(Date.now() - started < 1500, `aborted in ${Date.now() - started} ms`);
+    const call = conn.callTool('hang', {}, { signal: abort.signal });
+    await stderrLine(conn, /hang started/);
+    abort.abort();
+    await assert.rejects(call, McpFailure);
     assert.equal(cancelled(sent).length, 1);
     // An already-aborted signal fails before anything is sent.
     await assert.rejects(conn.callTool('sleep', { ms: 5000 }, { signal: abort.signal }), McpFailure);
+    assert.equal(sent.filter((m) => 'method' in m && m.method === 'tools/call').length, 1);
     assert.equal(text(await conn.callTool('echo', { message: 'still here' })), 'still here');
   });
 
@@ -137,22 +148,29 @@ describe('McpConnection over stdio', () => {
       { onProgress: (p) => progress.push(p.progress) },
     );
     assert.equal(text(result), 'slept 300ms');
-    // The last notification can lose the race with the response (the SDK drops progress that arrives in the
-    // same chunk as the result), so only the earlier, well-separated steps are guaranteed.
-    assert.deepEqual(progress, [1, 2, 3].slice(0, progress.length));
-    assert.ok(progress.length >= 2, `got progress ${progress}`);
+    // The test server waits for the client to handle each step (a ping) before it goes on: all arrive.
+    assert.deepEqual(progress, [1, 2, 3]);
   });
 
   test('tools/list_changed refreshes the cached tool list', async () => {
     const seen: string[][] = [];
-    const conn = open(stdio(), { onTools: (_server, tools) => seen.push(tools.map((t) => t.name)) });
+    let sawAddedLater: () => void = () => {};
+    const addedLater = new Promise<void>((resolve) => {
+      sawAddedLater = resolve;
+    });
+    const conn = open(stdio(), {
+      onTools: (_server, tools) => {
+        seen.push(tools.map((t) => t.name));
+        if (tools.some((t) => t.name === 'added_later')) sawAddedLater();
+      },
+    });
     const first = await conn.listTools();
     assert.ok(!first.some((t) => t.name === 'added_later'));
     assert.equal(text(await conn.callTool('change_tools', {})), 'tools changed');
-    await until(
-      async () => (await conn.listTools()).some((t) => t.name === 'added_later'),
-      2000,
-      'added_later',
+    await addedLater; // the refresh that list_changed started
+    assert.ok(
+      (await conn.listTools()).some((t) => t.name === 'added_later'),
+      'the cache has the new list',
     );
     assert.ok(conn.listRequests >= 2);
     assert.ok(seen.at(-1)?.includes('added_later'), 'the observer saw the new list');
@@ -173,18 +191,38 @@ describe('McpConnection over stdio', () => {
     }
   });
 
-  test('an idle connection closes itself, but never while a call is in flight', async () => {
-    const conn = open(stdio(), { idleMs: 300 });
+  test('an idle connection closes itself, but never while a call is in flight', async (t) => {
+    // The idle timer is moved by hand; the child and its tool call run in real time.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const idleMs = 300;
+    const conn = open(stdio(), { idleMs });
     const firstPid = pidOf(await conn.getClient());
-    await until(() => conn.status().status === 'idle', 2000, 'the idle close');
-    await until(() => !alive(firstPid), 5000, 'the idle child to exit');
+    t.mock.timers.tick(idleMs - 1);
+    assert.equal(conn.status().status, 'connected', 'not idle before idleMs');
+    t.mock.timers.tick(1);
+    assert.equal(conn.status().status, 'idle');
+    await exited(firstPid);
 
-    const call = conn.callTool('sleep', { ms: 800, steps: 2 });
+    // Ten idle periods pass while a call runs (at its first progress notification, well before its end).
+    const during: string[] = [];
+    const call = conn.callTool(
+      'sleep',
+      { ms: 400, steps: 2 },
+      {
+        onProgress: (p) => {
+          if (p.progress !== 1) return;
+          t.mock.timers.tick(10 * idleMs);
+          during.push(conn.status().status);
+        },
+      },
+    );
     const pid = pidOf(await conn.getClient());
     assert.notEqual(pid, firstPid);
-    assert.equal(text(await call), 'slept 800ms');
+    assert.equal(text(await call), 'slept 400ms');
+    assert.deepEqual(during, ['connected'], 'the connection stayed open through the call');
     assert.equal(conn.status().status, 'connected');
     assert.ok(alive(pid), 'the child survived the long call');
-    await until(() => conn.status().status === 'idle', 2000, 'the idle close after the call');
+    t.mock.timers.tick(idleMs);
+    assert.equal(conn.status().status, 'idle', 'the idle close after the call');
   });
 });

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import childProcess, { type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,12 +12,13 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, type McpConnection } from '@/lib/mcp/connection';
 import { McpFailure } from '@/lib/mcp/errors';
+import type { LineBuffer } from '@/lib/mcp/line-buffer';
 import { McpPool } from '@/lib/mcp/pool';
 import type { McpServerConfig, RemoteConfig, StdioConfig } from '@/lib/schemas/mcp';
 
 /** Shared set-up of the R1–R4 fault tests: real test-server processes, a pool, and /proc checks. */
 
-export const FIXTURE = fileURLToPath(new URL('../../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
+export const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
 /** Every stdio child of this test file carries it in its environment, so leftovers can be found. */
 export const MARK = randomUUID();
 
@@ -101,20 +104,73 @@ export function markedProcesses(): number[] {
   return found;
 }
 
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  ms: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/** Every child process spawned in this test process (the SDK spawns through child_process.spawn), by pid. */
+const spawned = new Map<number, ChildProcess>();
+const closed = new Set<ChildProcess>();
+const realSpawn = childProcess.spawn;
+childProcess.spawn = ((...args: Parameters<typeof realSpawn>) => {
+  const child = realSpawn(...args);
+  if (child.pid) spawned.set(child.pid, child);
+  child.once('close', () => closed.add(child));
+  return child;
+}) as typeof realSpawn;
+after(() => {
+  childProcess.spawn = realSpawn;
+});
+
+/**
+ * Resolves when the child `pid` (spawned by this test process) has exited, been reaped (no zombie) and
+ * its pipes have closed — by then the host has seen its connection end too (the SDK listens for 'close').
+ */
+export async function exited(pid: number): Promise<void> {
+  const child = spawned.get(pid);
+  assert.ok(child, `child ${pid} was spawned by this test process`);
+  if (!closed.has(child)) await once(child, 'close');
 }
 
 export const stderrHas = (conn: McpConnection, pattern: RegExp) =>
   conn.stderr.tail().some((l) => pattern.test(l));
+
+const stderrCount = (conn: McpConnection, pattern: RegExp) =>
+  conn.stderr.tail().filter((l) => pattern.test(l)).length;
+
+type LineWaiter = { ready: () => boolean; resolve: () => void };
+const lineWaiters = new WeakMap<LineBuffer, LineWaiter[]>();
+
+/** Resolves once `conn`'s stderr tail holds `count` lines matching `pattern`: at once, or as lines arrive. */
+export function stderrLine(conn: McpConnection, pattern: RegExp, count = 1): Promise<void> {
+  const ready = () => stderrCount(conn, pattern) >= count;
+  if (ready()) return Promise.resolve();
+  let waiters = lineWaiters.get(conn.stderr);
+  if (!waiters) {
+    const list: LineWaiter[] = [];
+    waiters = list;
+    lineWaiters.set(conn.stderr, list);
+    // LineBuffer.write hands every complete line to push: watch it there.
+    const push = conn.stderr.push.bind(conn.stderr);
+    conn.stderr.push = (line) => {
+      push(line);
+      for (const waiter of list.filter((w) => w.ready())) {
+        list.splice(list.indexOf(waiter), 1);
+        waiter.resolve();
+      }
+    };
+  }
+  const list = waiters;
+  return new Promise((resolve) => list.push({ ready, resolve }));
+}
+
+/** Resolves when a message matching `match` is sent through a transport watched by spyTransport. */
+export function sentMessage(sent: JSONRPCMessage[], match: (m: JSONRPCMessage) => boolean): Promise<void> {
+  if (sent.some(match)) return Promise.resolve();
+  const waiters = sendWaiters.get(sent);
+  assert.ok(waiters, 'the list comes from spyTransport');
+  return new Promise((resolve) => waiters.push({ match, resolve }));
+}
+const sendWaiters = new WeakMap<
+  JSONRPCMessage[],
+  Array<{ match: (m: JSONRPCMessage) => boolean; resolve: () => void }>
+>();
 
 /** Records what the client sends (the SDK calls transport.send for every outgoing message). */
 export async function spySent(conn: McpConnection): Promise<JSONRPCMessage[]> {
@@ -125,9 +181,15 @@ export async function spySent(conn: McpConnection): Promise<JSONRPCMessage[]> {
 export function spyTransport(transport: Transport | undefined): JSONRPCMessage[] {
   assert.ok(transport);
   const sent: JSONRPCMessage[] = [];
+  const waiters: Array<{ match: (m: JSONRPCMessage) => boolean; resolve: () => void }> = [];
+  sendWaiters.set(sent, waiters);
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     sent.push(message);
+    for (const waiter of waiters.filter((w) => w.match(message))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     return send(message, options);
   };
   return sent;

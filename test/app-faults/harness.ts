@@ -1,6 +1,6 @@
 /**
- * Harness for the fault tests (faults/*.test.ts, `npm run test:faults`): the production app as a real
- * process the test controls (kill -9, restart), the fake model, and MCP stdio servers from a temp
+ * Harness for the fault tests (test/app-faults/*.test.ts, `npm run test:faults`): the production app as
+ * a real process the test controls (kill -9, restart), the fake model, and MCP stdio servers from a temp
  * config. Builds nothing: it needs an existing `next build` in the working directory.
  *
  * Every process runs in its own process group (bench/chat-turn-procs.ts), so teardown reaches the MCP
@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { closeAgents, cookieHeader, request } from '../bench/chat-turn-http';
-import type { ChatMessage } from '../lib/schemas/chat';
+import { closeAgents, cookieHeader, request } from '@/bench/chat-turn-http';
+import type { ChatMessage } from '@/lib/schemas/chat';
 import {
   type Child,
   childrenOf,
@@ -25,12 +25,12 @@ import {
   startChild,
   stopChild,
   waitForHttp,
-} from '../bench/chat-turn-procs';
+} from '@/bench/chat-turn-procs';
 
 export { childrenOf, cmdline, request };
 export const ROOT = process.cwd();
 export const TEST_MCP_SERVER = path.join(ROOT, 'e2e/fixtures/test-mcp-server.mjs');
-export const BAD_MCP_SERVER = path.join(ROOT, 'faults/fixtures/bad-mcp-server.mjs');
+export const BAD_MCP_SERVER = path.join(ROOT, 'test/app-faults/fixtures/bad-mcp-server.mjs');
 
 export type Auth = { origin: string; cookie: string };
 export type Account = { name: string; email: string; password: string };

@@ -3,19 +3,20 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import {
   connectionOf,
+  exited,
   isFailure,
   newPool,
   pidOf,
   report,
+  sentMessage,
   spySent,
-  stderrHas,
+  stderrLine,
   stdio,
   text,
-  until,
-} from '@/lib/mcp/faults/harness';
+} from '@/test/mcp-faults/harness';
 import type { McpPool } from '@/lib/mcp/pool';
 import { definitionHash, toolDefinition } from '@/lib/mcp/tool-definition';
 
@@ -28,19 +29,30 @@ import { definitionHash, toolDefinition } from '@/lib/mcp/tool-definition';
 const dir = mkdtempSync(join(tmpdir(), 'r4-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A pool whose observer keeps every tool list it is told of, as name → definition hash. */
+type ToolHashes = Map<string, string>;
+
+/**
+ * A pool whose observer keeps every tool list it is told of, as name → definition hash; `listed(check)`
+ * resolves once the latest list passes `check` (at once, or when such a list arrives).
+ */
 function observed(env: Record<string, string> = {}) {
-  const lists: Array<Map<string, string>> = [];
+  const lists: ToolHashes[] = [];
+  const waiting: Array<{ check: (list: ToolHashes) => boolean; resolve: () => void }> = [];
+  const latest = () => lists.at(-1) ?? new Map<string, string>();
   const pool = newPool([stdio('cat', env)]);
-  pool.toolsObserver = (_server, tools: Tool[]) =>
-    lists.push(new Map(tools.map((t) => [t.name, definitionHash(toolDefinition(t))])));
-  return {
-    pool,
-    conn: connectionOf(pool, 'cat'),
-    lists,
-    latest: () => lists.at(-1) ?? new Map<string, string>(),
+  pool.toolsObserver = (_server, tools: Tool[]) => {
+    const list = new Map(tools.map((t) => [t.name, definitionHash(toolDefinition(t))]));
+    lists.push(list);
+    for (const w of waiting.filter((w) => w.check(list))) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve();
+    }
   };
+  const listed = (check: (list: ToolHashes) => boolean) =>
+    check(latest()) ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ check, resolve }));
+  return { pool, conn: connectionOf(pool, 'cat'), lists, latest, listed };
 }
+const isToolsList = (m: JSONRPCMessage) => 'method' in m && m.method === 'tools/list';
 async function catalog(pool: McpPool): Promise<string[]> {
   const [entry] = await pool.tools(['cat']);
   assert.ok(
@@ -51,7 +63,7 @@ async function catalog(pool: McpPool): Promise<string[]> {
 }
 
 test('R4 list_changed for add, remove and schema change: the catalog converges, removed tools cannot be called, changed tools get a new hash', async () => {
-  const { pool, conn, lists, latest } = observed();
+  const { pool, conn, lists, latest, listed } = observed();
   await catalog(pool);
   const before = latest();
   const sent = await spySent(conn);
@@ -63,7 +75,7 @@ test('R4 list_changed for add, remove and schema change: the catalog converges, 
     reschema: ['add'],
   });
   const changedAt = performance.now();
-  await until(() => latest().has('fresh') && !latest().has('delete_all'), 2_000, 'the catalog to converge');
+  await listed((list) => list.has('fresh') && !list.has('delete_all'));
   report('R4', 'add/remove/schema change → catalog converged', performance.now() - changedAt);
   const names = await catalog(pool);
   assert.ok(names.includes('fresh') && !names.includes('delete_all'));
@@ -87,19 +99,23 @@ test('R4 list_changed for add, remove and schema change: the catalog converges, 
 });
 
 test('R4 a list_changed during an in-flight tools/list is not lost', async () => {
-  const { pool, conn, latest } = observed();
+  const { pool, conn, lists, latest, listed } = observed();
   await catalog(pool);
-  // tools/list now answers 400 ms late, with the list as it was when asked.
-  await pool.callTool('cat', 'list_fault', { delayMs: 400 });
-  const listsBefore = conn.listRequests;
+  const sent = await spySent(conn);
+  // The next tools/list is answered (with the list as it was when asked) only after the next retool has
+  // sent its list_changed: that notification surely arrives while the list is in flight.
+  await pool.callTool('cat', 'list_fault', { hold: 1 });
   await pool.callTool('cat', 'retool', { add: ['first'] });
-  await until(() => conn.listRequests > listsBefore, 1_000, 'the re-list to start');
+  await sentMessage(sent, isToolsList); // the re-list is out, and held
   const changedAt = performance.now();
   await pool.callTool('cat', 'retool', { add: ['second'] });
-  assert.ok(!latest().has('first'), 'the second change came while the first re-list was still in flight');
-  await until(() => latest().has('second'), 3_000, 'the second change to reach the catalog');
+  await listed((list) => list.has('second'));
   report('R4', 'change during an in-flight tools/list → catalog converged', performance.now() - changedAt);
   assert.ok(latest().has('first'));
+  assert.ok(
+    lists.every((list) => !list.has('first') || list.has('second')),
+    'the stale answer of the held tools/list never became the catalog',
+  );
   const names = await catalog(pool);
   assert.ok(names.includes('first') && names.includes('second'));
 });
@@ -110,9 +126,10 @@ test('R4 a failing tools/list keeps the last good catalog and is retried until i
   await pool.callTool('cat', 'list_fault', { fail: 2 });
   await pool.callTool('cat', 'retool', { add: ['third'] });
   const changedAt = performance.now();
-  await until(() => stderrHas(conn, /tools\/list failing on purpose/), 1_000, 'the re-list to fail');
+  await stderrLine(conn, /tools\/list failing on purpose/); // the re-list failed
   // The next catalog request retries (and fails again): the last good catalog is served meanwhile.
   assert.deepEqual(await catalog(pool), good);
+  await stderrLine(conn, /tools\/list failing on purpose/, 2);
   assert.equal(conn.stderr.tail().filter((l) => /tools\/list failing on purpose/.test(l)).length, 2);
   assert.equal(conn.status().status, 'connected', 'a failing tools/list does not take the server down');
   // The one after that succeeds.
@@ -128,7 +145,8 @@ test('R4 tools changed while disconnected are picked up on reconnect', async () 
   assert.ok((await catalog(pool)).includes('echo'));
   const pid = await pidOf(conn);
   process.kill(pid, 'SIGKILL');
-  await until(() => conn.status().status === 'error', 1_000, 'the server to be seen gone');
+  await exited(pid);
+  assert.equal(conn.status().status, 'error', 'the server is seen gone');
   // While nobody is connected the server is "upgraded": a tool appears, another disappears.
   writeFileSync(file, JSON.stringify({ add: ['while_away'], remove: ['echo'] }));
   const reconnectAt = performance.now();

@@ -1,5 +1,5 @@
 /**
- * R7 (SECURITY-CASES.md), the MCP half, through the real app: a stdio server (faults/fixtures/
+ * R7 (SECURITY-CASES.md), the MCP half, through the real app: a stdio server (test/app-faults/fixtures/
  * bad-mcp-server.mjs) writes non-JSON lines to stdout, sends invalid UTF-8, violates its tools'
  * outputSchema or leaves out structuredContent, and dies mid-call. Safe state: junk is tolerated or the
  * connection closes cleanly, schema violations become tool errors, and the app process never exits.

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
-import { cardState } from '../app/(chat)/_components/tool-result';
-import type { ChatMessage } from '../lib/schemas/chat';
+import { cardState } from '@/app/(chat)/_components/tool-result';
+import type { ChatMessage } from '@/lib/schemas/chat';
 import {
   type Auth,
   chat,
