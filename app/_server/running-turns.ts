@@ -120,6 +120,11 @@ export async function stopAllTurns(): Promise<number> {
   return ids.length;
 }
 
+/** How many turns run now (metrics, benchmark). */
+export function runningTurnCount(): number {
+  return state().turns.size;
+}
+
 /** Bytes held by running and recently ended turns (metrics, benchmark). */
 export function turnBufferBytes(): number {
   return state().buffer.heldBytes ?? 0;

@@ -1,4 +1,5 @@
 import { statementCount } from '@/db/client';
+import { runningTurnCount, turnBufferBytes } from '@/app/_server/running-turns';
 import { requireAdmin } from '@/app/_server/session';
 import { route } from '@/lib/http';
 import { getPool } from '@/lib/mcp/pool';
@@ -17,6 +18,8 @@ export const GET = route(async (req) => {
     heapUsedBytes: memory.heapUsed,
     cpuMs: Math.round((cpu.user + cpu.system) / 1000),
     uptimeS: Math.round(process.uptime()),
+    runningTurns: runningTurnCount(),
+    turnBufferBytes: turnBufferBytes(),
     mcp: getPool().statuses(),
   });
 });
