@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,7 +130,15 @@ test('R4 a failing tools/list keeps the last good catalog and is retried until i
   await stderrLine(conn, /tools\/list failing on purpose/); // the re-list failed
   // The next catalog request retries (and fails again): the last good catalog is served meanwhile.
   assert.deepEqual(await catalog(pool), good);
-  await stderrLine(conn, /tools\/list failing on purpose/, 2);
+  // Bounded: a retry that never happens fails the test instead of hanging the file.
+  const bound = new AbortController();
+  await Promise.race([
+    stderrLine(conn, /tools\/list failing on purpose/, 2),
+    sleep(10_000, undefined, { signal: bound.signal }).then(
+      () => assert.fail('the catalog request did not retry the failing tools/list'),
+      () => {},
+    ),
+  ]).finally(() => bound.abort());
   assert.equal(conn.stderr.tail().filter((l) => /tools\/list failing on purpose/.test(l)).length, 2);
   assert.equal(conn.status().status, 'connected', 'a failing tools/list does not take the server down');
   // The one after that succeeds.

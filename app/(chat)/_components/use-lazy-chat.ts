@@ -73,8 +73,11 @@ export function useLazyChat(
       (update: (current: ChatMessage[]) => ChatMessage[]) =>
         load().then((engine) => {
           engine.messages = update(engine.messages);
+          // Shown in the same tick (not after the bridge's next render), so state set alongside it
+          // (e.g. "no older pages left") never runs ahead of the messages it describes.
+          onSnapshot({ messages: engine.messages, status: engine.status, error: engine.error });
         }),
-      [load],
+      [load, onSnapshot],
     ),
   };
 }
