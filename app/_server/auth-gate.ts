@@ -4,6 +4,7 @@ import { AUTH_CLIENT_ADDRESS_HEADER, getAuth } from '@/app/_server/auth';
 import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { parseWith, readBodyText } from '@/lib/http';
+import { nestsDeeperThan } from '@/lib/json-depth';
 import { LoginBackoff } from '@/lib/login-backoff';
 import { clientAddress } from '@/lib/net/client-address';
 import { processState } from '@/lib/process-state';
@@ -26,19 +27,6 @@ const backoff = () => processState('loginBackoff', () => new LoginBackoff());
 /** No auth endpoint takes more than a couple of levels; deeper bodies are refused before anything walks them. */
 const MAX_DEPTH = 16;
 
-function nestingDepth(value: unknown): number {
-  let depth = 0;
-  let level: unknown[] = [value];
-  while (level.length && depth <= MAX_DEPTH) {
-    const next: unknown[] = [];
-    for (const v of level) if (v && typeof v === 'object') next.push(...Object.values(v));
-    if (!next.length) break;
-    depth++;
-    level = next;
-  }
-  return depth;
-}
-
 function parseFields(text: string): Record<string, unknown> | null {
   if (!text.trim()) return null;
   let value: unknown;
@@ -47,7 +35,7 @@ function parseFields(text: string): Record<string, unknown> | null {
   } catch {
     throw new AppError('bad_request', 'Request body is not valid JSON.');
   }
-  if (nestingDepth(value) > MAX_DEPTH)
+  if (nestsDeeperThan(value, MAX_DEPTH))
     throw new AppError('bad_request', `Request body is nested deeper than ${MAX_DEPTH} levels.`);
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new AppError('bad_request', 'Request body must be a JSON object.');

@@ -1,21 +1,10 @@
 import { z } from 'zod';
+import { nestsDeeperThan } from '@/lib/json-depth';
 import { missingSecretsMessage, unmaskSecrets } from '@/lib/mcp/mask';
 import { type McpServerConfig, McpServerConfigSchema } from '@/lib/schemas/mcp';
 
 /** A Claude Desktop file is 4 or 5 levels deep; far deeper is an attack on whatever walks it next. */
 export const MAX_IMPORT_DEPTH = 32;
-
-/** Whether a parsed JSON value nests objects or arrays deeper than `max` (walked without recursion). */
-function nestsDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const [node, depth] = item;
-    if (typeof node !== 'object' || node === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
 
 /** Any JSON, refused when nested deeper than MAX_IMPORT_DEPTH. */
 export const ImportJsonSchema = z
