@@ -200,3 +200,47 @@ export function sampleRss(pid: number, everyMs = 100): { stop: () => { peak: num
     },
   };
 }
+
+/**
+ * The fake model and `next start` (production build, `npm start`'s Node flags) on free ports, with a
+ * fresh database in `dataDir`; both are pushed onto `children` as they start, for the caller's teardown.
+ * `mcpServersFile` is imported at start (none when omitted).
+ */
+export async function startBenchStack(
+  root: string,
+  dataDir: string,
+  children: Child[],
+  mcpServersFile?: string,
+): Promise<{ fake: Child; app: Child; fakeUrl: string; appUrl: string; readyMs: number }> {
+  const [fakePort, appPort] = [await freePort(), await freePort()];
+  const fakeUrl = `http://127.0.0.1:${fakePort}`;
+  const appUrl = `http://127.0.0.1:${appPort}`;
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const fake = startChild(
+    'fake model',
+    [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
+    { ...env, FAKE_OPENAI_PORT: String(fakePort) },
+    root,
+  );
+  children.push(fake);
+  const serverEnv: NodeJS.ProcessEnv = {
+    ...env,
+    NODE_ENV: 'production',
+    DATABASE_PATH: `${dataDir}/app.db`,
+    APP_URL: appUrl,
+    OPENAI_BASE_URL: `${fakeUrl}/v1`,
+    OPENAI_API_KEY: 'sk-bench-key',
+    CHAT_MODEL: 'fake-model',
+    ...(mcpServersFile ? { MCP_SERVERS_FILE: mcpServersFile } : {}),
+  };
+  // The server generates its own secret in the temp data folder; -p sets the port.
+  for (const key of ['AUTH_SECRET', 'PORT', ...(mcpServersFile ? [] : ['MCP_SERVERS_FILE'])])
+    delete serverEnv[key];
+  const app = startChild('next start', nextStartArgv(appPort), serverEnv, root);
+  children.push(app);
+  await waitForHttp(`${fakeUrl}/health`, fake, 15_000);
+  const t0 = Date.now();
+  await waitForHttp(`${appUrl}/api/health`, app, 60_000);
+  return { fake, app, fakeUrl, appUrl, readyMs: Date.now() - t0 };
+}

@@ -35,17 +35,14 @@ import {
 } from './chat-turn-http';
 import {
   type Child,
-  nextStartArgv,
   CLK_TCK,
   cpuMs,
   findNextServerPid,
-  freePort,
   groupMembers,
   rssMb,
   sampleRss,
-  startChild,
+  startBenchStack,
   stopChild,
-  waitForHttp,
 } from './chat-turn-procs';
 import {
   breakdown,
@@ -108,37 +105,13 @@ async function main() {
   if (!existsSync(path.join(ROOT, '.next/BUILD_ID')))
     throw new Error('No production build (.next/BUILD_ID): run `next build` first.');
   tmpDir = mkdtempSync(path.join(os.tmpdir(), 'chat-turn-bench-'));
-  const [fakePort, appPort] = [await freePort(), await freePort()];
-  const fakeUrl = `http://127.0.0.1:${fakePort}`;
-  const appUrl = `http://127.0.0.1:${appPort}`;
-
-  const env = { ...process.env };
-  delete env.NODE_OPTIONS;
-  const fake = startChild(
-    'fake model',
-    [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
-    { ...env, FAKE_OPENAI_PORT: String(fakePort) },
+  const { fake, app, fakeUrl, appUrl, readyMs } = await startBenchStack(
     ROOT,
+    tmpDir,
+    children,
+    'e2e/fixtures/mcp-servers.e2e.json',
   );
-  children.push(fake);
-  const serverEnv: NodeJS.ProcessEnv = {
-    ...env,
-    NODE_ENV: 'production',
-    DATABASE_PATH: path.join(tmpDir, 'app.db'),
-    APP_URL: appUrl,
-    OPENAI_BASE_URL: `${fakeUrl}/v1`,
-    OPENAI_API_KEY: 'sk-bench-key',
-    CHAT_MODEL: 'fake-model',
-    MCP_SERVERS_FILE: 'e2e/fixtures/mcp-servers.e2e.json',
-  };
-  // The server generates its own secret in the temp data folder; -p sets the port.
-  for (const key of ['AUTH_SECRET', 'PORT']) delete serverEnv[key];
-  const app = startChild('next start', nextStartArgv(appPort), serverEnv, ROOT);
-  children.push(app);
-  await waitForHttp(`${fakeUrl}/health`, fake, 15_000);
-  const t0 = Date.now();
-  await waitForHttp(`${appUrl}/api/health`, app, 60_000);
-  log(`app ready in ${Date.now() - t0} ms on ${appUrl}; fake model on ${fakeUrl}`);
+  log(`app ready in ${readyMs} ms on ${appUrl}; fake model on ${fakeUrl}`);
   const server = findNextServerPid(app.proc.pid!);
   log(`measuring pid ${server.pid}: ${server.how}`);
 

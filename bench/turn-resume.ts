@@ -18,16 +18,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { closeAgents, cookieHeader, request } from './chat-turn-http';
-import {
-  type Child,
-  findNextServerPid,
-  freePort,
-  nextStartArgv,
-  rssMb,
-  startChild,
-  stopChild,
-  waitForHttp,
-} from './chat-turn-procs';
+import { type Child, findNextServerPid, rssMb, startBenchStack, stopChild } from './chat-turn-procs';
 import { percentile } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -96,32 +87,7 @@ async function main() {
   if (!existsSync(path.join(ROOT, '.next/BUILD_ID')))
     throw new Error('No production build: run `next build` first.');
   tmpDir = mkdtempSync(path.join(os.tmpdir(), 'turns-bench-'));
-  const [fakePort, appPort] = [await freePort(), await freePort()];
-  const fakeUrl = `http://127.0.0.1:${fakePort}`;
-  const appUrl = `http://127.0.0.1:${appPort}`;
-  const env = { ...process.env };
-  delete env.NODE_OPTIONS;
-  const fake = startChild(
-    'fake model',
-    [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
-    { ...env, FAKE_OPENAI_PORT: String(fakePort) },
-    ROOT,
-  );
-  children.push(fake);
-  const serverEnv: NodeJS.ProcessEnv = {
-    ...env,
-    NODE_ENV: 'production',
-    DATABASE_PATH: path.join(tmpDir, 'app.db'),
-    APP_URL: appUrl,
-    OPENAI_BASE_URL: `${fakeUrl}/v1`,
-    OPENAI_API_KEY: 'sk-bench-key',
-    CHAT_MODEL: 'fake-model',
-  };
-  for (const key of ['AUTH_SECRET', 'PORT', 'MCP_SERVERS_FILE']) delete serverEnv[key];
-  const app = startChild('next start', nextStartArgv(appPort), serverEnv, ROOT);
-  children.push(app);
-  await waitForHttp(`${fakeUrl}/health`, fake, 15_000);
-  await waitForHttp(`${appUrl}/api/health`, app, 60_000);
+  const { app, appUrl } = await startBenchStack(ROOT, tmpDir, children);
   const server = findNextServerPid(app.proc.pid!).pid;
   const origin = { origin: appUrl };
   const up = await request(`${appUrl}/api/auth/sign-up/email`, 'POST', origin, ADMIN);
