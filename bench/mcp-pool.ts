@@ -44,6 +44,9 @@ const OUT = path.join(import.meta.dirname, 'mcp-pool.json');
 const stdioConfig: McpServerConfig = {
   name: 'test',
   transport: 'stdio',
+  allow: ['*'],
+  scope: 'shared',
+  userValues: [],
   command: process.execPath,
   args: [FIXTURE, 'stdio'],
   env: {},
@@ -54,6 +57,9 @@ const stdioConfig: McpServerConfig = {
 const calcConfig: McpServerConfig = {
   name: 'calculator',
   transport: 'builtin',
+  allow: ['*'],
+  scope: 'shared',
+  userValues: [],
   builtin: 'calculator',
   enabled: true,
   timeoutMs: 60_000,

@@ -172,6 +172,35 @@ export const mcpTools = sqliteTable(
   (t) => [primaryKey({ columns: [t.serverId, t.tool] })],
 );
 
+/**
+ * What one user keeps for one MCP server: the values the admin marked "each user supplies this"
+ * (kind `value`, key = env or header name) and the user's OAuth state (kind `oauth`: tokens, PKCE
+ * verifier, discovery). Every value sealed (db/sealing.ts); never returned by any API.
+ */
+export const mcpUserSecrets = sqliteTable(
+  'mcp_user_secrets',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    serverId: text('server_id')
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['value', 'oauth'] }).notNull(),
+    key: text('key').notNull(),
+    value: text('value').notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.serverId, t.kind, t.key] })],
+);
+
+/** OAuth clients registered dynamically, one per authorization server (its issuer), sealed. */
+export const mcpOauthClients = sqliteTable('mcp_oauth_clients', {
+  issuer: text('issuer').primaryKey(),
+  client: text('client').notNull(),
+  createdAt: createdAt(),
+});
+
 export const providers = sqliteTable('providers', {
   id: text('id').primaryKey(),
   name: text('name').notNull().unique(),
@@ -182,6 +211,10 @@ export const providers = sqliteTable('providers', {
   toolCalling: text('tool_calling', { enum: ['native', 'prompt'] })
     .notNull()
     .default('native'),
+  /** Who may use this provider's models: "*", a role or an email (lib/access.ts). */
+  allow: text('allow', { mode: 'json' }).$type<string[]>().notNull().default(['*']),
+  /** Per model, a narrower list than `allow` (a model not named here follows `allow`). */
+  modelAllow: text('model_allow', { mode: 'json' }).$type<Record<string, string[]>>().notNull().default({}),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -148,7 +148,16 @@ export function upsertMcpServers(
 export function seedBuiltinServers(db: Db): void {
   if (getSetting(db, 'builtinsSeeded')) return;
   for (const builtin of BUILTIN_SERVERS) {
-    createMcpServer(db, { name: builtin, transport: 'builtin', builtin, enabled: true, timeoutMs: 60_000 });
+    createMcpServer(db, {
+      name: builtin,
+      transport: 'builtin',
+      builtin,
+      enabled: true,
+      timeoutMs: 60_000,
+      allow: ['*'],
+      scope: 'shared',
+      userValues: [],
+    });
   }
   updateSettings(db, { builtinsSeeded: true });
 }

@@ -40,6 +40,9 @@ test('a changed definition is flagged until reviewed, and reviewing accepts the 
   const server = createMcpServer(db, {
     name: 'srv',
     transport: 'builtin',
+    allow: ['*'],
+    scope: 'shared',
+    userValues: [],
     builtin: 'time',
     enabled: true,
     timeoutMs: 60_000,

@@ -26,6 +26,9 @@ async function main() {
     {
       name: 'conformance',
       transport: 'http',
+      allow: ['*'],
+      scope: 'shared',
+      userValues: [],
       url,
       headers: {},
       allowPrivateNetwork: true,

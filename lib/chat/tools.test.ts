@@ -193,6 +193,9 @@ describe('buildToolSet with the real pool', () => {
       {
         name: 'tests',
         transport: 'stdio',
+        allow: ['*'],
+        scope: 'shared',
+        userValues: [],
         enabled: true,
         timeoutMs: 10_000,
         command: process.execPath,

@@ -30,6 +30,9 @@ after(async () => {
 const stdio = (extra: Partial<StdioConfig> = {}): StdioConfig => ({
   name: 'tests',
   transport: 'stdio',
+  allow: ['*'],
+  scope: 'shared',
+  userValues: [],
   enabled: true,
   timeoutMs: 10_000,
   command: process.execPath,

@@ -69,6 +69,9 @@ test('secrets are masked on the way out and kept when the mask comes back', () =
   const stored: McpServerConfig = {
     name: 's',
     transport: 'stdio',
+    allow: ['*'],
+    scope: 'shared',
+    userValues: [],
     command: 'x',
     args: [],
     env: { TOKEN: 'secret-1', MODE: 'a' },
@@ -91,6 +94,9 @@ test('secrets are masked on the way out and kept when the mask comes back', () =
   const remote: McpServerConfig = {
     name: 'r',
     transport: 'http',
+    allow: ['*'],
+    scope: 'shared',
+    userValues: [],
     url: 'https://x.test/mcp',
     headers: { Authorization: 'Bearer t0k' },
     allowPrivateNetwork: false,
@@ -104,6 +110,9 @@ const storedServers: McpServerConfig[] = [
   {
     name: 'local',
     transport: 'stdio',
+    allow: ['*'],
+    scope: 'shared',
+    userValues: [],
     command: 'node',
     args: [],
     env: { TOKEN: 'tok-secret', MODE: 'm' },
@@ -114,6 +123,9 @@ const storedServers: McpServerConfig[] = [
   {
     name: 'remote',
     transport: 'http',
+    allow: ['*'],
+    scope: 'shared',
+    userValues: [],
     url: 'https://x.test/mcp',
     headers: { Authorization: 'Bearer hdr-secret' },
     allowPrivateNetwork: false,

@@ -46,6 +46,9 @@ function newPool(configs: McpServerConfig[]): McpPool {
 const stdio = (name: string, extra: Partial<StdioConfig> = {}): StdioConfig => ({
   name,
   transport: 'stdio',
+  allow: ['*'],
+  scope: 'shared',
+  userValues: [],
   enabled: true,
   timeoutMs: 10_000,
   command: process.execPath,
@@ -57,6 +60,9 @@ const stdio = (name: string, extra: Partial<StdioConfig> = {}): StdioConfig => (
 const builtin = (name: 'calculator' | 'time'): McpServerConfig => ({
   name,
   transport: 'builtin',
+  allow: ['*'],
+  scope: 'shared',
+  userValues: [],
   builtin: name,
   enabled: true,
   timeoutMs: 10_000,

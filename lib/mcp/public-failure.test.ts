@@ -25,6 +25,9 @@ function logged<T>(fn: () => T): { value: T; lines: string[] } {
 const remote: McpServerConfig = {
   name: 'remote',
   transport: 'http',
+  allow: ['*'],
+  scope: 'shared',
+  userValues: [],
   url: 'http://user:A3-PASS-CANARY@127.0.0.1:9/mcp?token=A3-QUERY-CANARY',
   headers: { Authorization: 'Bearer A3-HEADER-CANARY' },
   allowPrivateNetwork: true,
@@ -137,7 +140,16 @@ describe('scrubSecrets', () => {
     // Short values would mangle ordinary text and stay.
     assert.equal(scrubSecrets('flag 1 is true', ['1', 'true']), 'flag 1 is true');
     assert.deepEqual(
-      configSecrets({ name: 'b', transport: 'builtin', builtin: 'time', enabled: true, timeoutMs: 1000 }),
+      configSecrets({
+        name: 'b',
+        transport: 'builtin',
+        builtin: 'time',
+        enabled: true,
+        timeoutMs: 1000,
+        allow: ['*'],
+        scope: 'shared',
+        userValues: [],
+      }),
       [],
     );
   });
@@ -156,6 +168,9 @@ describe('the pool', () => {
       {
         name: 'dies',
         transport: 'stdio',
+        allow: ['*'],
+        scope: 'shared',
+        userValues: [],
         command: process.execPath,
         args: ['-e', "console.error('A3-STDERR-CANARY ' + process.env.A3_SECRET); process.exit(3)"],
         env: { A3_SECRET: 'A3-ENV-CANARY' },

@@ -14,6 +14,9 @@ pool.sync([
   {
     name: 'provoker',
     transport: 'stdio',
+    allow: ['*'],
+    scope: 'shared',
+    userValues: [],
     enabled: true,
     timeoutMs: 30_000,
     command: process.execPath,

@@ -16,10 +16,38 @@ const value = z
   .max(8192)
   .refine((v) => !/[\r\n\0]/.test(v), 'must not contain line breaks or NUL');
 
+/** Who may use something: "*" (everyone), a role, or an email (lib/access.ts). */
+export const AllowListSchema = z
+  .array(
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(320)
+      .refine(
+        (v) => v === '*' || v === 'admin' || v === 'user' || /^[^\s@]+@[^\s@]+$/.test(v),
+        'must be "*", a role ("admin", "user") or an email',
+      ),
+  )
+  .max(500);
+
 const common = {
   name: z.string().regex(SERVER_NAME, 'must match ^[a-zA-Z0-9_-]{1,32}$'),
   enabled: z.boolean().default(true),
   timeoutMs: z.number().int().min(1000).max(3_600_000).default(60_000),
+  allow: AllowListSchema.min(1, 'must name someone ("*" for everyone)').default(['*']),
+};
+
+/** One connection for everyone, or one per user (own child or session, own credentials and state). */
+export const ScopeSchema = z.enum(['shared', 'user']);
+export type Scope = z.infer<typeof ScopeSchema>;
+
+/** Env or header names whose value each user supplies for themself (per-user scope only). */
+const userValuesNeedUserScope = (c: { scope: Scope; userValues: string[] }) =>
+  c.scope === 'user' || c.userValues.length === 0;
+const userValuesRule = {
+  message: 'values each user supplies need scope "user"',
+  path: ['userValues'],
 };
 
 export const StdioConfigSchema = z
@@ -43,8 +71,11 @@ export const StdioConfigSchema = z
       .default([]),
     env: z.record(envKey, value).default({}),
     cwd: z.string().max(1024).nullable().default(null),
+    scope: ScopeSchema.default('user'),
+    userValues: z.array(envKey).max(50).default([]),
   })
-  .strict();
+  .strict()
+  .refine(userValuesNeedUserScope, userValuesRule);
 
 export const RemoteConfigSchema = z
   .object({
@@ -54,11 +85,29 @@ export const RemoteConfigSchema = z
     headers: z.record(headerName, value).default({}),
     /** Loopback and private addresses are refused unless the admin says the server lives there. */
     allowPrivateNetwork: z.boolean().default(false),
+    scope: ScopeSchema.default('user'),
+    userValues: z.array(headerName).max(50).default([]),
+    /** OAuth client identity; without it the client is found by metadata document or registration. */
+    oauth: z
+      .object({
+        clientId: z.string().trim().min(1).max(500).optional(),
+        clientSecret: z.string().max(2000).optional(),
+        scopes: z.array(z.string().trim().min(1).max(200)).max(50).optional(),
+      })
+      .strict()
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine(userValuesNeedUserScope, userValuesRule);
 
 export const BuiltinConfigSchema = z
-  .object({ ...common, transport: z.literal('builtin'), builtin: z.enum(BUILTIN_SERVERS) })
+  .object({
+    ...common,
+    transport: z.literal('builtin'),
+    builtin: z.enum(BUILTIN_SERVERS),
+    scope: ScopeSchema.default('shared'),
+    userValues: z.array(z.string()).max(0).default([]),
+  })
   .strict();
 
 /** An MCP server as the API takes it and the DB stores it (SPEC §4). */

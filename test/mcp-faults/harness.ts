@@ -33,6 +33,9 @@ export const FAST: ConnectionOptions = {
 export const stdio = (name: string, env: Record<string, string> = {}, timeoutMs = 2_000): StdioConfig => ({
   name,
   transport: 'stdio',
+  allow: ['*'],
+  scope: 'shared',
+  userValues: [],
   enabled: true,
   timeoutMs,
   command: process.execPath,
@@ -44,6 +47,9 @@ export const stdio = (name: string, env: Record<string, string> = {}, timeoutMs 
 export const remote = (name: string, url: string, timeoutMs = 2_000): RemoteConfig => ({
   name,
   transport: 'http',
+  allow: ['*'],
+  scope: 'shared',
+  userValues: [],
   enabled: true,
   timeoutMs,
   url,
