@@ -31,6 +31,9 @@ import { McpPool } from '@/lib/mcp/pool';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
 import { median, ms, type Summary, summarize, table } from './stats';
 
+/** Every server here is open to everyone; the pool still needs to know who is asking. */
+const tester = { id: 'tester', email: 'tester@example.com', role: 'admin' };
+
 const WARMUP = 200;
 const N = 2000;
 const BLOCK = 100;
@@ -108,7 +111,7 @@ async function main(): Promise<void> {
   // --- Set up warm connections: one pool holding both servers, two bare clients. ---
   const pool = new McpPool();
   pool.sync([stdioConfig, calcConfig]);
-  for (const r of await pool.tools(undefined, 30_000)) if ('error' in r) throw r.error;
+  for (const r of await pool.forUser(tester).tools(undefined, 30_000)) if ('error' in r) throw r.error;
 
   const bareStdio = bareClient();
   await bareStdio.connect(bareStdioTransport());
@@ -122,12 +125,12 @@ async function main(): Promise<void> {
 
   const calls = {
     stdio: {
-      pool: () => pool.callTool('test', 'add', { a: 2, b: 3 }),
+      pool: () => pool.forUser(tester).callTool('test', 'add', { a: 2, b: 3 }),
       bare: () => bareStdio.callTool({ name: 'add', arguments: { a: 2, b: 3 } }),
       expected: '5',
     },
     'in-memory': {
-      pool: () => pool.callTool('calculator', 'evaluate', { expression: '1+1' }),
+      pool: () => pool.forUser(tester).callTool('calculator', 'evaluate', { expression: '1+1' }),
       bare: () => bareMem.callTool({ name: 'evaluate', arguments: { expression: '1+1' } }),
       expected: '= 2',
     },

@@ -45,9 +45,12 @@ type Conversation = NonNullable<ReturnType<typeof getOwnConversation>>;
 
 /** The MCP tools this conversation may use (its servers, minus tools switched off), with their approval policy. */
 async function prepareToolkit(
+  user: SessionUser,
   conversation: Pick<Conversation, 'id' | 'allowedTools' | 'toolServers' | 'disabledTools'>,
 ) {
-  const catalog = await getPool().tools(conversation.toolServers ?? undefined);
+  // The user's own view: servers they may not use are not in it, so the model never sees their tools.
+  const pool = getPool().forUser(user);
+  const catalog = await pool.tools(conversation.toolServers ?? undefined);
   const disabled = new Set(conversation.disabledTools);
   const allowed = new Set(conversation.allowedTools);
   return (
@@ -59,7 +62,7 @@ async function prepareToolkit(
         const policy = toolPolicy(server, tool);
         return disabled.has(`${server}/${tool.name}`) ? { ...policy, enabled: false } : policy;
       },
-      call: (server, tool, args, opts) => getPool().callTool(server, tool, args, opts),
+      call: (server, tool, args, opts) => pool.callTool(server, tool, args, opts),
       record: (call) => recordToolCall(getDb(), { conversationId: conversation.id, ...call }),
       onProgress: emitProgress,
     });
@@ -73,13 +76,14 @@ async function prepareToolkit(
 
 /** The parts kept for a user message: its text, and attached MCP resources read now, on the server. */
 async function storedUserParts(
+  user: SessionUser,
   parts: Extract<ChatPost, { message: unknown }>['message']['parts'],
 ): Promise<ChatPart[]> {
   return Promise.all(
     parts.map(async (p): Promise<ChatPart> => {
       if (p.type === 'text') return { type: 'text', text: p.text };
       try {
-        const read = await readResourceForMessage(p.data.server, p.data.uri);
+        const read = await readResourceForMessage(user, p.data.server, p.data.uri);
         return {
           type: 'data-resource',
           data: { ...read, name: p.data.name ?? p.data.uri.split('/').at(-1) ?? p.data.uri },
@@ -201,7 +205,7 @@ async function prepareTurn(
     const message: ChatMessage = {
       id: body.message.id,
       role: 'user',
-      parts: await storedUserParts(body.message.parts),
+      parts: await storedUserParts(user, body.message.parts),
     };
     const modelId = resolved?.info.id ?? null;
     const outcome = saveUserMessage(db, {
@@ -245,7 +249,7 @@ async function prepareTurn(
         release();
       }
     },
-    prepareTools: conversation.toolMode === 'off' ? undefined : await prepareToolkit(conversation),
+    prepareTools: conversation.toolMode === 'off' ? undefined : await prepareToolkit(user, conversation),
     toolMode: conversation.toolMode,
     enforceToolChoice: resolved.info.toolCalling === 'native',
     maxSteps: effectiveLimit(conversation.maxSteps, settings.maxSteps),

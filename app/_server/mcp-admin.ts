@@ -5,9 +5,18 @@ import { updateToolSetting } from '@/db/queries/mcp-tools';
 import { recentCalls } from '@/db/queries/tool-calls';
 import { presentServer } from '@/app/_server/mcp-servers';
 import { invalidateToolPolicies, toolPolicy, toolSetting } from '@/app/_server/tool-policy';
+import type { Principal } from '@/lib/access';
 import { notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
 import { toolDefinition } from '@/lib/mcp/tool-definition';
+
+/**
+ * The connection the admin pages inspect a server through: the shared one, or for a per-user server the
+ * admin's own (allow lists do not hide a server from the admin who manages it).
+ */
+function inspect(record: McpServerRecord, admin: Principal) {
+  return getPool().connectionFor(record.config.name, admin, true);
+}
 
 export function requireServer(id: string): McpServerRecord {
   const record = getMcpServer(getDb(), id);
@@ -16,9 +25,9 @@ export function requireServer(id: string): McpServerRecord {
 }
 
 /** The detail view: config, status, every tool in full with its policy and change state, resources, prompts. */
-export async function serverDetail(id: string) {
+export async function serverDetail(id: string, admin: Principal) {
   const record = requireServer(id);
-  const conn = getPool().get(record.config.name);
+  const conn = inspect(record, admin);
   const settle = <T>(p: Promise<T> | undefined, fallback: T) =>
     p ? p.catch(() => fallback) : Promise.resolve(fallback);
   const enabled = record.config.enabled && conn;
@@ -51,21 +60,28 @@ export async function serverDetail(id: string) {
     }),
     resources,
     prompts,
+    /** Per-user servers: who has a live connection, with its status and last error (never credentials). */
+    connections: getPool().userConnections(record.config.name),
   };
 }
 
 /** stderr tail, recent calls, and the failures users were shown by reference (with their detail). */
 export function serverLogs(id: string) {
   const record = requireServer(id);
-  const conn = getPool().get(record.config.name);
+  // Every connection of the server: the shared one, or each user's (their lines marked with their email).
+  const all = getPool().connectionsOf(record.config.name);
+  const mark = (user: { email: string } | null, line: string) => (user ? `[${user.email}] ${line}` : line);
   return {
-    stderr: conn?.stderr.tail() ?? [],
+    stderr: all.flatMap(({ user, conn }) => conn.stderr.tail().map((line) => mark(user, line))),
     calls: recentCalls(getDb(), record.config.name),
-    failures: conn?.failures.list() ?? [],
+    failures: all
+      .flatMap(({ conn }) => conn.failures.list())
+      .sort((a, b) => String(a.at).localeCompare(String(b.at))),
   };
 }
 
 export async function patchTool(
+  admin: Principal,
   id: string,
   tool: string,
   patch: { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: boolean },
@@ -73,8 +89,7 @@ export async function patchTool(
   const record = requireServer(id);
   const current =
     (
-      await getPool()
-        .get(record.config.name)
+      await inspect(record, admin)
         ?.listTools()
         .catch(() => [])
     )?.find((t) => t.name === tool) ?? null;
@@ -82,7 +97,7 @@ export async function patchTool(
   if (!row) throw notFound('Tool not found.');
   invalidateToolPolicies();
   return (
-    (await serverDetail(id)).tools.find((t) => t.name === tool) ?? {
+    (await serverDetail(id, admin)).tools.find((t) => t.name === tool) ?? {
       name: tool,
       enabled: row.enabled,
       approval: row.approval,

@@ -1,18 +1,26 @@
 import 'server-only';
+import type { Principal } from '@/lib/access';
 import { AppError } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
 import { MAX_RESULT_BYTES } from '@/lib/chat/tools';
 
-const enabledConnections = () =>
-  getPool()
-    .statuses()
-    .filter((s) => s.status !== 'disabled')
-    .map((s) => getPool().get(s.name))
-    .filter((c) => c !== undefined);
+/** The user's connections to every server they may use (one that cannot start for them is left out). */
+function usableConnections(user: Principal) {
+  const pool = getPool().forUser(user);
+  return pool.servers().flatMap((c) => {
+    try {
+      const conn = pool.connection(c.name);
+      return conn ? [conn] : [];
+    } catch {
+      return [];
+    }
+  });
+}
 
-function connection(server: string) {
-  const conn = getPool().get(server);
-  if (!conn?.config.enabled) throw new AppError('not_found', `Server "${server}" is not available.`);
+/** The user's connection to a server; one they may not use does not exist for them (404). */
+function connection(user: Principal, server: string) {
+  const conn = getPool().forUser(user).connection(server);
+  if (!conn) throw new AppError('not_found', `Server "${server}" is not available.`);
   return conn;
 }
 
@@ -20,20 +28,20 @@ function connection(server: string) {
  * A failed request to a server as the user's answer: the server's own refusal (unknown prompt, bad
  * arguments) is a 400 with its reason; anything else a 503 with the status and a reference, never the detail.
  */
-async function asUser<T>(server: string, request: () => Promise<T>): Promise<T> {
+async function asUser<T>(user: Principal, server: string, request: () => Promise<T>): Promise<T> {
   try {
     return await request();
   } catch (err) {
     if (err instanceof AppError) throw err;
-    const failure = getPool().publicFailure(server, err);
+    const failure = getPool().forUser(user).publicFailure(server, err);
     throw new AppError(failure.kind === 'protocol' ? 'bad_request' : 'unavailable', failure.message);
   }
 }
 
 /** Prompts of every enabled server, for the `/` menu; a failing server just contributes none. */
-export async function listAllPrompts() {
+export async function listAllPrompts(user: Principal) {
   const lists = await Promise.all(
-    enabledConnections().map(async (c) =>
+    usableConnections(user).map(async (c) =>
       (await c.listPrompts().catch(() => [])).map((p) => ({ server: c.name, ...p })),
     ),
   );
@@ -41,8 +49,13 @@ export async function listAllPrompts() {
 }
 
 /** prompts/get, flattened to the text of each message (what the composer inserts). */
-export async function renderPrompt(server: string, name: string, args: Record<string, string>) {
-  const result = await asUser(server, () => connection(server).getPrompt(name, args));
+export async function renderPrompt(
+  user: Principal,
+  server: string,
+  name: string,
+  args: Record<string, string>,
+) {
+  const result = await asUser(user, server, async () => connection(user, server).getPrompt(name, args));
   return {
     description: result.description ?? null,
     messages: result.messages.map((m) => ({
@@ -57,18 +70,24 @@ export async function renderPrompt(server: string, name: string, args: Record<st
   };
 }
 
-export async function completePrompt(server: string, prompt: string, argument: string, value: string) {
+export async function completePrompt(
+  user: Principal,
+  server: string,
+  prompt: string,
+  argument: string,
+  value: string,
+) {
   return {
-    values: await connection(server)
+    values: await connection(user, server)
       .completePromptArgument(prompt, argument, value)
       .catch(() => []),
   };
 }
 
 /** Resources and templates of every enabled server, for the `@` picker. */
-export async function listAllResources() {
+export async function listAllResources(user: Principal) {
   const lists = await Promise.all(
-    enabledConnections().map(async (c) =>
+    usableConnections(user).map(async (c) =>
       (await c.listResources().catch(() => [])).map((r) => ({
         server: c.name,
         ...r,
@@ -80,8 +99,8 @@ export async function listAllResources() {
 }
 
 /** resources/read for an attachment: text contents joined and capped like a tool result. */
-export async function readResourceForMessage(server: string, uri: string) {
-  const result = await asUser(server, () => connection(server).readResource(uri));
+export async function readResourceForMessage(user: Principal, server: string, uri: string) {
+  const result = await asUser(user, server, async () => connection(user, server).readResource(uri));
   const text = result.contents
     .map((c) =>
       'text' in c ? c.text : `[binary ${c.mimeType ?? 'data'}, ${Math.round((c.blob.length * 3) / 4)} bytes]`,

@@ -130,7 +130,13 @@ export function exportServers(withSecrets: boolean) {
   const mcpServers: Record<string, Record<string, unknown>> = {};
   for (const { config: stored, unreadable } of listMcpServers(getDb())) {
     const c = withSecrets ? stored : maskConfig(withMasked(stored, unreadable));
-    const common = { ...(c.enabled ? {} : { disabled: true }), timeoutMs: c.timeoutMs };
+    const common = {
+      ...(c.enabled ? {} : { disabled: true }),
+      timeoutMs: c.timeoutMs,
+      scope: c.scope,
+      allow: c.allow,
+      ...(c.userValues.length ? { userValues: c.userValues } : {}),
+    };
     if (c.transport === 'stdio')
       mcpServers[c.name] = {
         command: c.command,
@@ -147,6 +153,7 @@ export function exportServers(withSecrets: boolean) {
         url: c.url,
         headers: c.headers,
         ...(c.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
+        ...(c.oauth ? { oauth: c.oauth } : {}),
         ...common,
       };
   }

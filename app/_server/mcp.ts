@@ -5,6 +5,7 @@ import { listMcpServers, seedBuiltinServers, upsertMcpServers } from '@/db/queri
 import { planImport } from '@/app/_server/mcp-import';
 import { getPool } from '@/lib/mcp/pool';
 import { getEnv } from '@/lib/env';
+import { userSetup } from '@/app/_server/mcp-user-setup';
 import { invalidateToolPolicies, observeTools } from '@/app/_server/tool-policy';
 
 /**
@@ -14,13 +15,16 @@ import { invalidateToolPolicies, observeTools } from '@/app/_server/tool-policy'
 export function syncPool(): void {
   invalidateToolPolicies();
   const pool = getPool();
+  const env = getEnv();
   pool.toolsObserver = observeTools;
+  pool.userSetup = userSetup;
+  pool.limits = { perUser: env.MCP_MAX_CONNECTIONS_PER_USER, total: env.MCP_MAX_USER_CONNECTIONS };
   pool.sync(
     listMcpServers(getDb())
       .filter((r) => r.unreadable.length === 0)
       .map((r) => r.config),
   );
-  pool.warm(); // a new or changed server connects now, so its status is real at once
+  pool.warm(); // a new or changed shared server connects now, so its status is real at once
 }
 
 /** `MCP_SERVERS_FILE`: imported at start like the import API (masked values keep stored secrets), idempotent by name; problems are logged, never fatal. */

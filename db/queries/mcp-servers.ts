@@ -30,6 +30,9 @@ function sealConfig(db: Db, config: McpServerConfig): Record<string, unknown> {
     if (isRecord(values))
       out[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, sealValue(db, String(v))]));
   }
+  const oauth = out.oauth;
+  if (isRecord(oauth) && typeof oauth.clientSecret === 'string')
+    out.oauth = { ...oauth, clientSecret: sealValue(db, oauth.clientSecret) };
   return out;
 }
 
@@ -51,6 +54,13 @@ function openConfig(
       else opened[k] = plain;
     }
     config[field] = opened;
+  }
+  const oauth = config.oauth;
+  if (isRecord(oauth) && typeof oauth.clientSecret === 'string' && isSealed(oauth.clientSecret)) {
+    const { clientSecret, ...rest } = oauth;
+    const plain = openValue(db, clientSecret);
+    if (plain === null) unreadable.push('oauth.clientSecret');
+    config.oauth = plain === null ? rest : { ...rest, clientSecret: plain };
   }
   return { config, unreadable };
 }

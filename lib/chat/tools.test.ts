@@ -14,6 +14,9 @@ import { DEFAULT_CONNECTION_OPTIONS } from '@/lib/mcp/connection';
 import { McpFailure } from '@/lib/mcp/errors';
 import { McpPool } from '@/lib/mcp/pool';
 
+/** Every server here is open to everyone; the pool still needs to know who is asking. */
+const tester = { id: 'tester', email: 'tester@example.com', role: 'admin' };
+
 const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
 
 const textResult = (text: string, isError?: boolean): CallToolResult => ({
@@ -207,9 +210,9 @@ describe('buildToolSet with the real pool', () => {
     const records: ToolCallRecord[] = [];
     const progress: number[] = [];
     const { tools } = buildToolSet({
-      catalog: await pool.tools(),
+      catalog: await pool.forUser(tester).tools(),
       policy: () => ({ enabled: true, approval: 'auto' }),
-      call: (server, name, args, opts) => pool.callTool(server, name, args, opts),
+      call: (server, name, args, opts) => pool.forUser(tester).callTool(server, name, args, opts),
       record: (r) => records.push(r),
       onProgress: (_id, p) => progress.push(p.progress),
     });

@@ -80,6 +80,11 @@ export class McpConnection {
     return this.config.name;
   }
 
+  /** Connected or connecting: it holds (or is starting) a child process or a session. */
+  get live(): boolean {
+    return this.client !== null || this.connecting !== null;
+  }
+
   status(): ServerStatusInfo {
     return {
       name: this.name,

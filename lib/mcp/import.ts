@@ -31,6 +31,10 @@ const EntrySchema = z
     enabled: z.boolean().optional(),
     timeoutMs: z.number().optional(),
     timeout: z.number().optional(),
+    scope: z.unknown().optional(),
+    allow: z.unknown().optional(),
+    userValues: z.unknown().optional(),
+    oauth: z.unknown().optional(),
   })
   .loose();
 
@@ -42,7 +46,13 @@ function toConfig(name: string, raw: unknown): McpServerConfig {
   const entry = EntrySchema.parse(raw);
   const enabled = entry.enabled ?? !entry.disabled;
   const timeoutMs = entry.timeoutMs ?? entry.timeout;
-  const common = { name, enabled, ...(timeoutMs ? { timeoutMs } : {}) };
+  // Who may use it and whose connection it is: as the file says, else the defaults (per user, everyone).
+  const access = Object.fromEntries(
+    (['scope', 'allow', 'userValues'] as const)
+      .filter((k) => entry[k] !== undefined)
+      .map((k) => [k, entry[k]]),
+  );
+  const common = { name, enabled, ...(timeoutMs ? { timeoutMs } : {}), ...access };
   if (entry.transport === 'builtin')
     return McpServerConfigSchema.parse({ ...common, transport: 'builtin', builtin: entry.builtin ?? name });
   if (entry.url) {
@@ -53,6 +63,7 @@ function toConfig(name: string, raw: unknown): McpServerConfig {
       url: entry.url,
       headers: entry.headers ?? {},
       allowPrivateNetwork: entry.allowPrivateNetwork ?? false,
+      ...(entry.oauth !== undefined ? { oauth: entry.oauth } : {}),
     });
   }
   if (!entry.command) throw new Error('needs "command" (stdio) or "url" (http/sse)');

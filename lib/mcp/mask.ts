@@ -9,7 +9,11 @@ const maskValues = (record: Record<string, string>) =>
 export function maskConfig(config: McpServerConfig): McpServerConfig {
   if (config.transport === 'stdio') return { ...config, env: maskValues(config.env) };
   if (config.transport === 'http' || config.transport === 'sse')
-    return { ...config, headers: maskValues(config.headers) };
+    return {
+      ...config,
+      headers: maskValues(config.headers),
+      ...(config.oauth?.clientSecret !== undefined ? { oauth: { ...config.oauth, clientSecret: MASK } } : {}),
+    };
   return config;
 }
 
@@ -19,6 +23,8 @@ export function maskConfig(config: McpServerConfig): McpServerConfig {
  */
 export function withMasked(config: McpServerConfig, keys: string[]): McpServerConfig {
   if (!keys.length || config.transport === 'builtin') return config;
+  if (keys.includes('oauth.clientSecret') && config.transport !== 'stdio')
+    config = { ...config, oauth: { ...config.oauth, clientSecret: MASK } };
   const field = config.transport === 'stdio' ? 'env' : 'headers';
   const masked = Object.fromEntries(
     keys.filter((k) => k.startsWith(`${field}.`)).map((k) => [k.slice(field.length + 1), MASK]),
@@ -63,6 +69,14 @@ export function unmaskSecrets(next: McpServerConfig, stored: McpServerConfig | n
     const storedHeaders =
       stored && (stored.transport === 'http' || stored.transport === 'sse') ? stored.headers : {};
     out.config = { ...next, headers: unmaskValues('headers', next.headers, storedHeaders, out) };
+    if (next.oauth?.clientSecret === MASK) {
+      const kept =
+        stored && stored.transport !== 'stdio' && stored.transport !== 'builtin' ? stored.oauth : undefined;
+      if (kept?.clientSecret !== undefined) {
+        out.config.oauth = { ...next.oauth, clientSecret: kept.clientSecret };
+        out.kept.push('oauth.clientSecret');
+      } else out.missing.push('oauth.clientSecret');
+    }
   }
   return out;
 }

@@ -10,6 +10,9 @@ import { McpFailure } from '@/lib/mcp/errors';
 import { McpPool } from '@/lib/mcp/pool';
 import type { McpServerConfig, StdioConfig } from '@/lib/schemas/mcp';
 
+/** Every server here is open to everyone; the pool still needs to know who is asking. */
+const tester = { id: 'tester', email: 'tester@example.com', role: 'admin' };
+
 const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
 const MISSING = '/nonexistent/binary';
 const OPTS: ConnectionOptions = {
@@ -100,20 +103,20 @@ describe('McpPool', () => {
   test('a warm turn sends no tools/list', async () => {
     const pool = newPool([stdio('a')]);
     pool.warm();
-    const [first] = await pool.tools();
+    const [first] = await pool.forUser(tester).tools();
     assert.ok(first && 'tools' in first && first.tools.some((t) => t.name === 'add'));
     const conn = connection(pool, 'a');
     assert.equal(conn.listRequests, 1);
-    for (let i = 0; i < 3; i++) await pool.tools();
-    await pool.tools(['a']);
+    for (let i = 0; i < 3; i++) await pool.forUser(tester).tools();
+    await pool.forUser(tester).tools(['a']);
     assert.equal(conn.listRequests, 1);
-    assert.equal(text(await pool.callTool('a', 'add', { a: 40, b: 2 })), '42');
+    assert.equal(text(await pool.forUser(tester).callTool('a', 'add', { a: 40, b: 2 })), '42');
     assert.equal(conn.listRequests, 1);
   });
 
   test('builtin servers run in memory', async () => {
     const pool = newPool([builtin('calculator'), builtin('time')]);
-    const catalog = await pool.tools();
+    const catalog = await pool.forUser(tester).tools();
     assert.deepEqual(
       catalog.map((s) => [s.server, 'tools' in s && s.tools.length > 0]),
       [
@@ -122,7 +125,7 @@ describe('McpPool', () => {
       ],
     );
     assert.match(
-      text(await pool.callTool('calculator', 'evaluate', { expression: '1/3 + 1/6' })),
+      text(await pool.forUser(tester).callTool('calculator', 'evaluate', { expression: '1/3 + 1/6' })),
       /1\/2|0\.5/,
     );
   });
@@ -146,7 +149,7 @@ describe('McpPool', () => {
       conn.getClient(),
       (err) => err instanceof McpFailure && /next retry/.test(err.message),
     );
-    await assert.rejects(pool.callTool('bad', 'add', {}), /next retry/);
+    await assert.rejects(pool.forUser(tester).callTool('bad', 'add', {}), /next retry/);
     assert.equal(spawned.get(MISSING), 1, 'no spawn during the backoff');
     assert.equal(Date.parse(status.retryAt ?? '') - Date.now(), OPTS.baseBackoffMs, 'the first backoff');
 
@@ -168,7 +171,7 @@ describe('McpPool', () => {
       stdio('dies', { env: { TEST_MCP_EXIT_AT_START: '1' } }),
       stdio('off', { enabled: false }),
     ]);
-    const catalog = await pool.tools();
+    const catalog = await pool.forUser(tester).tools();
     const byName = new Map(catalog.map((s) => [s.server, s]));
     assert.deepEqual([...byName.keys()].sort(), ['dies', 'good', 'missing']);
     const good = byName.get('good');
@@ -191,7 +194,7 @@ describe('McpPool', () => {
     const a = stdio('a');
     const b = stdio('b');
     const pool = newPool([a, b]);
-    await pool.tools();
+    await pool.forUser(tester).tools();
     const oldA = connection(pool, 'a');
     const connB = connection(pool, 'b');
     const pidA = pidOf(await oldA.getClient());
@@ -203,22 +206,22 @@ describe('McpPool', () => {
     assert.equal(connection(pool, 'b'), connB);
     await exited(pidA); // the old child of "a"
     assert.ok(alive(pidB), '"b" is untouched');
-    assert.equal(text(await pool.callTool('a', 'add', { a: 1, b: 2 })), '3');
+    assert.equal(text(await pool.forUser(tester).callTool('a', 'add', { a: 1, b: 2 })), '3');
     const pidA2 = pidOf(await connection(pool, 'a').getClient());
 
     pool.sync([a2]);
     assert.equal(pool.get('b'), undefined);
     await exited(pidB);
     assert.ok(alive(pidA2), '"a" is untouched');
-    await assert.rejects(pool.callTool('b', 'add', { a: 1, b: 2 }), /not available/);
+    await assert.rejects(pool.forUser(tester).callTool('b', 'add', { a: 1, b: 2 }), /not available/);
 
     pool.sync([{ ...a2, enabled: false }]);
     await exited(pidA2); // the disabled child
     assert.equal(pool.statuses()[0]?.status, 'disabled');
     await assert.rejects(
-      pool.callTool('a', 'add', { a: 1, b: 2 }),
+      pool.forUser(tester).callTool('a', 'add', { a: 1, b: 2 }),
       (err) => err instanceof McpFailure && /"a" is not available/.test(err.message),
     );
-    assert.deepEqual(await pool.tools(), []);
+    assert.deepEqual(await pool.forUser(tester).tools(), []);
   });
 });

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { isAllowed, type Principal } from '@/lib/access';
 import {
   type CallOptions,
   type ConnectionOptions,
@@ -13,6 +14,21 @@ import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 
 export type ServerTools = { server: string; tools: Tool[] } | { server: string; error: McpFailure };
 
+/**
+ * What a user's own connection to a `scope: "user"` server runs with: the admin's config plus the
+ * user's working folder and the values they supply. Throws an McpFailure (kind `auth`) when the user
+ * has not supplied what the server needs; the server then cannot start for them.
+ */
+export type UserSetup = (config: McpServerConfig, user: Principal) => McpServerConfig;
+
+/** Caps on per-user connections that are live (a child process or a session): per user and in all. */
+export type PoolLimits = { perUser: number; total: number };
+
+export const DEFAULT_POOL_LIMITS: PoolLimits = { perUser: 10, total: 200 };
+
+/** One user's live connection to a per-user server, for the admin's view (never their credentials). */
+export type UserConnectionInfo = { user: { id: string; email: string } } & ServerStatusInfo;
+
 const sameConfig = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Waits at most `ms` for a promise; a server that is slow to connect must not hold up a chat turn. */
@@ -24,16 +40,28 @@ function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Pro
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+type UserConnection = { conn: McpConnection; user: Principal };
+
 /**
- * The connections of the process, one per server, keyed by server name. It is handed configs (it
- * never reads the database) and reconciles: new servers are added, changed ones reconnected, removed
- * or disabled ones closed — without touching the others.
+ * The connections of the process. It is handed configs (it never reads the database) and reconciles:
+ * new servers are added, changed ones reconnected, removed or disabled ones closed — without touching
+ * the others. A `shared` server has one connection; a `user` server one per user, made on first use.
+ *
+ * Who may use a server is decided here and only here (`forUser`): every path to a server — the model's
+ * tools, calls, prompts, resources, catalogs — goes through a user's view, and to a user the allow
+ * list leaves out the server does not exist.
  */
 export class McpPool {
-  private readonly connections = new Map<string, McpConnection>();
+  private readonly configs = new Map<string, McpServerConfig>();
+  private readonly shared = new Map<string, McpConnection>();
+  /** server name → user id → that user's connection. */
+  private readonly perUser = new Map<string, Map<string, UserConnection>>();
   private readonly opts: ConnectionOptions;
   /** Told of every fresh tool list (the app records definitions and detects changes). */
   toolsObserver: ((server: string, tools: Tool[]) => void) | null = null;
+  /** The app's per-user setup (working folder, user-supplied values); without it the admin's config runs as is. */
+  userSetup: UserSetup = (config) => config;
+  limits: PoolLimits = DEFAULT_POOL_LIMITS;
 
   constructor(opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS) {
     this.opts = { ...opts, onTools: (server, tools) => this.toolsObserver?.(server, tools) };
@@ -41,58 +69,230 @@ export class McpPool {
 
   sync(configs: McpServerConfig[]): void {
     const wanted = new Map(configs.map((c) => [c.name, c]));
-    for (const [name, conn] of this.connections) {
+    for (const [name, current] of this.configs) {
       const next = wanted.get(name);
-      if (!next || !sameConfig(next, conn.config)) {
-        this.connections.delete(name);
-        void conn.close();
-      }
+      if (!next || !sameConfig(next, current)) this.closeServer(name);
     }
     for (const config of configs) {
-      if (!this.connections.has(config.name))
-        this.connections.set(config.name, new McpConnection(config, this.opts));
+      if (this.configs.has(config.name)) continue;
+      this.configs.set(config.name, config);
+      if (config.scope === 'shared') this.shared.set(config.name, new McpConnection(config, this.opts));
     }
   }
 
-  /** Connects every enabled server in the background, so the first chat turn finds them ready. */
+  private closeServer(name: string): void {
+    this.configs.delete(name);
+    const conn = this.shared.get(name);
+    this.shared.delete(name);
+    if (conn) void conn.close();
+    for (const { conn } of this.perUser.get(name)?.values() ?? []) void conn.close();
+    this.perUser.delete(name);
+  }
+
+  /** Connects every enabled shared server in the background, so the first chat turn finds them ready. */
   warm(): void {
-    for (const conn of this.connections.values()) {
+    for (const conn of this.shared.values()) {
       if (conn.config.enabled) void conn.listTools().catch(() => {});
     }
   }
 
+  /** The shared connection of a server (admin status, tests); per-user servers have none. */
   get(name: string): McpConnection | undefined {
-    return this.connections.get(name);
+    return this.shared.get(name);
   }
 
+  config(name: string): McpServerConfig | undefined {
+    return this.configs.get(name);
+  }
+
+  /** Every shared connection's status (the metrics page). */
   statuses(): ServerStatusInfo[] {
-    return [...this.connections.values()].map((c) => c.status());
+    return [...this.shared.values()].map((c) => c.status());
   }
 
-  /** Tools of the enabled servers named (all when omitted); a broken or slow server is reported, not waited on. */
+  /** The live per-user connections of a server: whose, and their status and last error. */
+  userConnections(name: string): UserConnectionInfo[] {
+    return [...(this.perUser.get(name)?.values() ?? [])]
+      .filter(({ conn }) => conn.live || conn.status().status === 'error')
+      .map(({ conn, user }) => ({ user: { id: user.id, email: user.email }, ...conn.status() }));
+  }
+
+  /** Every connection of a server (shared or each user's): for the admin's logs page. */
+  connectionsOf(name: string): Array<{ user: Principal | null; conn: McpConnection }> {
+    const shared = this.shared.get(name);
+    return [
+      ...(shared ? [{ user: null, conn: shared }] : []),
+      ...[...(this.perUser.get(name)?.values() ?? [])].map(({ conn, user }) => ({ user, conn })),
+    ];
+  }
+
+  /** Ends one user's connection to a server (their values or sign-in changed, or they disconnected). */
+  async closeUser(name: string, userId: string): Promise<void> {
+    const entry = this.perUser.get(name)?.get(userId);
+    if (!entry) return;
+    this.perUser.get(name)?.delete(userId);
+    await entry.conn.close();
+  }
+
+  /** Ends every connection of one user (the account was disabled or deleted). */
+  async closeAllOfUser(userId: string): Promise<void> {
+    await Promise.all([...this.perUser.keys()].map((name) => this.closeUser(name, userId)));
+  }
+
+  /** A user's view: only the servers they may use, each on the connection that is theirs. */
+  forUser(user: Principal): UserPool {
+    return new UserPool(this, user);
+  }
+
+  /** The servers a user may use: enabled, and on their allow list. */
+  usableBy(user: Principal): McpServerConfig[] {
+    return [...this.configs.values()].filter((c) => c.enabled && isAllowed(c.allow, user));
+  }
+
+  /**
+   * The connection a user's requests to a server go through, or undefined when the server does not
+   * exist for them. `asAdmin` skips the allow list (the admin pages inspect every server).
+   */
+  connectionFor(name: string, user: Principal, asAdmin = false): McpConnection | undefined {
+    const config = this.configs.get(name);
+    if (!config?.enabled || !(asAdmin || isAllowed(config.allow, user))) return undefined;
+    if (config.scope === 'shared') return this.shared.get(name);
+    let byUser = this.perUser.get(name);
+    if (!byUser) {
+      byUser = new Map();
+      this.perUser.set(name, byUser);
+    }
+    const existing = byUser.get(user.id);
+    if (existing) return existing.conn;
+    // The user's setup may refuse (values not supplied): the connection then reports that on use.
+    let own: McpServerConfig;
+    try {
+      own = this.userSetup(config, user);
+    } catch (err) {
+      return new RefusedConnection(config, classifyError(err));
+    }
+    const conn = new McpConnection(own, this.opts);
+    byUser.set(user.id, { conn, user });
+    return conn;
+  }
+
+  /** Refuses a user's new connection when they or everyone together hold the most allowed. */
+  assertRoom(conn: McpConnection, user: Principal): void {
+    if (conn.live || conn.config.scope === 'shared') return;
+    let mine = 0;
+    let all = 0;
+    for (const byUser of this.perUser.values()) {
+      for (const [id, { conn: c }] of byUser) {
+        if (!c.live) continue;
+        all++;
+        if (id === user.id) mine++;
+      }
+    }
+    if (mine >= this.limits.perUser)
+      throw new McpFailure(
+        'connection',
+        `You have ${mine} MCP servers running, the most allowed per user (${this.limits.perUser}); unused ones close after a while of no use.`,
+      );
+    if (all >= this.limits.total)
+      throw new McpFailure(
+        'connection',
+        `The host runs ${all} per-user MCP connections, its limit (${this.limits.total}); try again later.`,
+      );
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [
+      ...this.shared.values(),
+      ...[...this.perUser.values()].flatMap((m) => [...m.values()].map((e) => e.conn)),
+    ];
+    this.shared.clear();
+    this.perUser.clear();
+    this.configs.clear();
+    await Promise.all(all.map((c) => c.close()));
+  }
+}
+
+/**
+ * A connection that cannot start for this user (they have not supplied a value the server needs): it
+ * reports why on every use and holds nothing. Not kept, so it is retried once the user supplies it.
+ */
+class RefusedConnection extends McpConnection {
+  constructor(
+    config: McpServerConfig,
+    private readonly why: McpFailure,
+  ) {
+    super({ ...config, enabled: false });
+  }
+
+  override getClient(): Promise<never> {
+    return Promise.reject(this.why);
+  }
+
+  override status(): ServerStatusInfo {
+    return {
+      ...super.status(),
+      status: 'error',
+      lastError: { kind: this.why.kind, message: this.why.message, at: new Date().toISOString() },
+    };
+  }
+
+  override listTools(): Promise<Tool[]> {
+    return Promise.reject(this.why);
+  }
+
+  override callTool(): Promise<CallToolResult> {
+    return Promise.reject(this.why);
+  }
+}
+
+/** One user's view of the pool (McpPool.forUser). */
+export class UserPool {
+  constructor(
+    private readonly pool: McpPool,
+    readonly user: Principal,
+  ) {}
+
+  /** The user's connection to a server (with room for it), or undefined when it does not exist for them. */
+  connection(server: string): McpConnection | undefined {
+    const conn = this.pool.connectionFor(server, this.user);
+    if (conn) this.pool.assertRoom(conn, this.user);
+    return conn;
+  }
+
+  /** The servers the user may use. */
+  servers(): McpServerConfig[] {
+    return this.pool.usableBy(this.user);
+  }
+
+  /** The user's status with a server (idle before first use). */
+  status(server: string): ServerStatusInfo | undefined {
+    return this.pool.connectionFor(server, this.user)?.status();
+  }
+
+  /** Tools of the servers named (all the user may use when omitted); a broken or slow server is reported, not waited on. */
   async tools(names?: readonly string[], waitMs = 5_000): Promise<ServerTools[]> {
-    const conns = [...this.connections.values()].filter(
-      (c) => c.config.enabled && (!names || names.includes(c.name)),
-    );
+    const servers = this.servers().filter((c) => !names || names.includes(c.name));
     return Promise.all(
-      conns.map(async (conn): Promise<ServerTools> => {
+      servers.map(async ({ name }): Promise<ServerTools> => {
         try {
+          const conn = this.connection(name);
+          if (!conn) throw new McpFailure('connection', `Server "${name}" is not available.`);
           const tools = await within(
             conn.listTools(),
             waitMs,
-            () => new McpFailure('timeout', `Server "${conn.name}" is still connecting.`),
+            () => new McpFailure('timeout', `Server "${name}" is still connecting.`),
           );
-          return { server: conn.name, tools };
+          return { server: name, tools };
         } catch (err) {
-          return { server: conn.name, error: classifyError(err) };
+          return { server: name, error: classifyError(err) };
         }
       }),
     );
   }
 
-  /** What users may be told about a failure of `server`; the detail is logged, its secrets masked, and kept for its logs page. */
+  /** What the user may be told about a failure of `server`; the detail is logged, its secrets masked, and kept for its logs page. */
   publicFailure(server: string, err: unknown): PublicFailure {
-    const conn = this.connections.get(server);
+    const conn = this.pool.connectionFor(server, this.user);
     return publicFailure(server, err, conn && { secrets: configSecrets(conn.config), log: conn.failures });
   }
 
@@ -103,20 +303,19 @@ export class McpPool {
     args: Record<string, unknown>,
     opts?: CallOptions,
   ): Promise<CallToolResult> {
-    const conn = this.connections.get(server);
-    const call = conn?.config.enabled
-      ? conn.callTool(tool, args, opts)
-      : Promise.reject(new McpFailure('connection', `Server "${server}" is not available.`));
+    let call: Promise<CallToolResult>;
+    try {
+      const conn = this.connection(server);
+      call = conn
+        ? conn.callTool(tool, args, opts)
+        : Promise.reject(new McpFailure('connection', `Server "${server}" is not available.`));
+    } catch (err) {
+      call = Promise.reject(err);
+    }
     // Referenced here, where the server's secrets are known; a call the user stopped is no failure to report.
     return call.catch((err: unknown) => {
       throw opts?.signal?.aborted ? err : this.publicFailure(server, err).failure;
     });
-  }
-
-  async closeAll(): Promise<void> {
-    const all = [...this.connections.values()];
-    this.connections.clear();
-    await Promise.all(all.map((c) => c.close()));
   }
 }
 

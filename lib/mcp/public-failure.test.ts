@@ -8,6 +8,9 @@ import { McpPool } from '@/lib/mcp/pool';
 import { configSecrets, FailureLog, publicFailure, scrubSecrets } from '@/lib/mcp/public-failure';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
 
+/** Every server here is open to everyone; the pool still needs to know who is asking. */
+const tester = { id: 'tester', email: 'tester@example.com', role: 'admin' };
+
 const REF = /\(ref ([0-9a-f]{8})\)/;
 
 /** Captures console.error lines while `fn` runs (publicFailure logs the detail there). */
@@ -184,13 +187,13 @@ describe('the pool', () => {
         () => assert.fail('the call should fail'),
         (e: unknown) => e,
       );
-    const first = await failed(pool.callTool('dies', 'anything', {}));
+    const first = await failed(pool.forUser(tester).callTool('dies', 'anything', {}));
     // While the server backs off, the failure names its last error (with stderr): the detail, for admins only.
-    const second = await failed(pool.callTool('dies', 'anything', {}));
+    const second = await failed(pool.forUser(tester).callTool('dies', 'anything', {}));
     for (const err of [first, second]) {
       assert.ok(err instanceof McpFailure && err.ref, String(err));
       assert.equal(
-        pool.publicFailure('dies', err).message,
+        pool.forUser(tester).publicFailure('dies', err).message,
         `Server "dies" is unavailable (no connection); try again later (ref ${err.ref}).`,
       );
     }

@@ -62,7 +62,14 @@ export function configSecrets(config: McpServerConfig): string[] {
     .filter((pair) => pair.includes('='))
     .map((pair) => pair.slice(pair.indexOf('=') + 1));
   const headers = Object.values(config.headers).flatMap((v) => [v, ...v.split(/\s+/)]);
-  return [...headers, url.username, url.password, ...[...query, url.username, url.password].map(decoded)];
+  const oauth = config.oauth?.clientSecret ? [config.oauth.clientSecret] : [];
+  return [
+    ...headers,
+    ...oauth,
+    url.username,
+    url.password,
+    ...[...query, url.username, url.password].map(decoded),
+  ];
 }
 
 /** Text with each secret, and any URL's userinfo and query string, replaced by the mask. */

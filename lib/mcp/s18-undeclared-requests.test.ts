@@ -6,6 +6,9 @@ import { ServerLogSink } from '@/lib/mcp/notification-limit';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
 import { McpPool } from '@/lib/mcp/pool';
 
+/** Every server here is open to everyone; the pool still needs to know who is asking. */
+const tester = { id: 'tester', email: 'tester@example.com', role: 'admin' };
+
 const FIXTURE = fileURLToPath(new URL('../../e2e/fixtures/test-mcp-server.mjs', import.meta.url));
 const SECRET = 'S18-LOG-CANARY-9f3b';
 
@@ -56,16 +59,13 @@ test('S18: undeclared sampling, elicitation and roots requests are refused; a lo
   // long the machine takes), then moved on by hand. Timers stay real: the server is a real process.
   t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   const { value, output } = await captureOutput(async () => {
-    const flood = await pool.callTool(
-      'provoker',
-      'provoke',
-      { count: 1000, secret: SECRET },
-      { onProgress: () => {} },
-    );
+    const flood = await pool
+      .forUser(tester)
+      .callTool('provoker', 'provoke', { count: 1000, secret: SECRET }, { onProgress: () => {} });
     // After a pause the bucket has room again: the next notification reports how many were dropped.
     t.mock.timers.tick(1_100);
-    const again = await pool.callTool('provoker', 'provoke', { count: 1, secret: SECRET });
-    const sum = await pool.callTool('provoker', 'add', { a: 2, b: 3 });
+    const again = await pool.forUser(tester).callTool('provoker', 'provoke', { count: 1, secret: SECRET });
+    const sum = await pool.forUser(tester).callTool('provoker', 'add', { a: 2, b: 3 });
     return { flood, again, sum };
   });
 

@@ -273,3 +273,6 @@ export class FlakyFront {
     req.pipe(forward);
   }
 }
+
+/** The user the fault tests act as (every server in them is open to everyone). */
+export const tester = { id: 'tester', email: 'tester@example.com', role: 'admin' };

@@ -14,6 +14,7 @@ import {
   stderrLine,
   stdio,
   text,
+  tester,
 } from '@/test/mcp-faults/harness';
 import type { ServerStatusInfo } from '@/lib/schemas/mcp';
 
@@ -34,10 +35,10 @@ test('R1 SIGKILL mid tools/call: the call fails within 1 s, the server is unheal
   t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   const pool = newPool([stdio('victim')]);
   const conn = connectionOf(pool, 'victim');
-  assert.equal(text(await pool.callTool('victim', 'add', { a: 1, b: 2 })), '3');
+  assert.equal(text(await pool.forUser(tester).callTool('victim', 'add', { a: 1, b: 2 })), '3');
   const pid = await pidOf(conn);
 
-  const call = pool.callTool('victim', 'hang', {});
+  const call = pool.forUser(tester).callTool('victim', 'hang', {});
   await stderrLine(conn, /hang started/);
   const killedAt = performance.now();
   process.kill(pid, 'SIGKILL');
@@ -57,7 +58,7 @@ test('R1 SIGKILL mid tools/call: the call fails within 1 s, the server is unheal
   await new Promise((resolve) => setImmediate(resolve));
   assert.deepEqual(markedProcesses(), [], 'no child was restarted on its own');
   assert.equal(conn.status().status, 'error');
-  assert.equal(text(await pool.callTool('victim', 'echo', { message: 'back' })), 'back');
+  assert.equal(text(await pool.forUser(tester).callTool('victim', 'echo', { message: 'back' })), 'back');
   assert.notEqual(await pidOf(conn), pid);
   assert.equal(conn.status().status, 'connected');
   await pool.closeAll();
@@ -68,10 +69,10 @@ test('R1 exit 1 with stderr mid-call: a clear error with the stderr tail; repeat
   t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   const pool = newPool([stdio('crashy')]);
   const conn = connectionOf(pool, 'crashy');
-  assert.equal(text(await pool.callTool('crashy', 'add', { a: 2, b: 2 })), '4');
+  assert.equal(text(await pool.forUser(tester).callTool('crashy', 'add', { a: 2, b: 2 })), '4');
 
   const started = performance.now();
-  await assert.rejects(pool.callTool('crashy', 'crash', {}), isFailure('connection'));
+  await assert.rejects(pool.forUser(tester).callTool('crashy', 'crash', {}), isFailure('connection'));
   report('R1', 'exit 1 mid-call → call failed', performance.now() - started);
   assert.ok(stderrHas(conn, /crashing on purpose/), 'the stderr tail is kept');
   const status = conn.status();
@@ -80,16 +81,19 @@ test('R1 exit 1 with stderr mid-call: a clear error with the stderr tail; repeat
   assert.equal(status.retryAt, null, 'one crash of a working server: the next use may restart it at once');
 
   // It crashes again before answering anything: now it backs off, and callers fail fast meanwhile.
-  await assert.rejects(pool.callTool('crashy', 'crash', {}), isFailure('connection'));
+  await assert.rejects(pool.forUser(tester).callTool('crashy', 'crash', {}), isFailure('connection'));
   const firstWait = backoffOf(conn.status());
   assert.ok(firstWait > 0, 'a backoff runs after the second crash in a row');
   t.mock.timers.tick(firstWait - 1);
-  await assert.rejects(pool.callTool('crashy', 'add', { a: 1, b: 1 }), isFailure('connection', /next retry/));
+  await assert.rejects(
+    pool.forUser(tester).callTool('crashy', 'add', { a: 1, b: 1 }),
+    isFailure('connection', /next retry/),
+  );
   assert.deepEqual(markedProcesses(), [], 'no restart during the backoff');
 
   t.mock.timers.tick(1);
   assert.equal(conn.status().retryAt, null, 'the first backoff has ended');
-  await assert.rejects(pool.callTool('crashy', 'crash', {}), isFailure('connection'));
+  await assert.rejects(pool.forUser(tester).callTool('crashy', 'crash', {}), isFailure('connection'));
   const secondWait = backoffOf(conn.status());
   assert.deepEqual(
     [firstWait, secondWait],
@@ -99,7 +103,7 @@ test('R1 exit 1 with stderr mid-call: a clear error with the stderr tail; repeat
 
   t.mock.timers.tick(secondWait);
   assert.equal(conn.status().retryAt, null, 'the second backoff has ended');
-  assert.equal(text(await pool.callTool('crashy', 'add', { a: 20, b: 22 })), '42');
+  assert.equal(text(await pool.forUser(tester).callTool('crashy', 'add', { a: 20, b: 22 })), '42');
   assert.equal(conn.status().status, 'connected');
   await pool.closeAll();
 });
@@ -111,7 +115,7 @@ test('R1 disabling a server that ignores SIGTERM kills it within 5 s (stdin clos
   const config = stdio('stubborn', { TEST_MCP_IGNORE_SIGTERM: '1' });
   const pool = newPool([config]);
   const conn = connectionOf(pool, 'stubborn');
-  assert.equal(text(await pool.callTool('stubborn', 'add', { a: 1, b: 1 })), '2');
+  assert.equal(text(await pool.forUser(tester).callTool('stubborn', 'add', { a: 1, b: 1 })), '2');
   const pid = await pidOf(conn);
 
   const disabledAt = performance.now();
@@ -128,12 +132,12 @@ test('R1 disabling a server that ignores SIGTERM kills it within 5 s (stdin clos
     performance.now() - disabledAt,
   );
   assert.equal(pool.statuses()[0]?.status, 'disabled');
-  await assert.rejects(pool.callTool('stubborn', 'add', { a: 1, b: 1 }), /not available/);
+  await assert.rejects(pool.forUser(tester).callTool('stubborn', 'add', { a: 1, b: 1 }), /not available/);
 });
 
 test('R1 after every pool closes, no child of these tests is left running, orphaned or as a zombie', async () => {
   const pool = newPool([stdio('one'), stdio('two'), stdio('three')]);
-  await pool.tools();
+  await pool.forUser(tester).tools();
   const pids = await Promise.all(['one', 'two', 'three'].map((n) => pidOf(connectionOf(pool, n))));
   assert.equal(markedProcesses().length, 3);
   const closing = performance.now();

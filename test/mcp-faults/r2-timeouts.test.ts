@@ -11,6 +11,7 @@ import {
   stderrLine,
   stdio,
   text,
+  tester,
 } from '@/test/mcp-faults/harness';
 import { StdioConfigSchema } from '@/lib/schemas/mcp';
 
@@ -34,13 +35,16 @@ test('R2 a tool that never answers times out, and the server receives notificati
   const conn = connectionOf(pool, 'silent');
   const sent = await spySent(conn);
   const started = performance.now();
-  await assert.rejects(pool.callTool('silent', 'hang', {}), isFailure('timeout'));
+  await assert.rejects(pool.forUser(tester).callTool('silent', 'hang', {}), isFailure('timeout'));
   const timedOutAfter = performance.now() - started;
   await stderrLine(conn, /hang cancelled/); // the server saw the cancellation
   report('R2', 'silent tool → timed out (timeout 1 s)', timedOutAfter);
   report('R2', 'silent tool → server saw notifications/cancelled', performance.now() - started);
   assert.equal(cancelled(sent), 1);
-  assert.equal(text(await pool.callTool('silent', 'echo', { message: 'still usable' })), 'still usable');
+  assert.equal(
+    text(await pool.forUser(tester).callTool('silent', 'echo', { message: 'still usable' })),
+    'still usable',
+  );
   assert.equal(conn.status().status, 'connected');
 });
 
@@ -53,7 +57,7 @@ test('R2 progress resets the timeout, but the maximum total time still ends the 
   const sent = await spySent(conn);
   const progress: number[] = [];
   await assert.rejects(
-    pool.callTool(
+    pool.forUser(tester).callTool(
       'chatty',
       'sleep',
       { ms: 100_000, steps: 1_000 },
@@ -71,7 +75,7 @@ test('R2 progress resets the timeout, but the maximum total time still ends the 
   // Sent with the cap itself (the SDK's own maxTotalTimeout would only cancel a whole timeout later).
   assert.equal(cancelled(sent), 1, 'notifications/cancelled went out when the cap fired');
   await stderrLine(conn, /sleep cancelled after step/); // the server saw the cancellation
-  assert.equal(text(await pool.callTool('chatty', 'add', { a: 1, b: 1 })), '2');
+  assert.equal(text(await pool.forUser(tester).callTool('chatty', 'add', { a: 1, b: 1 })), '2');
 });
 
 test('R2 Stop during a slow tool cancels it within 1 s and tells the server', async (t) => {
@@ -80,7 +84,7 @@ test('R2 Stop during a slow tool cancels it within 1 s and tells the server', as
   const pool = newPool([stdio('slow', {}, 10_000)]);
   const conn = connectionOf(pool, 'slow');
   const stop = new AbortController();
-  const call = pool.callTool('slow', 'hang', {}, { signal: stop.signal });
+  const call = pool.forUser(tester).callTool('slow', 'hang', {}, { signal: stop.signal });
   await stderrLine(conn, /hang started/);
   const stoppedAt = performance.now();
   stop.abort();
@@ -109,20 +113,23 @@ test('R2 a response that arrives after the timeout is ignored; the connection an
     events.push('stale answer ignored');
     staleArrived();
   };
-  const late = pool.callTool('late', 'sleep', { ms: 1_500, steps: 1 });
+  const late = pool.forUser(tester).callTool('late', 'sleep', { ms: 1_500, steps: 1 });
   await sentMessage(sent, (m) => 'method' in m && m.method === 'tools/call');
   t.mock.timers.tick(1_000);
   await assert.rejects(late, isFailure('timeout'));
   await stderrLine(conn, /ignored notifications\/cancelled/); // the cancellation reached the server
   // Meanwhile a new call is in flight when the stale answer arrives; it must get its own answer. (The
   // server started it after the late one and sleeps longer, so the stale answer comes first.)
-  const meanwhile = pool.callTool('late', 'sleep', { ms: 2_000, steps: 1 }).then((r) => {
-    events.push('meanwhile answered');
-    return r;
-  });
+  const meanwhile = pool
+    .forUser(tester)
+    .callTool('late', 'sleep', { ms: 2_000, steps: 1 })
+    .then((r) => {
+      events.push('meanwhile answered');
+      return r;
+    });
   await stale;
   assert.equal(text(await meanwhile), 'slept 2000ms');
   assert.deepEqual(events, ['stale answer ignored', 'meanwhile answered']);
-  assert.equal(text(await pool.callTool('late', 'echo', { message: 'fine' })), 'fine');
+  assert.equal(text(await pool.forUser(tester).callTool('late', 'echo', { message: 'fine' })), 'fine');
   assert.equal(conn.status().status, 'connected');
 });

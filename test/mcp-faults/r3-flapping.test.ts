@@ -11,6 +11,7 @@ import {
   report,
   stdio,
   text,
+  tester,
 } from '@/test/mcp-faults/harness';
 import type { McpPool } from '@/lib/mcp/pool';
 
@@ -24,7 +25,7 @@ import type { McpPool } from '@/lib/mcp/pool';
 const CALLERS = 20;
 const storm = (pool: McpPool) =>
   Promise.allSettled(
-    Array.from({ length: CALLERS }, (_, i) => pool.callTool('flaky', 'add', { a: i, b: 1 })),
+    Array.from({ length: CALLERS }, (_, i) => pool.forUser(tester).callTool('flaky', 'add', { a: i, b: 1 })),
   );
 const reasons = (results: PromiseSettledResult<unknown>[]) =>
   results.map((r) => {
@@ -44,16 +45,19 @@ test('R3 a flapping remote (refused, 503, healthy): one shared breaker, capped e
   const url = await front.start(backend.url);
   const pool = newPool([remote('flaky', url), stdio('steady')]);
   const flaky = connectionOf(pool, 'flaky');
-  assert.equal(text(await pool.callTool('flaky', 'add', { a: 1, b: 2 })), '3');
-  assert.equal(text(await pool.callTool('steady', 'add', { a: 1, b: 2 })), '3');
+  assert.equal(text(await pool.forUser(tester).callTool('flaky', 'add', { a: 1, b: 2 })), '3');
+  assert.equal(text(await pool.forUser(tester).callTool('steady', 'add', { a: 1, b: 2 })), '3');
 
   // Refused: the call in flight when it goes down fails; the one reconnect all callers share fails too.
   await front.down();
   const downAt = performance.now();
-  await assert.rejects(pool.callTool('flaky', 'add', { a: 1, b: 1 }), isFailure('connection'));
+  await assert.rejects(
+    pool.forUser(tester).callTool('flaky', 'add', { a: 1, b: 1 }),
+    isFailure('connection'),
+  );
   const [first, steady] = await Promise.all([
     storm(pool),
-    pool.callTool('steady', 'echo', { message: 'unaffected' }),
+    pool.forUser(tester).callTool('steady', 'echo', { message: 'unaffected' }),
   ]);
   assert.equal(text(steady), 'unaffected', 'another server keeps working while this one is down');
   assert.equal(
@@ -92,7 +96,7 @@ test('R3 a flapping remote (refused, 503, healthy): one shared breaker, capped e
       'the callers see the 503',
     );
     waits.push(waitOf(pool));
-    assert.equal(text(await pool.callTool('steady', 'add', { a: 2, b: 2 })), '4');
+    assert.equal(text(await pool.forUser(tester).callTool('steady', 'add', { a: 2, b: 2 })), '4');
   }
   assert.equal(front.seen.length - from503, 3, 'only the three probes reached the server while it failed');
   assert.deepEqual(
@@ -104,11 +108,14 @@ test('R3 a flapping remote (refused, 503, healthy): one shared breaker, capped e
   // Healthy again: callers fail fast until the wait is over; then the next one reconnects (a new session).
   await front.up('up');
   const before = front.seen.length;
-  await assert.rejects(pool.callTool('flaky', 'add', { a: 40, b: 2 }), isFailure('connection', /next retry/));
+  await assert.rejects(
+    pool.forUser(tester).callTool('flaky', 'add', { a: 40, b: 2 }),
+    isFailure('connection', /next retry/),
+  );
   assert.equal(front.seen.length, before, 'nothing reached the server before the wait was over');
   t.mock.timers.tick(waits.at(-1) ?? 0);
   const healedAt = performance.now();
-  assert.equal(text(await pool.callTool('flaky', 'add', { a: 40, b: 2 })), '42');
+  assert.equal(text(await pool.forUser(tester).callTool('flaky', 'add', { a: 40, b: 2 })), '42');
   report('R3', 'healthy again, breaker half-open → first successful call', performance.now() - healedAt);
   assert.equal(flaky.status().status, 'connected');
   const results = await storm(pool);
@@ -123,7 +130,7 @@ test('R3 a 404 for our session id (the server restarted) starts a new session, a
   const front = new FlakyFront();
   const url = await front.start(first.url);
   const pool = newPool([remote('flaky', url)]);
-  assert.equal(text(await pool.callTool('flaky', 'add', { a: 1, b: 2 })), '3');
+  assert.equal(text(await pool.forUser(tester).callTool('flaky', 'add', { a: 1, b: 2 })), '3');
   const oldSession = front.seen.find((r) => r.session)?.session;
   assert.ok(oldSession, 'a session was established');
 
@@ -132,7 +139,7 @@ test('R3 a 404 for our session id (the server restarted) starts a new session, a
   front.target = second.url;
   first.child.kill('SIGKILL');
   const started = performance.now();
-  assert.equal(text(await pool.callTool('flaky', 'add', { a: 2, b: 3 })), '5');
+  assert.equal(text(await pool.forUser(tester).callTool('flaky', 'add', { a: 2, b: 3 })), '5');
   report('R3', '404 for our session → new session, call served', performance.now() - started);
   assert.ok(
     front.seen.some((r) => r.session === oldSession && r.status === 404),

@@ -17,6 +17,7 @@ import {
   stderrLine,
   stdio,
   text,
+  tester,
 } from '@/test/mcp-faults/harness';
 import type { McpPool } from '@/lib/mcp/pool';
 import { definitionHash, toolDefinition } from '@/lib/mcp/tool-definition';
@@ -55,7 +56,7 @@ function observed(env: Record<string, string> = {}) {
 }
 const isToolsList = (m: JSONRPCMessage) => 'method' in m && m.method === 'tools/list';
 async function catalog(pool: McpPool): Promise<string[]> {
-  const [entry] = await pool.tools(['cat']);
+  const [entry] = await pool.forUser(tester).tools(['cat']);
   assert.ok(
     entry && 'tools' in entry,
     `the catalog has the server's tools${entry && 'error' in entry ? `: ${entry.error.message}` : ''}`,
@@ -69,7 +70,7 @@ test('R4 list_changed for add, remove and schema change: the catalog converges, 
   const before = latest();
   const sent = await spySent(conn);
 
-  await pool.callTool('cat', 'retool', {
+  await pool.forUser(tester).callTool('cat', 'retool', {
     add: ['fresh'],
     remove: ['delete_all'],
     describe: [{ name: 'echo', description: 'Echo, v2' }],
@@ -91,12 +92,15 @@ test('R4 list_changed for add, remove and schema change: the catalog converges, 
   );
   assert.ok(lists.length >= 2);
 
-  await assert.rejects(pool.callTool('cat', 'delete_all', {}), isFailure('protocol', /does not offer/));
+  await assert.rejects(
+    pool.forUser(tester).callTool('cat', 'delete_all', {}),
+    isFailure('protocol', /does not offer/),
+  );
   const calls = sent
     .filter((m) => 'method' in m && m.method === 'tools/call')
     .map((m) => ('params' in m ? m.params?.name : ''));
   assert.ok(!calls.includes('delete_all'), 'the removed tool was never sent to the server');
-  assert.equal(text(await pool.callTool('cat', 'fresh', {})), 'fresh ran');
+  assert.equal(text(await pool.forUser(tester).callTool('cat', 'fresh', {})), 'fresh ran');
 });
 
 test('R4 a list_changed during an in-flight tools/list is not lost', async () => {
@@ -105,11 +109,11 @@ test('R4 a list_changed during an in-flight tools/list is not lost', async () =>
   const sent = await spySent(conn);
   // The next tools/list is answered (with the list as it was when asked) only after the next retool has
   // sent its list_changed: that notification surely arrives while the list is in flight.
-  await pool.callTool('cat', 'list_fault', { hold: 1 });
-  await pool.callTool('cat', 'retool', { add: ['first'] });
+  await pool.forUser(tester).callTool('cat', 'list_fault', { hold: 1 });
+  await pool.forUser(tester).callTool('cat', 'retool', { add: ['first'] });
   await sentMessage(sent, isToolsList); // the re-list is out, and held
   const changedAt = performance.now();
-  await pool.callTool('cat', 'retool', { add: ['second'] });
+  await pool.forUser(tester).callTool('cat', 'retool', { add: ['second'] });
   await listed((list) => list.has('second'));
   report('R4', 'change during an in-flight tools/list → catalog converged', performance.now() - changedAt);
   assert.ok(latest().has('first'));
@@ -124,8 +128,8 @@ test('R4 a list_changed during an in-flight tools/list is not lost', async () =>
 test('R4 a failing tools/list keeps the last good catalog and is retried until it converges', async () => {
   const { pool, conn, latest } = observed();
   const good = await catalog(pool);
-  await pool.callTool('cat', 'list_fault', { fail: 2 });
-  await pool.callTool('cat', 'retool', { add: ['third'] });
+  await pool.forUser(tester).callTool('cat', 'list_fault', { fail: 2 });
+  await pool.forUser(tester).callTool('cat', 'retool', { add: ['third'] });
   const changedAt = performance.now();
   await stderrLine(conn, /tools\/list failing on purpose/); // the re-list failed
   // Catalog requests retry the re-list (it fails once more, within its backoff): until then, and while
@@ -166,7 +170,7 @@ test('R4 tools changed while disconnected are picked up on reconnect', async () 
   assert.ok(names.includes('while_away') && !names.includes('echo'), `catalog: ${names}`);
   assert.ok(latest().has('while_away'));
   await assert.rejects(
-    pool.callTool('cat', 'echo', { message: 'x' }),
+    pool.forUser(tester).callTool('cat', 'echo', { message: 'x' }),
     isFailure('protocol', /does not offer/),
   );
 });

@@ -13,6 +13,7 @@ type Props = {
   onToolSettingsChange: (next: ToolSettings) => void;
   toolsOpen: boolean;
   onToolsOpenChange: (open: boolean) => void;
+  onReloadTools: () => void;
   notice: string | null;
 };
 
@@ -28,6 +29,7 @@ export function ComposerToolbar({
   onToolSettingsChange,
   toolsOpen,
   onToolsOpenChange,
+  onReloadTools,
   notice,
 }: Props) {
   return (
@@ -56,6 +58,7 @@ export function ComposerToolbar({
         onChange={onToolSettingsChange}
         open={toolsOpen}
         onOpenChange={onToolsOpenChange}
+        onReload={onReloadTools}
       />
       {notice && (
         <span aria-live="polite" className="min-w-0 truncate">

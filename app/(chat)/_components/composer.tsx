@@ -183,6 +183,7 @@ export function Composer(props: Props) {
         onToolSettingsChange={onToolSettingsChange}
         toolsOpen={toolsOpen}
         onToolsOpenChange={setToolsOpen}
+        onReloadTools={() => void loadTools(true)}
         notice={notice}
       />
       <AttachmentChips

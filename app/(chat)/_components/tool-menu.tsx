@@ -21,6 +21,7 @@ type Props = {
   onChange: (next: ToolSettings) => void;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  onReload: () => void;
 };
 
 const MODES: Array<{ mode: ToolMode; hint: string }> = [
@@ -33,7 +34,7 @@ const MODES: Array<{ mode: ToolMode; hint: string }> = [
  * The "Tools" button and its popover: tool mode, servers and tools for this conversation, and step limits.
  * The popover is positioned against the nearest `relative` ancestor (the composer), above it.
  */
-export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChange }: Props) {
+export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChange, onReload }: Props) {
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const name = useId();
@@ -111,6 +112,7 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
                   catalog={catalog}
                   settings={settings}
                   onChange={onChange}
+                  onReload={onReload}
                 />
               ))}
             </ul>

@@ -2,7 +2,15 @@ import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
 
 /** GET /api/tools: the servers a user can enable, with their tools' estimated token cost. */
 export type CatalogTool = { name: string; description: string; tokens: number };
-export type CatalogServer = { name: string; status: string; error: string | null; tools: CatalogTool[] };
+/** What the user must do before the server runs for them: enter their values, or sign in (OAuth). */
+export type CatalogConnect = { oauth: boolean; values: Array<{ key: string; set: boolean }> };
+export type CatalogServer = {
+  name: string;
+  status: string;
+  error: string | null;
+  connect?: CatalogConnect | null;
+  tools: CatalogTool[];
+};
 /** The admin's per-turn limits: the most a conversation may set. */
 export type ToolLimits = { maxSteps: number; maxToolCalls: number };
 export type ToolCatalog = { servers: CatalogServer[]; limits: ToolLimits };

@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from 'react';
 import type { ToolSettings } from '@/lib/schemas/chat';
+import { ServerConnect } from './server-connect';
 import {
   type CatalogServer,
   formatTokens,
@@ -18,10 +19,12 @@ type Props = {
   catalog: ToolCatalog;
   settings: ToolSettings;
   onChange: (next: ToolSettings) => void;
+  /** Fetch the catalog again (after the user supplied values or signed in). */
+  onReload: () => void;
 };
 
 /** One MCP server in the Tools menu: a checkbox, and its tools as checkboxes once expanded. */
-export function ToolServerRow({ server, catalog, settings, onChange }: Props) {
+export function ToolServerRow({ server, catalog, settings, onChange, onReload }: Props) {
   const [expanded, setExpanded] = useState(false);
   const box = useRef<HTMLInputElement>(null);
   const available = isAvailable(server);
@@ -70,6 +73,7 @@ export function ToolServerRow({ server, catalog, settings, onChange }: Props) {
       {!available && server.error && (
         <p className="mt-0.5 ml-6 text-xs break-words text-zinc-500">{server.error}</p>
       )}
+      {!available && <ServerConnect server={server} onConnected={onReload} />}
       {available && expanded && (
         <ul className="mt-1 ml-6 space-y-1">
           {server.tools.map((t) => (

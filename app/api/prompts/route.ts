@@ -6,6 +6,6 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
-  await requireUser(req);
-  return Response.json(await listAllPrompts());
+  const user = await requireUser(req);
+  return Response.json(await listAllPrompts(user));
 });

@@ -6,6 +6,6 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
-  await requireUser(req);
-  return Response.json(await listAllResources());
+  const user = await requireUser(req);
+  return Response.json(await listAllResources(user));
 });

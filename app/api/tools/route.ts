@@ -7,6 +7,6 @@ export const dynamic = 'force-dynamic';
 
 /** The MCP servers and tools a user can enable in a conversation, with an estimate of their token cost. */
 export const GET = route(async (req) => {
-  await requireUser(req);
-  return Response.json(await userToolCatalog());
+  const user = await requireUser(req);
+  return Response.json(await userToolCatalog(user));
 });

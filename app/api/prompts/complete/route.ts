@@ -7,7 +7,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const POST = route(async (req) => {
-  await requireUser(req);
+  const user = await requireUser(req);
   const body = await readJson(req, PromptCompleteSchema);
-  return Response.json(await completePrompt(body.server, body.prompt, body.argument, body.value));
+  return Response.json(await completePrompt(user, body.server, body.prompt, body.argument, body.value));
 });

@@ -7,7 +7,7 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const POST = route(async (req) => {
-  await requireUser(req);
+  const user = await requireUser(req);
   const body = await readJson(req, PromptGetSchema);
-  return Response.json(await renderPrompt(body.server, body.name, body.arguments));
+  return Response.json(await renderPrompt(user, body.server, body.name, body.arguments));
 });

@@ -15,8 +15,8 @@ export const dynamic = 'force-dynamic';
 type Ctx = { params: Promise<{ id: string }> };
 
 export const GET = route<Ctx>(async (req, { params }) => {
-  await requireAdmin(req);
-  return Response.json(await serverDetail((await params).id));
+  const admin = await requireAdmin(req);
+  return Response.json(await serverDetail((await params).id, admin));
 });
 
 export const PATCH = route<Ctx>(async (req, { params }) => {

@@ -1,0 +1,115 @@
+'use client';
+
+import { useId, useState } from 'react';
+import type { CatalogServer } from './tool-selection';
+
+type Props = { server: CatalogServer; onConnected: () => void };
+
+async function errorOf(res: Response): Promise<string> {
+  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+  return body?.error?.message ?? `HTTP ${res.status}`;
+}
+
+/**
+ * What a user does before a server can run for them: enter the values the admin marked "each user
+ * supplies this" (write-only: the form never shows a stored value), or sign in with the server's
+ * OAuth provider ("Connect <server>"), which returns to this conversation.
+ */
+export function ServerConnect({ server, onConnected }: Props) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = useId();
+  const connect = server.connect;
+  if (!connect) return null;
+  const missing = connect.values.filter((v) => !v.set);
+
+  async function saveValues(form: HTMLFormElement) {
+    const data = new FormData(form);
+    const values = Object.fromEntries(missing.map((v) => [v.key, String(data.get(v.key) ?? '')]));
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/mcp/connections/${encodeURIComponent(server.name)}/values`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ values }),
+      });
+      if (!res.ok) throw new Error(await errorOf(res));
+      onConnected();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function signIn() {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/mcp/connections/${encodeURIComponent(server.name)}/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ returnTo: window.location.pathname }),
+      });
+      if (!res.ok) throw new Error(await errorOf(res));
+      const { url } = (await res.json()) as { url: string };
+      window.location.assign(url);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="mt-1 ml-6 text-xs">
+      {missing.length > 0 ? (
+        <form
+          className="space-y-1"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void saveValues(e.currentTarget);
+          }}
+        >
+          {missing.map((v) => (
+            <label key={v.key} htmlFor={`${id}-${v.key}`} className="block">
+              <span className="text-zinc-600 dark:text-zinc-400">
+                Your {v.key} for {server.name}
+              </span>
+              <input
+                id={`${id}-${v.key}`}
+                name={v.key}
+                type="password"
+                autoComplete="off"
+                required
+                className="mt-0.5 block w-full rounded border border-zinc-300 px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+              />
+            </label>
+          ))}
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded bg-zinc-900 px-2 py-1 text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
+          >
+            {busy ? 'Saving…' : 'Save'}
+          </button>
+          <p className="text-zinc-500">Stored encrypted; only this server receives it.</p>
+        </form>
+      ) : connect.oauth ? (
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void signIn()}
+          className="rounded bg-zinc-900 px-2 py-1 text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
+        >
+          {busy ? 'Opening sign-in…' : `Connect ${server.name}`}
+        </button>
+      ) : null}
+      {error && (
+        <p role="alert" className="mt-1 text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,109 @@
+import 'server-only';
+import { z } from 'zod';
+import { getDb } from '@/db/client';
+import { getMcpServerByName } from '@/db/queries/mcp-servers';
+import { deleteUserSecrets, getUserSecrets, setUserSecrets } from '@/db/queries/mcp-user-secrets';
+import { missingUserValues } from '@/app/_server/mcp-user-setup';
+import type { Principal } from '@/lib/access';
+import { AppError, notFound } from '@/lib/errors';
+import { getPool } from '@/lib/mcp/pool';
+import type { McpServerConfig } from '@/lib/schemas/mcp';
+
+/** SPEC §7.2 `GET /api/mcp/connections` item, plus what the user can do about it. */
+export type ConnectionItem = {
+  server: string;
+  scope: McpServerConfig['scope'];
+  status: 'ready' | 'needs-auth' | 'connecting' | 'error';
+  error?: string;
+  /** Values the admin marked "each user supplies this": which this user has entered (never the values). */
+  values?: Array<{ key: string; set: boolean }>;
+};
+
+/** The server as this user may use it, or a 404: to a user outside its allow list it does not exist. */
+export function usableServer(user: Principal, server: string): { id: string; config: McpServerConfig } {
+  const config = getPool()
+    .forUser(user)
+    .servers()
+    .find((c) => c.name === server);
+  const record = config && getMcpServerByName(getDb(), server);
+  if (!config || !record) throw notFound(`Server "${server}" is not available.`);
+  return { id: record.id, config };
+}
+
+function suppliedValues(user: Principal, config: McpServerConfig): Record<string, string> {
+  if (!config.userValues.length) return {};
+  const record = getMcpServerByName(getDb(), config.name);
+  return record ? getUserSecrets(getDb(), user.id, record.id, 'value') : {};
+}
+
+/** One server's state for one user, from their own connection (or the shared one). */
+export function connectionState(user: Principal, config: McpServerConfig): ConnectionItem {
+  const item: ConnectionItem = { server: config.name, scope: config.scope, status: 'ready' };
+  if (config.userValues.length) {
+    const supplied = suppliedValues(user, config);
+    item.values = config.userValues.map((key) => ({ key, set: Boolean(supplied[key]) }));
+    const missing = missingUserValues(config, supplied);
+    if (missing.length)
+      return { ...item, status: 'needs-auth', error: `Enter your ${missing.join(', ')} to use it.` };
+  }
+  const status = getPool().forUser(user).status(config.name);
+  if (!status) return item;
+  if (status.status === 'connecting') return { ...item, status: 'connecting' };
+  if (status.status === 'error') {
+    if (status.lastError?.kind === 'auth')
+      return { ...item, status: 'needs-auth', error: `Sign in to ${config.name} to use it.` };
+    return { ...item, status: 'error', error: `Server "${config.name}" is unavailable; try again later.` };
+  }
+  return item;
+}
+
+/** The servers this user may use, each with the state of their connection. */
+export function listConnections(user: Principal): { items: ConnectionItem[] } {
+  return {
+    items: getPool()
+      .forUser(user)
+      .servers()
+      .map((config) => connectionState(user, config)),
+  };
+}
+
+export const UserValuesSchema = z
+  .object({ values: z.record(z.string().max(128), z.string().max(8192).nullable()) })
+  .strict();
+
+/**
+ * Stores the values a user supplies for a server (write-only: they are never returned), then closes
+ * the user's connection so the next use starts with them. Only names the admin marked may be set.
+ */
+export async function saveUserValues(
+  user: Principal,
+  server: string,
+  values: Record<string, string | null>,
+): Promise<ConnectionItem> {
+  const { id, config } = usableServer(user, server);
+  const unknown = Object.keys(values).filter((k) => !config.userValues.includes(k));
+  if (unknown.length)
+    throw new AppError(
+      'bad_request',
+      `Server "${server}" takes no value named ${unknown.join(', ')}.`,
+      Object.fromEntries(unknown.map((k) => [`values.${k}`, 'is not a value this server asks for'])),
+    );
+  const bad = Object.entries(values).filter(([, v]) => v !== null && (!v.trim() || /[\r\n\0]/.test(v)));
+  if (bad.length)
+    throw new AppError(
+      'bad_request',
+      `${bad.map(([k]) => k).join(', ')}: enter a value on one line (or remove it).`,
+      Object.fromEntries(bad.map(([k]) => [`values.${k}`, 'must be one non-empty line'])),
+    );
+  setUserSecrets(getDb(), user.id, id, 'value', values);
+  await getPool().closeUser(server, user.id);
+  return connectionState(user, config);
+}
+
+/** Forgets the user's sign-in (tokens) for a server and closes their connection. */
+export async function forgetConnection(user: Principal, server: string): Promise<{ forgotten: true }> {
+  const { id } = usableServer(user, server);
+  deleteUserSecrets(getDb(), user.id, id, 'oauth');
+  await getPool().closeUser(server, user.id);
+  return { forgotten: true };
+}

@@ -1,0 +1,50 @@
+import 'server-only';
+import { join } from 'node:path';
+import { getDb } from '@/db/client';
+import { getMcpServerByName } from '@/db/queries/mcp-servers';
+import { getUserSecrets } from '@/db/queries/mcp-user-secrets';
+import type { Principal } from '@/lib/access';
+import { getEnv } from '@/lib/env';
+import { McpFailure } from '@/lib/mcp/errors';
+import { ensurePrivateDir } from '@/lib/private-files';
+import type { McpServerConfig } from '@/lib/schemas/mcp';
+
+/** A user's own folder for a per-user stdio server: under the data folder, never the app's checkout. */
+export function userServerDir(userId: string, server: string): string {
+  return join(getEnv().dataDir, 'mcp-users', userId, server);
+}
+
+/** The names a user still has to supply before the server can start for them. */
+export function missingUserValues(config: McpServerConfig, supplied: Record<string, string>): string[] {
+  return config.userValues.filter((key) => !supplied[key]);
+}
+
+/**
+ * The pool's per-user setup (lib/mcp/pool.ts UserSetup): a per-user stdio child runs in the user's
+ * own folder unless the admin set `cwd`, and every value the admin marked "each user supplies this"
+ * comes from the user's stored (sealed) values; without them the server does not start for the user.
+ */
+export function userSetup(config: McpServerConfig, user: Principal): McpServerConfig {
+  if (config.transport === 'builtin') return config;
+  let supplied: Record<string, string> = {};
+  if (config.userValues.length) {
+    const record = getMcpServerByName(getDb(), config.name);
+    supplied = record ? getUserSecrets(getDb(), user.id, record.id, 'value') : {};
+    const missing = missingUserValues(config, supplied);
+    if (missing.length)
+      throw new McpFailure(
+        'auth',
+        `Server "${config.name}" needs your ${missing.join(', ')}: enter ${missing.length > 1 ? 'them' : 'it'} in the Tools menu first.`,
+      );
+  }
+  const own = Object.fromEntries(config.userValues.map((key) => [key, supplied[key] as string]));
+  if (config.transport === 'stdio') {
+    let cwd = config.cwd;
+    if (!cwd) {
+      cwd = userServerDir(user.id, config.name);
+      ensurePrivateDir(cwd);
+    }
+    return { ...config, cwd, env: { ...config.env, ...own } };
+  }
+  return { ...config, headers: { ...config.headers, ...own } };
+}
