@@ -1,7 +1,8 @@
+import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN, assistantMessages, originHeaders, send, signIn } from './helpers';
 
-const FIXTURE = 'e2e/fixtures/test-mcp-server.mjs';
+const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
 const CREATED = ['added', 'imp-one', 'imp-two'];
 
 const row = (page: Page, name: string) => page.locator(`[data-server-row="${name}"]`);

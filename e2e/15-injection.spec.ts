@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN, assistantMessages, originHeaders, send, signIn } from './helpers';
 
@@ -53,7 +54,7 @@ test('S7: two servers exposing the same tool names stay separate; each call reac
       name: 'twin',
       transport: 'stdio',
       command: 'node',
-      args: ['e2e/fixtures/test-mcp-server.mjs', 'stdio'],
+      args: [resolve('e2e/fixtures/test-mcp-server.mjs'), 'stdio'],
       env: { TWIN_MARK: 'twin-server' },
     },
     headers: h,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
@@ -25,7 +26,7 @@ test('A10: MCP env and header values and a provider key created through the API 
         name: 'a10-stdio',
         transport: 'stdio',
         command: 'node',
-        args: ['e2e/fixtures/test-mcp-server.mjs', 'stdio'],
+        args: [resolve('e2e/fixtures/test-mcp-server.mjs'), 'stdio'],
         env: { TOKEN: envCanary },
         enabled: false,
       },

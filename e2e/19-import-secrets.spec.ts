@@ -1,8 +1,9 @@
+import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { type Account, ADMIN, assistantMessages, originHeaders, send, signIn } from './helpers';
 
-const FIXTURE = 'e2e/fixtures/test-mcp-server.mjs';
+const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
 /** What the API shows for a stored secret (lib/mcp/mask.ts). */
 const MASK = '••••••';
 const IMPORT = '/api/mcp/servers/import';

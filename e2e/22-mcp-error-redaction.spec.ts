@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type APIRequestContext, type BrowserContext, expect, test } from '@playwright/test';
 import { ADMIN, BOB, ensureUser, originHeaders, signIn } from './helpers';
 
@@ -12,7 +13,7 @@ const CANARIES = [
 /** Host-level detail that is not secret but is not for users either. */
 const INTERNALS = ['127.0.0.1:9', 'crashing on purpose', 'MCP error -32000', 'Connection closed', 'stderr'];
 const REF = /\(ref ([0-9a-f]{8})\)/;
-const FIXTURE = 'e2e/fixtures/test-mcp-server.mjs';
+const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
 const h = originHeaders();
 
 type Server = { id: string; name: string; status: { status: string } };
