@@ -8,6 +8,7 @@ import { type Prompt, type Resource, ServerCatalog } from './server-catalog';
 import { ServerLogs } from './server-logs';
 import { ToolAdminCard, type ToolPatch, type ToolView } from './tool-admin-card';
 import { BADGE, BUTTON, GREY } from './status-style';
+import { type UserConnection, UserConnections } from './user-connections';
 
 type Detail = McpServerConfig & {
   id: string;
@@ -15,6 +16,7 @@ type Detail = McpServerConfig & {
   tools: ToolView[];
   resources: Resource[];
   prompts: Prompt[];
+  connections: UserConnection[];
 };
 type TestResult = {
   ok: boolean;
@@ -235,6 +237,7 @@ export function McpServerDetail({ id }: { id: string }) {
             ))}
           </section>
           <ServerCatalog resources={detail.resources} prompts={detail.prompts} />
+          {detail.scope === 'user' && <UserConnections items={detail.connections} />}
         </>
       )}
       <ServerLogs id={id} />

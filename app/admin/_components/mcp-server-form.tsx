@@ -2,146 +2,30 @@
 
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
-import { BUILTIN_SERVERS, type McpServerConfig, McpServerConfigSchema } from '@/lib/schemas/mcp';
+import { BUILTIN_SERVERS, type McpServerConfig } from '@/lib/schemas/mcp';
 import { CommandPreview } from './command-preview';
+import { McpAccessFields } from './mcp-access-fields';
+import {
+  addError,
+  type Draft,
+  type Errors,
+  FIELDS,
+  type Field,
+  lines,
+  MASK,
+  SHORT,
+  type Transport,
+  toConfig,
+  toDraft,
+} from './mcp-server-draft';
+import { type TestResult, TestResultPanel } from './mcp-test-result';
 
-type Transport = McpServerConfig['transport'];
-type Draft = {
-  name: string;
-  transport: Transport;
-  command: string;
-  args: string;
-  env: string;
-  cwd: string;
-  url: string;
-  headers: string;
-  builtin: string;
-  timeoutMs: string;
-  enabled: boolean;
-  allowPrivateNetwork: boolean;
-};
-const FIELDS = ['name', 'command', 'args', 'env', 'cwd', 'url', 'headers', 'timeoutMs', 'builtin'] as const;
-type Field = (typeof FIELDS)[number];
-type Errors = Partial<Record<Field | 'form', string>>;
-type TestResult = {
-  ok: boolean;
-  latencyMs: number;
-  tools: Array<{ name: string }>;
-  resources: unknown[];
-  prompts: unknown[];
-  error?: string;
-  stderr: string[];
-};
 type Props = { server: (McpServerConfig & { id: string }) | null; onSaved: () => void; onClose: () => void };
 
-const SHORT: Record<Field, string> = {
-  name: 'Name',
-  command: 'Command',
-  args: 'Arguments',
-  env: 'Environment',
-  cwd: 'Working directory',
-  url: 'URL',
-  headers: 'Headers',
-  timeoutMs: 'Timeout',
-  builtin: 'Built-in server',
-};
-const MASK = '••••••';
 const INPUT =
   'mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950';
 const BUTTON =
   'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
-
-function toDraft(c: McpServerConfig | null): Draft {
-  const d: Draft = {
-    name: c?.name ?? '',
-    transport: c?.transport ?? 'stdio',
-    command: '',
-    args: '',
-    env: '',
-    cwd: '',
-    url: '',
-    headers: '',
-    builtin: 'time',
-    timeoutMs: String(c?.timeoutMs ?? 60_000),
-    enabled: c?.enabled ?? true,
-    allowPrivateNetwork: (c?.transport === 'http' || c?.transport === 'sse') && c.allowPrivateNetwork,
-  };
-  if (c?.transport === 'stdio') {
-    Object.assign(d, { command: c.command, args: c.args.join('\n'), cwd: c.cwd ?? '' });
-    d.env = Object.entries(c.env)
-      .map(([k, v]) => `${k}=${v}`)
-      .join('\n');
-  } else if (c?.transport === 'http' || c?.transport === 'sse') {
-    Object.assign(d, {
-      url: c.url,
-      headers: Object.entries(c.headers)
-        .map(([k, v]) => `${k}: ${v}`)
-        .join('\n'),
-    });
-  } else if (c?.transport === 'builtin') d.builtin = c.builtin;
-  return d;
-}
-
-const lines = (text: string) => text.split('\n').map((l) => l.replace(/\r$/, ''));
-
-/** `KEY=VALUE` or `Name: value` lines into a record (blank lines skipped); a bad line is a field error. */
-function parsePairs(text: string, field: 'env' | 'headers', errors: Errors): Record<string, string> {
-  const sep = field === 'env' ? '=' : ':';
-  const pairs = new Map<string, string>();
-  lines(text).forEach((line, i) => {
-    if (!line.trim()) return;
-    const at = line.indexOf(sep);
-    const key = line.slice(0, at).trim();
-    if (at <= 0 || !key)
-      errors[field] ??= `line ${i + 1}: expected ${field === 'env' ? 'KEY=VALUE' : 'Name: value'}`;
-    else if (pairs.has(key)) errors[field] ??= `line ${i + 1}: ${key} is given twice`;
-    else pairs.set(key, field === 'env' ? line.slice(at + 1) : line.slice(at + 1).trim());
-  });
-  return Object.fromEntries(pairs);
-}
-
-/** Puts an error from a field path (`command`, `env.KEY`, `args.0`) beside its field, or on the form. */
-function addError(errors: Errors, path: ReadonlyArray<PropertyKey>, message: string) {
-  const [head, ...rest] = path.map(String);
-  const field = FIELDS.find((f) => f === head);
-  const where = head === 'args' && rest.length ? `line ${Number(rest[0]) + 1}` : rest.join('.');
-  errors[field ?? 'form'] ??= where ? `${where}: ${message}` : message;
-}
-
-function toConfig(d: Draft): { config: McpServerConfig | null; errors: Errors } {
-  const errors: Errors = {};
-  const timeout = Number(d.timeoutMs.trim());
-  if (!/^\d+$/.test(d.timeoutMs.trim()) || timeout < 1000 || timeout > 3_600_000)
-    errors.timeoutMs = 'must be a whole number from 1000 to 3600000';
-  const common = { name: d.name.trim(), enabled: d.enabled, timeoutMs: timeout };
-  const raw =
-    d.transport === 'stdio'
-      ? {
-          ...common,
-          transport: d.transport,
-          command: d.command,
-          args: lines(d.args).filter((l) => l !== ''),
-          env: parsePairs(d.env, 'env', errors),
-          cwd: d.cwd.trim() || null,
-        }
-      : d.transport === 'builtin'
-        ? { ...common, transport: d.transport, builtin: d.builtin }
-        : {
-            ...common,
-            transport: d.transport,
-            url: d.url.trim(),
-            headers: parsePairs(d.headers, 'headers', errors),
-            allowPrivateNetwork: d.allowPrivateNetwork,
-          };
-  const parsed = McpServerConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
-      addError(errors, issue.path, inner ?? issue.message);
-    }
-  }
-  return { config: parsed.success && Object.keys(errors).length === 0 ? parsed.data : null, errors };
-}
 
 function FieldBox({
   id,
@@ -168,48 +52,6 @@ function FieldBox({
         >
           {error}
         </p>
-      )}
-    </div>
-  );
-}
-
-function TestResultPanel({ result }: { result: TestResult }) {
-  return (
-    <div
-      data-test-result
-      data-ok={String(result.ok)}
-      role={result.ok ? 'status' : 'alert'}
-      className="space-y-1 rounded-md border border-zinc-200 p-2 text-sm dark:border-zinc-700"
-    >
-      {result.ok ? (
-        <>
-          <p className="font-medium text-green-700 dark:text-green-400">
-            OK: connected and listed in {result.latencyMs} ms
-          </p>
-          <p>Tools ({result.tools.length}):</p>
-          <ul className="flex flex-wrap gap-1">
-            {result.tools.map((t) => (
-              <li key={t.name}>
-                <code className="rounded bg-zinc-100 px-1 text-xs dark:bg-zinc-800">{t.name}</code>
-              </li>
-            ))}
-          </ul>
-          <p>
-            Resources: {result.resources.length} · Prompts: {result.prompts.length}
-          </p>
-        </>
-      ) : (
-        <p className="break-words font-medium text-red-700 dark:text-red-400">
-          Failed after {result.latencyMs} ms: <span data-test-error>{result.error}</span>
-        </p>
-      )}
-      {result.stderr.length > 0 && (
-        <>
-          <p className="text-xs text-zinc-500">stderr</p>
-          <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-1 text-xs dark:bg-zinc-950">
-            {result.stderr.join('\n')}
-          </pre>
-        </>
       )}
     </div>
   );
@@ -243,7 +85,7 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
     setDraft((d) => ({ ...d, ...patch }));
     setResult(null);
   };
-  const bind = (field: Field) => ({
+  const bind = (field: Exclude<Field, 'oauth'>) => ({
     id: `${base}-${field}`,
     value: draft[field],
     onChange: (e: { target: { value: string } }) => {
@@ -307,7 +149,8 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
     void run('save');
   };
   const remote = draft.transport === 'http' || draft.transport === 'sse';
-  const maskedChange = server && !unchanged && (draft.env + draft.headers).includes(MASK);
+  const maskedChange =
+    server && !unchanged && (draft.env + draft.headers + draft.oauthClientSecret).includes(MASK);
   const pairsArea = (field: 'args' | 'env' | 'headers') => (
     <textarea
       {...bind(field)}
@@ -417,6 +260,7 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
               ))}
             </select>,
           )}
+        <McpAccessFields base={base} draft={draft} update={update} bind={bind} box={box} />
         <label className="flex items-center gap-2 text-sm">
           <input
             type="checkbox"

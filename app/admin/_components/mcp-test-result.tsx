@@ -1,0 +1,54 @@
+'use client';
+
+export type TestResult = {
+  ok: boolean;
+  latencyMs: number;
+  tools: Array<{ name: string }>;
+  resources: unknown[];
+  prompts: unknown[];
+  error?: string;
+  stderr: string[];
+};
+
+/** What "Test connection" found: the tools, resources and prompts, or the failure and stderr. */
+export function TestResultPanel({ result }: { result: TestResult }) {
+  return (
+    <div
+      data-test-result
+      data-ok={String(result.ok)}
+      role={result.ok ? 'status' : 'alert'}
+      className="space-y-1 rounded-md border border-zinc-200 p-2 text-sm dark:border-zinc-700"
+    >
+      {result.ok ? (
+        <>
+          <p className="font-medium text-green-700 dark:text-green-400">
+            OK: connected and listed in {result.latencyMs} ms
+          </p>
+          <p>Tools ({result.tools.length}):</p>
+          <ul className="flex flex-wrap gap-1">
+            {result.tools.map((t) => (
+              <li key={t.name}>
+                <code className="rounded bg-zinc-100 px-1 text-xs dark:bg-zinc-800">{t.name}</code>
+              </li>
+            ))}
+          </ul>
+          <p>
+            Resources: {result.resources.length} · Prompts: {result.prompts.length}
+          </p>
+        </>
+      ) : (
+        <p className="break-words font-medium text-red-700 dark:text-red-400">
+          Failed after {result.latencyMs} ms: <span data-test-error>{result.error}</span>
+        </p>
+      )}
+      {result.stderr.length > 0 && (
+        <>
+          <p className="text-xs text-zinc-500">stderr</p>
+          <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-1 text-xs dark:bg-zinc-950">
+            {result.stderr.join('\n')}
+          </pre>
+        </>
+      )}
+    </div>
+  );
+}
