@@ -37,6 +37,8 @@ test('add a stdio server: the command preview, a passing test, save; it connects
   const form = page.getByRole('dialog', { name: 'Add server' });
   await form.getByLabel('Transport').selectOption('stdio');
   await form.getByLabel('Name', { exact: true }).fill('added');
+  // One connection for everyone, so it connects (and shows its status) as soon as it is saved.
+  await form.getByLabel('Connection').selectOption('shared');
   await form.getByLabel('Command', { exact: true }).fill('node');
   await form.getByLabel('Arguments (one per line)').fill(`${FIXTURE}\nstdio`);
   const preview = form.locator('[data-command-preview]');

@@ -64,6 +64,8 @@ test('S3: a stdio arg with shell syntax reaches the child literally, the full co
     const form = page.getByRole('dialog', { name: 'Add server' });
     await form.getByLabel('Transport').selectOption('stdio');
     await form.getByLabel('Name', { exact: true }).fill('s3argv');
+    // One connection for everyone, so it connects (and shows its status) as soon as it is saved.
+    await form.getByLabel('Connection').selectOption('shared');
     await form.getByLabel('Command', { exact: true }).fill('node');
     await form.getByLabel('Arguments (one per line)').fill([FIXTURE, 'stdio', '--', ...hostile].join('\n'));
     await form

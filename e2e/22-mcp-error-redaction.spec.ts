@@ -21,6 +21,7 @@ const SERVERS = {
   // Writes its stderr canary (with its configured env value) and exits before speaking MCP.
   a3dead: {
     transport: 'stdio',
+    scope: 'shared',
     command: 'node',
     args: ['-e', "console.error('A3-STDERR-CANARY ' + process.env.A3_SECRET); process.exit(3)"],
     env: { A3_SECRET: 'A3-ENV-CANARY' },
@@ -28,6 +29,7 @@ const SERVERS = {
   // Nothing listens on port 9; the URL carries credentials in its userinfo and query.
   a3remote: {
     transport: 'http',
+    scope: 'shared',
     url: 'http://user:A3-URL-CANARY@127.0.0.1:9/mcp?token=A3-QUERY-CANARY',
     headers: { Authorization: 'Bearer A3-HEADER-CANARY' },
     allowPrivateNetwork: true,
@@ -35,6 +37,7 @@ const SERVERS = {
   // A working server whose `crash` tool kills it mid-call.
   a3crash: {
     transport: 'stdio',
+    scope: 'shared',
     command: 'node',
     args: [FIXTURE, 'stdio'],
     env: { A3_SECRET: 'A3-ENV-CANARY' },

@@ -1,9 +1,22 @@
 import 'server-only';
 import { getDb } from '@/db/client';
-import { getUserById, type PublicUser } from '@/db/queries/users';
+import { getUserById, type PublicUser, updateUser } from '@/db/queries/users';
 import { getAuth } from '@/app/_server/auth';
+import { invalidateUser } from '@/app/_server/hot-cache';
 import { AppError } from '@/lib/errors';
-import type { CreateUser } from '@/lib/schemas/users';
+import { getPool } from '@/lib/mcp/pool';
+import type { CreateUser, UpdateUser } from '@/lib/schemas/users';
+
+/**
+ * An admin's change to a user. Disabling them or changing their role also ends their per-user MCP
+ * connections: what they may use is decided anew on their next request.
+ */
+export async function changeUser(id: string, patch: UpdateUser): Promise<PublicUser | null> {
+  const row = updateUser(getDb(), id, patch);
+  invalidateUser(id);
+  if (row && (patch.disabled || patch.role)) await getPool().closeAllOfUser(id);
+  return row;
+}
 
 /** An admin creates an account directly (works while self sign-up is closed). */
 export async function createUserAsAdmin(input: CreateUser): Promise<PublicUser> {

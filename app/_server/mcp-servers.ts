@@ -38,6 +38,27 @@ function unreadableStatus(record: McpServerRecord): ServerStatusInfo {
   };
 }
 
+/**
+ * A per-user server's status as one line: connected while any user's connection is, the newest error
+ * among them, and how many users hold one (the detail page lists them).
+ */
+function perUserStatus(config: McpServerConfig): ServerStatusInfo & { users: number } {
+  const all = getPool().userConnections(config.name);
+  const connected = all.filter((c) => c.status === 'connected');
+  const errors = all
+    .flatMap((c) => (c.lastError ? [c.lastError] : []))
+    .sort((a, b) => a.at.localeCompare(b.at));
+  return {
+    name: config.name,
+    status: connected.length ? 'connected' : config.enabled ? 'idle' : 'disabled',
+    lastError: errors.at(-1) ?? null,
+    connectedSince: connected.map((c) => c.connectedSince ?? '').sort()[0] || null,
+    toolCount: Math.max(0, ...all.map((c) => c.toolCount)),
+    retryAt: null,
+    users: all.length,
+  };
+}
+
 /** A server as the admin API shows it: config with secrets masked, live status, 24 h statistics. */
 export function presentServer(
   record: McpServerRecord,
@@ -45,7 +66,9 @@ export function presentServer(
 ) {
   const status = record.unreadable.length
     ? unreadableStatus(record)
-    : (getPool().get(record.config.name)?.status() ?? null);
+    : record.config.scope === 'user'
+      ? perUserStatus(record.config)
+      : (getPool().get(record.config.name)?.status() ?? null);
   return {
     id: record.id,
     ...maskConfig(withMasked(record.config, record.unreadable)),

@@ -15,3 +15,4 @@ export type CreateUser = z.infer<typeof CreateUserSchema>;
 export const UpdateUserSchema = z
   .object({ role: RoleSchema.optional(), disabled: z.boolean().optional() })
   .strict();
+export type UpdateUser = z.infer<typeof UpdateUserSchema>;

@@ -1,7 +1,5 @@
-import { getDb } from '@/db/client';
-import { updateUser } from '@/db/queries/users';
+import { changeUser } from '@/app/_server/admin-users';
 import { audit } from '@/app/_server/audit';
-import { invalidateUser } from '@/app/_server/hot-cache';
 import { requireAdmin } from '@/app/_server/session';
 import { AppError, notFound } from '@/lib/errors';
 import { readJson, route } from '@/lib/http';
@@ -19,8 +17,7 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
   if (id === admin.id && (patch.disabled || patch.role === 'user')) {
     throw new AppError('bad_request', 'You cannot disable or demote yourself.');
   }
-  const row = updateUser(getDb(), id, patch);
-  invalidateUser(id);
+  const row = await changeUser(id, patch);
   if (!row) throw notFound('User not found.');
   audit(admin, 'user.update', row.email, 'ok', JSON.stringify(patch));
   return Response.json(row);
