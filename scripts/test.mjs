@@ -65,11 +65,22 @@ function countNodeTests(res) {
 }
 countNodeTests(unit);
 
-// The official MCP client conformance suite, against the pool's own connection code.
+// The official MCP client conformance suite — every client scenario it lists (core, auth, back-compat,
+// draft and extensions) — against the pool's own connection code and the app's OAuth provider.
+const conformance = 'node_modules/@modelcontextprotocol/conformance/dist/index.js';
 const client = `${process.execPath} --import tsx --conditions=react-server e2e/conformance/client.ts`;
-for (const scenario of ['initialize', 'tools_call', 'sse-retry', 'elicitation-sep1034-client-defaults']) {
+const listed = spawnSync(process.execPath, [conformance, 'list'], { encoding: 'utf8' }).stdout ?? '';
+const clientScenarios = [...(listed.split('Client scenarios')[1] ?? '').matchAll(/^\s+- (\S+)/gm)].map(
+  (m) => m[1],
+);
+// 0.1.16 lists 26; fewer means the list could not be read (all would be skipped silently).
+if (clientScenarios.length < 26) {
+  failed++;
+  failures.push(`MCP conformance: only ${clientScenarios.length} client scenarios listed`);
+}
+for (const scenario of clientScenarios) {
   check(`MCP conformance: ${scenario}`, process.execPath, [
-    'node_modules/@modelcontextprotocol/conformance/dist/index.js',
+    conformance,
     'client',
     '--command',
     client,

@@ -1,4 +1,5 @@
 import 'server-only';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
@@ -28,6 +29,8 @@ export type ConnectOptions = {
   onToolListChanged?: () => void;
   /** Only when given is elicitation advertised; otherwise such requests are refused as unsupported. */
   onElicit?: (request: ElicitRequest['params']) => Promise<ElicitResult>;
+  /** OAuth for http/sse servers (lib/mcp/oauth): the transport sends, refreshes and asks for tokens. */
+  authProvider?: OAuthClientProvider;
 };
 
 function newClient(opts: ConnectOptions): Client {
@@ -67,10 +70,10 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
     case 'builtin':
       return connectWith(await createBuiltinTransport(config.builtin), opts);
     case 'sse':
-      return connectWith(createSseTransport(config), opts);
+      return connectWith(createSseTransport(config, opts.authProvider), opts);
     case 'http':
       try {
-        return await connectWith(createStreamableHttpTransport(config), opts);
+        return await connectWith(createStreamableHttpTransport(config, opts.authProvider), opts);
       } catch (err) {
         if (!shouldFallBackToSse(err)) throw err;
         opts.stderr.push('[host] Streamable HTTP refused; falling back to legacy SSE');

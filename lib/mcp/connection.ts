@@ -29,6 +29,8 @@ export type ConnectionOptions = {
   /** Cap on one call's total time even while progress keeps resetting its timeout. */
   maxTotalCallMs: number;
   onElicit?: ConnectOptions['onElicit'];
+  /** OAuth for an http/sse server, one provider per (user, server) (lib/mcp/oauth). */
+  authProvider?: ConnectOptions['authProvider'];
   /** Told every time a fresh tool list arrives (first connect, reconnect, list_changed, TTL). */
   onTools?: (server: string, tools: Tool[]) => void;
 };
@@ -127,6 +129,7 @@ export class McpConnection {
         timeoutMs: this.opts.connectTimeoutMs,
         onToolListChanged: () => this.onToolListChanged(),
         onElicit: this.opts.onElicit,
+        authProvider: this.opts.authProvider,
       });
     } catch (err) {
       const failure = classifyError(err);

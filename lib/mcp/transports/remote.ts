@@ -1,26 +1,33 @@
 import 'server-only';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { withOAuthRefresh } from '@/lib/mcp/oauth';
 import { guardedFetch } from '@/lib/net/guarded-fetch';
 import type { RemoteConfig } from '@/lib/schemas/mcp';
 
 /** Streamable HTTP with the admin's headers; public addresses only (unless allowed); redirects only within the same origin (guardedFetch). */
-export function createStreamableHttpTransport(config: RemoteConfig): Transport {
+export function createStreamableHttpTransport(
+  config: RemoteConfig,
+  authProvider?: OAuthClientProvider,
+): Transport {
   return new StreamableHTTPClientTransport(new URL(config.url), {
     requestInit: { headers: config.headers },
-    fetch: guardedFetch(config.allowPrivateNetwork),
+    fetch: withOAuthRefresh(guardedFetch(config.allowPrivateNetwork), authProvider),
+    authProvider,
   });
 }
 
 /** Legacy HTTP+SSE (GET /sse, POST to the announced endpoint). */
-export function createSseTransport(config: RemoteConfig): Transport {
+export function createSseTransport(config: RemoteConfig, authProvider?: OAuthClientProvider): Transport {
   return new SSEClientTransport(new URL(config.url), {
     requestInit: { headers: config.headers },
-    fetch: guardedFetch(config.allowPrivateNetwork),
+    fetch: withOAuthRefresh(guardedFetch(config.allowPrivateNetwork), authProvider),
+    authProvider,
   });
 }
 
