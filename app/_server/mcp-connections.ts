@@ -2,12 +2,13 @@ import 'server-only';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { getMcpServerByName } from '@/db/queries/mcp-servers';
-import { deleteUserSecrets, getUserSecrets, setUserSecrets } from '@/db/queries/mcp-user-secrets';
+import { getUserSecrets, setUserSecrets } from '@/db/queries/mcp-user-secrets';
+import { forgetTokens } from '@/app/_server/mcp-oauth';
 import { missingUserValues } from '@/app/_server/mcp-user-setup';
 import type { Principal } from '@/lib/access';
 import { AppError, notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
-import type { McpServerConfig } from '@/lib/schemas/mcp';
+import type { McpServerConfig, RemoteConfig } from '@/lib/schemas/mcp';
 
 /** SPEC §7.2 `GET /api/mcp/connections` item, plus what the user can do about it. */
 export type ConnectionItem = {
@@ -103,7 +104,15 @@ export async function saveUserValues(
 /** Forgets the user's sign-in (tokens) for a server and closes their connection. */
 export async function forgetConnection(user: Principal, server: string): Promise<{ forgotten: true }> {
   const { id } = usableServer(user, server);
-  deleteUserSecrets(getDb(), user.id, id, 'oauth');
+  forgetTokens(user.id, id);
   await getPool().closeUser(server, user.id);
   return { forgotten: true };
+}
+
+/** A per-user remote server the user may use: the only kind a user signs in to. */
+export function signInServer(user: Principal, server: string): { id: string; config: RemoteConfig } {
+  const { id, config } = usableServer(user, server);
+  if (config.transport === 'stdio' || config.transport === 'builtin' || config.scope !== 'user')
+    throw new AppError('bad_request', `Server "${server}" does not use a sign-in of its own.`);
+  return { id, config };
 }

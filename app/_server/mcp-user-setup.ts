@@ -7,7 +7,9 @@ import type { Principal } from '@/lib/access';
 import { getEnv } from '@/lib/env';
 import { McpFailure } from '@/lib/mcp/errors';
 import { ensurePrivateDir } from '@/lib/private-files';
+import type { UserSetup } from '@/lib/mcp/pool';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
+import { oauthProvider } from '@/app/_server/mcp-oauth';
 
 /** A user's own folder for a per-user stdio server: under the data folder, never the app's checkout. */
 export function userServerDir(userId: string, server: string): string {
@@ -23,13 +25,15 @@ export function missingUserValues(config: McpServerConfig, supplied: Record<stri
  * The pool's per-user setup (lib/mcp/pool.ts UserSetup): a per-user stdio child runs in the user's
  * own folder unless the admin set `cwd`, and every value the admin marked "each user supplies this"
  * comes from the user's stored (sealed) values; without them the server does not start for the user.
+ * A remote server gets the user's own OAuth client (app/_server/mcp-oauth.ts).
  */
-export function userSetup(config: McpServerConfig, user: Principal): McpServerConfig {
-  if (config.transport === 'builtin') return config;
+export function userSetup(config: McpServerConfig, user: Principal): ReturnType<UserSetup> {
+  if (config.transport === 'builtin') return { config };
+  const record = getMcpServerByName(getDb(), config.name);
+  if (!record) throw new McpFailure('connection', `Server "${config.name}" is not available.`);
   let supplied: Record<string, string> = {};
   if (config.userValues.length) {
-    const record = getMcpServerByName(getDb(), config.name);
-    supplied = record ? getUserSecrets(getDb(), user.id, record.id, 'value') : {};
+    supplied = getUserSecrets(getDb(), user.id, record.id, 'value');
     const missing = missingUserValues(config, supplied);
     if (missing.length)
       throw new McpFailure(
@@ -44,7 +48,9 @@ export function userSetup(config: McpServerConfig, user: Principal): McpServerCo
       cwd = userServerDir(user.id, config.name);
       ensurePrivateDir(cwd);
     }
-    return { ...config, cwd, env: { ...config.env, ...own } };
+    return { config: { ...config, cwd, env: { ...config.env, ...own } } };
   }
-  return { ...config, headers: { ...config.headers, ...own } };
+  // A remote server signs each user in with their own OAuth tokens (used only when it asks: a 401).
+  const remote = { ...config, headers: { ...config.headers, ...own } };
+  return { config: remote, authProvider: oauthProvider(user.id, record.id, remote) };
 }

@@ -84,3 +84,7 @@ export function setOauthClient(db: Db, issuer: string, client: string): void {
     .onConflictDoUpdate({ target: mcpOauthClients.issuer, set: { client: sealed } })
     .run();
 }
+
+export function deleteOauthClient(db: Db, issuer: string): void {
+  db.delete(mcpOauthClients).where(eq(mcpOauthClients.issuer, issuer)).run();
+}

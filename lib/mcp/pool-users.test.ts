@@ -75,9 +75,9 @@ describe('scope', () => {
     const base = mkdtempSync(join(tmpdir(), 'pool-users-'));
     const pool = newPool([server('folders', { userValues: ['TOKEN'] })]);
     pool.userSetup = (config, who) => {
-      if (config.transport !== 'stdio') return config;
+      if (config.transport !== 'stdio') return { config };
       if (who.id === bob.id) throw new McpFailure('auth', 'Server "folders" needs your TOKEN.');
-      return { ...config, cwd: base, env: { ...config.env, TOKEN: `token-of-${who.id}` } };
+      return { config: { ...config, cwd: base, env: { ...config.env, TOKEN: `token-of-${who.id}` } } };
     };
     const info = await processOf(pool, alice, 'folders');
     assert.equal(realpathSync(info.cwd), realpathSync(base));

@@ -19,7 +19,10 @@ export type ServerTools = { server: string; tools: Tool[] } | { server: string; 
  * user's working folder and the values they supply. Throws an McpFailure (kind `auth`) when the user
  * has not supplied what the server needs; the server then cannot start for them.
  */
-export type UserSetup = (config: McpServerConfig, user: Principal) => McpServerConfig;
+export type UserSetup = (
+  config: McpServerConfig,
+  user: Principal,
+) => { config: McpServerConfig; authProvider?: ConnectionOptions['authProvider'] };
 
 /** Caps on per-user connections that are live (a child process or a session): per user and in all. */
 export type PoolLimits = { perUser: number; total: number };
@@ -60,7 +63,7 @@ export class McpPool {
   /** Told of every fresh tool list (the app records definitions and detects changes). */
   toolsObserver: ((server: string, tools: Tool[]) => void) | null = null;
   /** The app's per-user setup (working folder, user-supplied values); without it the admin's config runs as is. */
-  userSetup: UserSetup = (config) => config;
+  userSetup: UserSetup = (config) => ({ config });
   limits: PoolLimits = DEFAULT_POOL_LIMITS;
 
   constructor(opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS) {
@@ -165,13 +168,13 @@ export class McpPool {
     const existing = byUser.get(user.id);
     if (existing) return existing.conn;
     // The user's setup may refuse (values not supplied): the connection then reports that on use.
-    let own: McpServerConfig;
+    let own: ReturnType<UserSetup>;
     try {
       own = this.userSetup(config, user);
     } catch (err) {
       return new RefusedConnection(config, classifyError(err));
     }
-    const conn = new McpConnection(own, this.opts);
+    const conn = new McpConnection(own.config, { ...this.opts, authProvider: own.authProvider });
     byUser.set(user.id, { conn, user });
     return conn;
   }

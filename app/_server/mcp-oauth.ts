@@ -1,0 +1,124 @@
+import 'server-only';
+import { getDb } from '@/db/client';
+import {
+  deleteOauthClient,
+  deleteUserSecrets,
+  getOauthClient,
+  getUserSecrets,
+  setOauthClient,
+  setUserSecrets,
+} from '@/db/queries/mcp-user-secrets';
+import type { Principal } from '@/lib/access';
+import { getEnv } from '@/lib/env';
+import { AppError } from '@/lib/errors';
+import { getPool } from '@/lib/mcp/pool';
+import {
+  clientMetadataDocument,
+  createOAuthProvider,
+  type KeyValueStore,
+  type McpOAuthProvider,
+  OAuthFlowError,
+} from '@/lib/mcp/oauth';
+import { guardedFetch } from '@/lib/net/guarded-fetch';
+import type { RemoteConfig } from '@/lib/schemas/mcp';
+
+/** Where the authorization server sends the browser back (SPEC §7.2). */
+export const callbackUrl = () => `${getEnv().APP_URL}/api/mcp/oauth/callback`;
+/** Our Client ID Metadata Document: its URL is our client id (used when APP_URL is https). */
+export const clientMetadataUrl = () => `${getEnv().APP_URL}/oauth/client-metadata.json`;
+
+export function clientMetadata() {
+  return clientMetadataDocument({
+    clientMetadataUrl: clientMetadataUrl(),
+    redirectUrl: callbackUrl(),
+    clientName: 'MCP Chat',
+  });
+}
+
+/** One user's OAuth state for one server: rows of mcp_user_secrets (kind `oauth`), each value sealed. */
+function userStore(userId: string, serverId: string): KeyValueStore {
+  const db = getDb();
+  return {
+    get: async (key) => getUserSecrets(db, userId, serverId, 'oauth')[key],
+    set: async (key, value) => setUserSecrets(db, userId, serverId, 'oauth', { [key]: value }),
+    delete: async (key) => setUserSecrets(db, userId, serverId, 'oauth', { [key]: null }),
+  };
+}
+
+/** Clients registered with an authorization server, shared by every user (mcp_oauth_clients, sealed). */
+const clientStore: KeyValueStore = {
+  get: async (issuer) => getOauthClient(getDb(), issuer) ?? undefined,
+  set: async (issuer, client) => setOauthClient(getDb(), issuer, client),
+  delete: async (issuer) => deleteOauthClient(getDb(), issuer),
+};
+
+/**
+ * The OAuth client of one user for one remote server: discovery, registration, PKCE and refresh by the
+ * SDK's auth() (lib/mcp/oauth), our tables as its storage. One refresh at a time per user and server.
+ */
+export function oauthProvider(userId: string, serverId: string, config: RemoteConfig): McpOAuthProvider {
+  return createOAuthProvider({
+    serverUrl: config.url,
+    store: userStore(userId, serverId),
+    clientStore,
+    lockKey: `${userId}\n${serverId}`,
+    redirectUrl: callbackUrl(),
+    clientMetadataUrl: clientMetadataUrl(),
+    clientName: 'MCP Chat',
+    config: config.oauth,
+    fetch: guardedFetch(config.allowPrivateNetwork),
+  });
+}
+
+/** A path of this app to return to after sign-in; anything else (another origin, `//x`) goes home. */
+export function safeReturnTo(value: unknown): string {
+  return typeof value === 'string' && /^\/(?![/\\])[^\s]*$/.test(value) ? value.slice(0, 1000) : '/';
+}
+
+/** The pending sign-in a browser carries between "Connect" and the callback (a short-lived cookie). */
+export type PendingSignIn = { server: string; state: string; returnTo: string };
+
+/** "Connect <server>": the authorization URL to send the browser to. */
+export async function beginSignIn(
+  user: Principal,
+  server: { id: string; config: RemoteConfig },
+  returnTo: string,
+): Promise<{ url: string; pending: PendingSignIn } | { authorized: true }> {
+  const provider = oauthProvider(user.id, server.id, server.config);
+  try {
+    const started = await provider.beginAuthorization();
+    if ('authorized' in started) {
+      await getPool().closeUser(server.config.name, user.id);
+      return { authorized: true };
+    }
+    return {
+      url: started.url,
+      pending: { server: server.config.name, state: started.state, returnTo: safeReturnTo(returnTo) },
+    };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    throw new AppError('unavailable', `Could not start the sign-in to ${server.config.name}: ${message}`);
+  }
+}
+
+/** The callback: exchanges the code (state checked, PKCE verifier used once) and reconnects the user. */
+export async function finishSignIn(
+  user: Principal,
+  server: { id: string; config: RemoteConfig },
+  code: string,
+  state: string,
+): Promise<void> {
+  try {
+    await oauthProvider(user.id, server.id, server.config).finishAuthorization(code, state);
+  } catch (err) {
+    if (err instanceof OAuthFlowError) throw new AppError('bad_request', err.message);
+    throw err;
+  }
+  // The user's connection may be backing off after the 401 that asked for sign-in: start afresh.
+  await getPool().closeUser(server.config.name, user.id);
+}
+
+/** Forgets a user's tokens for a server (DELETE /api/mcp/connections/[server]). */
+export function forgetTokens(userId: string, serverId: string): void {
+  deleteUserSecrets(getDb(), userId, serverId, 'oauth');
+}
