@@ -178,12 +178,14 @@ test('allow list: to a user outside it the server does not exist on any route; t
   expect(await attach.text()).not.toContain('Test readme');
 
   // A call the model invents for it does not reach the server; carol's real call does.
-  const before = await callCount('t28staff', 'echo');
-  const invented = await callTool(bob.request, 't28staff', 'echo', { text: 'x' });
+  const before = await callCount('t28staff', 'env');
+  const invented = await callTool(bob.request, 't28staff', 'env', { name: 'HOME' });
   expect(invented.text).toBeNull();
-  expect(await callCount('t28staff', 'echo')).toBe(before);
-  expect((await callTool(carol.request, 't28staff', 'echo', { text: 'carol' })).text).toContain('carol');
-  expect(await callCount('t28staff', 'echo')).toBe(before + 1);
+  expect(await callCount('t28staff', 'env')).toBe(before);
+  expect((await callTool(carol.request, 't28staff', 'env', { name: 'TEST_MCP_ATTACK_TOOLS' })).text).toBe(
+    '1',
+  );
+  expect(await callCount('t28staff', 'env')).toBe(before + 1);
 });
 
 test('allow list: an approval given after the user lost access runs nothing', async () => {
@@ -248,6 +250,9 @@ test('values each user supplies: entered once in the Tools menu, sealed at rest,
     status: 'ready',
     values: [{ key: 'T28_TOKEN', set: true }],
   });
+  // Sealed at rest (checked before any answer quotes it: a tool's output is stored like any answer).
+  for (const file of ['app.db', 'app.db-wal'].map((f) => resolve('data/e2e', f)).filter(existsSync))
+    expect(readFileSync(file).includes(Buffer.from(SECRET)), file).toBe(false);
   expect((await callTool(bob.request, 't28vals', 'env', { name: 'T28_TOKEN' })).text).toBe(SECRET);
   // Carol has supplied nothing: the server does not start for her, and she never gets Bob's value.
   expect((await state(carol.request))?.status).toBe('needs-auth');
@@ -263,8 +268,6 @@ test('values each user supplies: entered once in the Tools menu, sealed at rest,
     [admin, `/admin/mcp/${ids.get('t28vals')}`],
   ] as const)
     expect(await (await ctx.request.get(path)).text(), path).not.toContain(SECRET);
-  for (const file of ['app.db', 'app.db-wal'].map((f) => resolve('data/e2e', f)).filter(existsSync))
-    expect(readFileSync(file).includes(Buffer.from(SECRET)), file).toBe(false);
 
   // A bad value is refused with the reason; an unknown name too.
   const bad = await bob.request.put('/api/mcp/connections/t28vals/values', {

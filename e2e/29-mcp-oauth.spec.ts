@@ -50,7 +50,16 @@ test.afterAll(async () => {
   await fixture.close();
 });
 
-async function whoami(request: APIRequestContext) {
+type Chunk = ReturnType<typeof streamChunks>[number];
+const outputOf = (chunks: Chunk[]) => {
+  const output = chunks.find((c) => c.type === 'tool-output-available')?.output as
+    | { content: Array<{ text: string }> }
+    | undefined;
+  return output ? (JSON.parse(output.content[0]?.text ?? '{}') as { sub: string }) : null;
+};
+
+/** Asks the model to call whoami; `approve` answers its approval card (whoami is not read-only). */
+async function askWhoami(request: APIRequestContext) {
   const id = newId('t29');
   const res = await request.post('/api/chat', {
     data: {
@@ -60,10 +69,25 @@ async function whoami(request: APIRequestContext) {
     headers: h,
   });
   expect(res.status()).toBe(200);
-  const output = streamChunks(await res.text()).find((c) => c.type === 'tool-output-available')?.output as
-    | { content: Array<{ text: string }> }
-    | undefined;
-  return output ? (JSON.parse(output.content[0]?.text ?? '{}') as { sub: string }) : null;
+  const chunks = streamChunks(await res.text());
+  const approvalId = chunks.find((c) => c.type === 'tool-approval-request')?.approvalId as string | undefined;
+  return {
+    chunks,
+    approve: async () => {
+      if (!approvalId) return outputOf(chunks);
+      const answer = await request.post('/api/chat', {
+        data: { id, approvals: [{ id: approvalId, approved: true }] },
+        headers: h,
+      });
+      expect(answer.status()).toBe(200);
+      return outputOf(streamChunks(await answer.text()));
+    },
+  };
+}
+
+/** whoami through the chat loop: the identity the MCP server saw, or null when the call failed. */
+async function whoami(request: APIRequestContext) {
+  return (await askWhoami(request)).approve();
 }
 
 const connection = async (request: APIRequestContext) =>
@@ -80,6 +104,22 @@ async function openTools(page: Page) {
 }
 
 test('Connect: a user signs in with their own account in the browser and comes back to the same conversation; their calls carry their identity', async () => {
+  // The first turn that would use it says why its tools are missing, once per conversation.
+  const id = newId('t29n');
+  const turn = (n: number) =>
+    bob.request.post('/api/chat', {
+      data: { id, message: { id: `${id}-${n}`, role: 'user', parts: [{ type: 'text', text: 'hi' }] } },
+      headers: h,
+    });
+  const notices = async (n: number) =>
+    streamChunks(await (await turn(n)).text()).filter(
+      (c) => c.type === 'data-notice' && (c.data as { kind: string }).kind === 'connect',
+    );
+  const first = await notices(1);
+  expect(first).toHaveLength(1);
+  expect(JSON.stringify(first[0]?.data)).toContain('t29oauth');
+  expect(await notices(2)).toHaveLength(0);
+
   const page = await bob.newPage();
   await page.goto('/');
   let row = await openTools(page);
@@ -122,7 +162,9 @@ test('refresh: a token about to expire is refreshed once, however many calls nee
   expect((await whoami(bob.request))?.sub).toBe('bob-at-idp');
   await new Promise((r) => setTimeout(r, 3_500)); // now under 60 s left: due for refresh
   const before = fixture.stats().tokenRequests.refresh_token;
-  const answers = await Promise.all(Array.from({ length: 5 }, () => whoami(bob.request)));
+  // Five turns ask at once; their approvals then run five calls at the same time.
+  const asked = await Promise.all(Array.from({ length: 5 }, () => askWhoami(bob.request)));
+  const answers = await Promise.all(asked.map((a) => a.approve()));
   expect(answers.map((a) => a?.sub)).toEqual(Array(5).fill('bob-at-idp'));
   expect(fixture.stats().tokenRequests.refresh_token - before).toBe(1);
 });

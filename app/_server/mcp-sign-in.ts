@@ -66,13 +66,14 @@ export async function completeSignIn(req: Request): Promise<Response> {
   const returnTo = safeReturnTo(pending?.returnTo);
   const user = await getSessionUser(req.headers);
   if (!user) return failurePage('Sign in to the app first, then connect the server again.', '/', 401);
-  if (!pending)
-    return failurePage('This sign-in expired or was started elsewhere. Try Connect again.', '/', 400);
   const denied = params.get('error');
   if (denied) {
     const why = params.get('error_description') ?? denied;
-    return failurePage(`${pending.server} refused the sign-in: ${why.slice(0, 300)}`, returnTo, 400);
+    const who = pending?.server ?? 'The server';
+    return failurePage(`${who} refused the sign-in: ${why.slice(0, 300)}`, returnTo, 400);
   }
+  if (!pending)
+    return failurePage('This sign-in expired or was started elsewhere. Try Connect again.', '/', 400);
   const code = params.get('code');
   const state = params.get('state');
   if (!code || !state || state !== pending.state)

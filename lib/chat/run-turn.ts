@@ -19,6 +19,8 @@ export type Toolkit = {
   tools: ToolSet;
   entries: Map<string, ToolEntry>;
   isAllowed: (entry: ToolEntry) => boolean;
+  /** Shown at the start of the answer: servers left out until the user connects them. */
+  notices?: string[];
 };
 
 export type TurnInput = {
@@ -82,6 +84,12 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
               }),
             );
       const tools = toolkit?.tools ?? {};
+      // Once per conversation: a notice already shown in an earlier answer is not repeated.
+      const shown = new Set(
+        input.history.flatMap((m) => m.parts.flatMap((p) => (p.type === 'data-notice' ? [p.data.text] : []))),
+      );
+      for (const text of toolkit?.notices ?? [])
+        if (!shown.has(text)) writer.write({ type: 'data-notice', data: { kind: 'connect', text } });
       const messages = await convertToModelMessages<ChatMessage>(input.history.filter(hasContent), {
         tools,
         ignoreIncompleteToolCalls: true,

@@ -109,7 +109,8 @@ export type MessageMetadata = {
 /** Custom data parts in assistant messages: live MCP progress (not stored) and visible notices. */
 export type ChatDataParts = {
   'tool-progress': { progress: number; total?: number; message?: string };
-  notice: { kind: 'step-limit'; text: string };
+  /** `connect`: a server this turn would use needs the user to sign in or supply a value first. */
+  notice: { kind: 'step-limit' | 'connect'; text: string };
   resource: { server: string; uri: string; name?: string; mimeType?: string; text?: string };
 };
 export type ToolProgress = ChatDataParts['tool-progress'];
@@ -163,7 +164,10 @@ const StoredPartSchema = z.discriminatedUnion('type', [
       approval: z.object({ ...approval, approved: z.literal(false) }),
     }),
   ]),
-  z.object({ type: z.literal('data-notice'), data: z.object({ kind: z.literal('step-limit'), text: str }) }),
+  z.object({
+    type: z.literal('data-notice'),
+    data: z.object({ kind: z.enum(['step-limit', 'connect']), text: str }),
+  }),
   z.object({
     type: z.literal('data-resource'),
     data: z.object({
