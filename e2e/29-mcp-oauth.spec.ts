@@ -201,8 +201,12 @@ test('the callback refuses an answer that does not match the sign-in started in 
 });
 
 test('Disconnect forgets the user’s tokens and closes their connection; the next use asks to connect again', async () => {
-  const res = await bob.request.delete('/api/mcp/connections/t29oauth', { headers: h });
-  expect(res.status()).toBe(200);
+  const page = await bob.newPage();
+  await page.goto('/');
+  const row = await openTools(page);
+  await row.getByRole('button', { name: 'Disconnect t29oauth' }).click();
+  await expect(row.getByRole('button', { name: 'Connect t29oauth' })).toBeVisible();
+  await page.close();
   expect(await whoami(bob.request)).toBeNull();
   expect((await connection(bob.request))?.status).toBe('needs-auth');
 });

@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { getMcpServerByName } from '@/db/queries/mcp-servers';
-import { getUserSecrets, setUserSecrets } from '@/db/queries/mcp-user-secrets';
+import { getUserSecrets, hasUserSecret, setUserSecrets } from '@/db/queries/mcp-user-secrets';
 import { forgetTokens } from '@/app/_server/mcp-oauth';
 import { missingUserValues } from '@/app/_server/mcp-user-setup';
 import type { Principal } from '@/lib/access';
@@ -18,6 +18,8 @@ export type ConnectionItem = {
   error?: string;
   /** Values the admin marked "each user supplies this": which this user has entered (never the values). */
   values?: Array<{ key: string; set: boolean }>;
+  /** A per-user remote server: whether the user holds a sign-in (tokens) for it. */
+  signedIn?: boolean;
 };
 
 /** The server as this user may use it, or a 404: to a user outside its allow list it does not exist. */
@@ -40,6 +42,10 @@ function suppliedValues(user: Principal, config: McpServerConfig): Record<string
 /** One server's state for one user, from their own connection (or the shared one). */
 export function connectionState(user: Principal, config: McpServerConfig): ConnectionItem {
   const item: ConnectionItem = { server: config.name, scope: config.scope, status: 'ready' };
+  if (config.scope === 'user' && (config.transport === 'http' || config.transport === 'sse')) {
+    const record = getMcpServerByName(getDb(), config.name);
+    item.signedIn = Boolean(record && hasUserSecret(getDb(), user.id, record.id, 'oauth', 'tokens'));
+  }
   if (config.userValues.length) {
     const supplied = suppliedValues(user, config);
     item.values = config.userValues.map((key) => ({ key, set: Boolean(supplied[key]) }));

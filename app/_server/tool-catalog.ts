@@ -50,7 +50,14 @@ export async function userToolCatalog(user: Principal) {
           description: (t.description ?? '').slice(0, 300),
           tokens: estimateTokens(t),
         }));
-      return { name: entry.server, status: 'ready', error: null, connect: null, tools };
+      return {
+        name: entry.server,
+        status: 'ready',
+        error: null,
+        connect: null,
+        signedIn: state?.signedIn ?? false,
+        tools,
+      };
     }),
   };
 }

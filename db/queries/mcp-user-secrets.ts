@@ -36,6 +36,23 @@ export function getUserSecrets(
   return out;
 }
 
+/** Whether a user keeps a value under this key (without opening it). */
+export function hasUserSecret(
+  db: Db,
+  userId: string,
+  serverId: string,
+  kind: UserSecretKind,
+  key: string,
+): boolean {
+  return (
+    db
+      .select({ key: mcpUserSecrets.key })
+      .from(mcpUserSecrets)
+      .where(and(byOwner(userId, serverId, kind), eq(mcpUserSecrets.key, key)))
+      .get() !== undefined
+  );
+}
+
 /** Stores (sealed) or, for `null`, removes values of one kind, in one transaction. */
 export function setUserSecrets(
   db: Db,

@@ -20,7 +20,7 @@ export function ServerConnect({ server, onConnected }: Props) {
   const [error, setError] = useState<string | null>(null);
   const id = useId();
   const connect = server.connect;
-  if (!connect) return null;
+  if (!connect) return server.signedIn ? <Disconnect server={server} onDone={onConnected} /> : null;
   const missing = connect.values.filter((v) => !v.set);
 
   async function saveValues(form: HTMLFormElement) {
@@ -105,6 +105,44 @@ export function ServerConnect({ server, onConnected }: Props) {
           {busy ? 'Opening sign-in…' : `Connect ${server.name}`}
         </button>
       ) : null}
+      {error && (
+        <p role="alert" className="mt-1 text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Forgets the user's sign-in to a server (its tokens) and closes their connection. */
+function Disconnect({ server, onDone }: { server: CatalogServer; onDone: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function disconnect() {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/mcp/connections/${encodeURIComponent(server.name)}`, {
+        method: 'DELETE',
+      });
+      if (!res.ok) throw new Error(await errorOf(res));
+      onDone();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="mt-1 ml-6 text-xs">
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() => void disconnect()}
+        className="text-zinc-600 underline hover:text-zinc-900 disabled:opacity-50 dark:text-zinc-400 dark:hover:text-zinc-100"
+      >
+        {busy ? 'Disconnecting…' : `Disconnect ${server.name}`}
+      </button>
       {error && (
         <p role="alert" className="mt-1 text-red-700 dark:text-red-400">
           {error}

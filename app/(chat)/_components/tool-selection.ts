@@ -9,6 +9,8 @@ export type CatalogServer = {
   status: string;
   error: string | null;
   connect?: CatalogConnect | null;
+  /** The user holds their own sign-in for this server (they can disconnect it). */
+  signedIn?: boolean;
   tools: CatalogTool[];
 };
 /** The admin's per-turn limits: the most a conversation may set. */

@@ -73,7 +73,7 @@ export function ToolServerRow({ server, catalog, settings, onChange, onReload }:
       {!available && server.error && (
         <p className="mt-0.5 ml-6 text-xs break-words text-zinc-500">{server.error}</p>
       )}
-      {!available && <ServerConnect server={server} onConnected={onReload} />}
+      <ServerConnect server={server} onConnected={onReload} />
       {available && expanded && (
         <ul className="mt-1 ml-6 space-y-1">
           {server.tools.map((t) => (
