@@ -3,6 +3,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { type LanguageModel, wrapLanguageModel } from 'ai';
 import { coalesceDeltasMiddleware } from '@/lib/chat/coalesce-deltas';
 import { promptToolsMiddleware } from '@/lib/chat/prompt-tools/middleware';
+import { isAllowed, type Principal } from '@/lib/access';
 import type { Env } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import type { OllamaProbe } from '@/lib/ollama';
@@ -21,6 +22,8 @@ export type ProviderSpec = {
   models: string[];
   toolCalling: ToolCalling;
   version: string;
+  allow: string[];
+  modelAllow: Record<string, string[]>;
 };
 
 export type ModelSources = { env: Env; providers: ProviderSpec[]; ollama: OllamaProbe };
@@ -30,7 +33,16 @@ export function envProviderConfigured(env: Env): boolean {
   return Boolean(env.OPENAI_API_KEY || env.OPENAI_BASE_URL);
 }
 
-type Target = { info: ModelInfo; baseURL: string; apiKey: string | null; model: string; cacheKey: string };
+type Target = {
+  info: ModelInfo;
+  baseURL: string;
+  apiKey: string | null;
+  model: string;
+  cacheKey: string;
+  /** Who may use it (the env model and Ollama's are everyone's). */
+  allow: readonly string[];
+};
+const EVERYONE = ['*'] as const;
 
 /** Every model a user may pick. Ids: the env model as is, `<provider>/<model>`, and `ollama/<model>`. */
 function targets({ env, providers, ollama }: ModelSources): Target[] {
@@ -42,6 +54,7 @@ function targets({ env, providers, ollama }: ModelSources): Target[] {
       apiKey: env.OPENAI_API_KEY ?? null,
       model: env.CHAT_MODEL,
       cacheKey: 'env',
+      allow: EVERYONE,
     });
   }
   for (const p of providers) {
@@ -53,6 +66,7 @@ function targets({ env, providers, ollama }: ModelSources): Target[] {
         apiKey: p.apiKey,
         model,
         cacheKey: `${p.id}:${p.version}`,
+        allow: p.modelAllow[model] ?? p.allow,
       });
     }
   }
@@ -66,14 +80,18 @@ function targets({ env, providers, ollama }: ModelSources): Target[] {
         apiKey: null,
         model,
         cacheKey: 'ollama',
+        allow: EVERYONE,
       });
     }
   }
   return out;
 }
 
-export function listModels(sources: ModelSources): ModelInfo[] {
-  return targets(sources).map((t) => t.info);
+/** The models this user may pick (an admin may limit a provider's models to roles or users). */
+export function listModels(sources: ModelSources, who: Principal): ModelInfo[] {
+  return targets(sources)
+    .filter((t) => isAllowed(t.allow, who))
+    .map((t) => t.info);
 }
 
 /** An OpenAI-compatible client speaking Chat Completions (never the Responses API), cached per provider version. */
@@ -93,7 +111,8 @@ export function chatModel(
 }
 
 /**
- * The model a request names (or the default: the env model, else the first one); 400 for an unknown id.
+ * The model a request names (or the default: the first the user may use); 400 for an unknown id, 403
+ * for one the user may not use (also a conversation's stored model that an admin has since limited).
  * A model set to tool-calling mode "prompt" gets no `tools` field: a middleware describes the tools in
  * the system prompt and turns `<tool_use>` blocks in its answer back into tool calls. Every model merges
  * the deltas of one network read (see coalesce-deltas.ts).
@@ -101,13 +120,21 @@ export function chatModel(
 export function resolveModel(
   sources: ModelSources,
   requested: string | undefined,
+  who: Principal,
 ): { info: ModelInfo; model: LanguageModel } | null {
   const all = targets(sources);
   if (!all.length) return null;
-  const target = requested ? all.find((t) => t.info.id === requested) : all[0];
+  const usable = all.filter((t) => isAllowed(t.allow, who));
+  if (!usable.length)
+    throw new AppError('forbidden', 'No model is available to you. Ask an admin for access to one.');
+  const target = requested ? all.find((t) => t.info.id === requested) : usable[0];
   if (!target)
     throw new AppError('bad_request', `Unknown model "${requested}".`, {
       model: 'is not one of the available models',
+    });
+  if (!isAllowed(target.allow, who))
+    throw new AppError('forbidden', `You may not use model "${target.info.id}". Pick another model.`, {
+      model: 'is not available to you',
     });
   const model = chatModel(target.baseURL, target.apiKey, target.model, target.cacheKey) as Parameters<
     typeof wrapLanguageModel

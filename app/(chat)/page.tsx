@@ -8,9 +8,9 @@ export const dynamic = 'force-dynamic';
 
 export default async function NewChatPage() {
   // Each page checks the session itself: the layout's check does not keep a page's data out of the response.
-  await requirePageUser();
+  const user = await requirePageUser();
   const id = generateId();
-  const models = listModels(modelSources());
+  const models = listModels(modelSources(), user);
   return (
     <Chat
       key={id}

@@ -197,7 +197,7 @@ async function prepareTurn(
   // One read: the conversation and its messages (a turn costs this, one insert before the model, one after).
   const loaded = loadConversation(db, user.id, body.id);
   if (loaded.takenByOther || (!loaded.row && 'approvals' in body)) throw notFound('Conversation not found.');
-  const resolved = resolveModel(modelSources(), body.model ?? loaded.row?.model ?? undefined);
+  const resolved = resolveModel(modelSources(), body.model ?? loaded.row?.model ?? undefined, user);
   let history = loaded.messages;
   let continued: ChatMessage | undefined;
   const patch = 'tools' in body && body.tools ? toolSettingsPatch(body.tools) : {};

@@ -15,6 +15,8 @@ export function providerSpec(row: ProviderRecord): ProviderSpec {
     models: row.models,
     toolCalling: row.toolCalling,
     version: String(row.updatedAt.getTime()),
+    allow: row.allow,
+    modelAllow: row.modelAllow,
   };
 }
 

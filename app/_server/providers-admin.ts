@@ -28,6 +28,8 @@ export function presentProvider(row: ProviderRecord) {
     hasApiKey: Boolean(row.apiKey) || row.apiKeyUnreadable,
     models: row.models,
     toolCalling: row.toolCalling,
+    allow: row.allow,
+    modelAllow: row.modelAllow,
     createdAt: row.createdAt.toISOString(),
     error: row.apiKeyUnreadable ? UNREADABLE_KEY : null,
   };
@@ -66,6 +68,8 @@ export function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
     apiKey: input.apiKey || null,
     models: [...new Set(input.models)],
     toolCalling: input.toolCalling,
+    allow: input.allow,
+    modelAllow: input.modelAllow,
   });
   if (!row)
     throw new AppError('conflict', `A provider named "${input.name}" exists.`, { name: 'is already taken' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { HttpUrlSchema } from '@/lib/schemas/http-url';
+import { AllowListSchema } from '@/lib/schemas/mcp';
 
 const httpUrl = HttpUrlSchema.transform((v) => v.replace(/\/+$/, ''));
 
@@ -13,6 +14,10 @@ const fields = {
   baseURL: httpUrl,
   models: z.array(z.string().trim().min(1).max(200)).max(500),
   toolCalling: ToolCallingSchema,
+  /** Who may use this provider's models: "*", a role or emails. */
+  allow: AllowListSchema,
+  /** Per model, a list that replaces `allow` for that model. */
+  modelAllow: z.record(z.string().trim().min(1).max(200), AllowListSchema),
 };
 
 export const ProviderCreateSchema = z
@@ -21,6 +26,8 @@ export const ProviderCreateSchema = z
     apiKey: z.string().max(1000).optional(),
     models: fields.models.default([]),
     toolCalling: ToolCallingSchema.default('native'),
+    allow: fields.allow.default(['*']),
+    modelAllow: fields.modelAllow.default({}),
   })
   .strict();
 

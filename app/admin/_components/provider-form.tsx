@@ -11,6 +11,8 @@ export type ProviderView = {
   hasApiKey: boolean;
   models: string[];
   toolCalling: 'native' | 'prompt';
+  allow: string[];
+  modelAllow: Record<string, string[]>;
   createdAt: string;
   /** Set when the stored key cannot be decrypted (ENCRYPTION_KEY changed). */
   error: string | null;
@@ -22,6 +24,31 @@ const PRESETS = [
   { name: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1' },
 ];
 
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+/** `model: who, who` per line into `{ model: [who…] }`; a line without a colon is an error. */
+function parseModelAllow(text: string): { value: Record<string, string[]> } | { error: string } {
+  const value: Record<string, string[]> = {};
+  const lines = text.split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (!line.trim()) continue;
+    const at = line.lastIndexOf(':');
+    const model = line.slice(0, at).trim();
+    if (at <= 0 || !model) return { error: `line ${i + 1}: expected "model: who, who"` };
+    value[model] = list(line.slice(at + 1));
+  }
+  return { value };
+}
+
+const modelAllowText = (m: Record<string, string[]>) =>
+  Object.entries(m)
+    .map(([model, who]) => `${model}: ${who.join(', ')}`)
+    .join('\n');
+
 type Props = { editing: ProviderView | null; onDone: () => void; onCancel: () => void };
 
 /** Add or edit an OpenAI-compatible provider; the API key is write-only. */
@@ -32,6 +59,8 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   const [removeKey, setRemoveKey] = useState(false);
   const [models, setModels] = useState((editing?.models ?? []).join('\n'));
   const [toolCalling, setToolCalling] = useState<'native' | 'prompt'>(editing?.toolCalling ?? 'native');
+  const [allow, setAllow] = useState((editing?.allow ?? ['*']).join(', '));
+  const [modelAllow, setModelAllow] = useState(modelAllowText(editing?.modelAllow ?? {}));
   const [fields, setFields] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -63,15 +92,22 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   async function save() {
     setFields({});
     setError(null);
-    const list = models
+    const modelList = models
       .split('\n')
       .map((m) => m.trim())
       .filter(Boolean);
+    const perModel = parseModelAllow(modelAllow);
+    if ('error' in perModel) {
+      setFields({ modelAllow: perModel.error });
+      return;
+    }
     const body = {
       name,
       baseURL,
-      models: list,
+      models: modelList,
       toolCalling,
+      allow: list(allow),
+      modelAllow: perModel.value,
       ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}),
     };
     try {
@@ -163,6 +199,29 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
         >
           Fetch models
         </button>
+      </div>
+      <div className="sm:col-span-2">
+        <Field label="Access" error={fields.allow}>
+          <input value={allow} onChange={(e) => setAllow(e.target.value)} className={inputClass} />
+        </Field>
+        <p className="mt-1 text-xs text-zinc-500">
+          Who may use these models: <code>*</code> for everyone, a role (<code>admin</code>, <code>user</code>
+          ) or emails, separated by commas. Others never see them in the model picker.
+        </p>
+      </div>
+      <div className="sm:col-span-2">
+        <Field label="Per-model access" error={fields.modelAllow}>
+          <textarea
+            value={modelAllow}
+            onChange={(e) => setModelAllow(e.target.value)}
+            rows={2}
+            className={`${inputClass} font-mono`}
+            placeholder="model: admin, alice@example.com"
+          />
+        </Field>
+        <p className="mt-1 text-xs text-zinc-500">
+          Optional, one model per line: replaces Access for that model (e.g. an expensive one for admins).
+        </p>
       </div>
       {message && (
         <p role="status" className="text-xs text-zinc-500 sm:col-span-2">

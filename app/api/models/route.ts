@@ -7,6 +7,6 @@ export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
-  await requireUser(req);
-  return Response.json({ items: listModels(modelSources()) });
+  const user = await requireUser(req);
+  return Response.json({ items: listModels(modelSources(), user) });
 });

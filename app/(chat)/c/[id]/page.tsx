@@ -19,7 +19,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const db = getDb();
   const conversation = getOwnConversation(db, user.id, id);
   if (!conversation) notFound();
-  const models = listModels(modelSources());
+  const models = listModels(modelSources(), user);
   const page = listMessagePage(db, id, { limit: FIRST_PAGE });
   const remembered = models.some((m) => m.id === conversation.model) ? conversation.model : null;
   return (
