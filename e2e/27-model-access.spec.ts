@@ -106,5 +106,7 @@ test('bad access lists are refused with the reason', async () => {
     headers: h,
   });
   expect(res.status()).toBe(400);
-  expect(JSON.stringify(await res.json())).toContain('must be "*", a role');
+  const body = await res.json();
+  expect(body.error.message).toContain('must be "*", a role');
+  expect(body.error.fields['allow.0']).toBeTruthy();
 });
