@@ -1,6 +1,15 @@
 import 'server-only';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  McpError,
+  type Progress,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { Backoff } from '@/lib/mcp/backoff';
 import { callWithCaps } from '@/lib/mcp/call-tool';
 import { connectClient, type ConnectOptions } from '@/lib/mcp/connect';
@@ -46,6 +55,38 @@ export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
 
 export type CallOptions = { signal?: AbortSignal; onProgress?: (p: Progress) => void };
 
+/** How long the ping that checks a remote server after a transport error may take. */
+const PROBE_TIMEOUT_MS = 5_000;
+/** How long a dropped remote client waits for its requests' HTTP answers before it is closed. */
+const DRAIN_MS = 1_000;
+
+/** Why a client was dropped: told to the requests it still had pending when it was closed. */
+type Loss = { failure: McpFailure; sessionExpired: boolean };
+
+/**
+ * Counts the sends under way on a remote transport (for Streamable HTTP, a POST until its response
+ * headers are in), so a dropped client is closed only once the server has answered them: a request
+ * whose POST is refused for a lost session rejects with that error and is retried, instead of being
+ * rejected by the close as "Connection closed" (which would leave it unclear whether it ran).
+ */
+function trackSends(transport: Transport): () => Promise<void> {
+  const pending = new Set<Promise<void>>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const sent = send(message, options);
+    const settled = sent.then(
+      () => {},
+      () => {},
+    );
+    pending.add(settled);
+    void settled.then(() => pending.delete(settled));
+    return sent;
+  };
+  return async () => {
+    while (pending.size > 0) await Promise.all(pending);
+  };
+}
+
 /**
  * One long-lived connection to one MCP server, shared by every request and user: lazy connect
  * (concurrent callers share one attempt), cached tool list refreshed on list_changed and after a
@@ -69,6 +110,10 @@ export class McpConnection {
   private listing: Promise<Tool[]> | null = null;
   private changedWhileListing = false;
   private closed = false;
+  /** The client a liveness ping is under way on (see onTransportError). */
+  private probing: Client | null = null;
+  private readonly losses = new WeakMap<Client, Loss>();
+  private readonly sendsSettled = new WeakMap<Client, () => Promise<void>>();
 
   constructor(
     readonly config: McpServerConfig,
@@ -143,6 +188,12 @@ export class McpConnection {
     }
     client.onclose = () =>
       this.lose(client, new McpFailure('connection', 'The server closed the connection'));
+    client.onerror = (err) => this.onTransportError(client, err);
+    if (
+      client.transport instanceof StreamableHTTPClientTransport ||
+      client.transport instanceof SSEClientTransport
+    )
+      this.sendsSettled.set(client, trackSends(client.transport));
     this.client = client;
     this.state = 'connected';
     this.connectedSince = new Date();
@@ -168,21 +219,118 @@ export class McpConnection {
   }
 
   /**
-   * The connection failed (the server exited; a network error, HTTP 5xx or a 404 for our session):
-   * drop it, so the next use reconnects — or fails fast while backing off (see Backoff).
+   * The connection failed (the server exited; a network error, HTTP 5xx, or the server forgot our
+   * session): drop it, so the next use reconnects — or fails fast while backing off (see Backoff).
+   * Closing the client rejects every request still pending on it (the SDK's onclose), with the
+   * reason kept in `losses` for explain().
    */
   private lose(client: Client, err: unknown): void {
     if (!(err instanceof McpFailure || isConnectionLost(err)) || this.client !== client) return;
-    const failure = classifyError(err);
+    const sessionExpired = isSessionExpired(err);
+    const failure = sessionExpired
+      ? new McpFailure(
+          'connection',
+          'The server no longer knows our session (it restarted or expired it); a new session starts on next use',
+          err,
+        )
+      : classifyError(err);
+    this.losses.set(client, { failure, sessionExpired });
     this.client = null;
     this.connectedSince = null;
     this.clearIdleTimer();
     if (this.tools) this.tools.fetchedAt = 0;
-    void client.close().catch(() => {});
+    void this.closeDropped(client);
     if (this.closed) return;
-    // A 404 for our session id: the server is up but forgot us; a new session is due at once.
-    if (!isSessionExpired(err)) this.backoff.lost();
+    // The server is up but forgot us: a new session is due at once.
+    if (!sessionExpired) this.backoff.lost();
     this.markError(failure);
+  }
+
+  /** Closes a dropped client once its POSTs have been answered (remote transports), but within DRAIN_MS. */
+  private async closeDropped(client: Client): Promise<void> {
+    const settled = this.sendsSettled.get(client);
+    if (settled) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([settled(), new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_MS)))]);
+      clearTimeout(timer);
+    }
+    await client.close().catch(() => {});
+  }
+
+  /**
+   * A transport error outside any one request. Over legacy SSE the session lives and dies with its
+   * GET event stream: once that broke (the SDK's EventSource reports it, then reconnects into a new,
+   * uninitialised session), no pending response can arrive, so the client is dropped at once.
+   *
+   * Over Streamable HTTP an error is often harmless (a stream a live server closed, which the SDK
+   * resumes with Last-Event-ID; a stray message), but when the server died, the SSE stream of a
+   * pending POST breaks and the SDK only reports it here: the request would wait for its timeout.
+   * So a fresh request (ping) checks the server: refused, reset, 5xx or a lost session mean the
+   * connection is gone and the client is dropped, failing what is pending within moments; an answer
+   * (or a slow one: the request timeouts still apply) leaves everything as it was. This costs nothing
+   * on the warm path, which has no transport errors, and keeps legitimate resumption working.
+   * (Tracking pending requests and failing them on any stream error instead would break resumption:
+   * only a fresh request can tell a dead server from a stream the server ended on purpose.)
+   */
+  private onTransportError(client: Client, err: Error): void {
+    if (this.client !== client) return;
+    if (client.transport instanceof SSEClientTransport) {
+      if (err instanceof SseError)
+        this.lose(
+          client,
+          new McpFailure('connection', `The server's event stream broke: ${err.message}`, err),
+        );
+      return;
+    }
+    if (!(client.transport instanceof StreamableHTTPClientTransport) || this.probing === client) return;
+    this.probing = client;
+    // A request's own failed POST is reported here too, just before the request rejects with it:
+    // after a turn of the event loop its requester has dealt with it (lose), and no probe is due.
+    setImmediate(() => {
+      const probe =
+        this.client === client
+          ? client.ping({ timeout: PROBE_TIMEOUT_MS }).catch((pingErr: unknown) => this.lose(client, pingErr))
+          : Promise.resolve();
+      void probe.finally(() => {
+        if (this.probing === client) this.probing = null;
+      });
+    });
+  }
+
+  /**
+   * The error for a request that failed on `client`: when the client was dropped while the request
+   * was pending (the SDK rejects it with "Connection closed"), why it was dropped.
+   */
+  private explain(client: Client, err: unknown): McpFailure {
+    const loss = this.losses.get(client);
+    if (loss && err instanceof McpError && err.code === ErrorCode.ConnectionClosed)
+      return new McpFailure(
+        'connection',
+        `Lost the connection to "${this.name}" while the request was pending: ${loss.failure.message}`,
+        err,
+      );
+    return classifyError(err);
+  }
+
+  /**
+   * A request without side effects (lists, reads, completions): on a lost session — whether it was
+   * refused for it, or was pending when the loss was found — it is sent once more, on a new session.
+   */
+  private async request<T>(run: (client: Client) => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const client = await this.getClient();
+      try {
+        return await run(client);
+      } catch (err) {
+        this.lose(client, err);
+        const pendingAtSessionLoss =
+          err instanceof McpError &&
+          err.code === ErrorCode.ConnectionClosed &&
+          this.losses.get(client)?.sessionExpired === true;
+        if (attempt === 0 && (isSessionExpired(err) || pendingAtSessionLoss)) continue;
+        throw this.explain(client, err);
+      }
+    }
   }
 
   private onToolListChanged(): void {
@@ -216,20 +364,20 @@ export class McpConnection {
   private async fetchAllTools(): Promise<Tool[]> {
     for (let attempt = 0; ; attempt++) {
       this.changedWhileListing = false;
-      const client = await this.getClient();
-      const list: Tool[] = [];
-      let cursor: string | undefined;
-      do {
-        this.listRequests++;
-        const page = await client
-          .listTools(cursor ? { cursor } : undefined, { timeout: this.opts.connectTimeoutMs })
-          .catch((err) => {
-            this.lose(client, err);
-            throw err;
+      // After a lost session the listing starts over: a cursor belongs to its session.
+      const list = await this.request(async (client) => {
+        const tools: Tool[] = [];
+        let cursor: string | undefined;
+        do {
+          this.listRequests++;
+          const page = await client.listTools(cursor ? { cursor } : undefined, {
+            timeout: this.opts.connectTimeoutMs,
           });
-        list.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor && list.length < 10_000);
+          tools.push(...page.tools);
+          cursor = page.nextCursor;
+        } while (cursor && tools.length < 10_000);
+        return tools;
+      });
       this.backoff.succeeded();
       // A list_changed that arrived mid-listing may not be reflected: list again (bounded).
       if (this.changedWhileListing && attempt < 3) continue;
@@ -245,37 +393,34 @@ export class McpConnection {
 
   /** Resources and templates, when the server has them (admin detail pages; not cached). */
   async listResources(): Promise<ResourceInfo[]> {
-    return listResources(await this.getClient(), this.opts.connectTimeoutMs);
+    return this.request((client) => listResources(client, this.opts.connectTimeoutMs));
   }
 
   async listPrompts(): Promise<PromptInfo[]> {
-    return listPrompts(await this.getClient(), this.opts.connectTimeoutMs);
+    return this.request((client) => listPrompts(client, this.opts.connectTimeoutMs));
   }
 
   async getPrompt(name: string, args: Record<string, string>) {
-    return (await this.getClient()).getPrompt(
-      { name, arguments: args },
-      { timeout: this.opts.connectTimeoutMs },
+    return this.request((client) =>
+      client.getPrompt({ name, arguments: args }, { timeout: this.opts.connectTimeoutMs }),
     );
   }
 
   async completePromptArgument(prompt: string, argument: string, value: string): Promise<string[]> {
-    return completePromptArgument(
-      await this.getClient(),
-      this.opts.connectTimeoutMs,
-      prompt,
-      argument,
-      value,
+    return this.request((client) =>
+      completePromptArgument(client, this.opts.connectTimeoutMs, prompt, argument, value),
     );
   }
 
   async readResource(uri: string) {
-    return (await this.getClient()).readResource({ uri }, { timeout: this.opts.connectTimeoutMs });
+    return this.request((client) => client.readResource({ uri }, { timeout: this.opts.connectTimeoutMs }));
   }
 
   /**
-   * Calls a tool once (it may have side effects) — again only after a 404 for our session, which the
-   * server never processed. A tool missing from the last good list is not called at all.
+   * Calls a tool once (it may have side effects) — again only when its own request was refused for a
+   * lost session (404, or 400 naming the session), which the server never processed. A call that was
+   * pending when the connection was lost may have run: it fails with why (see explain). A tool missing
+   * from the last good list is not called at all.
    */
   async callTool(
     name: string,
@@ -316,7 +461,7 @@ export class McpConnection {
       opts,
     ).catch((err: unknown) => {
       this.lose(client, err);
-      throw err;
+      throw isSessionExpired(err) ? err : this.explain(client, err);
     });
     this.backoff.succeeded();
     return result;

@@ -70,18 +70,37 @@ export function classifyError(err: unknown): McpFailure {
 
 /**
  * The request failed because the connection did (the peer closed it, the network failed, HTTP 5xx,
- * or a 404 for our session) — not because of what the server answered, which leaves it usable.
+ * or the server forgot our session) — not because of what the server answered, which leaves it usable.
  */
 export function isConnectionLost(err: unknown): boolean {
   if (err instanceof McpError) return err.code === ErrorCode.ConnectionClosed;
-  const status = httpStatus(err);
-  if (status !== undefined) return status === 404 || status >= 500;
+  if (isSessionExpired(err)) return true;
+  const status = httpStatus(err) ?? legacyPostStatus(err);
+  if (status !== undefined) return status >= 500;
   return (
     (err instanceof TypeError && /fetch failed/i.test(err.message)) || err instanceof BlockedAddressError
   );
 }
 
-/** The server answered 404 to a request carrying our session id: it forgot the session (restart, expiry). */
+/**
+ * The status of a failed POST over legacy SSE: SSEClientTransport.send throws a plain Error
+ * "Error POSTing to endpoint (HTTP 404): …", so the status is only in its message.
+ */
+function legacyPostStatus(err: unknown): number | undefined {
+  if (!(err instanceof Error) || err instanceof StreamableHTTPError) return undefined;
+  const match = /^Error POSTing to endpoint \(HTTP (\d{3})\)/.exec(err.message);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * The server refused a request carrying our session id because it does not know the session (it
+ * restarted, or expired it), so it did not process the request. The spec says 404; many servers
+ * (the SDK's own examples among them) answer 400 "Bad Request: No valid session ID provided" instead,
+ * so a 400 counts when its body speaks of the session. Over legacy SSE the session is the event
+ * stream, and a POST to the endpoint of a session the server no longer has is answered 404.
+ */
 export function isSessionExpired(err: unknown): boolean {
-  return err instanceof StreamableHTTPError && err.code === 404;
+  if (err instanceof StreamableHTTPError)
+    return err.code === 404 || (err.code === 400 && /session/i.test(err.message));
+  return legacyPostStatus(err) === 404;
 }

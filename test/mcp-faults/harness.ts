@@ -265,6 +265,7 @@ export class FlakyFront {
       (answer) => {
         entry.status = answer.statusCode ?? 0;
         res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.flushHeaders(); // as the server sent them: an SSE response starts before its first event
         answer.pipe(res);
       },
     );
@@ -276,3 +277,34 @@ export class FlakyFront {
 
 /** The user the fault tests act as (every server in them is open to everyone). */
 export const tester = { id: 'tester', email: 'tester@example.com', role: 'admin' };
+
+/** Fails a wait that should end within moments, instead of hanging the file (no timing is asserted). */
+export const GUARD_MS = 10_000;
+
+/** Resolves once `condition` holds (checked every 10 ms); rejects after GUARD_MS, naming `what`. */
+export async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = performance.now() + GUARD_MS;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`gave up after ${GUARD_MS} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** A test server started by startHttp (e2e/fixtures/test-mcp-harness.ts). */
+export type HttpServer = { child: ChildProcess; url: string; stderr: () => string };
+
+/** The HTTP requests a test server logged (one JSON line per request on its stderr). */
+export function requestsOf(server: HttpServer): Array<{ method: string; path: string; session?: string }> {
+  return server
+    .stderr()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => {
+      const r = JSON.parse(line) as { method: string; path: string; headers: Record<string, string> };
+      return { method: r.method, path: r.path, session: r.headers['mcp-session-id'] };
+    });
+}
+
+/** Streamable HTTP initialize requests a test server saw: POSTs to /mcp without a session id. */
+export const initializesAt = (server: HttpServer) =>
+  requestsOf(server).filter((r) => r.method === 'POST' && r.path === '/mcp' && !r.session).length;
