@@ -240,6 +240,6 @@ test('A3: a tool call that loses its server shows the user and the model "unavai
     c.error?.startsWith(`ref ${ref}: `),
   );
   expect(call).toMatchObject({ tool: 'crash', outcome: 'error' });
-  expect(call?.error).toMatch(/Connection closed/);
+  expect(call?.error).toMatch(/Lost the connection to "a3crash" while the request was pending/);
   expect((logs.stderr as string[]).join('\n')).toContain('crashing on purpose');
 });
