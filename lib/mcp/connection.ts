@@ -1,18 +1,15 @@
 import 'server-only';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  type CallToolResult,
-  ErrorCode,
-  McpError,
-  type Progress,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { Backoff } from '@/lib/mcp/backoff';
 import { callWithCaps } from '@/lib/mcp/call-tool';
-import { connectClient, type ConnectOptions } from '@/lib/mcp/connect';
+import { connectClient } from '@/lib/mcp/connect';
+import {
+  type CallOptions,
+  type ConnectionOptions,
+  DEFAULT_CONNECTION_OPTIONS,
+} from '@/lib/mcp/connection-options';
+import { ConnectionHealth } from '@/lib/mcp/connection-health';
 import {
   completePromptArgument,
   listPrompts,
@@ -23,69 +20,15 @@ import {
 import { classifyError, isConnectionLost, isSessionExpired, McpFailure } from '@/lib/mcp/errors';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
 import { FailureLog } from '@/lib/mcp/public-failure';
+import { listAllTools, ToolCache } from '@/lib/mcp/tool-cache';
 import { untilAborted } from '@/lib/mcp/until-aborted';
 import type { McpServerConfig, ServerStatus, ServerStatusInfo } from '@/lib/schemas/mcp';
 
-export type ConnectionOptions = {
-  /** Close a connection unused for this long (never while calls are in flight). */
-  idleMs: number;
-  /** Re-list tools in the background when the cached list is older than this. */
-  toolsTtlMs: number;
-  connectTimeoutMs: number;
-  /** First retry delay after a failed connect; doubles per failure up to maxBackoffMs. */
-  baseBackoffMs: number;
-  maxBackoffMs: number;
-  /** Cap on one call's total time even while progress keeps resetting its timeout. */
-  maxTotalCallMs: number;
-  onElicit?: ConnectOptions['onElicit'];
-  /** OAuth for an http/sse server, one provider per (user, server) (lib/mcp/oauth). */
-  authProvider?: ConnectOptions['authProvider'];
-  /** Told every time a fresh tool list arrives (first connect, reconnect, list_changed, TTL). */
-  onTools?: (server: string, tools: Tool[]) => void;
-};
-
-export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
-  idleMs: 10 * 60_000,
-  toolsTtlMs: 5 * 60_000,
-  connectTimeoutMs: 30_000,
-  baseBackoffMs: 1_000,
-  maxBackoffMs: 60_000,
-  maxTotalCallMs: 10 * 60_000,
-};
-
-export type CallOptions = { signal?: AbortSignal; onProgress?: (p: Progress) => void };
-
-/** How long the ping that checks a remote server after a transport error may take. */
-const PROBE_TIMEOUT_MS = 5_000;
-/** How long a dropped remote client waits for its requests' HTTP answers before it is closed. */
-const DRAIN_MS = 1_000;
-
-/** Why a client was dropped: told to the requests it still had pending when it was closed. */
-type Loss = { failure: McpFailure; sessionExpired: boolean };
-
-/**
- * Counts the sends under way on a remote transport (for Streamable HTTP, a POST until its response
- * headers are in), so a dropped client is closed only once the server has answered them: a request
- * whose POST is refused for a lost session rejects with that error and is retried, instead of being
- * rejected by the close as "Connection closed" (which would leave it unclear whether it ran).
- */
-function trackSends(transport: Transport): () => Promise<void> {
-  const pending = new Set<Promise<void>>();
-  const send = transport.send.bind(transport);
-  transport.send = (message, options) => {
-    const sent = send(message, options);
-    const settled = sent.then(
-      () => {},
-      () => {},
-    );
-    pending.add(settled);
-    void settled.then(() => pending.delete(settled));
-    return sent;
-  };
-  return async () => {
-    while (pending.size > 0) await Promise.all(pending);
-  };
-}
+export {
+  type CallOptions,
+  type ConnectionOptions,
+  DEFAULT_CONNECTION_OPTIONS,
+} from '@/lib/mcp/connection-options';
 
 /**
  * One long-lived connection to one MCP server, shared by every request and user: lazy connect
@@ -106,14 +49,9 @@ export class McpConnection {
   private readonly backoff: Backoff;
   private inflight = 0;
   private idleTimer: NodeJS.Timeout | null = null;
-  private tools: { list: Tool[]; fetchedAt: number } | null = null;
-  private listing: Promise<Tool[]> | null = null;
-  private changedWhileListing = false;
   private closed = false;
-  /** The client a liveness ping is under way on (see onTransportError). */
-  private probing: Client | null = null;
-  private readonly losses = new WeakMap<Client, Loss>();
-  private readonly sendsSettled = new WeakMap<Client, () => Promise<void>>();
+  private readonly tools: ToolCache;
+  private readonly health: ConnectionHealth;
 
   constructor(
     readonly config: McpServerConfig,
@@ -121,6 +59,25 @@ export class McpConnection {
   ) {
     this.state = config.enabled ? 'idle' : 'disabled';
     this.backoff = new Backoff(opts.baseBackoffMs, opts.maxBackoffMs);
+    this.tools = new ToolCache({
+      server: config.name,
+      ttlMs: opts.toolsTtlMs,
+      // After a lost session the listing starts over: a cursor belongs to its session.
+      fetch: () =>
+        this.health.request((client) =>
+          listAllTools(client, this.opts.connectTimeoutMs, () => {
+            this.listRequests++;
+          }),
+        ),
+      onFetched: () => this.backoff.succeeded(),
+      onTools: (list) => this.opts.onTools?.(this.name, list),
+    });
+    this.health = new ConnectionHealth({
+      name: config.name,
+      isCurrent: (client) => this.client === client,
+      getClient: () => this.getClient(),
+      lose: (client, err) => this.lose(client, err),
+    });
   }
 
   get name(): string {
@@ -138,7 +95,7 @@ export class McpConnection {
       status: this.state,
       lastError: this.lastError && { ...this.lastError, at: this.lastError.at.toISOString() },
       connectedSince: this.connectedSince?.toISOString() ?? null,
-      toolCount: this.tools?.list.length ?? 0,
+      toolCount: this.tools.count,
       retryAt: this.backoff.remaining() > 0 ? new Date(this.backoff.retryAt).toISOString() : null,
     };
   }
@@ -188,18 +145,14 @@ export class McpConnection {
     }
     client.onclose = () =>
       this.lose(client, new McpFailure('connection', 'The server closed the connection'));
-    client.onerror = (err) => this.onTransportError(client, err);
-    if (
-      client.transport instanceof StreamableHTTPClientTransport ||
-      client.transport instanceof SSEClientTransport
-    )
-      this.sendsSettled.set(client, trackSends(client.transport));
+    client.onerror = (err) => this.health.onTransportError(client, err);
+    this.health.watch(client);
     this.client = client;
     this.state = 'connected';
     this.connectedSince = new Date();
     this.backoff.connected();
     this.lastError = null;
-    if (this.tools) this.tools.fetchedAt = 0; // re-list after a reconnect; keep the last good list meanwhile
+    this.tools.invalidate(); // re-list after a reconnect; keep the last good list meanwhile
     this.armIdleTimer();
     return client;
   }
@@ -226,194 +179,55 @@ export class McpConnection {
    */
   private lose(client: Client, err: unknown): void {
     if (!(err instanceof McpFailure || isConnectionLost(err)) || this.client !== client) return;
-    const sessionExpired = isSessionExpired(err);
-    const failure = sessionExpired
-      ? new McpFailure(
-          'connection',
-          'The server no longer knows our session (it restarted or expired it); a new session starts on next use',
-          err,
-        )
-      : classifyError(err);
-    this.losses.set(client, { failure, sessionExpired });
+    const { failure, sessionExpired } = this.health.recordLoss(client, err);
     this.client = null;
     this.connectedSince = null;
     this.clearIdleTimer();
-    if (this.tools) this.tools.fetchedAt = 0;
-    void this.closeDropped(client);
+    this.tools.invalidate();
+    void this.health.closeDropped(client);
     if (this.closed) return;
     // The server is up but forgot us: a new session is due at once.
     if (!sessionExpired) this.backoff.lost();
     this.markError(failure);
   }
 
-  /** Closes a dropped client once its POSTs have been answered (remote transports), but within DRAIN_MS. */
-  private async closeDropped(client: Client): Promise<void> {
-    const settled = this.sendsSettled.get(client);
-    if (settled) {
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([settled(), new Promise((resolve) => (timer = setTimeout(resolve, DRAIN_MS)))]);
-      clearTimeout(timer);
-    }
-    await client.close().catch(() => {});
-  }
-
-  /**
-   * A transport error outside any one request. Over legacy SSE the session lives and dies with its
-   * GET event stream: once that broke (the SDK's EventSource reports it, then reconnects into a new,
-   * uninitialised session), no pending response can arrive, so the client is dropped at once.
-   *
-   * Over Streamable HTTP an error is often harmless (a stream a live server closed, which the SDK
-   * resumes with Last-Event-ID; a stray message), but when the server died, the SSE stream of a
-   * pending POST breaks and the SDK only reports it here: the request would wait for its timeout.
-   * So a fresh request (ping) checks the server: refused, reset, 5xx or a lost session mean the
-   * connection is gone and the client is dropped, failing what is pending within moments; an answer
-   * (or a slow one: the request timeouts still apply) leaves everything as it was. This costs nothing
-   * on the warm path, which has no transport errors, and keeps legitimate resumption working.
-   * (Tracking pending requests and failing them on any stream error instead would break resumption:
-   * only a fresh request can tell a dead server from a stream the server ended on purpose.)
-   */
-  private onTransportError(client: Client, err: Error): void {
-    if (this.client !== client) return;
-    if (client.transport instanceof SSEClientTransport) {
-      if (err instanceof SseError)
-        this.lose(
-          client,
-          new McpFailure('connection', `The server's event stream broke: ${err.message}`, err),
-        );
-      return;
-    }
-    if (!(client.transport instanceof StreamableHTTPClientTransport) || this.probing === client) return;
-    this.probing = client;
-    // A request's own failed POST is reported here too, just before the request rejects with it:
-    // after a turn of the event loop its requester has dealt with it (lose), and no probe is due.
-    setImmediate(() => {
-      const probe =
-        this.client === client
-          ? client.ping({ timeout: PROBE_TIMEOUT_MS }).catch((pingErr: unknown) => this.lose(client, pingErr))
-          : Promise.resolve();
-      void probe.finally(() => {
-        if (this.probing === client) this.probing = null;
-      });
-    });
-  }
-
-  /**
-   * The error for a request that failed on `client`: when the client was dropped while the request
-   * was pending (the SDK rejects it with "Connection closed"), why it was dropped.
-   */
-  private explain(client: Client, err: unknown): McpFailure {
-    const loss = this.losses.get(client);
-    if (loss && err instanceof McpError && err.code === ErrorCode.ConnectionClosed)
-      return new McpFailure(
-        'connection',
-        `Lost the connection to "${this.name}" while the request was pending: ${loss.failure.message}`,
-        err,
-      );
-    return classifyError(err);
-  }
-
-  /**
-   * A request without side effects (lists, reads, completions): on a lost session — whether it was
-   * refused for it, or was pending when the loss was found — it is sent once more, on a new session.
-   */
-  private async request<T>(run: (client: Client) => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      const client = await this.getClient();
-      try {
-        return await run(client);
-      } catch (err) {
-        this.lose(client, err);
-        const pendingAtSessionLoss =
-          err instanceof McpError &&
-          err.code === ErrorCode.ConnectionClosed &&
-          this.losses.get(client)?.sessionExpired === true;
-        if (attempt === 0 && (isSessionExpired(err) || pendingAtSessionLoss)) continue;
-        throw this.explain(client, err);
-      }
-    }
-  }
-
   private onToolListChanged(): void {
-    if (this.listing) this.changedWhileListing = true;
-    if (this.tools) this.tools.fetchedAt = 0;
+    this.tools.changed();
     void this.listTools().catch(() => {});
   }
 
   /** The server's tools, from cache when fresh; a stale cache is served while it refreshes in the background. */
-  async listTools(): Promise<Tool[]> {
-    const cached = this.tools;
-    if (cached && cached.fetchedAt > 0) {
-      if (Date.now() - cached.fetchedAt > this.opts.toolsTtlMs) void this.refreshTools().catch(() => {});
-      return cached.list;
-    }
-    try {
-      return await this.refreshTools();
-    } catch (err) {
-      if (cached) return cached.list; // keep the last good catalog; the next use retries
-      throw err;
-    }
+  listTools(): Promise<Tool[]> {
+    return this.tools.get();
   }
 
-  private refreshTools(): Promise<Tool[]> {
-    this.listing ??= this.fetchAllTools().finally(() => {
-      this.listing = null;
-    });
-    return this.listing;
-  }
-
-  private async fetchAllTools(): Promise<Tool[]> {
-    for (let attempt = 0; ; attempt++) {
-      this.changedWhileListing = false;
-      // After a lost session the listing starts over: a cursor belongs to its session.
-      const list = await this.request(async (client) => {
-        const tools: Tool[] = [];
-        let cursor: string | undefined;
-        do {
-          this.listRequests++;
-          const page = await client.listTools(cursor ? { cursor } : undefined, {
-            timeout: this.opts.connectTimeoutMs,
-          });
-          tools.push(...page.tools);
-          cursor = page.nextCursor;
-        } while (cursor && tools.length < 10_000);
-        return tools;
-      });
-      this.backoff.succeeded();
-      // A list_changed that arrived mid-listing may not be reflected: list again (bounded).
-      if (this.changedWhileListing && attempt < 3) continue;
-      this.tools = { list, fetchedAt: Date.now() };
-      try {
-        this.opts.onTools?.(this.name, list);
-      } catch (err) {
-        console.error(`[mcp] tool observer failed for "${this.name}"`, err);
-      }
-      return list;
-    }
-  }
+  // Requests without side effects go through health.request: sent once more on a lost session.
 
   /** Resources and templates, when the server has them (admin detail pages; not cached). */
   async listResources(): Promise<ResourceInfo[]> {
-    return this.request((client) => listResources(client, this.opts.connectTimeoutMs));
+    return this.health.request((client) => listResources(client, this.opts.connectTimeoutMs));
   }
 
   async listPrompts(): Promise<PromptInfo[]> {
-    return this.request((client) => listPrompts(client, this.opts.connectTimeoutMs));
+    return this.health.request((client) => listPrompts(client, this.opts.connectTimeoutMs));
   }
 
   async getPrompt(name: string, args: Record<string, string>) {
-    return this.request((client) =>
+    return this.health.request((client) =>
       client.getPrompt({ name, arguments: args }, { timeout: this.opts.connectTimeoutMs }),
     );
   }
 
   async completePromptArgument(prompt: string, argument: string, value: string): Promise<string[]> {
-    return this.request((client) =>
+    return this.health.request((client) =>
       completePromptArgument(client, this.opts.connectTimeoutMs, prompt, argument, value),
     );
   }
 
   async readResource(uri: string) {
-    return this.request((client) => client.readResource({ uri }, { timeout: this.opts.connectTimeoutMs }));
+    return this.health.request((client) =>
+      client.readResource({ uri }, { timeout: this.opts.connectTimeoutMs }),
+    );
   }
 
   /**
@@ -430,7 +244,7 @@ export class McpConnection {
     this.inflight++;
     this.clearIdleTimer();
     try {
-      if (this.tools && !this.tools.list.some((t) => t.name === name))
+      if (this.tools.lacks(name))
         throw new McpFailure('protocol', `Server "${this.name}" does not offer a tool "${name}" (any more).`);
       try {
         return await this.callOnce(name, args, opts);
@@ -461,7 +275,7 @@ export class McpConnection {
       opts,
     ).catch((err: unknown) => {
       this.lose(client, err);
-      throw isSessionExpired(err) ? err : this.explain(client, err);
+      throw isSessionExpired(err) ? err : this.health.explain(client, err);
     });
     this.backoff.succeeded();
     return result;

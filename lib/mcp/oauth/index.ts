@@ -31,16 +31,14 @@
  * - `await provider.hasTokens()` for the connection list's status.
  * - GET /oauth/client-metadata.json: `clientMetadataDocument({ clientMetadataUrl, redirectUrl })`.
  */
+export { clientMetadataDocument } from '@/lib/mcp/oauth/client-metadata';
 export {
   type AssertionContext,
-  clientMetadataDocument,
-  createOAuthProvider,
-  McpOAuthProvider,
   type NonInteractiveGrant,
   type OAuthClientConfig,
   OAuthFlowError,
   type OAuthProviderOptions,
-  redactedMessage,
-  withOAuthRefresh,
-} from '@/lib/mcp/oauth/provider';
+} from '@/lib/mcp/oauth/options';
+export { createOAuthProvider, McpOAuthProvider, withOAuthRefresh } from '@/lib/mcp/oauth/provider';
+export { redactedMessage } from '@/lib/mcp/oauth/redact';
 export { type KeyValueStore, MemoryStore } from '@/lib/mcp/oauth/store';

@@ -1,5 +1,5 @@
 import 'server-only';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   auth,
   discoverOAuthServerInfo,
@@ -11,205 +11,48 @@ import {
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import {
-  type OAuthClientInformationMixed,
-  OAuthClientInformationSchema,
-  type OAuthClientMetadata,
-  OAuthMetadataSchema,
-  OAuthProtectedResourceMetadataSchema,
-  type OAuthTokens,
-  OAuthTokensSchema,
-  OpenIdProviderDiscoveryMetadataSchema,
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { z } from 'zod';
+import { safeEqual, sameUrl } from '@/lib/mcp/oauth/compare';
+import {
+  DEFAULT_PENDING_TTL_MS,
+  DEFAULT_SKEW_MS,
+  OAuthFlowError,
+  type OAuthProviderOptions,
+  ProviderOptionsSchema,
+} from '@/lib/mcp/oauth/options';
+import { redactedMessage } from '@/lib/mcp/oauth/redact';
+import { singleFlightRefresh } from '@/lib/mcp/oauth/refresh-lock';
 import type { KeyValueStore } from '@/lib/mcp/oauth/store';
-
-/** The admin's client identity for a server (config `oauth`); without `clientId` the client finds its own. */
-export type OAuthClientConfig = { clientId?: string; clientSecret?: string; scopes?: string[] };
-
-/** What a jwt-bearer assertion callback learns about the authorization server it is for. */
-export type AssertionContext = {
-  authorizationServerUrl: string;
-  /** The authorization server metadata's `issuer` (the audience an ID-JAG is minted for). */
-  issuer: string;
-  /** The RFC 8707 resource indicator of the MCP server. */
-  resource: string;
-};
+import {
+  type Challenge,
+  ChallengeSchema,
+  ClientInfoSchema,
+  DiscoverySchema,
+  type Pending,
+  PendingSchema,
+  readJson,
+  type StoredTokens,
+  StoredTokensSchema,
+} from '@/lib/mcp/oauth/stored-state';
 
 /**
- * A grant that needs no user (SEP-1046 / SEP-990 extensions). Without one the provider runs the
- * interactive authorization code flow.
+ * The OAuth provider itself: McpOAuthProvider (the SDK's OAuthClientProvider for one user and
+ * server, plus the app's begin/finish/forget calls and the transport's 401-refreshing fetch),
+ * createOAuthProvider that checks its options, and withOAuthRefresh for the remote transports. Its
+ * options, stored state, refresh lock, redaction and client metadata document live in the sibling
+ * modules; lib/mcp/oauth/index.ts is what the rest of the app imports.
  */
-export type NonInteractiveGrant =
-  | {
-      type: 'client_credentials';
-      /** private_key_jwt client authentication instead of the client secret. */
-      privateKey?: { pem: string; algorithm: string };
-    }
-  | { type: 'jwt_bearer'; assertion: (ctx: AssertionContext) => Promise<string> };
-
-export type OAuthProviderOptions = {
-  /** The MCP server's URL (the protected resource). */
-  serverUrl: string | URL;
-  /** State of ONE (user, server) pair. */
-  store: KeyValueStore;
-  /** Dynamically registered clients, keyed by authorization server issuer; shared by all users. */
-  clientStore: KeyValueStore;
-  /** Names the (user, server) pair for single-flight refresh, e.g. `${userId}\n${serverName}`. */
-  lockKey: string;
-  /** The app's callback, e.g. `<origin>/api/mcp/oauth/callback`. */
-  redirectUrl: string;
-  /** `<origin>/oauth/client-metadata.json`; used only over https (a CIMD client id must be one). */
-  clientMetadataUrl?: string;
-  config?: OAuthClientConfig;
-  grant?: NonInteractiveGrant;
-  clientName?: string;
-  /** For discovery, registration and token requests the provider makes itself (pass guardedFetch). */
-  fetch?: FetchLike;
-  /** Refresh when the access token has less than this left (default 60 s). */
-  refreshSkewMs?: number;
-  /** How long a started authorization may take before its callback is refused (default 10 min). */
-  pendingTtlMs?: number;
-};
-
-/** Why an authorization could not start or finish. Its message never holds a token, code or secret. */
-export class OAuthFlowError extends Error {
-  constructor(
-    readonly code: 'no-pending' | 'state-mismatch' | 'expired' | 'failed',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'OAuthFlowError';
-  }
-}
-
-const CIMD_AUTH_METHOD = 'none';
-const DEFAULT_SKEW_MS = 60_000;
-const DEFAULT_PENDING_TTL_MS = 10 * 60_000;
-
-const StoredTokensSchema = z.object({
-  tokens: z.unknown().transform((v, ctx) => {
-    const parsed = OAuthTokensSchema.safeParse(v);
-    if (!parsed.success) {
-      ctx.addIssue({ code: 'custom', message: 'not OAuth tokens' });
-      return z.NEVER;
-    }
-    return parsed.data;
-  }),
-  /** Epoch ms the access token expires at, when the server said (expires_in). */
-  expiresAt: z.number().optional(),
-});
-type StoredTokens = z.infer<typeof StoredTokensSchema>;
-
-const PendingSchema = z.object({
-  state: z.string().min(1),
-  verifier: z.string().min(1),
-  createdAt: z.number(),
-});
-type Pending = z.infer<typeof PendingSchema>;
-
-const ChallengeSchema = z.object({
-  scope: z.string().optional(),
-  resourceMetadataUrl: z.string().optional(),
-});
-type Challenge = z.infer<typeof ChallengeSchema>;
-
-function sdkSchema<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }) {
-  return z.unknown().transform((v, ctx) => {
-    const parsed = schema.safeParse(v);
-    if (parsed.success) return parsed.data;
-    ctx.addIssue({ code: 'custom', message: 'invalid metadata' });
-    return z.NEVER;
-  });
-}
-
-const DiscoverySchema = z.object({
-  authorizationServerUrl: z.string().min(1),
-  resourceMetadataUrl: z.string().optional(),
-  resourceMetadata: sdkSchema(OAuthProtectedResourceMetadataSchema).optional(),
-  authorizationServerMetadata: z
-    .unknown()
-    .transform((v, ctx) => {
-      const oauth = OAuthMetadataSchema.safeParse(v);
-      if (oauth.success) return oauth.data;
-      const oidc = OpenIdProviderDiscoveryMetadataSchema.safeParse(v);
-      if (oidc.success) return oidc.data;
-      ctx.addIssue({ code: 'custom', message: 'invalid metadata' });
-      return z.NEVER;
-    })
-    .optional(),
-});
-
-const ClientInfoSchema = sdkSchema(OAuthClientInformationSchema.passthrough());
-
-const ProviderOptionsSchema = z.object({
-  serverUrl: z.union([z.string(), z.instanceof(URL)]).refine((v) => /^https?:$/.test(new URL(v).protocol), {
-    message: 'serverUrl must be an http(s) URL',
-  }),
-  lockKey: z.string().min(1),
-  redirectUrl: z.url({ protocol: /^https?$/ }),
-  clientMetadataUrl: z.url().optional(),
-  refreshSkewMs: z.number().int().min(0).optional(),
-  pendingTtlMs: z.number().int().positive().optional(),
-});
-
-/** Reads and validates one JSON value; a missing or corrupt one reads as undefined. */
-async function readJson<T>(store: KeyValueStore, key: string, schema: z.ZodType<T>): Promise<T | undefined> {
-  const raw = await store.get(key);
-  if (raw === undefined) return undefined;
-  try {
-    const parsed = schema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function sameUrl(a: string, b: string): boolean {
-  const norm = (v: string) => {
-    try {
-      return new URL(v).href.replace(/\/$/, '');
-    } catch {
-      return v.replace(/\/$/, '');
-    }
-  };
-  return norm(a) === norm(b);
-}
-
-/** The message of an error (and of its cause), with every given secret, in any common encoding, cut out. */
-export function redactedMessage(err: unknown, secrets: (string | undefined)[]): string {
-  let text = err instanceof Error ? err.message : String(err);
-  const cause = err instanceof Error ? (err as { cause?: unknown }).cause : undefined;
-  if (cause instanceof Error && !text.includes(cause.message)) text += `: ${cause.message}`;
-  for (const secret of secrets) {
-    if (!secret || secret.length < 4) continue;
-    const forms = new Set([
-      secret,
-      encodeURIComponent(secret),
-      new URLSearchParams({ v: secret }).toString().slice(2),
-      Buffer.from(secret).toString('base64'),
-      JSON.stringify(secret).slice(1, -1),
-    ]);
-    for (const form of forms) text = text.split(form).join('[redacted]');
-  }
-  return text.slice(0, 500);
-}
 
 /** Bearer token a request carried, if any. */
 function bearerOf(init: RequestInit | undefined): string | undefined {
   const value = new Headers(init?.headers).get('authorization');
   return value?.toLowerCase().startsWith('bearer ') ? value.slice(7).trim() : undefined;
 }
-
-/** One refresh at a time per (user, server), across every provider instance in this process. */
-const refreshFlights = new Map<string, Promise<OAuthTokens | undefined>>();
 
 type Mode =
   /** Used by the transport: never persists a started authorization (only beginAuthorization does). */
@@ -535,13 +378,7 @@ export class McpOAuthProvider implements OAuthClientProvider {
    * refresh with or the refresh token was refused (then the tokens are dropped).
    */
   private refresh(rejected?: string): Promise<OAuthTokens | undefined> {
-    const key = this.opts.lockKey;
-    let flight = refreshFlights.get(key);
-    if (!flight) {
-      flight = this.refreshNow(rejected).finally(() => refreshFlights.delete(key));
-      refreshFlights.set(key, flight);
-    }
-    return flight;
+    return singleFlightRefresh(this.opts.lockKey, () => this.refreshNow(rejected));
   }
 
   private async refreshNow(rejected: string | undefined): Promise<OAuthTokens | undefined> {
@@ -629,23 +466,4 @@ export function createOAuthProvider(opts: OAuthProviderOptions): McpOAuthProvide
  */
 export function withOAuthRefresh(inner: FetchLike, provider: OAuthClientProvider | undefined): FetchLike {
   return provider instanceof McpOAuthProvider ? provider.wrapFetch(inner) : inner;
-}
-
-/**
- * The Client ID Metadata Document the app serves at `clientMetadataUrl` (GET /oauth/client-metadata.json):
- * a public client (no secret can be shared through a public document) using the authorization code grant.
- */
-export function clientMetadataDocument(opts: {
-  clientMetadataUrl: string;
-  redirectUrl: string;
-  clientName?: string;
-}): OAuthClientMetadata & { client_id: string } {
-  return {
-    client_id: opts.clientMetadataUrl,
-    client_name: opts.clientName ?? 'MCP chat host',
-    redirect_uris: [opts.redirectUrl],
-    grant_types: ['authorization_code', 'refresh_token'],
-    response_types: ['code'],
-    token_endpoint_auth_method: CIMD_AUTH_METHOD,
-  };
 }

@@ -1,0 +1,38 @@
+import type { Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ConnectOptions } from '@/lib/mcp/connect';
+
+/**
+ * The tunables of an McpConnection (timeouts, idle close, tool-list TTL, backoff bounds) and the
+ * hooks it is given (elicitation, OAuth, tool-list observer), with the defaults the app runs with;
+ * and the per-call options of McpConnection.callTool. Kept apart from the connection's logic;
+ * lib/mcp/connection re-exports all of it, so importers are unchanged.
+ */
+
+export type ConnectionOptions = {
+  /** Close a connection unused for this long (never while calls are in flight). */
+  idleMs: number;
+  /** Re-list tools in the background when the cached list is older than this. */
+  toolsTtlMs: number;
+  connectTimeoutMs: number;
+  /** First retry delay after a failed connect; doubles per failure up to maxBackoffMs. */
+  baseBackoffMs: number;
+  maxBackoffMs: number;
+  /** Cap on one call's total time even while progress keeps resetting its timeout. */
+  maxTotalCallMs: number;
+  onElicit?: ConnectOptions['onElicit'];
+  /** OAuth for an http/sse server, one provider per (user, server) (lib/mcp/oauth). */
+  authProvider?: ConnectOptions['authProvider'];
+  /** Told every time a fresh tool list arrives (first connect, reconnect, list_changed, TTL). */
+  onTools?: (server: string, tools: Tool[]) => void;
+};
+
+export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
+  idleMs: 10 * 60_000,
+  toolsTtlMs: 5 * 60_000,
+  connectTimeoutMs: 30_000,
+  baseBackoffMs: 1_000,
+  maxBackoffMs: 60_000,
+  maxTotalCallMs: 10 * 60_000,
+};
+
+export type CallOptions = { signal?: AbortSignal; onProgress?: (p: Progress) => void };

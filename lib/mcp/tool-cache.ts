@@ -1,0 +1,110 @@
+import 'server-only';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * The cached tool list of one McpConnection: served from cache while fresh, a stale list served
+ * while it refreshes in the background, one listing at a time (concurrent callers share it), a
+ * listing redone when list_changed arrived while it ran, and the last good list kept when a refresh
+ * fails. How a listing is fetched (over which client, with which retries) is McpConnection's part.
+ */
+
+export type ToolCacheOptions = {
+  /** The server's name, for the log when onTools throws. */
+  server: string;
+  /** Re-list in the background when the cached list is older than this. */
+  ttlMs: number;
+  /** Fetches the whole list once (see listAllTools). */
+  fetch: () => Promise<Tool[]>;
+  /** Told when a fetch succeeded, before its list is checked for staleness. */
+  onFetched: () => void;
+  /** Told every time a fresh list is kept; an exception it throws is logged, not raised. */
+  onTools: (tools: Tool[]) => void;
+};
+
+/** Every page of a server's tools/list, within one session (a cursor belongs to its session). */
+export async function listAllTools(
+  client: Client,
+  timeoutMs: number,
+  onRequest: () => void,
+): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  let cursor: string | undefined;
+  do {
+    onRequest();
+    const page = await client.listTools(cursor ? { cursor } : undefined, {
+      timeout: timeoutMs,
+    });
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+  } while (cursor && tools.length < 10_000);
+  return tools;
+}
+
+export class ToolCache {
+  private tools: { list: Tool[]; fetchedAt: number } | null = null;
+  private listing: Promise<Tool[]> | null = null;
+  private changedWhileListing = false;
+
+  constructor(private readonly opts: ToolCacheOptions) {}
+
+  /** How many tools the last good list has (0 before the first). */
+  get count(): number {
+    return this.tools?.list.length ?? 0;
+  }
+
+  /** Whether the last good list exists and lacks `name`. */
+  lacks(name: string): boolean {
+    return this.tools !== null && !this.tools.list.some((t) => t.name === name);
+  }
+
+  /** Makes the next get() re-list; the last good list is kept meanwhile. */
+  invalidate(): void {
+    if (this.tools) this.tools.fetchedAt = 0;
+  }
+
+  /** The server said its list changed (list_changed): a listing under way is redone too. */
+  changed(): void {
+    if (this.listing) this.changedWhileListing = true;
+    this.invalidate();
+  }
+
+  /** The server's tools, from cache when fresh; a stale cache is served while it refreshes in the background. */
+  async get(): Promise<Tool[]> {
+    const cached = this.tools;
+    if (cached && cached.fetchedAt > 0) {
+      if (Date.now() - cached.fetchedAt > this.opts.ttlMs) void this.refresh().catch(() => {});
+      return cached.list;
+    }
+    try {
+      return await this.refresh();
+    } catch (err) {
+      if (cached) return cached.list; // keep the last good catalog; the next use retries
+      throw err;
+    }
+  }
+
+  private refresh(): Promise<Tool[]> {
+    this.listing ??= this.fetchAll().finally(() => {
+      this.listing = null;
+    });
+    return this.listing;
+  }
+
+  private async fetchAll(): Promise<Tool[]> {
+    for (let attempt = 0; ; attempt++) {
+      this.changedWhileListing = false;
+      const list = await this.opts.fetch();
+      this.opts.onFetched();
+      // A list_changed that arrived mid-listing may not be reflected: list again (bounded).
+      if (this.changedWhileListing && attempt < 3) continue;
+      this.tools = { list, fetchedAt: Date.now() };
+      try {
+        this.opts.onTools(list);
+      } catch (err) {
+        console.error(`[mcp] tool observer failed for "${this.opts.server}"`, err);
+      }
+      return list;
+    }
+  }
+}
