@@ -1,49 +1,8 @@
 'use client';
 
+import { type Line, lineDiff } from '@/lib/text-diff';
+
 type Definition = { description: string; inputSchema: object };
-type Line = { kind: ' ' | '-' | '+'; text: string };
-
-/** Above this many LCS cells, show the whole old text removed and the whole new text added. */
-const MAX_CELLS = 4_000_000;
-
-/** A line diff from the longest common subsequence of the two line lists. */
-function diffLines(a: string[], b: string[]): Line[] {
-  const n = a.length;
-  const m = b.length;
-  if (n * m > MAX_CELLS) {
-    return [
-      ...a.map((text) => ({ kind: '-' as const, text })),
-      ...b.map((text) => ({ kind: '+' as const, text })),
-    ];
-  }
-  const width = m + 1;
-  const lcs = new Uint32Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] =
-        a[i] === b[j]
-          ? lcs[(i + 1) * width + j + 1]! + 1
-          : Math.max(lcs[(i + 1) * width + j]!, lcs[i * width + j + 1]!);
-    }
-  }
-  const out: Line[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (a[i] === b[j]) {
-      out.push({ kind: ' ', text: a[i]! });
-      i++;
-      j++;
-    } else if (lcs[(i + 1) * width + j]! >= lcs[i * width + j + 1]!) {
-      out.push({ kind: '-', text: a[i++]! });
-    } else {
-      out.push({ kind: '+', text: b[j++]! });
-    }
-  }
-  while (i < n) out.push({ kind: '-', text: a[i++]! });
-  while (j < m) out.push({ kind: '+', text: b[j++]! });
-  return out;
-}
 
 const LINE_CLASS: Record<Line['kind'], string> = {
   ' ': 'text-zinc-600 dark:text-zinc-400',
@@ -52,7 +11,7 @@ const LINE_CLASS: Record<Line['kind'], string> = {
 };
 
 function DiffBlock({ label, before, after }: { label: string; before: string; after: string }) {
-  const lines = diffLines(before.split('\n'), after.split('\n'));
+  const lines = lineDiff(before, after);
   const same = lines.every((l) => l.kind === ' ');
   return (
     <div>
