@@ -32,8 +32,12 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('mode Off from the Tools menu: the model gets no tools, and no tool runs', async ({ page }) => {
-  await toolsButton(page).click();
   const settings = page.getByRole('dialog', { name: 'Tool settings' });
+  // The button is in the server's HTML; it opens the menu once the page has hydrated.
+  await expect(async () => {
+    if (!(await settings.isVisible())) await toolsButton(page).click();
+    await expect(settings).toBeVisible({ timeout: 1_000 });
+  }).toPass();
   await expect(settings.getByRole('checkbox', { name: 'tests', exact: true })).toBeChecked();
   await settings.getByRole('radio', { name: 'Off' }).check();
   await expect(toolsButton(page)).toHaveText('Tools · Off');

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { APP_URL } from '../playwright.config';
 import { ADMIN, assistantMessages, fakeModelRequests, originHeaders, send, signIn } from './helpers';
 
 /** The poisoned tool of e2e/fixtures/test-mcp-server-attack-tools.mjs (the spec cannot import .mjs). */
@@ -278,20 +281,115 @@ test('S12: credentials stay with their own remote server; our session cookie and
   }
 });
 
-test.fixme('S12 (OAuth part): the `resource` parameter names the server an OAuth token is for', async () => {
-  test.info().annotations.push({
-    type: 'pending',
-    description:
-      'Remote servers authenticate with static headers only; OAuth (and so the RFC 8707 resource parameter) does not exist yet.',
+/** A hostile remote server: 401 for everything, and OAuth metadata of the test's choosing. */
+async function hostileServer(meta: (origin: string) => Record<string, unknown> | null) {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const json = (body: unknown) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const m = meta(origin);
+    if (req.url?.startsWith('/.well-known/oauth-protected-resource') && m)
+      return json({ resource: `${origin}/mcp`, authorization_servers: [origin] });
+    if (req.url?.startsWith('/.well-known/oauth-authorization-server') && m) return json(m);
+    if (req.url === '/register' && req.method === 'POST')
+      return json({ client_id: 'evil-client', redirect_uris: [`${APP_URL}/api/mcp/oauth/callback`] });
+    res.writeHead(401, {
+      'www-authenticate': m
+        ? `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`
+        : 'Bearer resource_metadata="http://169.254.169.254/latest/meta-data/iam"',
+    });
+    res.end();
   });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  return { url, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+test('S11: OAuth discovery never reaches a private range the server names, and a sign-in URL that is not https is never handed to the browser', async ({
+  page,
+}) => {
+  const cases: Array<[string, (origin: string) => Record<string, unknown> | null, RegExp | null]> = [
+    ['s11meta', () => null, /169\.254\.169\.254.*private or local address/],
+    ['s11js', (o) => asMetadata(o, 'javascript:alert(document.cookie)'), /not https/],
+    ['s11file', (o) => asMetadata(o, 'file:///etc/passwd'), /not https/],
+    ['s11shell', (o) => asMetadata(o, 'https://x.example/$(id)'), null],
+  ];
+  for (const [name, meta, refused] of cases) {
+    const hostile = await hostileServer(meta);
+    await removeServer(page.request, name);
+    const created = await page.request.post('/api/mcp/servers', {
+      data: { name, transport: 'http', url: hostile.url, allowPrivateNetwork: true },
+      headers: h,
+    });
+    expect(created.status()).toBe(201);
+    const res = await page.request.post(`/api/mcp/connections/${name}/authorize`, {
+      data: { returnTo: '/' },
+      headers: h,
+    });
+    const body = await res.text();
+    if (refused) {
+      expect(res.status(), `${name}: ${body}`).toBeGreaterThanOrEqual(400);
+      expect(res.status()).toBeLessThan(600);
+      expect(body).toMatch(refused);
+      expect(body).not.toContain('"url"');
+    } else {
+      // A strange but https URL is handed over as it is, to be shown in full before anything opens; no shell ran it.
+      expect(res.status(), body).toBe(200);
+      expect(JSON.parse(body).url).toMatch(/^https:\/\/x\.example\/\$\(id\)\?/);
+    }
+    await removeServer(page.request, name);
+    await hostile.close();
+  }
 });
 
-test.fixme('S11: OAuth discovery and authorization URLs from a remote server are checked before anything opens', async () => {
-  test.info().annotations.push({
-    type: 'pending',
-    description:
-      'OAuth for remote MCP servers does not exist yet (remote servers take static headers only). Once it does: a 401 with ' +
-      'resource_metadata at 169.254.169.254 must not be fetched, an authorization_endpoint of javascript:, file: or ' +
-      'https://x/$(id) must be rejected or shown in full with its domain before anything opens, and no shell is involved.',
+const asMetadata = (origin: string, authorizationEndpoint: string) => ({
+  issuer: origin,
+  authorization_endpoint: authorizationEndpoint,
+  token_endpoint: `${origin}/token`,
+  registration_endpoint: `${origin}/register`,
+  response_types_supported: ['code'],
+  code_challenge_methods_supported: ['S256'],
+});
+
+test('S12 (OAuth part): the authorization request and the token exchange name the server the token is for (`resource`)', async ({
+  page,
+}) => {
+  const { startOAuthMcpServer } = (await import(resolve('e2e/fixtures/oauth-mcp-server.mjs'))) as {
+    startOAuthMcpServer: (o: object) => Promise<{ mcpUrl: string; close(): Promise<void> }>;
+  };
+  // The fixture refuses any authorization or token request whose `resource` is not its MCP URL.
+  const fixture = await startOAuthMcpServer({});
+  await removeServer(page.request, 's12oauth');
+  const created = await page.request.post('/api/mcp/servers', {
+    data: { name: 's12oauth', transport: 'http', url: fixture.mcpUrl, allowPrivateNetwork: true },
+    headers: h,
   });
+  expect(created.status()).toBe(201);
+  const start = await page.request.post('/api/mcp/connections/s12oauth/authorize', {
+    data: { returnTo: '/' },
+    headers: h,
+  });
+  expect(start.status()).toBe(200);
+  const authorize = new URL((await start.json()).url);
+  expect(authorize.searchParams.get('resource')).toBe(fixture.mcpUrl);
+  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  // The fixture approves at once: follow its redirect back to our callback, in this session.
+  const back = await fetch(authorize, { redirect: 'manual' });
+  const callback = new URL(back.headers.get('location') ?? '');
+  expect(callback.pathname).toBe('/api/mcp/oauth/callback');
+  const done = await page.request.get(`${callback.pathname}${callback.search}`, { maxRedirects: 0 });
+  expect(done.status(), await done.text()).toBe(303);
+  const state = (
+    (await (await page.request.get('/api/mcp/connections')).json()).items as Array<{
+      server: string;
+      status: string;
+    }>
+  ).find((i) => i.server === 's12oauth');
+  expect(state?.status).toBe('ready');
+  await removeServer(page.request, 's12oauth');
+  await fixture.close();
 });

@@ -131,6 +131,10 @@ test('Connect: a user signs in with their own account in the browser and comes b
   await expect(connect).toBeVisible();
   const startedAt = page.url();
   await connect.click();
+  // Before anything opens, the sign-in page's domain and full URL are shown (S11).
+  const host = new URL(fixture.url).host;
+  await expect(row.locator('[data-sign-in-url]')).toContainText(`${fixture.url}/authorize?`);
+  await row.getByRole('link', { name: `Continue to ${host}` }).click();
   // The authorization server's own consent page.
   await page.waitForURL(`${fixture.url}/**`);
   await page.getByLabel('User').fill('bob-at-idp');

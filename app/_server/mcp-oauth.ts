@@ -19,7 +19,9 @@ import {
   type McpOAuthProvider,
   OAuthFlowError,
 } from '@/lib/mcp/oauth';
-import { guardedFetch } from '@/lib/net/guarded-fetch';
+import { isIP } from 'node:net';
+import { serverFetch } from '@/lib/net/guarded-fetch';
+import { isPrivateAddress } from '@/lib/net/private-address';
 import type { RemoteConfig } from '@/lib/schemas/mcp';
 
 /** Where the authorization server sends the browser back (SPEC §7.2). */
@@ -66,8 +68,31 @@ export function oauthProvider(userId: string, serverId: string, config: RemoteCo
     clientMetadataUrl: clientMetadataUrl(),
     clientName: 'MCP Chat',
     config: config.oauth,
-    fetch: guardedFetch(config.allowPrivateNetwork),
+    fetch: serverFetch(config.url, config.allowPrivateNetwork),
   });
+}
+
+/**
+ * The authorization URL an authorization server gave us, before a browser is sent to it (S11): https
+ * only — plain http just for an admin-declared private-network server on a private or loopback host —
+ * never javascript:, file: or data:, and no credentials in it.
+ */
+export function checkedAuthorizationUrl(raw: string, config: RemoteConfig): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError('bad_request', `${config.name}'s authorization server gave an invalid sign-in URL.`);
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const localHttp =
+    url.protocol === 'http:' && config.allowPrivateNetwork && isIP(host) !== 0 && isPrivateAddress(host);
+  if ((url.protocol !== 'https:' && !localHttp) || url.username || url.password)
+    throw new AppError(
+      'bad_request',
+      `${config.name}'s authorization server gave a sign-in URL that is not https (${url.protocol}); it was not opened.`,
+    );
+  return url.href;
 }
 
 /** A path of this app to return to after sign-in; anything else (another origin, `//x`) goes home. */
@@ -92,10 +117,11 @@ export async function beginSignIn(
       return { authorized: true };
     }
     return {
-      url: started.url,
+      url: checkedAuthorizationUrl(started.url, server.config),
       pending: { server: server.config.name, state: started.state, returnTo: safeReturnTo(returnTo) },
     };
   } catch (err) {
+    if (err instanceof AppError) throw err;
     const message = err instanceof Error ? err.message : String(err);
     throw new AppError('unavailable', `Could not start the sign-in to ${server.config.name}: ${message}`);
   }

@@ -93,3 +93,20 @@ export function guardedFetch(allowPrivateNetwork: boolean): typeof fetch {
     return undiciFetch(href, { ...(init as object), dispatcher: agent } as never);
   }) as typeof fetch);
 }
+
+/**
+ * The fetch for one remote server and its OAuth flow: "private network" is granted to the server's own
+ * host name only (any port). Anything else the server points us at (protected resource metadata, an authorization
+ * server, a token endpoint on another host) must be public, so a 401 naming 169.254.169.254 or a LAN
+ * address is never fetched (S11).
+ */
+export function serverFetch(serverUrl: string, allowPrivateNetwork: boolean): typeof fetch {
+  const open = guardedFetch(false);
+  if (!allowPrivateNetwork) return open;
+  const own = guardedFetch(true);
+  const host = new URL(serverUrl).hostname;
+  return ((input: string | URL | Request, init?: RequestInit) => {
+    const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    return new URL(href).hostname === host ? own(input, init) : open(input, init);
+  }) as typeof fetch;
+}

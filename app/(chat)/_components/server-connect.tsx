@@ -13,11 +13,14 @@ async function errorOf(res: Response): Promise<string> {
 /**
  * What a user does before a server can run for them: enter the values the admin marked "each user
  * supplies this" (write-only: the form never shows a stored value), or sign in with the server's
- * OAuth provider ("Connect <server>"), which returns to this conversation.
+ * OAuth provider ("Connect <server>"): the sign-in page's domain and full URL are shown first, and
+ * only a click on "Continue to <domain>" opens it; it returns to this conversation.
  */
 export function ServerConnect({ server, onConnected }: Props) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The authorization server's page, shown (domain and full URL) before the browser goes there. */
+  const [signInUrl, setSignInUrl] = useState<string | null>(null);
   const id = useId();
   const connect = server.connect;
   if (!connect) return server.signedIn ? <Disconnect server={server} onDone={onConnected} /> : null;
@@ -53,10 +56,12 @@ export function ServerConnect({ server, onConnected }: Props) {
         body: JSON.stringify({ returnTo: window.location.pathname }),
       });
       if (!res.ok) throw new Error(await errorOf(res));
-      const { url } = (await res.json()) as { url: string };
-      window.location.assign(url);
+      const body = (await res.json()) as { url?: string; authorized?: boolean };
+      if (body.url) setSignInUrl(body.url);
+      else onConnected();
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
+    } finally {
       setBusy(false);
     }
   }
@@ -95,6 +100,25 @@ export function ServerConnect({ server, onConnected }: Props) {
           </button>
           <p className="text-zinc-500">Stored encrypted; only this server receives it.</p>
         </form>
+      ) : connect.oauth && signInUrl ? (
+        <div data-sign-in-url className="space-y-1 rounded border border-zinc-200 p-2 dark:border-zinc-700">
+          <p>
+            Sign in to {server.name} at <strong>{new URL(signInUrl).host}</strong>:
+          </p>
+          <p className="font-mono break-all text-zinc-500">{signInUrl}</p>
+          <div className="flex gap-2">
+            <a
+              href={signInUrl}
+              rel="noreferrer"
+              className="rounded bg-zinc-900 px-2 py-1 text-white dark:bg-zinc-100 dark:text-zinc-900"
+            >
+              Continue to {new URL(signInUrl).host}
+            </a>
+            <button type="button" onClick={() => setSignInUrl(null)} className="px-2 py-1">
+              Cancel
+            </button>
+          </div>
+        </div>
       ) : connect.oauth ? (
         <button
           type="button"

@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { withOAuthRefresh } from '@/lib/mcp/oauth';
-import { guardedFetch } from '@/lib/net/guarded-fetch';
+import { serverFetch } from '@/lib/net/guarded-fetch';
 import type { RemoteConfig } from '@/lib/schemas/mcp';
 
 /** Streamable HTTP with the admin's headers; public addresses only (unless allowed); redirects only within the same origin (guardedFetch). */
@@ -17,7 +17,7 @@ export function createStreamableHttpTransport(
 ): Transport {
   return new StreamableHTTPClientTransport(new URL(config.url), {
     requestInit: { headers: config.headers },
-    fetch: withOAuthRefresh(guardedFetch(config.allowPrivateNetwork), authProvider),
+    fetch: withOAuthRefresh(serverFetch(config.url, config.allowPrivateNetwork), authProvider),
     authProvider,
   });
 }
@@ -26,7 +26,7 @@ export function createStreamableHttpTransport(
 export function createSseTransport(config: RemoteConfig, authProvider?: OAuthClientProvider): Transport {
   return new SSEClientTransport(new URL(config.url), {
     requestInit: { headers: config.headers },
-    fetch: withOAuthRefresh(guardedFetch(config.allowPrivateNetwork), authProvider),
+    fetch: withOAuthRefresh(serverFetch(config.url, config.allowPrivateNetwork), authProvider),
     authProvider,
   });
 }
