@@ -282,7 +282,10 @@ test('S12: credentials stay with their own remote server; our session cookie and
 });
 
 /** A hostile remote server: 401 for everything, and OAuth metadata of the test's choosing. */
-async function hostileServer(meta: (origin: string) => Record<string, unknown> | null) {
+async function hostileServer(
+  meta: (origin: string) => Record<string, unknown> | null,
+  resourceMetadata?: string,
+) {
   const seen: string[] = [];
   const server = http.createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
@@ -298,9 +301,7 @@ async function hostileServer(meta: (origin: string) => Record<string, unknown> |
     if (req.url === '/register' && req.method === 'POST')
       return json({ client_id: 'evil-client', redirect_uris: [`${APP_URL}/api/mcp/oauth/callback`] });
     res.writeHead(401, {
-      'www-authenticate': m
-        ? `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`
-        : 'Bearer resource_metadata="http://169.254.169.254/latest/meta-data/iam"',
+      'www-authenticate': `Bearer resource_metadata="${resourceMetadata ?? `${origin}/.well-known/oauth-protected-resource/mcp`}"`,
     });
     res.end();
   });
@@ -309,12 +310,52 @@ async function hostileServer(meta: (origin: string) => Record<string, unknown> |
   return { url, seen, close: () => new Promise((r) => server.close(r)) };
 }
 
+/** Stands in for a private-range target (a metadata service, a LAN host): another loopback name, 127.0.0.2. */
+async function privateSink() {
+  const seen: string[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.2', r));
+  return {
+    url: `http://127.0.0.2:${(server.address() as AddressInfo).port}/latest/meta-data/iam`,
+    seen,
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
 test('S11: OAuth discovery never reaches a private range the server names, and a sign-in URL that is not https is never handed to the browser', async ({
   page,
 }) => {
+  // A 401 whose resource_metadata names a private address other than the server's own host: never
+  // fetched, even though the admin allowed the server itself on the private network.
+  const sink = await privateSink();
+  const named = await hostileServer(() => null, sink.url);
+  await removeServer(page.request, 's11meta');
+  expect(
+    (
+      await page.request.post('/api/mcp/servers', {
+        data: { name: 's11meta', transport: 'http', url: named.url, allowPrivateNetwork: true },
+        headers: h,
+      })
+    ).status(),
+  ).toBe(201);
+  expect((await page.request.get('/api/tools')).status()).toBe(200); // first use: the 401 and its challenge
+  const meta = await page.request.post('/api/mcp/connections/s11meta/authorize', {
+    data: { returnTo: '/' },
+    headers: h,
+  });
+  expect(meta.status()).toBeLessThan(500);
+  expect(await meta.text()).not.toContain('127.0.0.2');
+  expect(named.seen.length, 'the server itself was asked').toBeGreaterThan(0);
+  expect(sink.seen, 'nothing reached the private address').toEqual([]);
+  await removeServer(page.request, 's11meta');
+  await Promise.all([named.close(), sink.close()]);
+
   const cases: Array<[string, (origin: string) => Record<string, unknown> | null, RegExp | null]> = [
-    ['s11meta', () => null, /169\.254\.169\.254.*private or local address/],
-    ['s11js', (o) => asMetadata(o, 'javascript:alert(document.cookie)'), /not https/],
+    ['s11js', (o) => asMetadata(o, 'javascript:alert(document.cookie)'), /cannot use javascript:/],
     ['s11file', (o) => asMetadata(o, 'file:///etc/passwd'), /not https/],
     ['s11shell', (o) => asMetadata(o, 'https://x.example/$(id)'), null],
   ];

@@ -81,7 +81,13 @@ function publicOnlyLookup(
  * same origin.
  */
 export function guardedFetch(allowPrivateNetwork: boolean): typeof fetch {
-  if (allowPrivateNetwork) return sameOriginRedirects(fetch);
+  // undici's own fetch, not the global one: Next patches the global fetch in route handlers.
+  if (allowPrivateNetwork)
+    return sameOriginRedirects(((input: string | URL | Request, init?: RequestInit) =>
+      undiciFetch(
+        typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+        init as never,
+      )) as unknown as typeof fetch);
   const agent = processState(
     'publicAgent',
     () => new Agent({ connect: { lookup: publicOnlyLookup as never } }),
