@@ -31,8 +31,8 @@ import { runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
 import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
-import { getPool, type ServerTools } from '@/lib/mcp/pool';
-import { connectionState } from '@/app/_server/mcp-connections';
+import { getPool } from '@/lib/mcp/pool';
+import { connectNotices } from '@/app/_server/mcp-connections';
 import { NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
 import { modelSources } from '@/app/_server/model-sources';
 import type { ChatMessage, ChatPart, ChatPost } from '@/lib/schemas/chat';
@@ -73,24 +73,6 @@ async function prepareToolkit(
       (allowed.has(`${e.server}/${e.tool.name}`) && !toolPolicy(e.server, e.tool).changed);
     return { tools, entries, isAllowed, notices: connectNotices(user, catalog) };
   };
-}
-
-/** Servers of this turn whose tools are left out until the user signs in or supplies a value. */
-function connectNotices(user: SessionUser, catalog: ServerTools[]): string[] {
-  const configs = new Map(
-    getPool()
-      .forUser(user)
-      .servers()
-      .map((c) => [c.name, c]),
-  );
-  return catalog.flatMap((entry) => {
-    const config = configs.get(entry.server);
-    if (!('error' in entry) || entry.error.kind !== 'auth' || !config) return [];
-    const state = connectionState(user, config);
-    return state.status === 'needs-auth'
-      ? [`The tools of ${entry.server} are not available: ${state.error} Open the Tools menu to connect it.`]
-      : [];
-  });
 }
 
 /** The parts kept for a user message: its text, and attached MCP resources read now, on the server. */

@@ -1,13 +1,13 @@
 import 'server-only';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { getMcpServerByName } from '@/db/queries/mcp-servers';
+import { getMcpServerId } from '@/db/queries/mcp-servers';
 import { getUserSecrets, hasUserSecret, setUserSecrets } from '@/db/queries/mcp-user-secrets';
 import { forgetTokens } from '@/app/_server/mcp-oauth';
 import { missingUserValues } from '@/app/_server/mcp-user-setup';
 import type { Principal } from '@/lib/access';
 import { AppError, notFound } from '@/lib/errors';
-import { getPool } from '@/lib/mcp/pool';
+import { getPool, type ServerTools } from '@/lib/mcp/pool';
 import type { McpServerConfig, RemoteConfig } from '@/lib/schemas/mcp';
 
 /** SPEC §7.2 `GET /api/mcp/connections` item, plus what the user can do about it. */
@@ -28,26 +28,23 @@ export function usableServer(user: Principal, server: string): { id: string; con
     .forUser(user)
     .servers()
     .find((c) => c.name === server);
-  const record = config && getMcpServerByName(getDb(), server);
-  if (!config || !record) throw notFound(`Server "${server}" is not available.`);
-  return { id: record.id, config };
-}
-
-function suppliedValues(user: Principal, config: McpServerConfig): Record<string, string> {
-  if (!config.userValues.length) return {};
-  const record = getMcpServerByName(getDb(), config.name);
-  return record ? getUserSecrets(getDb(), user.id, record.id, 'value') : {};
+  const id = config && getMcpServerId(getDb(), server);
+  if (!config || !id) throw notFound(`Server "${server}" is not available.`);
+  return { id, config };
 }
 
 /** One server's state for one user, from their own connection (or the shared one). */
 export function connectionState(user: Principal, config: McpServerConfig): ConnectionItem {
   const item: ConnectionItem = { server: config.name, scope: config.scope, status: 'ready' };
-  if (config.scope === 'user' && (config.transport === 'http' || config.transport === 'sse')) {
-    const record = getMcpServerByName(getDb(), config.name);
-    item.signedIn = Boolean(record && hasUserSecret(getDb(), user.id, record.id, 'oauth', 'tokens'));
-  }
+  const remote = config.transport === 'http' || config.transport === 'sse';
+  const id =
+    (config.scope === 'user' && remote) || config.userValues.length
+      ? getMcpServerId(getDb(), config.name)
+      : null;
+  if (config.scope === 'user' && remote)
+    item.signedIn = Boolean(id && hasUserSecret(getDb(), user.id, id, 'oauth', 'tokens'));
   if (config.userValues.length) {
-    const supplied = suppliedValues(user, config);
+    const supplied = id ? getUserSecrets(getDb(), user.id, id, 'value') : {};
     item.values = config.userValues.map((key) => ({ key, set: Boolean(supplied[key]) }));
     const missing = missingUserValues(config, supplied);
     if (missing.length)
@@ -121,4 +118,22 @@ export function signInServer(user: Principal, server: string): { id: string; con
   if (config.transport === 'stdio' || config.transport === 'builtin' || config.scope !== 'user')
     throw new AppError('bad_request', `Server "${server}" does not use a sign-in of its own.`);
   return { id, config };
+}
+
+/** Servers of this turn whose tools are left out until the user signs in or supplies a value. */
+export function connectNotices(user: Principal, catalog: ServerTools[]): string[] {
+  const configs = new Map(
+    getPool()
+      .forUser(user)
+      .servers()
+      .map((c) => [c.name, c]),
+  );
+  return catalog.flatMap((entry) => {
+    const config = configs.get(entry.server);
+    if (!('error' in entry) || entry.error.kind !== 'auth' || !config) return [];
+    const state = connectionState(user, config);
+    return state.status === 'needs-auth'
+      ? [`The tools of ${entry.server} are not available: ${state.error} Open the Tools menu to connect it.`]
+      : [];
+  });
 }

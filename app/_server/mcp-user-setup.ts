@@ -1,7 +1,7 @@
 import 'server-only';
 import { join } from 'node:path';
 import { getDb } from '@/db/client';
-import { getMcpServerByName } from '@/db/queries/mcp-servers';
+import { getMcpServerId } from '@/db/queries/mcp-servers';
 import { getUserSecrets } from '@/db/queries/mcp-user-secrets';
 import type { Principal } from '@/lib/access';
 import { getEnv } from '@/lib/env';
@@ -29,11 +29,11 @@ export function missingUserValues(config: McpServerConfig, supplied: Record<stri
  */
 export function userSetup(config: McpServerConfig, user: Principal): ReturnType<UserSetup> {
   if (config.transport === 'builtin') return { config };
-  const record = getMcpServerByName(getDb(), config.name);
-  if (!record) throw new McpFailure('connection', `Server "${config.name}" is not available.`);
+  const id = getMcpServerId(getDb(), config.name);
+  if (!id) throw new McpFailure('connection', `Server "${config.name}" is not available.`);
   let supplied: Record<string, string> = {};
   if (config.userValues.length) {
-    supplied = getUserSecrets(getDb(), user.id, record.id, 'value');
+    supplied = getUserSecrets(getDb(), user.id, id, 'value');
     const missing = missingUserValues(config, supplied);
     if (missing.length)
       throw new McpFailure(
@@ -52,5 +52,5 @@ export function userSetup(config: McpServerConfig, user: Principal): ReturnType<
   }
   // A remote server signs each user in with their own OAuth tokens (used only when it asks: a 401).
   const remote = { ...config, headers: { ...config.headers, ...own } };
-  return { config: remote, authProvider: oauthProvider(user.id, record.id, remote) };
+  return { config: remote, authProvider: oauthProvider(user.id, id, remote) };
 }

@@ -96,6 +96,11 @@ export function getMcpServerByName(db: Db, name: string): McpServerRecord | null
   return row ? toRecord(db, row) : null;
 }
 
+/** A server's id by name, without reading (and decrypting) its config. */
+export function getMcpServerId(db: Db, name: string): string | null {
+  return db.select({ id: mcpServers.id }).from(mcpServers).where(eq(mcpServers.name, name)).get()?.id ?? null;
+}
+
 /** Inserts a server; returns null when the name is taken. */
 export function createMcpServer(db: Db, config: McpServerConfig): McpServerRecord | null {
   const row = db

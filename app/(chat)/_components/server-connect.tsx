@@ -5,9 +5,34 @@ import type { CatalogServer } from './tool-selection';
 
 type Props = { server: CatalogServer; onConnected: () => void };
 
-async function errorOf(res: Response): Promise<string> {
-  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-  return body?.error?.message ?? `HTTP ${res.status}`;
+/**
+ * A request to the user's connection routes of one server (`/api/mcp/connections/<server><path>`),
+ * with its busy flag and error message: the JSON answer, or null when it failed (the error is shown).
+ */
+function useConnectionRequest(server: string) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function send<T>(method: string, path: string, body?: unknown): Promise<T | null> {
+    setBusy(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/mcp/connections/${encodeURIComponent(server)}${path}`, {
+        method,
+        ...(body === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      });
+      const json = (await res.json().catch(() => null)) as (T & { error?: { message?: string } }) | null;
+      if (!res.ok) throw new Error(json?.error?.message ?? `HTTP ${res.status}`);
+      return json as T;
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      return null;
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, error, send };
 }
 
 /**
@@ -17,8 +42,7 @@ async function errorOf(res: Response): Promise<string> {
  * only a click on "Continue to <domain>" opens it; it returns to this conversation.
  */
 export function ServerConnect({ server, onConnected }: Props) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, send } = useConnectionRequest(server.name);
   /** The authorization server's page, shown (domain and full URL) before the browser goes there. */
   const [signInUrl, setSignInUrl] = useState<string | null>(null);
   const id = useId();
@@ -29,41 +53,15 @@ export function ServerConnect({ server, onConnected }: Props) {
   async function saveValues(form: HTMLFormElement) {
     const data = new FormData(form);
     const values = Object.fromEntries(missing.map((v) => [v.key, String(data.get(v.key) ?? '')]));
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await fetch(`/api/mcp/connections/${encodeURIComponent(server.name)}/values`, {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ values }),
-      });
-      if (!res.ok) throw new Error(await errorOf(res));
-      onConnected();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    if (await send('PUT', '/values', { values })) onConnected();
   }
 
   async function signIn() {
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await fetch(`/api/mcp/connections/${encodeURIComponent(server.name)}/authorize`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ returnTo: window.location.pathname }),
-      });
-      if (!res.ok) throw new Error(await errorOf(res));
-      const body = (await res.json()) as { url?: string; authorized?: boolean };
-      if (body.url) setSignInUrl(body.url);
-      else onConnected();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    const body = await send<{ url?: string; authorized?: boolean }>('POST', '/authorize', {
+      returnTo: window.location.pathname,
+    });
+    if (body?.url) setSignInUrl(body.url);
+    else if (body) onConnected();
   }
 
   return (
@@ -140,22 +138,9 @@ export function ServerConnect({ server, onConnected }: Props) {
 
 /** Forgets the user's sign-in to a server (its tokens) and closes their connection. */
 function Disconnect({ server, onDone }: { server: CatalogServer; onDone: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, send } = useConnectionRequest(server.name);
   async function disconnect() {
-    setBusy(true);
-    setError(null);
-    try {
-      const res = await fetch(`/api/mcp/connections/${encodeURIComponent(server.name)}`, {
-        method: 'DELETE',
-      });
-      if (!res.ok) throw new Error(await errorOf(res));
-      onDone();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    if (await send('DELETE', '')) onDone();
   }
   return (
     <div className="mt-1 ml-6 text-xs">
