@@ -29,15 +29,6 @@ export type UserConnectionInfo = { user: { id: string; email: string } } & Serve
 
 const sameConfig = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Waits at most `ms` for a promise; a server that is slow to connect must not hold up a chat turn. */
-function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 type UserConnection = { conn: McpConnection; user: Principal };
 
 /**
