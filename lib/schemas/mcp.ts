@@ -31,11 +31,48 @@ export const AllowListSchema = z
   )
   .max(500);
 
+/** A root the client shares with a server: an absolute file URI (MCP roots). */
+export const RootUriSchema = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'file:' && u.pathname.startsWith('/') && !u.search && !u.hash;
+    } catch {
+      return false;
+    }
+  }, 'must be a file URI such as file:///srv/data');
+
+/** How a server's sampling requests (it asks our model) are handled: asked, run at once, or refused. */
+export const SamplingPolicySchema = z.enum(['ask', 'auto', 'never']);
+export type SamplingPolicy = z.infer<typeof SamplingPolicySchema>;
+
+/** The level of the log messages a server sends (logging/setLevel, RFC 5424 names). */
+export const LOG_LEVELS = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+] as const;
+export const LogLevelSchema = z.enum(LOG_LEVELS);
+
 const common = {
   name: z.string().regex(SERVER_NAME, 'must match ^[a-zA-Z0-9_-]{1,32}$'),
   enabled: z.boolean().default(true),
   timeoutMs: z.number().int().min(1000).max(3_600_000).default(60_000),
   allow: AllowListSchema.min(1, 'must name someone ("*" for everyone)').default(['*']),
+  /** Folders the server may work in, as file URIs (a per-user server also gets the user's own folder). */
+  roots: z.array(RootUriSchema).max(50).optional(),
+  /** Default "ask". */
+  sampling: SamplingPolicySchema.optional(),
+  /** Sent with logging/setLevel on connect when the server logs; without it the server's default. */
+  logLevel: LogLevelSchema.optional(),
 };
 
 /** One connection for everyone, or one per user (own child or session, own credentials and state). */
