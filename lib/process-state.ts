@@ -71,6 +71,8 @@ export type ProcessState = {
   idleMemory: IdleMemoryRelease;
   /** app/_server/running-turns.ts: the running turns and their buffer; Stop and resume must find them from any route. */
   runningTurns: Owned<'runningTurns'>;
+  /** app/_server/turn-requests.ts: elicitation and sampling requests waiting for their owner's answer. */
+  turnRequests: Owned<'turnRequests'>;
 };
 
 /** The types of the slots owned outside lib/, each added by its owner (see above). */

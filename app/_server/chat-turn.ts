@@ -27,7 +27,9 @@ import type { SessionUser } from '@/app/_server/session';
 import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { replayPreamble } from '@/lib/chat/replay-preamble';
 import { effectiveLimit } from '@/lib/chat/limits';
-import { runChatTurn, type Toolkit } from '@/lib/chat/run-turn';
+import { runChatTurn, type Toolkit, type TurnInput } from '@/lib/chat/run-turn';
+import { type SamplingRun, samplingRunner } from '@/app/_server/sampling';
+import { turnRequestHooks } from '@/app/_server/turn-requests';
 import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
@@ -48,15 +50,14 @@ type Conversation = NonNullable<ReturnType<typeof getOwnConversation>>;
 async function prepareToolkit(
   user: SessionUser,
   conversation: Pick<Conversation, 'id' | 'allowedTools' | 'toolServers' | 'disabledTools'>,
+  runSampling: SamplingRun,
 ) {
   // The user's own view: servers they may not use are not in it, so the model never sees their tools.
   const pool = getPool().forUser(user);
   const catalog = await pool.tools(conversation.toolServers ?? undefined);
   const disabled = new Set(conversation.disabledTools);
   const allowed = new Set(conversation.allowedTools);
-  return (
-    emitProgress: Parameters<NonNullable<Parameters<typeof runChatTurn>[0]['prepareTools']>>[0],
-  ): Toolkit => {
+  return (...[emitProgress, emit]: Parameters<NonNullable<TurnInput['prepareTools']>>): Toolkit => {
     const { tools, entries } = buildToolSet({
       catalog,
       policy: (server, tool) => {
@@ -66,6 +67,16 @@ async function prepareToolkit(
       call: (server, tool, args, opts) => pool.callTool(server, tool, args, opts),
       record: (call) => recordToolCall(getDb(), { conversationId: conversation.id, ...call }),
       onProgress: emitProgress,
+      hooks: (server, toolCallId) =>
+        turnRequestHooks({
+          userId: user.id,
+          conversationId: conversation.id,
+          server,
+          toolCallId,
+          emit,
+          samplingPolicy: getPool().config(server)?.sampling ?? 'ask',
+          runSampling,
+        }),
     });
     // A tool whose definition changed since review always asks, whatever was allowed before.
     const isAllowed = (e: ToolEntry) =>
@@ -250,7 +261,18 @@ async function prepareTurn(
         release();
       }
     },
-    prepareTools: conversation.toolMode === 'off' ? undefined : await prepareToolkit(user, conversation),
+    prepareTools:
+      conversation.toolMode === 'off'
+        ? undefined
+        : await prepareToolkit(
+            user,
+            conversation,
+            samplingRunner(
+              user,
+              { id: resolved.info.id, model: resolved.model },
+              settings.chatRequestsPerMinute,
+            ),
+          ),
     toolMode: conversation.toolMode,
     enforceToolChoice: resolved.info.toolCalling === 'native',
     maxSteps: effectiveLimit(conversation.maxSteps, settings.maxSteps),

@@ -1,5 +1,6 @@
 import 'server-only';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { getDb } from '@/db/client';
 import { getMcpServerId } from '@/db/queries/mcp-servers';
 import { getUserSecrets } from '@/db/queries/mcp-user-secrets';
@@ -43,12 +44,12 @@ export function userSetup(config: McpServerConfig, user: Principal): ReturnType<
   }
   const own = Object.fromEntries(config.userValues.map((key) => [key, supplied[key] as string]));
   if (config.transport === 'stdio') {
-    let cwd = config.cwd;
-    if (!cwd) {
-      cwd = userServerDir(user.id, config.name);
-      ensurePrivateDir(cwd);
-    }
-    return { config: { ...config, cwd, env: { ...config.env, ...own } } };
+    if (config.cwd) return { config: { ...config, env: { ...config.env, ...own } } };
+    // The user's own folder is also the first root the server is given (MCP roots).
+    const cwd = userServerDir(user.id, config.name);
+    ensurePrivateDir(cwd);
+    const roots = [pathToFileURL(cwd).href, ...(config.roots ?? [])];
+    return { config: { ...config, cwd, roots, env: { ...config.env, ...own } } };
   }
   // A remote server signs each user in with their own OAuth tokens (used only when it asks: a 401).
   const remote = { ...config, headers: { ...config.headers, ...own } };

@@ -12,17 +12,7 @@ const IDLE_MEMORY_RELEASE_MS = 5000;
  * once. Returns the release of the turn's slot (call it once, when the answer is stored).
  */
 export function admitTurn(userId: string, perMinute: number, concurrent: number): () => void {
-  const rate = processState('chatRate', () => ({ perMinute, window: new WindowLimiter(perMinute, 60_000) }));
-  if (rate.perMinute !== perMinute) {
-    rate.perMinute = perMinute;
-    rate.window = new WindowLimiter(perMinute, 60_000);
-  }
-  const taken = rate.window.take(userId);
-  if (!taken.ok) {
-    throw new AppError('rate_limited', `Too many messages. Try again in ${taken.retryAfterS} s.`, undefined, {
-      'Retry-After': String(taken.retryAfterS),
-    });
-  }
+  takeChatRequest(userId, perMinute);
   const release = processState('turnGate', () => new ConcurrencyGate()).acquire(userId, concurrent);
   if (!release) {
     throw new AppError(
@@ -37,4 +27,19 @@ export function admitTurn(userId: string, perMinute: number, concurrent: number)
     release();
     quiet();
   };
+}
+
+/** One request of the user's per-minute allowance (a turn, or a sampling request run for one); 429 when spent. */
+export function takeChatRequest(userId: string, perMinute: number): void {
+  const rate = processState('chatRate', () => ({ perMinute, window: new WindowLimiter(perMinute, 60_000) }));
+  if (rate.perMinute !== perMinute) {
+    rate.perMinute = perMinute;
+    rate.window = new WindowLimiter(perMinute, 60_000);
+  }
+  const taken = rate.window.take(userId);
+  if (!taken.ok) {
+    throw new AppError('rate_limited', `Too many messages. Try again in ${taken.retryAfterS} s.`, undefined, {
+      'Retry-After': String(taken.retryAfterS),
+    });
+  }
 }

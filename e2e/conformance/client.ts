@@ -4,15 +4,28 @@
 // OAuth provider (lib/mcp/oauth), lists the tools and calls each one, as the chat loop would. When the
 // server asks for authorization, it does what the browser and the app's routes do: beginAuthorization,
 // follow the URL headlessly (see headless.ts), finishAuthorization with the callback's code and state.
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { contextFromEnv, grantFor, signInHeadlessly } from '@/e2e/conformance/headless';
 import { DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
-import { acceptWithDefaults } from '@/lib/mcp/elicitation';
+import { checkAnswer, formFields, initialValue } from '@/lib/elicitation-form';
 import { classifyError } from '@/lib/mcp/errors';
 import { createOAuthProvider, MemoryStore } from '@/lib/mcp/oauth';
 
 /** Sign-ins one operation may need (first authorization, then one step-up); more means a loop. */
 const MAX_AUTHORIZATIONS = 3;
+
+/**
+ * Answers a form elicitation as a user who submits the form as shown does: the app's form code builds
+ * the fields (each starts at its default) and checks the answer exactly as the answer route does.
+ */
+async function submitFormAsShown(params: ElicitRequest['params']): Promise<ElicitResult> {
+  if (params.mode === 'url') return { action: 'decline' };
+  const form = formFields(params.requestedSchema);
+  if ('error' in form) return { action: 'decline' };
+  const entered = Object.fromEntries(form.fields.map((f) => [f.key, initialValue(f)]));
+  const checked = checkAnswer(form.fields, entered);
+  return 'content' in checked ? { action: 'accept', content: checked.content } : { action: 'cancel' };
+}
 
 /** Plausible arguments from a tool's JSON schema (numbers 1, 2, …; strings "test"; booleans true). */
 function argumentsFor(tool: Tool): Record<string, unknown> {
@@ -60,7 +73,7 @@ async function main() {
       timeoutMs: 20_000,
     },
     // No backoff: after a sign-in the next attempt goes out at once, as after the app's callback.
-    { ...DEFAULT_CONNECTION_OPTIONS, baseBackoffMs: 0, onElicit: acceptWithDefaults, authProvider: provider },
+    { ...DEFAULT_CONNECTION_OPTIONS, baseBackoffMs: 0, authProvider: provider },
   );
 
   /** Runs `op`; when it fails for want of authorization, signs in (as the user would) and runs it again. */
@@ -83,7 +96,9 @@ async function main() {
 
   try {
     for (const tool of await authorized(() => connection.listTools())) {
-      const result = await authorized(() => connection.callTool(tool.name, argumentsFor(tool)));
+      const result = await authorized(() =>
+        connection.callTool(tool.name, argumentsFor(tool), { hooks: { elicit: submitFormAsShown } }),
+      );
       console.log(`${tool.name}: ${JSON.stringify(result.content).slice(0, 200)}`);
     }
   } finally {

@@ -4,6 +4,7 @@ import {
   convertToModelMessages,
   createIdGenerator,
   createUIMessageStream,
+  type InferUIMessageChunk,
   isStepCount,
   type LanguageModel,
   streamText,
@@ -23,6 +24,8 @@ export type Toolkit = {
   notices?: string[];
 };
 
+export type TurnWriter = (chunk: InferUIMessageChunk<ChatMessage>) => void;
+
 export type TurnInput = {
   model: LanguageModel;
   modelId: string;
@@ -33,8 +36,11 @@ export type TurnInput = {
   abortSignal: AbortSignal;
   /** Called exactly once when the answer ends, however it ends. */
   save: (message: ChatMessage) => void;
-  /** The MCP tools of this turn; `emitProgress` forwards a server's progress to the tool card. */
-  prepareTools?: (emitProgress: (toolCallId: string, p: Progress) => void) => Toolkit;
+  /**
+   * The MCP tools of this turn; `emitProgress` forwards a server's progress to the tool card, `emit`
+   * writes a part of the answer (a server's elicitation or sampling request, shown in its tool card).
+   */
+  prepareTools?: (emitProgress: (toolCallId: string, p: Progress) => void, emit: TurnWriter) => Toolkit;
   /** off: no tools are sent; auto: the model decides; required: the first step must call a tool. */
   toolMode: 'off' | 'auto' | 'required';
   /** False for prompt-mode models, where a forced tool choice would fail the step instead of guiding the model. */
@@ -75,13 +81,15 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
       const toolkit =
         input.toolMode === 'off'
           ? undefined
-          : input.prepareTools?.((toolCallId, p) =>
-              writer.write({
-                type: 'data-tool-progress',
-                id: toolCallId,
-                data: { progress: p.progress, total: p.total, message: p.message },
-                transient: true,
-              }),
+          : input.prepareTools?.(
+              (toolCallId, p) =>
+                writer.write({
+                  type: 'data-tool-progress',
+                  id: toolCallId,
+                  data: { progress: p.progress, total: p.total, message: p.message },
+                  transient: true,
+                }),
+              (chunk) => writer.write(chunk),
             );
       const tools = toolkit?.tools ?? {};
       // Once per conversation: a notice already shown in an earlier answer is not repeated.

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
+import type { CallHooks } from '@/lib/mcp/active-calls';
 import type { CallOptions } from '@/lib/mcp/connection';
 import { classifyError } from '@/lib/mcp/errors';
 import { publicFailure } from '@/lib/mcp/public-failure';
@@ -35,6 +36,8 @@ export type BuildToolsInput = {
   ) => Promise<CallToolResult>;
   record: (call: ToolCallRecord) => void;
   onProgress: (toolCallId: string, progress: Progress) => void;
+  /** How one call answers its server's elicitation and sampling requests (none: they are refused). */
+  hooks?: (server: string, toolCallId: string) => CallHooks | undefined;
 };
 
 /** A tool error whose text goes back to the model so it can recover (never an HTTP 500). */
@@ -140,6 +143,7 @@ async function executeTool(
     raw = await input.call(ref.server, ref.tool, argsObject, {
       signal,
       onProgress: (p) => input.onProgress(toolCallId, p),
+      hooks: input.hooks?.(ref.server, toolCallId),
     });
   } catch (err) {
     if (signal?.aborted) {

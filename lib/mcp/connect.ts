@@ -3,12 +3,15 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  CreateMessageRequestSchema,
+  ElicitationCompleteNotificationSchema,
   ElicitRequestSchema,
-  type ElicitRequest,
-  type ElicitResult,
+  ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
+  type Root,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { CallHooks } from '@/lib/mcp/active-calls';
 import type { LineBuffer } from '@/lib/mcp/line-buffer';
 import { ServerLogSink } from '@/lib/mcp/notification-limit';
 import { createBuiltinTransport } from '@/lib/mcp/transports/builtin';
@@ -27,27 +30,47 @@ export type ConnectOptions = {
   /** How long the initialize handshake may take. */
   timeoutMs: number;
   onToolListChanged?: () => void;
-  /** Only when given is elicitation advertised; otherwise such requests are refused as unsupported. */
-  onElicit?: (request: ElicitRequest['params']) => Promise<ElicitResult>;
+  /** What the client answers; each capability is advertised only when its handler is given. */
+  handlers?: ClientHandlers;
   /** OAuth for http/sse servers (lib/mcp/oauth): the transport sends, refreshes and asks for tokens. */
   authProvider?: OAuthClientProvider;
 };
 
+/** Requests and notifications a server may send the client, routed to the call they serve. */
+export type ClientHandlers = {
+  elicit?: NonNullable<CallHooks['elicit']>;
+  elicitationComplete?: (elicitationId: string) => void;
+  sample?: NonNullable<CallHooks['sample']>;
+  /** The roots shared with the server, read on each roots/list. */
+  roots?: () => Root[];
+};
+
+function capabilitiesOf(h: ClientHandlers): NonNullable<ClientOptions['capabilities']> {
+  return {
+    ...(h.elicit && { elicitation: { form: { applyDefaults: true }, url: {} } }),
+    ...(h.sample && { sampling: {} }),
+    ...(h.roots && { roots: { listChanged: true } }),
+  };
+}
+
 function newClient(opts: ConnectOptions): Client {
-  // Advertise only what we handle: a server's sampling or roots requests are refused (method not found).
-  const capabilities: ClientOptions['capabilities'] = opts.onElicit
-    ? { elicitation: { form: { applyDefaults: true } } }
-    : {};
-  const client = new Client(CLIENT_INFO, { capabilities });
+  // Advertise only what we handle: a request for anything else is refused (method not found).
+  const h = opts.handlers ?? {};
+  const client = new Client(CLIENT_INFO, { capabilities: capabilitiesOf(h) });
   if (opts.onToolListChanged)
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => opts.onToolListChanged?.());
   // Log notifications may carry a server's secrets: only their level and size are noted, rate-limited.
   const logs = new ServerLogSink(opts.stderr);
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.record(n.params));
-  if (opts.onElicit) {
-    const handler = opts.onElicit;
-    client.setRequestHandler(ElicitRequestSchema, (req) => handler(req.params));
-  }
+  const { elicit, sample, roots, elicitationComplete } = h;
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (req, extra) => elicit(req.params, extra.signal));
+  if (elicitationComplete)
+    client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) =>
+      elicitationComplete(n.params.elicitationId),
+    );
+  if (sample)
+    client.setRequestHandler(CreateMessageRequestSchema, (req, extra) => sample(req.params, extra.signal));
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots() }));
   return client;
 }
 

@@ -1,9 +1,10 @@
 import type { Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallHooks } from '@/lib/mcp/active-calls';
 import type { ConnectOptions } from '@/lib/mcp/connect';
 
 /**
  * The tunables of an McpConnection (timeouts, idle close, tool-list TTL, backoff bounds) and the
- * hooks it is given (elicitation, OAuth, tool-list observer), with the defaults the app runs with;
+ * hooks it is given (OAuth, tool-list observer), with the defaults the app runs with;
  * and the per-call options of McpConnection.callTool. Kept apart from the connection's logic;
  * lib/mcp/connection re-exports all of it, so importers are unchanged.
  */
@@ -19,7 +20,6 @@ export type ConnectionOptions = {
   maxBackoffMs: number;
   /** Cap on one call's total time even while progress keeps resetting its timeout. */
   maxTotalCallMs: number;
-  onElicit?: ConnectOptions['onElicit'];
   /** OAuth for an http/sse server, one provider per (user, server) (lib/mcp/oauth). */
   authProvider?: ConnectOptions['authProvider'];
   /** Told every time a fresh tool list arrives (first connect, reconnect, list_changed, TTL). */
@@ -35,4 +35,11 @@ export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {
   maxTotalCallMs: 10 * 60_000,
 };
 
-export type CallOptions = { signal?: AbortSignal; onProgress?: (p: Progress) => void };
+export type CallOptions = {
+  signal?: AbortSignal;
+  onProgress?: (p: Progress) => void;
+  /** Whose call this is (a user id): a server's request is never routed to another user's call. */
+  owner?: string;
+  /** How the caller answers the server's elicitation and sampling requests during this call. */
+  hooks?: CallHooks;
+};

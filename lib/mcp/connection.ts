@@ -1,9 +1,10 @@
 import 'server-only';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ActiveCalls } from '@/lib/mcp/active-calls';
 import { Backoff } from '@/lib/mcp/backoff';
 import { callWithCaps } from '@/lib/mcp/call-tool';
-import { connectClient } from '@/lib/mcp/connect';
+import { type ClientHandlers, connectClient } from '@/lib/mcp/connect';
 import {
   type CallOptions,
   type ConnectionOptions,
@@ -23,6 +24,12 @@ import { FailureLog } from '@/lib/mcp/public-failure';
 import { listAllTools, ToolCache } from '@/lib/mcp/tool-cache';
 import { untilAborted } from '@/lib/mcp/until-aborted';
 import type { McpServerConfig, ServerStatus, ServerStatusInfo } from '@/lib/schemas/mcp';
+
+/** A root as MCP lists it: its URI, named by its last path segment. */
+function rootOf(uri: string): { uri: string; name: string } {
+  const path = decodeURIComponent(new URL(uri).pathname).replace(/\/+$/, '');
+  return { uri, name: path.split('/').at(-1) || '/' };
+}
 
 export {
   type CallOptions,
@@ -52,12 +59,18 @@ export class McpConnection {
   private closed = false;
   private readonly tools: ToolCache;
   private readonly health: ConnectionHealth;
+  /** Running calls, to which the server's elicitation and sampling requests are routed. */
+  private readonly active = new ActiveCalls();
+  /** The roots shared with the server (file URIs); whether the current client advertised any. */
+  private roots: string[];
+  private rootsAdvertised = false;
 
   constructor(
     readonly config: McpServerConfig,
     private readonly opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS,
   ) {
     this.state = config.enabled ? 'idle' : 'disabled';
+    this.roots = config.roots ?? [];
     this.backoff = new Backoff(opts.baseBackoffMs, opts.maxBackoffMs);
     this.tools = new ToolCache({
       server: config.name,
@@ -130,7 +143,7 @@ export class McpConnection {
         stderr: this.stderr,
         timeoutMs: this.opts.connectTimeoutMs,
         onToolListChanged: () => this.onToolListChanged(),
-        onElicit: this.opts.onElicit,
+        handlers: this.clientHandlers(),
         authProvider: this.opts.authProvider,
       });
     } catch (err) {
@@ -155,6 +168,32 @@ export class McpConnection {
     this.tools.invalidate(); // re-list after a reconnect; keep the last good list meanwhile
     this.armIdleTimer();
     return client;
+  }
+
+  private clientHandlers(): ClientHandlers {
+    this.rootsAdvertised = this.roots.length > 0;
+    return {
+      elicit: (params, signal) => this.active.elicit(params, signal),
+      elicitationComplete: (id) => this.active.completed(id),
+      ...(this.config.sampling !== 'never' && {
+        sample: (params, signal) => this.active.sample(params, signal),
+      }),
+      // Advertised only with something to share: a server told "no roots" may refuse every path.
+      ...(this.rootsAdvertised && { roots: () => this.roots.map(rootOf) }),
+    };
+  }
+
+  /**
+   * New roots from the admin: the server is told (roots/list_changed) and lists them again. False
+   * when the change is between none and some, which the capabilities sent at connect cannot express:
+   * the caller then reconnects.
+   */
+  updateRoots(roots: string[]): boolean {
+    const client = this.client ?? this.connecting;
+    if (client && this.rootsAdvertised !== roots.length > 0) return false;
+    this.roots = roots;
+    if (this.client && this.rootsAdvertised) void this.client.sendRootsListChanged().catch(() => {});
+    return true;
   }
 
   private markError(failure: McpFailure): void {
@@ -243,6 +282,7 @@ export class McpConnection {
   ): Promise<CallToolResult> {
     this.inflight++;
     this.clearIdleTimer();
+    const leave = this.active.enter(opts.owner, opts.hooks);
     try {
       if (this.tools.lacks(name))
         throw new McpFailure('protocol', `Server "${this.name}" does not offer a tool "${name}" (any more).`);
@@ -255,6 +295,7 @@ export class McpConnection {
     } catch (err) {
       throw classifyError(err);
     } finally {
+      leave();
       this.inflight--;
       if (this.inflight === 0) this.armIdleTimer();
     }
@@ -272,7 +313,7 @@ export class McpConnection {
       name,
       args,
       { timeoutMs: this.config.timeoutMs, maxTotalMs },
-      opts,
+      { ...opts, asTask: this.tools.find(name)?.execution?.taskSupport === 'required' },
     ).catch((err: unknown) => {
       this.lose(client, err);
       throw isSessionExpired(err) ? err : this.health.explain(client, err);

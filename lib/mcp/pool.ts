@@ -28,6 +28,7 @@ export const DEFAULT_POOL_LIMITS: PoolLimits = { perUser: 10, total: 200 };
 export type UserConnectionInfo = { user: { id: string; email: string } } & ServerStatusInfo;
 
 const sameConfig = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
+const withoutRoots = (c: McpServerConfig) => ({ ...c, roots: undefined });
 
 type UserConnection = { conn: McpConnection; user: Principal };
 
@@ -60,6 +61,8 @@ export class McpPool {
     const wanted = new Map(configs.map((c) => [c.name, c]));
     for (const [name, current] of this.configs) {
       const next = wanted.get(name);
+      if (next && !sameConfig(next, current) && sameConfig(withoutRoots(next), withoutRoots(current)))
+        if (this.updateRoots(next)) continue;
       if (!next || !sameConfig(next, current)) this.closeServer(name);
     }
     for (const config of configs) {
@@ -67,6 +70,23 @@ export class McpPool {
       this.configs.set(config.name, config);
       if (config.scope === 'shared') this.shared.set(config.name, new McpConnection(config, this.opts));
     }
+  }
+
+  /** Only the roots changed: live connections are told (list_changed) instead of restarted. */
+  private updateRoots(config: McpServerConfig): boolean {
+    const shared = this.shared.get(config.name);
+    if (shared && !shared.updateRoots(config.roots ?? [])) return false;
+    for (const { conn, user } of this.perUser.get(config.name)?.values() ?? []) {
+      let roots: string[];
+      try {
+        roots = this.userSetup(config, user).config.roots ?? [];
+      } catch {
+        return false;
+      }
+      if (!conn.updateRoots(roots)) return false;
+    }
+    this.configs.set(config.name, config);
+    return true;
   }
 
   private closeServer(name: string): void {

@@ -54,7 +54,7 @@ async function captureOutput<T>(fn: () => Promise<T>): Promise<{ value: T; outpu
 const text = (r: { content: unknown }) =>
   (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
 
-test('S18: undeclared sampling, elicitation and roots requests are refused; a log/progress flood is rate-limited and never logged verbatim', async (t) => {
+test('S18: sampling, elicitation and roots requests nobody can answer are refused; a log/progress flood is rate-limited and never logged verbatim', async (t) => {
   // The rate limit reads the clock: frozen during the flood (so it meets exactly the burst, however
   // long the machine takes), then moved on by hand. Timers stay real: the server is a real process.
   t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
@@ -74,9 +74,17 @@ test('S18: undeclared sampling, elicitation and roots requests are refused; a lo
     notifications: number;
     ms: number;
   };
-  for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list']) {
+  // Roots are not advertised without any to share: method not found. Elicitation and sampling are
+  // (a chat turn's calls answer them), but this call offers no way to ask anyone: refused as an invalid
+  // request, and no prompt is shown to anybody.
+  const expected: Record<string, number> = {
+    'sampling/createMessage': -32600,
+    'elicitation/create': -32600,
+    'roots/list': -32601,
+  };
+  for (const [method, code] of Object.entries(expected)) {
     assert.equal(report.answers[method]?.ok, false, `${method} must be refused`);
-    assert.equal(report.answers[method]?.code, -32601, `${method}: method not found`);
+    assert.equal(report.answers[method]?.code, code, `${method}: refused with ${code}`);
   }
   assert.equal(report.notifications, 2000);
   t.diagnostic(

@@ -58,6 +58,11 @@ export class ToolCache {
     return this.tools !== null && !this.tools.list.some((t) => t.name === name);
   }
 
+  /** The tool of that name in the last good list. */
+  find(name: string): Tool | undefined {
+    return this.tools?.list.find((t) => t.name === name);
+  }
+
   /** Makes the next get() re-list; the last good list is kept meanwhile. */
   invalidate(): void {
     if (this.tools) this.tools.fetchedAt = 0;

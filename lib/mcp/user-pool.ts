@@ -114,7 +114,7 @@ export class UserPool {
     try {
       const conn = this.connection(server);
       call = conn
-        ? conn.callTool(tool, args, opts)
+        ? conn.callTool(tool, args, { ...opts, owner: this.user.id })
         : Promise.reject(new McpFailure('connection', `Server "${server}" is not available.`));
     } catch (err) {
       call = Promise.reject(err);

@@ -112,7 +112,48 @@ export type ChatDataParts = {
   /** `connect`: a server this turn would use needs the user to sign in or supply a value first. */
   notice: { kind: 'step-limit' | 'connect'; text: string };
   resource: { server: string; uri: string; name?: string; mimeType?: string; text?: string };
+  /** A server asked the user something during a tool call (MCP elicitation); id = the request's id. */
+  elicitation: {
+    toolCallId: string;
+    server: string;
+    mode: 'form' | 'url';
+    message: string;
+    /** Form mode: the requested schema (shown as a form; see lib/elicitation-form). */
+    schema?: unknown;
+    /** URL mode: the page the user is asked to open. */
+    url?: string;
+    status: ElicitationStatus;
+    content?: Record<string, string | number | boolean | string[]>;
+    error?: string;
+  };
+  /** A server asked to use the model during a tool call (MCP sampling); id = the request's id. */
+  sampling: {
+    toolCallId: string;
+    server: string;
+    request: {
+      messages: Array<{ role: 'user' | 'assistant'; text: string }>;
+      systemPrompt?: string;
+      maxTokens: number;
+    };
+    status: 'pending' | 'running' | 'done' | 'denied' | 'expired' | 'failed';
+    /** Run without asking (the admin set the server to "sample without asking"). */
+    auto?: boolean;
+    model?: string;
+    answer?: string;
+    error?: string;
+    usage?: { inputTokens?: number; outputTokens?: number };
+  };
 };
+export type ElicitationStatus =
+  | 'pending'
+  | 'accepted'
+  | 'declined'
+  | 'cancelled'
+  | 'expired'
+  | 'invalid'
+  /** URL mode: the user opened the link; the server has not said it is done yet. */
+  | 'opened'
+  | 'completed';
 export type ToolProgress = ChatDataParts['tool-progress'];
 
 /** MCP tools are found at runtime, so every tool call is a `dynamic-tool` part, never a static `tool-<name>` one. */
@@ -176,6 +217,39 @@ const StoredPartSchema = z.discriminatedUnion('type', [
       name: str.optional(),
       mimeType: str.optional(),
       text: str.optional(),
+    }),
+  }),
+  z.object({
+    type: z.literal('data-elicitation'),
+    id: str.optional(),
+    data: z.looseObject({
+      toolCallId: str,
+      server: str,
+      mode: z.enum(['form', 'url']),
+      message: str,
+      status: z.enum([
+        'pending',
+        'accepted',
+        'declined',
+        'cancelled',
+        'expired',
+        'invalid',
+        'opened',
+        'completed',
+      ]),
+    }),
+  }),
+  z.object({
+    type: z.literal('data-sampling'),
+    id: str.optional(),
+    data: z.looseObject({
+      toolCallId: str,
+      server: str,
+      request: z.looseObject({
+        messages: z.array(z.object({ role: z.enum(['user', 'assistant']), text: str })),
+        maxTokens: z.number(),
+      }),
+      status: z.enum(['pending', 'running', 'done', 'denied', 'expired', 'failed']),
     }),
   }),
 ]) satisfies z.ZodType<ChatPart>;

@@ -11,6 +11,7 @@ import { Composer } from './composer';
 import { ErrorNotice } from './error-notice';
 import type { ResourceAttachment } from './attachment-chips';
 import { requestBody } from './chat-request';
+import { ConversationIdContext } from './turn-request-answer';
 import { MessageItem } from './message-item';
 import { preloadMarkdown } from './markdown';
 import { MessageList } from './message-list';
@@ -177,45 +178,47 @@ export function Chat({
         conversationId={messages.length && (!isNew || createdRef.current) ? id : null}
         title={headerTitle}
       />
-      <MessageList
-        messages={messages}
-        hasOlder={hasOlder}
-        loadOlder={loadOlder}
-        before={
-          <>
-            {noProviderMessage && (
-              <p
-                role="status"
-                className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
-              >
-                {noProviderMessage}
-              </p>
-            )}
-            {messages.length === 0 && (
-              <div className="mt-24 text-center text-zinc-500">
-                <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
-                <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
-              </div>
-            )}
-          </>
-        }
-        after={
-          (error || storedError) && (
-            <ErrorNotice error={error?.message ?? storedError ?? ''} onRetry={() => void regenerate()} />
-          )
-        }
-        renderItem={(m, i) => (
-          <MessageItem
-            message={m}
-            streaming={busy && i === messages.length - 1}
-            interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
-            progress={progress}
-            onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
-            onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
-            onEditResend={busy ? undefined : (messageId, text) => void sendMessage({ text, messageId })}
-          />
-        )}
-      />
+      <ConversationIdContext.Provider value={id}>
+        <MessageList
+          messages={messages}
+          hasOlder={hasOlder}
+          loadOlder={loadOlder}
+          before={
+            <>
+              {noProviderMessage && (
+                <p
+                  role="status"
+                  className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
+                >
+                  {noProviderMessage}
+                </p>
+              )}
+              {messages.length === 0 && (
+                <div className="mt-24 text-center text-zinc-500">
+                  <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
+                  <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
+                </div>
+              )}
+            </>
+          }
+          after={
+            (error || storedError) && (
+              <ErrorNotice error={error?.message ?? storedError ?? ''} onRetry={() => void regenerate()} />
+            )
+          }
+          renderItem={(m, i) => (
+            <MessageItem
+              message={m}
+              streaming={busy && i === messages.length - 1}
+              interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
+              progress={progress}
+              onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
+              onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
+              onEditResend={busy ? undefined : (messageId, text) => void sendMessage({ text, messageId })}
+            />
+          )}
+        />
+      </ConversationIdContext.Provider>
       <div className="border-t border-zinc-200 p-3 dark:border-zinc-800">
         <Composer
           busy={busy}

@@ -9,6 +9,7 @@ import type { ChatMessage, ToolPart, ToolProgress } from '@/lib/schemas/chat';
 import { Markdown } from './markdown';
 import { ToolCallCard, toolRef } from './tool-call-card';
 import { type CardState, cardState } from './tool-result';
+import { isRequestPart, type RequestPart } from './turn-request';
 
 type Props = {
   message: ChatMessage;
@@ -31,6 +32,18 @@ const resourcesOf = (message: ChatMessage): ResourceAttachment[] =>
   );
 
 const textOf = (message: ChatMessage) => message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+
+/** A server's elicitation and sampling requests, by the tool call they came from (shown in its card). */
+function requestsByCall(message: ChatMessage): Map<string, RequestPart[]> {
+  const byCall = new Map<string, RequestPart[]>();
+  for (const p of message.parts) {
+    if (!isRequestPart(p)) continue;
+    const list = byCall.get(p.data.toolCallId) ?? [];
+    list.push(p);
+    byCall.set(p.data.toolCallId, list);
+  }
+  return byCall;
+}
 
 const CHAIN_MARK: Partial<Record<CardState, string>> = { done: '✓', error: '✗', denied: '⊘', cancelled: '⊘' };
 
@@ -93,6 +106,7 @@ export const MessageItem = memo(function MessageItem({
     );
   }
   const tools = message.parts.filter((p) => p.type === 'dynamic-tool');
+  const requests = requestsByCall(message);
   const hasText = message.parts.some((p) => p.type === 'text' && p.text);
   return (
     <div
@@ -113,6 +127,8 @@ export const MessageItem = memo(function MessageItem({
               interrupted={interrupted}
               imported={imported}
               progress={progress?.get(part.toolCallId)}
+              requests={requests.get(part.toolCallId)}
+              active={streaming}
               onApproval={onApproval}
             />
           );

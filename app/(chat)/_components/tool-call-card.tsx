@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import type { ToolPart, ToolProgress } from '@/lib/schemas/chat';
 import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
 import { type CardState, cardState, resultBlocks, STATE_LABEL } from './tool-result';
+import { type RequestPart, TurnRequest } from './turn-request';
 
 type Props = {
   part: ToolPart;
@@ -11,6 +12,9 @@ type Props = {
   /** From an imported file: shown, never run here. */
   imported?: boolean;
   progress?: ToolProgress;
+  /** The server's elicitation and sampling requests during this call, answerable while `active`. */
+  requests?: RequestPart[];
+  active?: boolean;
   onApproval?: (approvalId: string, approved: boolean, always: boolean) => void;
 };
 
@@ -71,7 +75,7 @@ function Output({ output }: { output: unknown }) {
 }
 
 /** One MCP tool call inside an answer: server and tool, arguments, live state, result or error, approval. */
-export function ToolCallCard({ part, interrupted, imported, progress, onApproval }: Props) {
+export function ToolCallCard({ part, interrupted, imported, progress, requests, active, onApproval }: Props) {
   const { server, tool } = toolRef(part);
   const state = cardState(part, interrupted);
   const [always, setAlways] = useState(false);
@@ -128,6 +132,9 @@ export function ToolCallCard({ part, interrupted, imported, progress, onApproval
             {progress.message && <p className="text-xs text-zinc-500">{progress.message}</p>}
           </div>
         )}
+        {requests?.map((r, i) => (
+          <TurnRequest key={r.id ?? i} part={r} active={Boolean(active)} />
+        ))}
         {state === 'done' && <Output output={part.output} />}
         {state === 'error' && (
           <p

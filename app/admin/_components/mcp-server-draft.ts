@@ -1,4 +1,9 @@
-import { type McpServerConfig, McpServerConfigSchema, type Scope } from '@/lib/schemas/mcp';
+import {
+  type McpServerConfig,
+  McpServerConfigSchema,
+  type SamplingPolicy,
+  type Scope,
+} from '@/lib/schemas/mcp';
 
 // The MCP server form's draft (what the inputs hold) and its conversion to and from a config.
 
@@ -25,6 +30,11 @@ export type Draft = {
   oauthClientSecret: string;
   /** Space- or comma-separated. */
   oauthScopes: string;
+  sampling: SamplingPolicy;
+  /** One file URI per line. */
+  roots: string;
+  /** Not in the form (set on the server's page): kept as it was. */
+  logLevel: McpServerConfig['logLevel'];
 };
 export const FIELDS = [
   'name',
@@ -39,6 +49,7 @@ export const FIELDS = [
   'allow',
   'userValues',
   'oauth',
+  'roots',
 ] as const;
 export type Field = (typeof FIELDS)[number];
 export type Errors = Partial<Record<Field | 'form', string>>;
@@ -56,6 +67,7 @@ export const SHORT: Record<Field, string> = {
   allow: 'Who may use it',
   userValues: 'Values each user supplies',
   oauth: 'OAuth',
+  roots: 'Roots',
 };
 export const MASK = '••••••';
 
@@ -79,6 +91,9 @@ export function toDraft(c: McpServerConfig | null): Draft {
     oauthClientId: '',
     oauthClientSecret: '',
     oauthScopes: '',
+    sampling: c?.sampling ?? 'ask',
+    roots: (c?.roots ?? []).join('\n'),
+    logLevel: c?.logLevel,
   };
   if (c?.transport === 'stdio') {
     Object.assign(d, { command: c.command, args: c.args.join('\n'), cwd: c.cwd ?? '' });
@@ -154,6 +169,9 @@ export function toConfig(d: Draft): { config: McpServerConfig | null; errors: Er
     scope: d.scope,
     allow: list(d.allow),
     userValues: d.transport === 'builtin' ? [] : list(d.userValues),
+    ...(d.sampling !== 'ask' && { sampling: d.sampling }),
+    ...(list(d.roots, /\n/).length && { roots: list(d.roots, /\n/) }),
+    ...(d.logLevel && { logLevel: d.logLevel }),
   };
   const raw =
     d.transport === 'stdio'

@@ -5,6 +5,7 @@ import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import { BUILTIN_SERVERS, type McpServerConfig } from '@/lib/schemas/mcp';
 import { CommandPreview } from './command-preview';
 import { McpAccessFields } from './mcp-access-fields';
+import { McpClientFields } from './mcp-client-fields';
 import {
   addError,
   type Draft,
@@ -261,6 +262,7 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
             </select>,
           )}
         <McpAccessFields base={base} draft={draft} update={update} bind={bind} box={box} />
+        <McpClientFields base={base} draft={draft} update={update} bind={bind} box={box} />
         <label className="flex items-center gap-2 text-sm">
           <input
             type="checkbox"

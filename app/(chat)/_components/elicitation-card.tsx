@@ -1,0 +1,339 @@
+'use client';
+
+import { useId, useMemo, useState } from 'react';
+import { checkAnswer, type ElicitField, type ElicitValue, formFields } from '@/lib/elicitation-form';
+import type { ChatDataParts } from '@/lib/schemas/chat';
+import { useAnswerRequest } from './turn-request-answer';
+
+type Data = ChatDataParts['elicitation'];
+type Values = Record<string, ElicitValue | undefined>;
+
+const INPUT =
+  'w-full rounded border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-600 dark:bg-zinc-900';
+const BUTTON = 'rounded px-3 py-1 text-xs font-semibold text-white disabled:opacity-50';
+
+const STATUS: Record<Data['status'], string> = {
+  pending: 'Waiting for your answer',
+  accepted: 'Sent',
+  declined: 'You declined',
+  cancelled: 'You cancelled',
+  expired: 'No longer waiting: the tool call ended',
+  invalid: 'The server sent a request this app cannot show',
+  opened: 'Waiting for the page to finish',
+  completed: 'Finished',
+};
+
+const domainOf = (url: string | undefined) => {
+  try {
+    return new URL(url ?? '').host;
+  } catch {
+    return url ?? '';
+  }
+};
+
+const INPUT_TYPE: Record<string, string> = {
+  email: 'email',
+  uri: 'url',
+  date: 'date',
+  'date-time': 'datetime-local',
+};
+
+const dateTimeValue = (v: string) => (Number.isNaN(Date.parse(v)) ? v : new Date(v).toISOString());
+
+function FieldInput({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: ElicitField;
+  value: ElicitValue | undefined;
+  error?: string;
+  onChange: (v: ElicitValue | undefined) => void;
+}) {
+  const id = useId();
+  const hint = [field.description, error].filter(Boolean).join(' — ');
+  const described = hint ? `${id}-hint` : undefined;
+  const label = `${field.label}${field.required ? ' *' : ''}`;
+  const note = hint && (
+    <p id={`${id}-hint`} className={`text-xs ${error ? 'text-red-700 dark:text-red-300' : 'text-zinc-500'}`}>
+      {hint}
+    </p>
+  );
+  if (field.kind === 'boolean')
+    return (
+      <div>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={value === true}
+            aria-describedby={described}
+            onChange={(e) => onChange(e.target.checked)}
+          />
+          {label}
+        </label>
+        {note}
+      </div>
+    );
+  if (field.kind === 'multi') {
+    const chosen = Array.isArray(value) ? value : [];
+    return (
+      <fieldset aria-describedby={described}>
+        <legend className="text-sm">{label}</legend>
+        <div className="flex flex-wrap gap-3">
+          {field.options.map((o) => (
+            <label key={o.value} className="flex items-center gap-1 text-sm">
+              <input
+                type="checkbox"
+                checked={chosen.includes(o.value)}
+                onChange={(e) =>
+                  onChange(e.target.checked ? [...chosen, o.value] : chosen.filter((c) => c !== o.value))
+                }
+              />
+              {o.label}
+            </label>
+          ))}
+        </div>
+        {note}
+      </fieldset>
+    );
+  }
+  let control: React.ReactNode;
+  if (field.kind === 'select') {
+    control = (
+      <select
+        id={id}
+        className={INPUT}
+        value={typeof value === 'string' ? value : ''}
+        aria-describedby={described}
+        aria-invalid={Boolean(error)}
+        onChange={(e) => onChange(e.target.value || undefined)}
+      >
+        <option value="">Choose…</option>
+        {field.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (field.kind === 'number') {
+    control = (
+      <input
+        id={id}
+        type="number"
+        className={INPUT}
+        min={field.min}
+        max={field.max}
+        step={field.integer ? 1 : 'any'}
+        value={typeof value === 'number' ? value : ''}
+        aria-describedby={described}
+        aria-invalid={Boolean(error)}
+        onChange={(e) => onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+      />
+    );
+  } else {
+    const type = field.format && INPUT_TYPE[field.format];
+    control = (
+      <input
+        id={id}
+        type={type ?? 'text'}
+        className={INPUT}
+        minLength={field.minLength}
+        maxLength={field.maxLength}
+        value={typeof value === 'string' ? value : ''}
+        aria-describedby={described}
+        aria-invalid={Boolean(error)}
+        onChange={(e) =>
+          onChange(
+            e.target.value === ''
+              ? undefined
+              : field.format === 'date-time'
+                ? dateTimeValue(e.target.value)
+                : e.target.value,
+          )
+        }
+      />
+    );
+  }
+  return (
+    <div className="space-y-1">
+      <label htmlFor={id} className="block text-sm">
+        {label}
+      </label>
+      {control}
+      {note}
+    </div>
+  );
+}
+
+function Form({ requestId, fields }: { requestId: string; fields: ElicitField[] }) {
+  const answer = useAnswerRequest();
+  const [values, setValues] = useState<Values>(() =>
+    Object.fromEntries(fields.map((f) => [f.key, f.default])),
+  );
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+
+  async function send(reply: Parameters<typeof answer>[1]) {
+    setSending(true);
+    setFailure(null);
+    const outcome = await answer(requestId, reply);
+    setSending(false);
+    if (outcome.ok) return;
+    setFailure(outcome.error);
+    const fieldErrors = Object.entries(outcome.fields ?? {}).map(([k, v]) => [
+      k.replace(/^content\./, ''),
+      v,
+    ]);
+    if (fieldErrors.length) setErrors(Object.fromEntries(fieldErrors));
+  }
+
+  function submit(e: React.FormEvent) {
+    e.preventDefault();
+    const checked = checkAnswer(fields, values);
+    if ('errors' in checked) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    void send({ action: 'accept', content: checked.content });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-2">
+      {fields.map((f) => (
+        <FieldInput
+          key={f.key}
+          field={f}
+          value={values[f.key]}
+          error={errors[f.key]}
+          onChange={(v) => setValues((old) => ({ ...old, [f.key]: v }))}
+        />
+      ))}
+      {failure && (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+          {failure}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" disabled={sending} className={`${BUTTON} bg-green-600 hover:bg-green-700`}>
+          Submit
+        </button>
+        <Refuse disabled={sending} send={send} />
+      </div>
+    </form>
+  );
+}
+
+function Refuse({
+  disabled,
+  send,
+}: {
+  disabled: boolean;
+  send: (reply: { action: 'decline' } | { action: 'cancel' }) => Promise<void>;
+}) {
+  return (
+    <>
+      <button
+        type="button"
+        disabled={disabled}
+        onClick={() => void send({ action: 'decline' })}
+        className={`${BUTTON} bg-zinc-600 hover:bg-zinc-700`}
+      >
+        Decline
+      </button>
+      <button
+        type="button"
+        disabled={disabled}
+        onClick={() => void send({ action: 'cancel' })}
+        className="rounded px-3 py-1 text-xs font-semibold text-zinc-700 hover:underline disabled:opacity-50 dark:text-zinc-300"
+      >
+        Cancel
+      </button>
+    </>
+  );
+}
+
+function LinkRequest({ requestId, url }: { requestId: string; url: string }) {
+  const answer = useAnswerRequest();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  async function send(reply: Parameters<typeof answer>[1]) {
+    setSending(true);
+    const outcome = await answer(requestId, reply);
+    setSending(false);
+    setFailure(outcome.ok ? null : outcome.error);
+  }
+  return (
+    <div className="space-y-2">
+      <p className="break-all font-mono text-xs text-zinc-600 dark:text-zinc-400">{url}</p>
+      {failure && (
+        <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+          {failure}
+        </p>
+      )}
+      <div className="flex flex-wrap gap-2">
+        <a
+          href={url}
+          target="_blank"
+          rel="noopener noreferrer"
+          onClick={() => void send({ action: 'accept' })}
+          className={`${BUTTON} bg-blue-600 hover:bg-blue-700`}
+        >
+          Open {domainOf(url)}
+        </a>
+        <Refuse disabled={sending} send={send} />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * A server's question inside its tool card (MCP elicitation): a form built from the requested schema,
+ * or a link to open (its domain shown plainly). Answerable only while the turn runs.
+ */
+export function ElicitationCard({ id, data, active }: { id: string; data: Data; active: boolean }) {
+  const form = useMemo(
+    () => (data.mode === 'form' ? formFields(data.schema) : null),
+    [data.mode, data.schema],
+  );
+  const status = data.status === 'pending' && !active ? 'expired' : data.status;
+  const domain = domainOf(data.url);
+  return (
+    <div
+      data-elicitation={data.server}
+      data-request-id={id}
+      data-status={status}
+      className="space-y-2 rounded border border-blue-200 bg-blue-50 p-2 dark:border-blue-900 dark:bg-blue-950"
+    >
+      <p className="text-xs">
+        <strong>{data.server}</strong> asks{data.mode === 'url' ? ` you to open a page on ` : ':'}
+        {data.mode === 'url' && <strong data-elicitation-domain>{domain}</strong>}
+      </p>
+      <p className="whitespace-pre-wrap break-words text-sm">{data.message}</p>
+      {status === 'pending' && form && 'fields' in form && <Form requestId={id} fields={form.fields} />}
+      {status === 'pending' && data.mode === 'url' && data.url && (
+        <LinkRequest requestId={id} url={data.url} />
+      )}
+      {status !== 'pending' && (
+        <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+          {STATUS[status]}
+          {status === 'opened' || status === 'completed' ? ` (${domain})` : ''}
+          {data.error ? `: ${data.error}` : ''}
+        </p>
+      )}
+      {status === 'accepted' && data.content && (
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-xs">
+          {Object.entries(data.content).map(([k, v]) => (
+            <div key={k} className="contents">
+              <dt className="text-zinc-500">{k}</dt>
+              <dd className="break-words">{Array.isArray(v) ? v.join(', ') : String(v)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+'use client';
+
+import { useState } from 'react';
+import type { ChatDataParts } from '@/lib/schemas/chat';
+import { useAnswerRequest } from './turn-request-answer';
+
+type Data = ChatDataParts['sampling'];
+
+const STATUS: Record<Data['status'], string> = {
+  pending: 'Waiting for your approval',
+  running: 'Running on the model…',
+  done: 'Answered',
+  denied: 'You denied it',
+  expired: 'No longer waiting: the tool call ended',
+  failed: 'Failed',
+};
+
+const BUTTON = 'rounded px-3 py-1 text-xs font-semibold text-white disabled:opacity-50';
+
+/**
+ * A server asking to use the model (MCP sampling), inside its tool card: what it would send (system
+ * prompt, messages, length limit) with Approve / Deny, and the last message editable before approving.
+ */
+export function SamplingCard({ id, data, active }: { id: string; data: Data; active: boolean }) {
+  const answer = useAnswerRequest();
+  const status =
+    (data.status === 'pending' || data.status === 'running') && !active ? 'expired' : data.status;
+  const lastUser = data.request.messages.findLastIndex((m) => m.role === 'user');
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(data.request.messages[lastUser]?.text ?? '');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+
+  async function send(reply: Parameters<typeof answer>[1]) {
+    setSending(true);
+    const outcome = await answer(id, reply);
+    setSending(false);
+    setFailure(outcome.ok ? null : outcome.error);
+  }
+
+  return (
+    <div
+      data-sampling={data.server}
+      data-request-id={id}
+      data-status={status}
+      className="space-y-2 rounded border border-violet-200 bg-violet-50 p-2 dark:border-violet-900 dark:bg-violet-950"
+    >
+      <p className="text-xs">
+        <strong>{data.server}</strong> {data.auto ? 'used' : 'asks to use'} the model (up to{' '}
+        {data.request.maxTokens.toLocaleString()} tokens).
+      </p>
+      {data.request.systemPrompt && (
+        <p className="whitespace-pre-wrap break-words text-xs">
+          <span className="text-zinc-500">System prompt: </span>
+          {data.request.systemPrompt}
+        </p>
+      )}
+      <ol className="space-y-1">
+        {data.request.messages.map((m, i) => (
+          <li
+            key={i}
+            className="whitespace-pre-wrap break-words rounded bg-white/60 p-1 text-xs dark:bg-black/20"
+          >
+            <span className="text-zinc-500">{m.role === 'user' ? 'User' : 'Assistant'}: </span>
+            {m.text}
+          </li>
+        ))}
+      </ol>
+      {status === 'pending' && (
+        <div className="space-y-2">
+          {editing && lastUser >= 0 && (
+            <label className="block text-xs">
+              Message to send instead
+              <textarea
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                rows={3}
+                className="mt-1 w-full rounded border border-zinc-300 bg-white p-1 text-sm dark:border-zinc-600 dark:bg-zinc-900"
+              />
+            </label>
+          )}
+          {failure && (
+            <p role="alert" className="text-xs text-red-700 dark:text-red-300">
+              {failure}
+            </p>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              disabled={sending || (editing && !text.trim())}
+              onClick={() => void send(editing ? { action: 'approve', text } : { action: 'approve' })}
+              className={`${BUTTON} bg-green-600 hover:bg-green-700`}
+            >
+              Approve
+            </button>
+            <button
+              type="button"
+              disabled={sending}
+              onClick={() => void send({ action: 'deny' })}
+              className={`${BUTTON} bg-zinc-600 hover:bg-zinc-700`}
+            >
+              Deny
+            </button>
+            {lastUser >= 0 && !editing && (
+              <button
+                type="button"
+                onClick={() => setEditing(true)}
+                className="rounded px-3 py-1 text-xs font-semibold text-zinc-700 hover:underline dark:text-zinc-300"
+              >
+                Edit message
+              </button>
+            )}
+          </div>
+        </div>
+      )}
+      {status !== 'pending' && (
+        <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+          {STATUS[status]}
+          {data.model ? ` · ${data.model}` : ''}
+          {data.error ? `: ${data.error}` : ''}
+        </p>
+      )}
+      {data.answer && (
+        <p data-sampling-answer className="whitespace-pre-wrap break-words text-xs">
+          <span className="text-zinc-500">Model: </span>
+          {data.answer}
+        </p>
+      )}
+    </div>
+  );
+}
