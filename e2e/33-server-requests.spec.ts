@@ -3,7 +3,17 @@
 // browser; roots and task-based tools. The test MCP server runs as a real stdio child (TEST_MCP_RICH=1).
 import { resolve } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { type Account, ADMIN, BOB, ensureUser, originHeaders, send, signIn, streamChunks } from './helpers';
+import {
+  type Account,
+  ADMIN,
+  BOB,
+  ensureUser,
+  fakeModelRequests,
+  originHeaders,
+  send,
+  signIn,
+  streamChunks,
+} from './helpers';
 
 const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
 const CAROL: Account = { name: 'Carol User', email: 'carol@example.com', password: 'carol-password-1' };
@@ -158,8 +168,14 @@ test('sampling: denied, the server is refused and the model is not called', asyn
   const request = card(page, 'summarize').locator('[data-sampling="t33ask"]');
   await request.getByRole('button', { name: 'Deny' }).click();
   await expect(card(page, 'summarize')).toHaveAttribute('data-state', 'error');
-  await expect(card(page, 'summarize')).toContainText('Sampling failed: User rejected sampling request');
+  await expect(card(page, 'summarize').locator('[data-tool-error]')).toContainText(
+    /Sampling failed: .*User rejected sampling request/,
+  );
   await expect(request).toHaveAttribute('data-status', 'denied');
+  const asked = (await fakeModelRequests(bob.request)).filter((r) =>
+    JSON.stringify(r.body.messages).includes('Summarize: secret plans'),
+  );
+  expect(asked).toEqual([]);
   await page.close();
 });
 
@@ -187,6 +203,36 @@ test('sampling "without asking": runs at once, still shown in the card', async (
   expect(sampling).toEqual(['running', 'done']);
 });
 
+test("sampling with tools: the model calls the server's tool, the server answers, the model finishes", async () => {
+  const res = await bob.request.post('/api/chat', {
+    data: {
+      id: `t33t-${Date.now()}`,
+      message: {
+        id: `t33t-${Date.now()}-m`,
+        role: 'user',
+        parts: [{ type: 'text', text: '[[tool:t33auto__plan_trip:{"city":"Paris"}]]' }],
+      },
+    },
+    headers: h,
+  });
+  const chunks = streamChunks(await res.text());
+  const output = chunks.find((c) => c.type === 'tool-output-available')?.output as {
+    content: Array<{ text: string }>;
+  };
+  expect(output.content[0]?.text).toBe('Plan: Tool results: sunny in Paris (after 1 tool calls)');
+  // The second round reached the model with the tool call and its result, and the tool offered.
+  const second = (await fakeModelRequests(bob.request)).findLast((r) => {
+    const messages = JSON.stringify(r.body.messages);
+    return messages.includes('Plan a day in Paris') && messages.includes('sunny in Paris');
+  });
+  expect(JSON.stringify(second?.body.tools)).toContain('get_weather');
+  expect(second?.body.messages.map((m) => (m as { role: string }).role)).toEqual([
+    'user',
+    'assistant',
+    'tool',
+  ]);
+});
+
 test('roots: a per-user server gets the user’s own folder first, then the admin’s roots', async () => {
   const res = await bob.request.post('/api/chat', {
     data: {
@@ -207,6 +253,62 @@ test('roots: a per-user server gets the user’s own folder first, then the admi
   expect(roots).toHaveLength(2);
   expect(roots[0]?.uri).toMatch(/^file:\/\/\/.*\/mcp-users\/[^/]+\/t33roots$/);
   expect(roots[1]?.uri).toBe('file:///srv/team-docs');
+});
+
+/** One tool call through the chat API; the tool's output text. */
+async function toolText(ctx: BrowserContext, server: string, tool: string): Promise<string> {
+  const id = `t33x-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
+  const res = await ctx.request.post('/api/chat', {
+    data: {
+      id,
+      message: {
+        id: `${id}-m`,
+        role: 'user',
+        parts: [{ type: 'text', text: `[[tool:${server}__${tool}]]` }],
+      },
+    },
+    headers: h,
+  });
+  const output = streamChunks(await res.text()).find((c) => c.type === 'tool-output-available')?.output as
+    | { content: Array<{ text: string }> }
+    | undefined;
+  return output?.content[0]?.text ?? '';
+}
+
+test('admin: roots are validated; changing them tells a running server (list_changed), no restart', async () => {
+  const bad = await admin.request.post('/api/mcp/servers', {
+    data: rich('t33badroot', { roots: ['/srv/not-a-uri'] }),
+    headers: h,
+  });
+  expect(bad.status()).toBe(400);
+  expect(JSON.stringify(await bad.json())).toContain('must be a file URI');
+
+  // Bob's own connection to t33roots is running (the roots test above started it).
+  expect(await toolText(bob, 't33roots', 'roots_changes')).toBe('Roots changed 0 times');
+  const page = await admin.newPage();
+  await page.goto('/admin/mcp');
+  await page.locator('[data-server-row="t33roots"]').getByRole('button', { name: 'Edit' }).click();
+  const form = page.getByRole('dialog', { name: 'Edit server t33roots' });
+  const roots = form.getByLabel('Roots (one file URI per line)');
+  await expect(roots).toHaveValue('file:///srv/team-docs');
+  await roots.fill('file:///srv/team-docs\nnot a uri');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toContainText('must be a file URI');
+  await roots.fill('file:///srv/team-docs\nfile:///srv/more');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await expect.poll(() => toolText(bob, 't33roots', 'roots_changes')).toBe('Roots changed 1 times');
+  expect(await toolText(bob, 't33roots', 'list_roots')).toContain('"uri":"file:///srv/more"');
+
+  // "Never sample": saved, exported, and the server is told the host does not sample.
+  await page.locator('[data-server-row="t33auto"]').getByRole('button', { name: 'Edit' }).click();
+  const auto = page.getByRole('dialog', { name: 'Edit server t33auto' });
+  await expect(auto.getByLabel('Sampling (the server asks the model)')).toHaveValue('auto');
+  await auto.getByLabel('Sampling (the server asks the model)').selectOption('never');
+  await auto.getByRole('button', { name: 'Save' }).click();
+  await expect(auto).toBeHidden();
+  expect(await toolText(bob, 't33auto', 'summarize')).toMatch(/^Sampling failed/);
+  await page.close();
 });
 
 test('tasks: a tool that requires a task shows its progress and finishes', async () => {

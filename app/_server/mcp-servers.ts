@@ -159,6 +159,9 @@ export function exportServers(withSecrets: boolean) {
       scope: c.scope,
       allow: c.allow,
       ...(c.userValues.length ? { userValues: c.userValues } : {}),
+      ...(c.roots?.length ? { roots: c.roots } : {}),
+      ...(c.sampling ? { sampling: c.sampling } : {}),
+      ...(c.logLevel ? { logLevel: c.logLevel } : {}),
     };
     if (c.transport === 'stdio')
       mcpServers[c.name] = {

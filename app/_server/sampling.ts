@@ -1,6 +1,10 @@
 import 'server-only';
-import type { CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/sdk/types.js';
-import { generateText, type LanguageModel, type ModelMessage } from 'ai';
+import type {
+  CreateMessageRequest,
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+} from '@modelcontextprotocol/sdk/types.js';
+import { generateText, jsonSchema, type LanguageModel, type ModelMessage, type ToolSet, tool } from 'ai';
 import type { Principal } from '@/lib/access';
 import { listModels, resolveModel } from '@/lib/providers';
 import { modelSources } from '@/app/_server/model-sources';
@@ -14,7 +18,10 @@ export type SamplingRun = (
   params: CreateMessageRequest['params'],
   editedText: string | undefined,
   signal: AbortSignal,
-) => Promise<{ result: CreateMessageResult; usage: { inputTokens?: number; outputTokens?: number } }>;
+) => Promise<{
+  result: CreateMessageResult | CreateMessageResultWithTools;
+  usage: { inputTokens?: number; outputTokens?: number };
+}>;
 
 /**
  * The model a sampling request runs on: the conversation's own, unless the server's model hints name
@@ -40,19 +47,75 @@ export function samplingModel(
   return conversationModel;
 }
 
+type Block = { type: string; [key: string]: unknown };
+const blocks = (content: unknown): Block[] => (Array.isArray(content) ? content : [content]) as Block[];
+
+/**
+ * The request's messages for the model. A sampling loop with tools (MCP 2025-11-25) carries the
+ * model's earlier `tool_use` blocks and the server's `tool_result` blocks: they become tool calls and
+ * tool results, so the model sees the exchange as it happened.
+ */
 function modelMessages(
   params: CreateMessageRequest['params'],
   editedText: string | undefined,
 ): ModelMessage[] {
-  const messages: ModelMessage[] = params.messages.map((m) => ({
-    role: m.role,
-    content: samplingText(m.content),
-  }));
-  if (editedText !== undefined) {
-    const last = messages.findLastIndex((m) => m.role === 'user');
-    if (last >= 0) messages[last] = { role: 'user', content: editedText };
-  }
-  return messages;
+  const names = new Map<string, string>();
+  const out: ModelMessage[] = [];
+  const lastUser = params.messages.findLastIndex((m) => m.role === 'user');
+  params.messages.forEach((m, i) => {
+    const items = blocks(m.content);
+    const text =
+      i === lastUser && editedText !== undefined
+        ? editedText
+        : samplingText(items.filter((b) => b.type !== 'tool_use' && b.type !== 'tool_result'));
+    if (m.role === 'assistant') {
+      const calls = items.filter((b) => b.type === 'tool_use');
+      for (const c of calls) names.set(String(c.id), String(c.name));
+      out.push({
+        role: 'assistant',
+        content: [
+          ...(text ? [{ type: 'text' as const, text }] : []),
+          ...calls.map((c) => ({
+            type: 'tool-call' as const,
+            toolCallId: String(c.id),
+            toolName: String(c.name),
+            input: c.input,
+          })),
+        ],
+      });
+      return;
+    }
+    const results = items.filter((b) => b.type === 'tool_result');
+    if (results.length)
+      out.push({
+        role: 'tool',
+        content: results.map((r) => ({
+          type: 'tool-result' as const,
+          toolCallId: String(r.toolUseId),
+          toolName: names.get(String(r.toolUseId)) ?? 'tool',
+          output: {
+            type: r.isError ? ('error-text' as const) : ('text' as const),
+            value: samplingText(r.content),
+          },
+        })),
+      });
+    if (text || !results.length) out.push({ role: 'user', content: text });
+  });
+  return out;
+}
+
+/** The server's tools, offered to the model without a way to run them: a call goes back to the server. */
+function offeredTools(params: CreateMessageRequest['params']): ToolSet | undefined {
+  if (!params.tools?.length) return undefined;
+  return Object.fromEntries(
+    params.tools.map((t) => [
+      t.name,
+      tool({
+        description: t.description ?? '',
+        inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]),
+      }),
+    ]),
+  );
 }
 
 /**
@@ -68,6 +131,7 @@ export function samplingRunner(
   return async (params, editedText, signal) => {
     takeChatRequest(user.id, perMinute);
     const chosen = samplingModel(user, conversationModel, params.modelPreferences?.hints);
+    const tools = offeredTools(params);
     const out = await generateText({
       model: chosen.model,
       instructions: params.systemPrompt,
@@ -75,9 +139,29 @@ export function samplingRunner(
       maxOutputTokens: Math.min(params.maxTokens, MAX_SAMPLING_TOKENS),
       temperature: params.temperature,
       stopSequences: params.stopSequences,
+      ...(tools && { tools, toolChoice: params.toolChoice?.mode ?? 'auto' }),
       abortSignal: signal,
       maxRetries: 0,
     });
+    const usage = { inputTokens: out.usage.inputTokens, outputTokens: out.usage.outputTokens };
+    if (out.toolCalls.length)
+      return {
+        result: {
+          role: 'assistant',
+          content: [
+            ...(out.text ? [{ type: 'text' as const, text: out.text }] : []),
+            ...out.toolCalls.map((c) => ({
+              type: 'tool_use' as const,
+              id: c.toolCallId,
+              name: c.toolName,
+              input: (c.input ?? {}) as Record<string, unknown>,
+            })),
+          ],
+          model: chosen.id,
+          stopReason: 'toolUse',
+        },
+        usage,
+      };
     return {
       result: {
         role: 'assistant',
@@ -85,7 +169,7 @@ export function samplingRunner(
         model: chosen.id,
         stopReason: out.finishReason === 'length' ? 'maxTokens' : 'endTurn',
       },
-      usage: { inputTokens: out.usage.inputTokens, outputTokens: out.usage.outputTokens },
+      usage,
     };
   };
 }

@@ -1,6 +1,10 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CreateMessageResult,
+  CreateMessageResultWithTools,
+  ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { checkAnswer, type ElicitField, formFields } from '@/lib/elicitation-form';
 import { AppError, notFound } from '@/lib/errors';
@@ -147,7 +151,7 @@ export function turnRequestHooks(ctx: TurnRequestContext): CallHooks {
       ctx.emit({ type: 'data-elicitation', id: shown.id, data: { ...shown.data, status: 'completed' } });
     },
 
-    async sample(params, signal): Promise<CreateMessageResult> {
+    async sample(params, signal): Promise<CreateMessageResult | CreateMessageResultWithTools> {
       if (ctx.samplingPolicy === 'never') throw rejected();
       const id = `req-${randomUUID()}`;
       const emit = (data: SamplingData) => ctx.emit({ type: 'data-sampling', id, data });
@@ -181,7 +185,7 @@ export function turnRequestHooks(ctx: TurnRequestContext): CallHooks {
       emit({ ...shown, status: 'running' });
       try {
         const { result, usage } = await ctx.runSampling(params, edited, signal);
-        const text = result.content.type === 'text' ? result.content.text : '';
+        const text = samplingText(result.content);
         emit({ ...shown, status: 'done', model: result.model, answer: text, usage });
         return result;
       } catch (err) {
@@ -207,8 +211,10 @@ export function samplingText(content: unknown): string {
   const items = Array.isArray(content) ? content : [content];
   return items
     .map((c) => {
-      const item = c as { type?: string; text?: string; mimeType?: string };
+      const item = c as { type?: string; text?: string; mimeType?: string; name?: string; content?: unknown };
       if (item.type === 'text') return item.text ?? '';
+      if (item.type === 'tool_use') return `[calls tool ${item.name}]`;
+      if (item.type === 'tool_result') return `[tool result: ${samplingText(item.content ?? [])}]`;
       return `[${item.type ?? 'content'}${item.mimeType ? ` ${item.mimeType}` : ''}]`;
     })
     .join('\n');

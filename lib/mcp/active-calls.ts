@@ -2,6 +2,7 @@ import 'server-only';
 import type {
   CreateMessageRequest,
   CreateMessageResult,
+  CreateMessageResultWithTools,
   ElicitRequest,
   ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -16,7 +17,10 @@ export type CallHooks = {
   elicit?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
   /** A URL-mode elicitation the user accepted finished on the server's side. */
   elicitationComplete?: (elicitationId: string) => void;
-  sample?: (params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+  sample?: (
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ) => Promise<CreateMessageResult | CreateMessageResultWithTools>;
 };
 
 type ActiveCall = { owner: string | undefined; hooks: CallHooks; ended: AbortController };
@@ -82,7 +86,10 @@ export class ActiveCalls {
     call?.hooks.elicitationComplete?.(elicitationId);
   }
 
-  async sample(params: CreateMessageRequest['params'], signal: AbortSignal): Promise<CreateMessageResult> {
+  async sample(
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
     const call = this.target('sample');
     return (call.hooks.sample as NonNullable<CallHooks['sample']>)(
       params,

@@ -48,7 +48,7 @@ export type ClientHandlers = {
 function capabilitiesOf(h: ClientHandlers): NonNullable<ClientOptions['capabilities']> {
   return {
     ...(h.elicit && { elicitation: { form: { applyDefaults: true }, url: {} } }),
-    ...(h.sample && { sampling: {} }),
+    ...(h.sample && { sampling: { tools: {} } }),
     ...(h.roots && { roots: { listChanged: true } }),
   };
 }

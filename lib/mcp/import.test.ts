@@ -214,3 +214,26 @@ test('A10: a stored secret that cannot be decrypted is shown masked, and an edit
     'another transport has no such field',
   );
 });
+
+test('roots, sampling and log level import as the file says; a root that is not a file URI is named', () => {
+  const { configs, errors } = parseClaudeDesktopConfig({
+    mcpServers: {
+      files: {
+        command: 'node',
+        args: ['server.js'],
+        roots: ['file:///srv/docs'],
+        sampling: 'never',
+        logLevel: 'warning',
+      },
+      bad: { command: 'node', roots: ['/srv/docs'] },
+    },
+  });
+  assert.equal(configs.length, 1);
+  assert.deepEqual(
+    [configs[0]?.roots, configs[0]?.sampling, configs[0]?.logLevel],
+    [['file:///srv/docs'], 'never', 'warning'],
+  );
+  assert.deepEqual(errors, [
+    { name: 'bad', message: 'roots.0: must be a file URI such as file:///srv/data' },
+  ]);
+});

@@ -35,6 +35,9 @@ const EntrySchema = z
     allow: z.unknown().optional(),
     userValues: z.unknown().optional(),
     oauth: z.unknown().optional(),
+    roots: z.unknown().optional(),
+    sampling: z.unknown().optional(),
+    logLevel: z.unknown().optional(),
   })
   .loose();
 
@@ -46,9 +49,10 @@ function toConfig(name: string, raw: unknown): McpServerConfig {
   const entry = EntrySchema.parse(raw);
   const enabled = entry.enabled ?? !entry.disabled;
   const timeoutMs = entry.timeoutMs ?? entry.timeout;
-  // Who may use it and whose connection it is: as the file says, else the defaults (per user, everyone).
+  // Who may use it, whose connection it is and what it may ask of the host: as the file says, else
+  // the defaults (per user, everyone, sampling asked, no roots).
   const access = Object.fromEntries(
-    (['scope', 'allow', 'userValues'] as const)
+    (['scope', 'allow', 'userValues', 'roots', 'sampling', 'logLevel'] as const)
       .filter((k) => entry[k] !== undefined)
       .map((k) => [k, entry[k]]),
   );
