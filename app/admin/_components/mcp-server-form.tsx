@@ -4,6 +4,7 @@ import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } fr
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import { BUILTIN_SERVERS, type McpServerConfig } from '@/lib/schemas/mcp';
 import { CommandPreview } from './command-preview';
+import { FieldBox } from './mcp-field-box';
 import { McpAccessFields } from './mcp-access-fields';
 import { McpClientFields } from './mcp-client-fields';
 import {
@@ -27,36 +28,6 @@ const INPUT =
   'mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950';
 const BUTTON =
   'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
-
-function FieldBox({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      {children}
-      {error && (
-        <p
-          id={`${id}-error`}
-          role="alert"
-          className="mt-1 break-words text-xs text-red-700 dark:text-red-400"
-        >
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 /** Add or edit an MCP server in a modal <dialog>: fields per transport, command preview, test connection, save. */
 export function McpServerForm({ server, onSaved, onClose }: Props) {
