@@ -233,6 +233,14 @@ test('S12: credentials stay with their own remote server; our session cookie and
   const keyB = `key-B-${Date.now()}`;
   const a = await startHttpServer(`authorization:Bearer ${tokenA}`);
   const b = await startHttpServer(`x-api-key:${keyB}`);
+  // Both servers are called from the first step; three test servers are past the tool search budget
+  // (32-tool-search.spec.ts tests that), so it is raised for this test.
+  const budget = (toolSearchMaxTools: number, toolSearchMaxTokens: number) =>
+    page.request.patch('/api/admin/settings', {
+      data: { toolSearchMaxTools, toolSearchMaxTokens },
+      headers: h,
+    });
+  await budget(10_000, 1_000_000);
   try {
     for (const [name, url, headers] of [
       ['s12a', a.url, { Authorization: `Bearer ${tokenA}` }],
@@ -274,6 +282,7 @@ test('S12: credentials stay with their own remote server; our session cookie and
     check(b.requests(), ['x-api-key', keyB], tokenA);
     expect(b.requests().every((r) => r.headers.authorization === undefined)).toBe(true);
   } finally {
+    await budget(40, 10_000);
     await removeServer(page.request, 's12a');
     await removeServer(page.request, 's12b');
     a.stop();

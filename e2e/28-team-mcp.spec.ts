@@ -34,6 +34,12 @@ test.beforeAll(async ({ browser }) => {
   await signIn(bob, BOB);
   carol = await browser.newContext();
   await signIn(carol, CAROL);
+  // These tests call tools from the first step; five more servers put the catalog past the tool search
+  // budget (32-tool-search.spec.ts tests that), so the budget is raised while they run.
+  await admin.request.patch('/api/admin/settings', {
+    data: { toolSearchMaxTools: 10_000, toolSearchMaxTokens: 1_000_000 },
+    headers: h,
+  });
   for (const config of [
     stdio('t28mine'),
     stdio('t28ours', { scope: 'shared' }),
@@ -49,6 +55,10 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(async () => {
   for (const id of ids.values()) await admin.request.delete(`/api/mcp/servers/${id}`, { headers: h });
+  await admin.request.patch('/api/admin/settings', {
+    data: { toolSearchMaxTools: 40, toolSearchMaxTokens: 10_000 },
+    headers: h,
+  });
   await Promise.all([admin.close(), bob.close(), carol.close()]);
 });
 

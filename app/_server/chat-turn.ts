@@ -278,6 +278,7 @@ async function prepareTurn(
     maxSteps: effectiveLimit(conversation.maxSteps, settings.maxSteps),
     maxToolCalls: effectiveLimit(conversation.maxToolCalls, settings.maxToolCalls),
     maxParallelTools: settings.maxParallelTools,
+    toolSearch: { maxTools: settings.toolSearchMaxTools, maxTokens: settings.toolSearchMaxTokens },
     approvalSecret: approvalSecret(),
   });
   // The end state (interrupted, error) is known only once the answer is stored: it goes out last, so a

@@ -4,15 +4,7 @@ import { connectionState } from '@/app/_server/mcp-connections';
 import { toolPolicy } from '@/app/_server/tool-policy';
 import type { Principal } from '@/lib/access';
 import { getPool } from '@/lib/mcp/pool';
-
-/** Rough token cost of a tool's definition in a request (~4 characters per token). */
-export function estimateTokens(tool: { name: string; description?: string; inputSchema: unknown }): number {
-  const wire = {
-    type: 'function',
-    function: { name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema },
-  };
-  return Math.ceil(JSON.stringify(wire).length / 4);
-}
+import { estimateToolTokens } from '@/lib/schemas/tool-budget';
 
 /**
  * What a user may enable in a conversation: the servers they may use with their usable tools, or why
@@ -23,9 +15,11 @@ export async function userToolCatalog(user: Principal) {
   const pool = getPool().forUser(user);
   const configs = new Map(pool.servers().map((c) => [c.name, c]));
   const catalog = await pool.tools(undefined, 2_000);
-  const { maxSteps, maxToolCalls } = cachedSettings();
+  const { maxSteps, maxToolCalls, toolSearchMaxTools, toolSearchMaxTokens } = cachedSettings();
   return {
     limits: { maxSteps, maxToolCalls },
+    // Above these the chat turn sends a tool search instead of every tool (the composer says so).
+    toolSearch: { maxTools: toolSearchMaxTools, maxTokens: toolSearchMaxTokens },
     servers: catalog.map((entry) => {
       const config = configs.get(entry.server);
       const state = config ? connectionState(user, config) : null;
@@ -48,7 +42,7 @@ export async function userToolCatalog(user: Principal) {
         .map((t) => ({
           name: t.name,
           description: (t.description ?? '').slice(0, 300),
-          tokens: estimateTokens(t),
+          tokens: estimateToolTokens(t),
         }));
       return {
         name: entry.server,

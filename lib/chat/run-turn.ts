@@ -14,7 +14,9 @@ import {
 } from 'ai';
 import { describeProviderError } from '@/lib/chat/provider-errors';
 import type { ToolEntry } from '@/lib/chat/tools';
+import { createToolSearch, SEARCH_TOOL } from '@/lib/chat/tool-search';
 import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
+import type { ToolSearchBudget } from '@/lib/schemas/tool-budget';
 
 export type Toolkit = {
   tools: ToolSet;
@@ -49,6 +51,8 @@ export type TurnInput = {
   /** Tool calls allowed in one turn; at the limit the model is asked to answer without tools. */
   maxToolCalls: number;
   maxParallelTools: number;
+  /** Above it the model gets a tool search instead of every tool (lib/chat/tool-search.ts). */
+  toolSearch?: ToolSearchBudget;
   /** Signs approval requests so a client cannot forge an approval. */
   approvalSecret: string;
 };
@@ -91,7 +95,8 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
                 }),
               (chunk) => writer.write(chunk),
             );
-      const tools = toolkit?.tools ?? {};
+      const search = toolkit && createToolSearch(toolkit, input.toolSearch, input.history);
+      const tools = search?.tools ?? toolkit?.tools ?? {};
       // Once per conversation: a notice already shown in an earlier answer is not repeated.
       const shown = new Set(
         input.history.flatMap((m) => m.parts.flatMap((p) => (p.type === 'data-notice' ? [p.data.text] : []))),
@@ -127,7 +132,12 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
         experimental_toolApprovalSecret: input.approvalSecret,
         stopWhen: isStepCount(input.maxSteps),
         prepareStep: ({ stepNumber, steps }) => {
-          const calls = steps.reduce((n, step) => n + step.toolCalls.length, 0);
+          // In search mode a step sees the search tool and what it loaded; searches are not MCP calls.
+          const activeTools = search?.activeTools();
+          const calls = steps.reduce(
+            (n, step) => n + step.toolCalls.filter((c) => c.toolName !== SEARCH_TOOL).length,
+            0,
+          );
           const limit =
             stepNumber >= input.maxSteps - 1
               ? `Reached the limit of ${input.maxSteps} steps`
@@ -142,7 +152,7 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
                 text: `${limit}: the model was asked to answer without more tool calls.`,
               },
             });
-            return { toolChoice: 'none' };
+            return { toolChoice: 'none', activeTools };
           }
           // Models in prompt mode can't be forced by the API; their system prompt asks for a call instead.
           if (
@@ -151,8 +161,8 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
             input.enforceToolChoice &&
             Object.keys(tools).length
           )
-            return { toolChoice: 'required' };
-          return undefined;
+            return { toolChoice: 'required', activeTools };
+          return activeTools && { activeTools };
         },
         abortSignal: input.abortSignal,
         maxRetries: 0,

@@ -8,10 +8,12 @@ import {
   enabledTools,
   formatTokens,
   isHeavy,
+  isToolSearchOn,
   MODE_LABELS,
   modeOf,
   SCHEMA_LIMITS,
   type ToolCatalog,
+  toolSearchLabel,
 } from './tool-selection';
 
 type Props = {
@@ -40,7 +42,9 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
   const name = useId();
   const mode = modeOf(settings);
   const { count, tokens } = enabledTools(catalog, settings);
-  const heavy = isHeavy(count, tokens);
+  const searchOn = isToolSearchOn(catalog, mode, count, tokens);
+  // Tool search answers the cost of a big catalog: no warning then.
+  const heavy = isHeavy(count, tokens) && !searchOn;
   const limits = catalog?.limits ?? SCHEMA_LIMITS;
 
   useEffect(() => {
@@ -69,6 +73,17 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
       >
         {label}
       </button>
+      {searchOn && (
+        <span
+          role="status"
+          aria-label={toolSearchLabel(count, tokens)}
+          title="The model gets a search tool and loads only the tools it finds, not every definition."
+          data-tool-search
+          className="rounded-full bg-sky-100 px-2 py-0.5 text-sky-800 dark:bg-sky-950 dark:text-sky-200"
+        >
+          {toolSearchLabel(count, tokens)}
+        </span>
+      )}
       {open && (
         <div
           role="dialog"
@@ -128,6 +143,7 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
             {count} tools · ~{formatTokens(tokens)} tokens per request
             {mode === 'off' && ' (mode Off: none are sent)'}
             {heavy && mode !== 'off' && ' — many tools cost tokens and can confuse the model'}
+            {searchOn && ' — tool search on: the model gets a search tool and loads only the tools it finds'}
           </p>
 
           <div className="mt-3 flex gap-3">

@@ -1,4 +1,5 @@
 import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
+import { needsToolSearch, type ToolSearchBudget } from '@/lib/schemas/tool-budget';
 
 /** GET /api/tools: the servers a user can enable, with their tools' estimated token cost. */
 export type CatalogTool = { name: string; description: string; tokens: number };
@@ -15,7 +16,8 @@ export type CatalogServer = {
 };
 /** The admin's per-turn limits: the most a conversation may set. */
 export type ToolLimits = { maxSteps: number; maxToolCalls: number };
-export type ToolCatalog = { servers: CatalogServer[]; limits: ToolLimits };
+/** `toolSearch`: the admin's bounds above which the model gets a tool search instead of every tool. */
+export type ToolCatalog = { servers: CatalogServer[]; limits: ToolLimits; toolSearch?: ToolSearchBudget };
 
 /** Before the catalog arrives, the schema's bounds (the server checks the admin's anyway). */
 export const SCHEMA_LIMITS: ToolLimits = { maxSteps: 100, maxToolCalls: 200 };
@@ -48,6 +50,13 @@ export function enabledTools(catalog: ToolCatalog | null, s: ToolSettings) {
 
 export const isHeavy = (count: number, tokens: number) =>
   count > TOOL_WARN_COUNT || tokens > TOOL_WARN_TOKENS;
+
+/** Whether a turn with these tools will send the tool search instead of them (as lib/chat/tool-search decides). */
+export const isToolSearchOn = (catalog: ToolCatalog | null, mode: ToolMode, count: number, tokens: number) =>
+  mode !== 'off' && needsToolSearch(count, tokens, catalog?.toolSearch);
+
+export const toolSearchLabel = (count: number, tokens: number) =>
+  `Tool search on: ${count} tools, ~${formatTokens(tokens)} tokens`;
 
 /** Switches a server on or off; the list collapses back to null ("every server") when it names them all. */
 export function withServer(s: ToolSettings, catalog: ToolCatalog, server: string, on: boolean): ToolSettings {

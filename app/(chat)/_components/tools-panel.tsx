@@ -1,6 +1,13 @@
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { ComposerPanel } from './composer-panel';
-import { enabledTools, formatTokens, MODE_LABELS, modeOf, type ToolCatalog } from './tool-selection';
+import {
+  enabledTools,
+  formatTokens,
+  isToolSearchOn,
+  MODE_LABELS,
+  modeOf,
+  type ToolCatalog,
+} from './tool-selection';
 
 type Props = { catalog: ToolCatalog | null; settings: ToolSettings; onEdit: () => void; onClose: () => void };
 
@@ -15,6 +22,8 @@ export function ToolsPanel({ catalog, settings, onEdit, onClose }: Props) {
         {mode === 'off'
           ? ' — no tools are sent to the model.'
           : ` · ${count} tools · ~${formatTokens(tokens)} tokens per request`}
+        {isToolSearchOn(catalog, mode, count, tokens) &&
+          ' · tool search on: the model searches these tools and loads only the ones it finds'}
       </p>
       {!catalog ? (
         <p className="mt-2 text-xs text-zinc-500">Loading…</p>

@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'react';
 import { adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
+import { ToolSearchFields } from './tool-search-fields';
 
 type Settings = {
   signupOpen: boolean;
@@ -11,6 +12,8 @@ type Settings = {
   maxToolCalls: number;
   chatRequestsPerMinute: number;
   maxConcurrentTurns: number;
+  toolSearchMaxTools: number;
+  toolSearchMaxTokens: number;
 };
 
 const LIMITS: Array<[keyof Settings, string]> = [
@@ -80,6 +83,11 @@ export function SettingsForm() {
           </button>
         </div>
       </form>
+      <ToolSearchFields
+        maxTools={settings.toolSearchMaxTools}
+        maxTokens={settings.toolSearchMaxTokens}
+        onSave={(patch) => void save(patch)}
+      />
       {status && (
         <p role="status" className="text-xs text-zinc-500">
           {status}
