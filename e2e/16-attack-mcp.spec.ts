@@ -5,7 +5,15 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
-import { ADMIN, assistantMessages, fakeModelRequests, originHeaders, send, signIn } from './helpers';
+import {
+  ADMIN,
+  assistantMessages,
+  fakeModelRequests,
+  originHeaders,
+  send,
+  sendAllTools,
+  signIn,
+} from './helpers';
 
 /** The poisoned tool of e2e/fixtures/test-mcp-server-attack-tools.mjs (the spec cannot import .mjs). */
 const POISONED_DESCRIPTION =
@@ -235,12 +243,7 @@ test('S12: credentials stay with their own remote server; our session cookie and
   const b = await startHttpServer(`x-api-key:${keyB}`);
   // Both servers are called from the first step; three test servers are past the tool search budget
   // (32-tool-search.spec.ts tests that), so it is raised for this test.
-  const budget = (toolSearchMaxTools: number, toolSearchMaxTokens: number) =>
-    page.request.patch('/api/admin/settings', {
-      data: { toolSearchMaxTools, toolSearchMaxTokens },
-      headers: h,
-    });
-  await budget(10_000, 1_000_000);
+  const restoreToolSearch = await sendAllTools(page.request);
   try {
     for (const [name, url, headers] of [
       ['s12a', a.url, { Authorization: `Bearer ${tokenA}` }],
@@ -282,7 +285,7 @@ test('S12: credentials stay with their own remote server; our session cookie and
     check(b.requests(), ['x-api-key', keyB], tokenA);
     expect(b.requests().every((r) => r.headers.authorization === undefined)).toBe(true);
   } finally {
-    await budget(40, 10_000);
+    await restoreToolSearch();
     await removeServer(page.request, 's12a');
     await removeServer(page.request, 's12b');
     a.stop();

@@ -4,7 +4,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type APIRequestContext, type BrowserContext, expect, test } from '@playwright/test';
-import { type Account, ADMIN, BOB, ensureUser, originHeaders, signIn, streamChunks } from './helpers';
+import {
+  type Account,
+  ADMIN,
+  BOB,
+  ensureUser,
+  originHeaders,
+  sendAllTools,
+  signIn,
+  streamChunks,
+} from './helpers';
 
 const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
 const CAROL: Account = { name: 'Carol User', email: 'carol@example.com', password: 'carol-password-1' };
@@ -23,6 +32,7 @@ const stdio = (name: string, extra: Record<string, unknown> = {}) => ({
 let admin: BrowserContext;
 let bob: BrowserContext;
 let carol: BrowserContext;
+let restoreToolSearch: () => Promise<void>;
 const ids = new Map<string, string>();
 
 test.beforeAll(async ({ browser }) => {
@@ -36,10 +46,7 @@ test.beforeAll(async ({ browser }) => {
   await signIn(carol, CAROL);
   // These tests call tools from the first step; five more servers put the catalog past the tool search
   // budget (32-tool-search.spec.ts tests that), so the budget is raised while they run.
-  await admin.request.patch('/api/admin/settings', {
-    data: { toolSearchMaxTools: 10_000, toolSearchMaxTokens: 1_000_000 },
-    headers: h,
-  });
+  restoreToolSearch = await sendAllTools(admin.request);
   for (const config of [
     stdio('t28mine'),
     stdio('t28ours', { scope: 'shared' }),
@@ -55,10 +62,7 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(async () => {
   for (const id of ids.values()) await admin.request.delete(`/api/mcp/servers/${id}`, { headers: h });
-  await admin.request.patch('/api/admin/settings', {
-    data: { toolSearchMaxTools: 40, toolSearchMaxTokens: 10_000 },
-    headers: h,
-  });
+  await restoreToolSearch();
   await Promise.all([admin.close(), bob.close(), carol.close()]);
 });
 

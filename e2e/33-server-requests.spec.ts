@@ -11,6 +11,7 @@ import {
   fakeModelRequests,
   originHeaders,
   send,
+  sendAllTools,
   signIn,
   streamChunks,
 } from './helpers';
@@ -33,6 +34,7 @@ let admin: BrowserContext;
 let bob: BrowserContext;
 let carol: BrowserContext;
 const ids: string[] = [];
+let restoreToolSearch: () => Promise<void>;
 
 test.beforeAll(async ({ browser }) => {
   admin = await browser.newContext();
@@ -43,6 +45,8 @@ test.beforeAll(async ({ browser }) => {
   await signIn(bob, BOB);
   carol = await browser.newContext();
   await signIn(carol, CAROL);
+  // Three more rich servers put the catalog past the tool search budget; these tests call tools directly.
+  restoreToolSearch = await sendAllTools(admin.request);
   for (const config of [
     rich('t33ask'),
     rich('t33auto', { sampling: 'auto' }),
@@ -56,6 +60,7 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(async () => {
   for (const id of ids) await admin.request.delete(`/api/mcp/servers/${id}`, { headers: h });
+  await restoreToolSearch();
   await Promise.all([admin.close(), bob.close(), carol.close()]);
 });
 

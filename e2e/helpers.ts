@@ -14,6 +14,27 @@ export const ADMIN: Account = { name: 'Ada Admin', email: 'admin@example.com', p
 /** Chat requests per minute allowed while the suite runs (set by the first spec). */
 export const SUITE_CHAT_RATE = 1000;
 
+/**
+ * Sends the model every tool schema, whatever the catalog's size (tool search off), until the returned
+ * function restores the admin's bounds as they were: for specs whose model calls tools of several test
+ * servers from the first step (32-tool-search.spec.ts tests search itself).
+ */
+export async function sendAllTools(adminRequest: APIRequestContext): Promise<() => Promise<void>> {
+  const before = (await (await adminRequest.get('/api/admin/settings')).json()) as {
+    toolSearchMaxTools: number;
+    toolSearchMaxTokens: number;
+  };
+  const set = async (toolSearchMaxTools: number, toolSearchMaxTokens: number) => {
+    const res = await adminRequest.patch('/api/admin/settings', {
+      data: { toolSearchMaxTools, toolSearchMaxTokens },
+      headers: originHeaders(),
+    });
+    if (!res.ok()) throw new Error(`settings: ${res.status()} ${await res.text()}`);
+  };
+  await set(10_000, 1_000_000);
+  return () => set(before.toolSearchMaxTools, before.toolSearchMaxTokens);
+}
+
 export const BOB: Account = { name: 'Bob User', email: 'bob@example.com', password: 'bob-password-1' };
 
 /** Requests that change state carry our Origin, as a browser would. */
