@@ -261,7 +261,12 @@ test('roots: a per-user server gets the user’s own folder first, then the admi
 });
 
 /** One tool call through the chat API; the tool's output text. */
-async function toolText(ctx: BrowserContext, server: string, tool: string): Promise<string> {
+async function toolText(
+  ctx: BrowserContext,
+  server: string,
+  tool: string,
+  args: object = {},
+): Promise<string> {
   const id = `t33x-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
   const res = await ctx.request.post('/api/chat', {
     data: {
@@ -269,7 +274,7 @@ async function toolText(ctx: BrowserContext, server: string, tool: string): Prom
       message: {
         id: `${id}-m`,
         role: 'user',
-        parts: [{ type: 'text', text: `[[tool:${server}__${tool}]]` }],
+        parts: [{ type: 'text', text: `[[tool:${server}__${tool}:${JSON.stringify(args)}]]` }],
       },
     },
     headers: h,
@@ -312,7 +317,7 @@ test('admin: roots are validated; changing them tells a running server (list_cha
   await auto.getByLabel('Sampling (the server asks the model)').selectOption('never');
   await auto.getByRole('button', { name: 'Save' }).click();
   await expect(auto).toBeHidden();
-  expect(await toolText(bob, 't33auto', 'summarize')).toMatch(/^Sampling failed/);
+  expect(await toolText(bob, 't33auto', 'summarize', { text: 'x' })).toMatch(/^Sampling failed/);
   await page.close();
 });
 
