@@ -260,7 +260,7 @@ test('roots: a per-user server gets the user’s own folder first, then the admi
   expect(roots[1]?.uri).toBe('file:///srv/team-docs');
 });
 
-/** One tool call through the chat API; the tool's output text. */
+/** One tool call through the chat API; the tool's output text (or its error text). */
 async function toolText(
   ctx: BrowserContext,
   server: string,
@@ -279,10 +279,13 @@ async function toolText(
     },
     headers: h,
   });
-  const output = streamChunks(await res.text()).find((c) => c.type === 'tool-output-available')?.output as
+  const chunks = streamChunks(await res.text());
+  const output = chunks.find((c) => c.type === 'tool-output-available')?.output as
     | { content: Array<{ text: string }> }
     | undefined;
-  return output?.content[0]?.text ?? '';
+  // A tool's error result (isError) reaches the stream as the call's error text.
+  const error = chunks.find((c) => c.type === 'tool-output-error')?.errorText as string | undefined;
+  return output?.content[0]?.text ?? error ?? '';
 }
 
 test('admin: roots are validated; changing them tells a running server (list_changed), no restart', async () => {
