@@ -256,6 +256,7 @@ async function prepareTurn(
     maxSteps: effectiveLimit(conversation.maxSteps, settings.maxSteps),
     maxToolCalls: effectiveLimit(conversation.maxToolCalls, settings.maxToolCalls),
     maxParallelTools: settings.maxParallelTools,
+    vision: resolved.vision,
     approvalSecret: approvalSecret(),
   });
   // The end state (interrupted, error) is known only once the answer is stored: it goes out last, so a

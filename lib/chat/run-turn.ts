@@ -12,6 +12,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import { describeProviderError } from '@/lib/chat/provider-errors';
+import { withToolMedia } from '@/lib/chat/tool-media';
 import type { ToolEntry } from '@/lib/chat/tools';
 import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
 
@@ -43,6 +44,8 @@ export type TurnInput = {
   /** Tool calls allowed in one turn; at the limit the model is asked to answer without tools. */
   maxToolCalls: number;
   maxParallelTools: number;
+  /** False when an admin marked the model as without vision: tool images reach it as a note only. */
+  vision: boolean;
   /** Signs approval requests so a client cannot forge an approval. */
   approvalSecret: string;
 };
@@ -118,7 +121,9 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
         },
         experimental_toolApprovalSecret: input.approvalSecret,
         stopWhen: isStepCount(input.maxSteps),
-        prepareStep: ({ stepNumber, steps }) => {
+        prepareStep: ({ stepNumber, steps, messages: stepMessages }) => {
+          // Tool-result images go to the model in a user message after the tool messages (tool-media.ts).
+          const media = { messages: withToolMedia(stepMessages, input.vision) };
           const calls = steps.reduce((n, step) => n + step.toolCalls.length, 0);
           const limit =
             stepNumber >= input.maxSteps - 1
@@ -134,7 +139,7 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
                 text: `${limit}: the model was asked to answer without more tool calls.`,
               },
             });
-            return { toolChoice: 'none' };
+            return { toolChoice: 'none', ...media };
           }
           // Models in prompt mode can't be forced by the API; their system prompt asks for a call instead.
           if (
@@ -143,8 +148,8 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
             input.enforceToolChoice &&
             Object.keys(tools).length
           )
-            return { toolChoice: 'required' };
-          return undefined;
+            return { toolChoice: 'required', ...media };
+          return media;
         },
         abortSignal: input.abortSignal,
         maxRetries: 0,
