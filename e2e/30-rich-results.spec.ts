@@ -36,12 +36,23 @@ test.beforeAll(async ({ browser }) => {
   });
   expect(server.status(), await server.text()).toBe(201);
   serverId = (await server.json()).id;
-  const provider = await ctx.request.post('/api/admin/providers', {
-    data: { name: BLIND, baseURL: `${FAKE_MODEL_URL}/v1`, models: ['fake-model'], noVision: ['fake-model'] },
-    headers: h,
-  });
-  expect(provider.status(), await provider.text()).toBe(201);
-  providerId = (await provider.json()).id;
+  // The admin turns vision off for a model in the provider form.
+  await page.goto('/admin/providers');
+  await page.getByRole('button', { name: 'Add provider' }).click();
+  await page.getByLabel('Name').fill(BLIND);
+  await page.getByLabel('Base URL').fill(`${FAKE_MODEL_URL}/v1`);
+  await page.getByRole('textbox', { name: 'Models', exact: true }).fill('fake-model');
+  await page.getByLabel('Without vision').fill('fake-model');
+  await page.getByRole('button', { name: 'Add provider' }).last().click();
+  await expect(page.locator(`[data-provider="${BLIND}"]`)).toBeVisible();
+  const list = (await (await ctx.request.get('/api/admin/providers')).json()).items as Array<{
+    id: string;
+    name: string;
+    noVision: string[];
+  }>;
+  const provider = list.find((p) => p.name === BLIND);
+  expect(provider?.noVision).toEqual(['fake-model']);
+  providerId = provider?.id;
 });
 
 test.afterAll(async () => {

@@ -227,11 +227,12 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
         </p>
       </div>
       <div className="sm:col-span-2">
-        <Field label="Models without vision" error={fields.noVision}>
+        <Field label="Without vision" error={fields.noVision}>
           <input value={noVision} onChange={(e) => setNoVision(e.target.value)} className={inputClass} />
         </Field>
         <p className="mt-1 text-xs text-zinc-500">
-          Optional, separated by commas: these models get a note instead of the images tools return.
+          Optional: models, separated by commas, that cannot take images; they get a note instead of the
+          images tools return.
         </p>
       </div>
       {message && (
