@@ -16,6 +16,7 @@ export function ResultImage({ src, alt }: { src: string; alt: string }) {
         {/* biome-ignore lint/performance/noImgElement: a data: URL image returned by the tool */}
         <img src={src} alt={alt} data-tool-image className="max-h-64 max-w-full rounded" />
       </button>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes; keyboard users have Esc and the Close button */}
       <dialog
         ref={dialog}
         aria-label="Image full size"
@@ -23,7 +24,6 @@ export function ResultImage({ src, alt }: { src: string; alt: string }) {
         onClick={(e) => {
           if (e.target === e.currentTarget) e.currentTarget.close();
         }}
-        onKeyDown={() => {}}
       >
         <div className="flex justify-end">
           <button
