@@ -29,6 +29,8 @@ export function proxy(request: NextRequest) {
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
+    // Audio returned by MCP tools plays from data: URLs.
+    "media-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

@@ -215,6 +215,8 @@ export const providers = sqliteTable('providers', {
   allow: text('allow', { mode: 'json' }).$type<string[]>().notNull().default(['*']),
   /** Per model, a narrower list than `allow` (a model not named here follows `allow`). */
   modelAllow: text('model_allow', { mode: 'json' }).$type<Record<string, string[]>>().notNull().default({}),
+  /** Models that cannot take images (tool-result images reach them as a note). */
+  noVision: text('no_vision', { mode: 'json' }).$type<string[]>().notNull().default([]),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -19,6 +19,7 @@ const provider = (extra: Partial<ProviderSpec>): ProviderSpec => ({
   version: '1',
   allow: ['*'],
   modelAllow: {},
+  noVision: [],
   ...extra,
 });
 
@@ -69,4 +70,12 @@ test('access lists are validated: roles, "*" or emails only', () => {
   );
   assert.deepEqual(ProviderCreateSchema.parse(base).allow, ['*']);
   assert.equal(ProviderPatchSchema.safeParse({ allow: ['admin', 'a@b.co'] }).success, true);
+});
+
+test('models see images unless the admin lists them under noVision', () => {
+  const p = provider({ noVision: ['pricey'] });
+  assert.equal(resolveModel(sources(p), 'corp/cheap', bob)?.vision, true);
+  assert.equal(resolveModel(sources(p), 'corp/pricey', bob)?.vision, false);
+  assert.deepEqual(ProviderCreateSchema.parse({ name: 'x', baseURL: 'https://example.com/v1' }).noVision, []);
+  assert.equal(ProviderPatchSchema.safeParse({ noVision: [''] }).success, false);
 });

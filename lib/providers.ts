@@ -24,6 +24,8 @@ export type ProviderSpec = {
   version: string;
   allow: string[];
   modelAllow: Record<string, string[]>;
+  /** Models an admin marked as unable to take images (vision is assumed otherwise). */
+  noVision: string[];
 };
 
 export type ModelSources = { env: Env; providers: ProviderSpec[]; ollama: OllamaProbe };
@@ -41,6 +43,8 @@ type Target = {
   cacheKey: string;
   /** Who may use it (the env model and Ollama's are everyone's). */
   allow: readonly string[];
+  /** May images (from tool results) be sent to it. */
+  vision: boolean;
 };
 const EVERYONE = ['*'] as const;
 
@@ -55,6 +59,7 @@ function targets({ env, providers, ollama }: ModelSources): Target[] {
       model: env.CHAT_MODEL,
       cacheKey: 'env',
       allow: EVERYONE,
+      vision: true,
     });
   }
   for (const p of providers) {
@@ -67,6 +72,7 @@ function targets({ env, providers, ollama }: ModelSources): Target[] {
         model,
         cacheKey: `${p.id}:${p.version}`,
         allow: p.modelAllow[model] ?? p.allow,
+        vision: !p.noVision.includes(model),
       });
     }
   }
@@ -81,6 +87,7 @@ function targets({ env, providers, ollama }: ModelSources): Target[] {
         model,
         cacheKey: 'ollama',
         allow: EVERYONE,
+        vision: true,
       });
     }
   }
@@ -121,7 +128,7 @@ export function resolveModel(
   sources: ModelSources,
   requested: string | undefined,
   who: Principal,
-): { info: ModelInfo; model: LanguageModel } | null {
+): { info: ModelInfo; model: LanguageModel; vision: boolean } | null {
   const all = targets(sources);
   if (!all.length) return null;
   const usable = all.filter((t) => isAllowed(t.allow, who));
@@ -144,7 +151,7 @@ export function resolveModel(
     target.info.toolCalling === 'prompt'
       ? [promptToolsMiddleware(), coalesceDeltasMiddleware()]
       : [coalesceDeltasMiddleware()];
-  return { info: target.info, model: wrapLanguageModel({ model, middleware }) };
+  return { info: target.info, model: wrapLanguageModel({ model, middleware }), vision: target.vision };
 }
 
 export const NO_PROVIDER_MESSAGE =

@@ -279,6 +279,7 @@ async function prepareTurn(
     maxToolCalls: effectiveLimit(conversation.maxToolCalls, settings.maxToolCalls),
     maxParallelTools: settings.maxParallelTools,
     toolSearch: { maxTools: settings.toolSearchMaxTools, maxTokens: settings.toolSearchMaxTokens },
+    vision: resolved.vision,
     approvalSecret: approvalSecret(),
   });
   // The end state (interrupted, error) is known only once the answer is stored: it goes out last, so a

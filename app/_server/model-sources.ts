@@ -17,6 +17,7 @@ export function providerSpec(row: ProviderRecord): ProviderSpec {
     version: String(row.updatedAt.getTime()),
     allow: row.allow,
     modelAllow: row.modelAllow,
+    noVision: row.noVision,
   };
 }
 

@@ -30,6 +30,7 @@ export function presentProvider(row: ProviderRecord) {
     toolCalling: row.toolCalling,
     allow: row.allow,
     modelAllow: row.modelAllow,
+    noVision: row.noVision,
     createdAt: row.createdAt.toISOString(),
     error: row.apiKeyUnreadable ? UNREADABLE_KEY : null,
   };
@@ -70,6 +71,7 @@ export function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
     toolCalling: input.toolCalling,
     allow: input.allow,
     modelAllow: input.modelAllow,
+    noVision: [...new Set(input.noVision)],
   });
   if (!row)
     throw new AppError('conflict', `A provider named "${input.name}" exists.`, { name: 'is already taken' });

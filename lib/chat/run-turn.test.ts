@@ -76,6 +76,7 @@ async function run(model: MockLanguageModelV4, overrides: Partial<Parameters<typ
     maxToolCalls: 20,
     maxParallelTools: 5,
     approvalSecret: 'secret',
+    vision: true,
     ...overrides,
   });
   const body = await new Response(

@@ -13,6 +13,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import { describeProviderError } from '@/lib/chat/provider-errors';
+import { withToolMedia } from '@/lib/chat/tool-media';
 import type { ToolEntry } from '@/lib/chat/tools';
 import { createToolSearch, SEARCH_TOOL } from '@/lib/chat/tool-search';
 import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
@@ -53,6 +54,8 @@ export type TurnInput = {
   maxParallelTools: number;
   /** Above it the model gets a tool search instead of every tool (lib/chat/tool-search.ts). */
   toolSearch?: ToolSearchBudget;
+  /** False when an admin marked the model as without vision: tool images reach it as a note only. */
+  vision: boolean;
   /** Signs approval requests so a client cannot forge an approval. */
   approvalSecret: string;
 };
@@ -131,11 +134,15 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
         },
         experimental_toolApprovalSecret: input.approvalSecret,
         stopWhen: isStepCount(input.maxSteps),
-        prepareStep: ({ stepNumber, steps }) => {
+        prepareStep: ({ stepNumber, steps, messages: stepMessages }) => {
           // In search mode a step sees the search tool and what it loaded; searches are not MCP calls.
-          const activeTools = search?.activeTools();
+          // Tool-result images go to the model in a user message after the tool messages (tool-media.ts).
+          const step = {
+            messages: withToolMedia(stepMessages, input.vision),
+            ...(search && { activeTools: search.activeTools() }),
+          };
           const calls = steps.reduce(
-            (n, step) => n + step.toolCalls.filter((c) => c.toolName !== SEARCH_TOOL).length,
+            (n, done) => n + done.toolCalls.filter((c) => c.toolName !== SEARCH_TOOL).length,
             0,
           );
           const limit =
@@ -152,7 +159,7 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
                 text: `${limit}: the model was asked to answer without more tool calls.`,
               },
             });
-            return { toolChoice: 'none', activeTools };
+            return { toolChoice: 'none', ...step };
           }
           // Models in prompt mode can't be forced by the API; their system prompt asks for a call instead.
           if (
@@ -161,8 +168,8 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
             input.enforceToolChoice &&
             Object.keys(tools).length
           )
-            return { toolChoice: 'required', activeTools };
-          return activeTools && { activeTools };
+            return { toolChoice: 'required', ...step };
+          return step;
         },
         abortSignal: input.abortSignal,
         maxRetries: 0,

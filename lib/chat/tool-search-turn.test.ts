@@ -82,6 +82,7 @@ async function turn(model: MockLanguageModelV4, toolkit: Toolkit, maxToolCalls =
     maxParallelTools: 5,
     approvalSecret: 'secret',
     toolSearch: { maxTools: 40, maxTokens: 10_000 },
+    vision: true,
   });
   await new Response(
     res.pipeThrough(new JsonToSseTransformStream()).pipeThrough(new TextEncoderStream()),

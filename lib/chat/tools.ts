@@ -3,6 +3,7 @@ import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/t
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { CallHooks } from '@/lib/mcp/active-calls';
 import type { CallOptions } from '@/lib/mcp/connection';
+import { binaryBytes, budgetMedia, toolModelOutput } from '@/lib/chat/tool-media';
 import { classifyError } from '@/lib/mcp/errors';
 import { publicFailure } from '@/lib/mcp/public-failure';
 import type { ServerTools } from '@/lib/mcp/pool';
@@ -64,7 +65,12 @@ export function capResult(
 ): { result: CallToolResult; bytes: number } {
   const bytes = Buffer.byteLength(JSON.stringify(result));
   if (bytes <= maxBytes) return { result, bytes };
-  const text = resultText(result);
+  // Images, audio and blobs have their own budget (tool-media.ts): they are kept beside the cut text.
+  const budgeted = budgetMedia(result);
+  const media = budgeted.content.filter((c) => binaryBytes(c) !== null);
+  const rest = { ...budgeted, content: budgeted.content.filter((c) => binaryBytes(c) === null) };
+  if (media.length && Buffer.byteLength(JSON.stringify(rest)) <= maxBytes) return { result: budgeted, bytes };
+  const text = resultText(rest);
   let kept = Buffer.from(text)
     .subarray(0, maxBytes - 200)
     .toString('utf8')
@@ -80,7 +86,10 @@ export function capResult(
       .replace(/[\uD800-\uDBFF]$/, '');
   }
   const note = `\n\n[truncated: the result was ${bytes} bytes; only the first ${Buffer.byteLength(kept)} bytes are shown]`;
-  return { result: { content: [{ type: 'text', text: kept + note }], isError: result.isError }, bytes };
+  return {
+    result: { content: [{ type: 'text', text: kept + note }, ...media], isError: result.isError },
+    bytes,
+  };
 }
 
 /** The MCP tools of a turn as AI SDK dynamic tools, with the name table that maps them back. */
@@ -112,7 +121,7 @@ export function buildToolSet(input: BuildToolsInput): { tools: ToolSet; entries:
       inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
       metadata: { server: ref.server, tool: tool.name } satisfies ToolMetadata,
       execute: (args, { abortSignal, toolCallId }) => executeTool(input, ref, args, abortSignal, toolCallId),
-      toModelOutput: ({ output }) => ({ type: 'text', value: resultText(output as CallToolResult) }),
+      toModelOutput: ({ output }) => toolModelOutput(output as CallToolResult),
     });
   }
   return { tools, entries };

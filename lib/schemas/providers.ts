@@ -18,6 +18,8 @@ const fields = {
   allow: AllowListSchema,
   /** Per model, a list that replaces `allow` for that model. */
   modelAllow: z.record(z.string().trim().min(1).max(200), AllowListSchema),
+  /** Models that cannot take images: a tool's images reach them as a note only. */
+  noVision: z.array(z.string().trim().min(1).max(200)).max(500),
 };
 
 export const ProviderCreateSchema = z
@@ -28,6 +30,7 @@ export const ProviderCreateSchema = z
     toolCalling: ToolCallingSchema.default('native'),
     allow: fields.allow.default(['*']),
     modelAllow: fields.modelAllow.default({}),
+    noVision: fields.noVision.default([]),
   })
   .strict();
 

@@ -104,3 +104,30 @@ test('A14: an imported message keeps its imported flag in the snapshot, and no o
   );
   assert.ok(!JSON.stringify(out).includes('gpt-x'));
 });
+
+test('a shared result leaves out what the server meant for the model only (audience ["assistant"])', () => {
+  const message: ChatMessage = {
+    id: 'a2',
+    role: 'assistant',
+    parts: [
+      {
+        type: 'dynamic-tool',
+        toolName: 'rich__audience_mix',
+        toolCallId: 'c2',
+        state: 'output-available',
+        input: {},
+        output: {
+          content: [
+            { type: 'text', text: 'USER-ONLY', annotations: { audience: ['user'] } },
+            { type: 'text', text: 'MODEL-ONLY', annotations: { audience: ['assistant'] } },
+            { type: 'text', text: 'SHARED' },
+          ],
+        },
+        toolMetadata: { server: 'rich', tool: 'audience_mix' },
+      },
+    ],
+  };
+  const json = JSON.stringify(serializeForShare([message], { includeToolDetails: true }));
+  assert.ok(json.includes('USER-ONLY') && json.includes('SHARED'));
+  assert.ok(!json.includes('MODEL-ONLY'));
+});

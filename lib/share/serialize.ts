@@ -6,6 +6,7 @@
  */
 import type { ChatMessage, ChatPart, ToolPart } from '@/lib/schemas/chat';
 import type { PublicMessage, PublicPart, PublicToolPart } from '@/lib/schemas/share';
+import { forUser } from '@/lib/schemas/tool-content';
 import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
 
 const MAX_DETAIL_CHARS = 20_000;
@@ -14,6 +15,7 @@ function outputText(output: unknown): string {
   const content = (output as { content?: unknown })?.content;
   const text = Array.isArray(content)
     ? content
+        .filter(forUser) // `audience: ["assistant"]` is for the model only
         .map((c: { type?: unknown; text?: unknown }) =>
           c?.type === 'text' && typeof c.text === 'string' ? c.text : `[${String(c?.type)}]`,
         )

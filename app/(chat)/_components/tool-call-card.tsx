@@ -3,7 +3,8 @@
 import { useEffect, useState } from 'react';
 import type { ToolPart, ToolProgress } from '@/lib/schemas/chat';
 import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
-import { type CardState, cardState, resultBlocks, STATE_LABEL } from './tool-result';
+import { ToolOutput } from './tool-output';
+import { type CardState, cardState, STATE_LABEL } from './tool-result';
 import { type RequestPart, TurnRequest } from './turn-request';
 
 type Props = {
@@ -41,37 +42,6 @@ function Elapsed() {
     return () => clearInterval(timer);
   }, []);
   return <span className="tabular-nums">{((now - started) / 1000).toFixed(1)} s</span>;
-}
-
-function Output({ output }: { output: unknown }) {
-  const [open, setOpen] = useState(false);
-  const blocks = resultBlocks(output);
-  const text = blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('\n');
-  const long = text.length > 600;
-  return (
-    <div data-tool-output className="space-y-2">
-      <pre
-        className={`whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950 ${long && !open ? 'max-h-40 overflow-hidden' : ''}`}
-      >
-        {text}
-      </pre>
-      {long && (
-        <button
-          type="button"
-          onClick={() => setOpen((o) => !o)}
-          className="text-xs text-blue-600 hover:underline"
-        >
-          {open ? 'Show less' : `Show all (${text.length.toLocaleString()} characters)`}
-        </button>
-      )}
-      {blocks.map((b, i) =>
-        b.kind === 'image' ? (
-          // biome-ignore lint/performance/noImgElement: a data: URL image returned by the tool
-          <img key={i} src={b.src} alt={b.alt} className="max-h-64 rounded border" />
-        ) : null,
-      )}
-    </div>
-  );
 }
 
 /** One MCP tool call inside an answer: server and tool, arguments, live state, result or error, approval. */
@@ -135,7 +105,7 @@ export function ToolCallCard({ part, interrupted, imported, progress, requests, 
         {requests?.map((r, i) => (
           <TurnRequest key={r.id ?? i} part={r} active={Boolean(active)} />
         ))}
-        {state === 'done' && <Output output={part.output} />}
+        {state === 'done' && <ToolOutput output={part.output} />}
         {state === 'error' && (
           <p
             data-tool-error

@@ -13,6 +13,7 @@ export type ProviderView = {
   toolCalling: 'native' | 'prompt';
   allow: string[];
   modelAllow: Record<string, string[]>;
+  noVision: string[];
   createdAt: string;
   /** Set when the stored key cannot be decrypted (ENCRYPTION_KEY changed). */
   error: string | null;
@@ -61,6 +62,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   const [toolCalling, setToolCalling] = useState<'native' | 'prompt'>(editing?.toolCalling ?? 'native');
   const [allow, setAllow] = useState((editing?.allow ?? ['*']).join(', '));
   const [modelAllow, setModelAllow] = useState(modelAllowText(editing?.modelAllow ?? {}));
+  const [noVision, setNoVision] = useState((editing?.noVision ?? []).join(', '));
   const [fields, setFields] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -108,6 +110,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
       toolCalling,
       allow: list(allow),
       modelAllow: perModel.value,
+      noVision: list(noVision),
       ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}),
     };
     try {
@@ -221,6 +224,15 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
         </Field>
         <p className="mt-1 text-xs text-zinc-500">
           Optional, one model per line: replaces Access for that model (e.g. an expensive one for admins).
+        </p>
+      </div>
+      <div className="sm:col-span-2">
+        <Field label="Without vision" error={fields.noVision}>
+          <input value={noVision} onChange={(e) => setNoVision(e.target.value)} className={inputClass} />
+        </Field>
+        <p className="mt-1 text-xs text-zinc-500">
+          Optional: models, separated by commas, that cannot take images; they get a note instead of the
+          images tools return.
         </p>
       </div>
       {message && (

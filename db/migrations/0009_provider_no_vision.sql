@@ -1,0 +1,1 @@
+ALTER TABLE `providers` ADD `no_vision` text DEFAULT '[]' NOT NULL;
