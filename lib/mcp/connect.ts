@@ -31,6 +31,10 @@ export type ConnectOptions = {
   onElicit?: (request: ElicitRequest['params']) => Promise<ElicitResult>;
   /** OAuth for http/sse servers (lib/mcp/oauth): the transport sends, refreshes and asks for tokens. */
   authProvider?: OAuthClientProvider;
+  /** Where the server's log messages go (the connection's, for the admin's page). */
+  logs?: ServerLogSink;
+  /** Sent with logging/setLevel once connected, when the server logs. */
+  logLevel?: McpServerConfig['logLevel'];
 };
 
 function newClient(opts: ConnectOptions): Client {
@@ -41,8 +45,8 @@ function newClient(opts: ConnectOptions): Client {
   const client = new Client(CLIENT_INFO, { capabilities });
   if (opts.onToolListChanged)
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => opts.onToolListChanged?.());
-  // Log notifications may carry a server's secrets: only their level and size are noted, rate-limited.
-  const logs = new ServerLogSink(opts.stderr);
+  // Log notifications may carry a server's secrets: kept for admins only, masked and rate-limited.
+  const logs = opts.logs ?? new ServerLogSink();
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.record(n.params));
   if (opts.onElicit) {
     const handler = opts.onElicit;
@@ -55,6 +59,10 @@ async function connectWith(transport: Transport, opts: ConnectOptions): Promise<
   const client = newClient(opts);
   try {
     await client.connect(transport, { timeout: opts.timeoutMs });
+    if (opts.logLevel && client.getServerCapabilities()?.logging)
+      await client
+        .setLoggingLevel(opts.logLevel, { timeout: opts.timeoutMs })
+        .catch((err: unknown) => opts.logs?.note(`logging/setLevel "${opts.logLevel}" refused: ${err}`));
     return client;
   } catch (err) {
     await client.close().catch(() => {});

@@ -12,13 +12,17 @@ import {
 import { ConnectionHealth } from '@/lib/mcp/connection-health';
 import {
   completePromptArgument,
+  completeTemplateArgument,
   listPrompts,
   listResources,
+  listResourceTemplates,
   type PromptInfo,
   type ResourceInfo,
+  type ResourceTemplateInfo,
 } from '@/lib/mcp/context-requests';
 import { classifyError, isConnectionLost, isSessionExpired, McpFailure } from '@/lib/mcp/errors';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
+import { ServerLogSink } from '@/lib/mcp/notification-limit';
 import { FailureLog } from '@/lib/mcp/public-failure';
 import { listAllTools, ToolCache } from '@/lib/mcp/tool-cache';
 import { untilAborted } from '@/lib/mcp/until-aborted';
@@ -39,6 +43,8 @@ export class McpConnection {
   readonly stderr = new LineBuffer();
   /** Failures users were told about (by reference only), with their detail for the admin's logs page. */
   readonly failures = new FailureLog();
+  /** The server's log messages (notifications/message), masked and rate-limited, for the admin's page. */
+  readonly logs: ServerLogSink;
   /** tools/list requests sent (tests and benchmarks read it). */
   listRequests = 0;
   private client: Client | null = null;
@@ -58,6 +64,7 @@ export class McpConnection {
     private readonly opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS,
   ) {
     this.state = config.enabled ? 'idle' : 'disabled';
+    this.logs = ServerLogSink.forConfig(config);
     this.backoff = new Backoff(opts.baseBackoffMs, opts.maxBackoffMs);
     this.tools = new ToolCache({
       server: config.name,
@@ -132,6 +139,8 @@ export class McpConnection {
         onToolListChanged: () => this.onToolListChanged(),
         onElicit: this.opts.onElicit,
         authProvider: this.opts.authProvider,
+        logs: this.logs,
+        logLevel: this.config.logLevel,
       });
     } catch (err) {
       const failure = classifyError(err);
@@ -203,9 +212,24 @@ export class McpConnection {
 
   // Requests without side effects go through health.request: sent once more on a lost session.
 
-  /** Resources and templates, when the server has them (admin detail pages; not cached). */
+  /** Resources, when the server has them (admin detail pages, the `@` picker; not cached). */
   async listResources(): Promise<ResourceInfo[]> {
     return this.health.request((client) => listResources(client, this.opts.connectTimeoutMs));
+  }
+
+  async listResourceTemplates(): Promise<ResourceTemplateInfo[]> {
+    return this.health.request((client) => listResourceTemplates(client, this.opts.connectTimeoutMs));
+  }
+
+  async completeTemplateArgument(
+    uriTemplate: string,
+    argument: string,
+    value: string,
+    context: Record<string, string>,
+  ): Promise<string[]> {
+    return this.health.request((client) =>
+      completeTemplateArgument(client, this.opts.connectTimeoutMs, uriTemplate, argument, value, context),
+    );
   }
 
   async listPrompts(): Promise<PromptInfo[]> {
