@@ -247,12 +247,12 @@ export function Composer(props: Props) {
             template={templateFor}
             onClose={() => {
               setTemplateFor(null);
-              ref.current?.focus();
+              requestAnimationFrame(() => ref.current?.focus());
             }}
             onAttach={(uri) => {
               setTemplateFor(null);
               attach({ server: templateFor.server, uri, name: `${templateFor.name}: ${uri}`.slice(0, 200) });
-              ref.current?.focus();
+              requestAnimationFrame(() => ref.current?.focus());
             }}
           />
         </Suspense>
