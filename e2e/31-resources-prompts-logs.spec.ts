@@ -213,3 +213,64 @@ test("the admin sees the server's log messages (secrets masked) on its page; the
   await expect(messages.locator('[data-log-level="debug"], [data-log-level="info"]')).toHaveCount(0);
   await page.close();
 });
+
+/** The text of the `<resource uri="…">` block the model was last sent for `uri`. */
+async function resourceSeen(request: APIRequestContext, uri: string): Promise<string | null> {
+  const last = (await fakeModelRequests(request)).at(-1)?.body.messages ?? [];
+  const texts = (last as Array<{ content: unknown }>).flatMap((m) =>
+    typeof m.content === 'string'
+      ? [m.content]
+      : Array.isArray(m.content)
+        ? m.content.map((c: { text?: string }) => c.text ?? '')
+        : [],
+  );
+  const open = `<resource uri="${uri}" server="${SERVER}">\n`;
+  const block = texts.find((t) => t.includes(open));
+  return block ? (block.slice(block.indexOf(open) + open.length).split('\n</resource>')[0] ?? null) : null;
+}
+
+test('an attached resource the server changes (resources/subscribe) is read again before the next turn; its chip says "updated"', async () => {
+  const page = await admin.newPage();
+  await page.request.delete(`${FAKE_MODEL_URL}/requests`);
+  // bump_counter changes something: it runs without asking here.
+  const allowed = await page.request.patch(`/api/mcp/servers/${serverId}/tools/bump_counter`, {
+    data: { approval: 'auto' },
+    headers: h,
+  });
+  expect(allowed.status(), await allowed.text()).toBe(200);
+  await page.goto('/');
+  const box = composer(page);
+  const picker = page.getByRole('listbox', { name: 'Resources' });
+  await expect(async () => {
+    await box.fill('');
+    await box.fill('@counter');
+    await expect(picker.getByRole('option', { name: /^counter/ })).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  await box.press('Enter');
+  await expect(page.locator('[data-composer] [data-resource-chip="counter://value"]')).toBeVisible();
+
+  await send(page, 'what is the counter?');
+  await expect.poll(() => resourceSeen(page.request, 'counter://value')).toMatch(/^counter=\d+$/);
+  const before = Number((await resourceSeen(page.request, 'counter://value'))?.split('=')[1]);
+  const idle = async () => {
+    await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  };
+  await idle();
+
+  // The model bumps it: the server tells its subscribers. The attachment was read before that.
+  await send(page, `[[tool:${SERVER}__bump_counter]]`);
+  await expect(page.locator('[data-tool-call]').last()).toHaveAttribute('data-state', 'done');
+  await idle();
+  const requests = (await fakeModelRequests(page.request)).length;
+
+  await send(page, 'and now?');
+  await expect.poll(async () => (await fakeModelRequests(page.request)).length).toBeGreaterThan(requests);
+  expect(await resourceSeen(page.request, 'counter://value')).toBe(`counter=${before + 1}`);
+  await idle();
+
+  await page.reload();
+  const chip = page.locator('[data-role="user"]').first().locator('[data-resource-chip="counter://value"]');
+  await expect(chip.locator('[data-resource-updated]')).toHaveText('updated');
+  await page.close();
+});

@@ -124,3 +124,31 @@ test('log messages are kept with level, logger and masked text; logLevel is sent
     ['warning', 'error'],
   );
 });
+
+test('a subscribed resource is marked changed when the server says so, and when a new session renews the subscription', async () => {
+  const watcher = connect({ name: 'rich-watch' });
+  assert.equal(await watcher.subscribeResource('counter://value'), true);
+  assert.equal(watcher.watch.isStale('counter://value'), false);
+  await watcher.callTool('bump_counter', {});
+  // The notification is sent before the tool's result, on the same ordered stream.
+  assert.equal(watcher.watch.isStale('counter://value'), true);
+  watcher.watch.refreshed('counter://value');
+  assert.equal(watcher.watch.isStale('counter://value'), false);
+  // Not subscribed: a notification for another URI marks nothing.
+  watcher.watch.updated('notes://work/plan');
+  assert.equal(watcher.watch.isStale('notes://work/plan'), false);
+  // A new session (what open() does after a reconnect): subscribed again, and counted as changed.
+  await watcher.watch.renew(await watcher.getClient(), 5_000);
+  assert.equal(watcher.watch.isStale('counter://value'), true);
+  watcher.watch.refreshed('counter://value');
+  await watcher.callTool('bump_counter', {});
+  assert.equal(watcher.watch.isStale('counter://value'), true);
+
+  // A server without resources/subscribe: nothing is watched.
+  const plain = new McpConnection(
+    { ...config({ name: 'plain' }), env: {} },
+    { ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 10_000 },
+  );
+  connections.push(plain);
+  assert.equal(await plain.subscribeResource('test://docs/readme'), false);
+});

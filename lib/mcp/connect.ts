@@ -7,6 +7,7 @@ import {
   type ElicitRequest,
   type ElicitResult,
   LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { LineBuffer } from '@/lib/mcp/line-buffer';
@@ -33,6 +34,8 @@ export type ConnectOptions = {
   authProvider?: OAuthClientProvider;
   /** Where the server's log messages go (the connection's, for the admin's page). */
   logs?: ServerLogSink;
+  /** A subscribed resource changed (notifications/resources/updated). */
+  onResourceUpdated?: (uri: string) => void;
   /** Sent with logging/setLevel once connected, when the server logs. */
   logLevel?: McpServerConfig['logLevel'];
 };
@@ -48,6 +51,10 @@ function newClient(opts: ConnectOptions): Client {
   // Log notifications may carry a server's secrets: kept for admins only, masked and rate-limited.
   const logs = opts.logs ?? new ServerLogSink();
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.record(n.params));
+  if (opts.onResourceUpdated)
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) =>
+      opts.onResourceUpdated?.(n.params.uri),
+    );
   if (opts.onElicit) {
     const handler = opts.onElicit;
     client.setRequestHandler(ElicitRequestSchema, (req) => handler(req.params));

@@ -23,6 +23,7 @@ import {
 import { classifyError, isConnectionLost, isSessionExpired, McpFailure } from '@/lib/mcp/errors';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
 import { ServerLogSink } from '@/lib/mcp/notification-limit';
+import { ResourceWatch } from '@/lib/mcp/resource-watch';
 import { FailureLog } from '@/lib/mcp/public-failure';
 import { listAllTools, ToolCache } from '@/lib/mcp/tool-cache';
 import { untilAborted } from '@/lib/mcp/until-aborted';
@@ -45,6 +46,8 @@ export class McpConnection {
   readonly failures = new FailureLog();
   /** The server's log messages (notifications/message), masked and rate-limited, for the admin's page. */
   readonly logs: ServerLogSink;
+  /** Attached resources subscribed to, and which changed since they were read. */
+  readonly watch = new ResourceWatch();
   /** tools/list requests sent (tests and benchmarks read it). */
   listRequests = 0;
   private client: Client | null = null;
@@ -141,6 +144,7 @@ export class McpConnection {
         authProvider: this.opts.authProvider,
         logs: this.logs,
         logLevel: this.config.logLevel,
+        onResourceUpdated: (uri) => this.watch.updated(uri),
       });
     } catch (err) {
       const failure = classifyError(err);
@@ -162,6 +166,7 @@ export class McpConnection {
     this.backoff.connected();
     this.lastError = null;
     this.tools.invalidate(); // re-list after a reconnect; keep the last good list meanwhile
+    void this.watch.renew(client, this.opts.connectTimeoutMs);
     this.armIdleTimer();
     return client;
   }
@@ -246,6 +251,11 @@ export class McpConnection {
     return this.health.request((client) =>
       completePromptArgument(client, this.opts.connectTimeoutMs, prompt, argument, value),
     );
+  }
+
+  /** resources/subscribe (once per URI), where the server offers it; false when it does not. */
+  async subscribeResource(uri: string): Promise<boolean> {
+    return this.health.request((client) => this.watch.subscribe(client, uri, this.opts.connectTimeoutMs));
   }
 
   async readResource(uri: string) {

@@ -111,7 +111,15 @@ export type ChatDataParts = {
   'tool-progress': { progress: number; total?: number; message?: string };
   /** `connect`: a server this turn would use needs the user to sign in or supply a value first. */
   notice: { kind: 'step-limit' | 'connect'; text: string };
-  resource: { server: string; uri: string; name?: string; mimeType?: string; text?: string };
+  /** `updatedAt`: read again after the server said it changed (resources/subscribe). */
+  resource: {
+    server: string;
+    uri: string;
+    name?: string;
+    mimeType?: string;
+    text?: string;
+    updatedAt?: string;
+  };
 };
 export type ToolProgress = ChatDataParts['tool-progress'];
 
@@ -176,6 +184,7 @@ const StoredPartSchema = z.discriminatedUnion('type', [
       name: str.optional(),
       mimeType: str.optional(),
       text: str.optional(),
+      updatedAt: str.optional(),
     }),
   }),
 ]) satisfies z.ZodType<ChatPart>;
