@@ -2,6 +2,7 @@ import 'server-only';
 import type { Principal } from '@/lib/access';
 import { AppError } from '@/lib/errors';
 import type { McpConnection } from '@/lib/mcp/connection';
+import { completeTemplateArgument, listResourceTemplates } from '@/lib/mcp/context-requests';
 import { getPool } from '@/lib/mcp/pool';
 import { checkPromptRequest, promptRefusal } from '@/lib/mcp/prompt-errors';
 import { parseUriTemplate } from '@/lib/uri-template';
@@ -119,7 +120,7 @@ export async function listAllResources(user: Principal) {
     usableConnections(user).map(async (c) => {
       const [resources, templates] = await Promise.all([
         c.listResources().catch(() => []),
-        c.listResourceTemplates().catch(() => []),
+        c.request(listResourceTemplates).catch(() => []),
       ]);
       return [
         ...resources.map((r) => ({ server: c.name, ...r, template: false as const })),
@@ -149,7 +150,9 @@ export async function completeTemplate(
 ) {
   return {
     values: await connection(user, server)
-      .completeTemplateArgument(uriTemplate, argument, value, context)
+      .request((client, timeout) =>
+        completeTemplateArgument(client, timeout, uriTemplate, argument, value, context),
+      )
       .catch(() => []),
   };
 }

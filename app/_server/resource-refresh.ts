@@ -24,10 +24,12 @@ function connectionOf(user: Principal, server: string) {
 
 /** Subscribes to each attached resource (in the background; best effort; once per connection and URI). */
 function watchAttached(user: Principal, parts: ChatPart[]): void {
-  for (const p of parts.filter(isResource))
-    void connectionOf(user, p.data.server)
-      ?.subscribeResource(p.data.uri)
+  for (const p of parts.filter(isResource)) {
+    const conn = connectionOf(user, p.data.server);
+    void conn
+      ?.request((client, timeout) => conn.watch.subscribe(client, p.data.uri, timeout))
       .catch(() => false);
+  }
 }
 
 /**

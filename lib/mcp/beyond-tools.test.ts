@@ -3,6 +3,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '@/lib/errors';
 import { DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
+import { completeTemplateArgument, listResourceTemplates } from '@/lib/mcp/context-requests';
 import { MASK } from '@/lib/mcp/mask';
 import { checkPromptRequest, promptRefusal } from '@/lib/mcp/prompt-errors';
 import type { StdioConfig } from '@/lib/schemas/mcp';
@@ -33,6 +34,10 @@ const connect = (extra?: Partial<StdioConfig>) => {
 };
 after(() => Promise.all(connections.map((c) => c.close())));
 const conn = connect();
+const complete = (t: string, arg: string, value: string, context: Record<string, string>) =>
+  conn.request((client, timeout) => completeTemplateArgument(client, timeout, t, arg, value, context));
+const subscribe = (c: McpConnection, uri: string) =>
+  c.request((client, timeout) => c.watch.subscribe(client, uri, timeout));
 
 test('templates are listed apart from resources; a variable completes with the others as context; the expanded URI reads', async () => {
   const resources = await conn.listResources();
@@ -40,14 +45,11 @@ test('templates are listed apart from resources; a variable completes with the o
     resources.every((r) => !r.uri.includes('{')),
     'no template poses as a resource',
   );
-  const templates = await conn.listResourceTemplates();
+  const templates = await conn.request(listResourceTemplates);
   const note = templates.find((t) => t.uriTemplate === 'notes://{folder}/{name}');
   assert.ok(note, JSON.stringify(templates));
-  assert.deepEqual(await conn.completeTemplateArgument(note.uriTemplate, 'folder', 'h', {}), ['home']);
-  assert.deepEqual(await conn.completeTemplateArgument(note.uriTemplate, 'name', '', { folder: 'home' }), [
-    'groceries',
-    'garden',
-  ]);
+  assert.deepEqual(await complete(note.uriTemplate, 'folder', 'h', {}), ['home']);
+  assert.deepEqual(await complete(note.uriTemplate, 'name', '', { folder: 'home' }), ['groceries', 'garden']);
   const uri = expandUriTemplate(note.uriTemplate, { folder: 'home', name: 'garden' });
   const read = await conn.readResource(uri);
   assert.equal(
@@ -127,7 +129,7 @@ test('log messages are kept with level, logger and masked text; logLevel is sent
 
 test('a subscribed resource is marked changed when the server says so, and when a new session renews the subscription', async () => {
   const watcher = connect({ name: 'rich-watch' });
-  assert.equal(await watcher.subscribeResource('counter://value'), true);
+  assert.equal(await subscribe(watcher, 'counter://value'), true);
   assert.equal(watcher.watch.isStale('counter://value'), false);
   await watcher.callTool('bump_counter', {});
   // The notification is sent before the tool's result, on the same ordered stream.
@@ -150,5 +152,5 @@ test('a subscribed resource is marked changed when the server says so, and when 
     { ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 10_000 },
   );
   connections.push(plain);
-  assert.equal(await plain.subscribeResource('test://docs/readme'), false);
+  assert.equal(await subscribe(plain, 'test://docs/readme'), false);
 });

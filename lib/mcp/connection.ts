@@ -12,13 +12,10 @@ import {
 import { ConnectionHealth } from '@/lib/mcp/connection-health';
 import {
   completePromptArgument,
-  completeTemplateArgument,
   listPrompts,
   listResources,
-  listResourceTemplates,
   type PromptInfo,
   type ResourceInfo,
-  type ResourceTemplateInfo,
 } from '@/lib/mcp/context-requests';
 import { classifyError, isConnectionLost, isSessionExpired, McpFailure } from '@/lib/mcp/errors';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
@@ -222,19 +219,9 @@ export class McpConnection {
     return this.health.request((client) => listResources(client, this.opts.connectTimeoutMs));
   }
 
-  async listResourceTemplates(): Promise<ResourceTemplateInfo[]> {
-    return this.health.request((client) => listResourceTemplates(client, this.opts.connectTimeoutMs));
-  }
-
-  async completeTemplateArgument(
-    uriTemplate: string,
-    argument: string,
-    value: string,
-    context: Record<string, string>,
-  ): Promise<string[]> {
-    return this.health.request((client) =>
-      completeTemplateArgument(client, this.opts.connectTimeoutMs, uriTemplate, argument, value, context),
-    );
+  /** Any other such request (lib/mcp/context-requests, resource subscriptions), with the request timeout. */
+  async request<T>(run: (client: Client, timeoutMs: number) => Promise<T>): Promise<T> {
+    return this.health.request((client) => run(client, this.opts.connectTimeoutMs));
   }
 
   async listPrompts(): Promise<PromptInfo[]> {
@@ -251,11 +238,6 @@ export class McpConnection {
     return this.health.request((client) =>
       completePromptArgument(client, this.opts.connectTimeoutMs, prompt, argument, value),
     );
-  }
-
-  /** resources/subscribe (once per URI), where the server offers it; false when it does not. */
-  async subscribeResource(uri: string): Promise<boolean> {
-    return this.health.request((client) => this.watch.subscribe(client, uri, this.opts.connectTimeoutMs));
   }
 
   async readResource(uri: string) {

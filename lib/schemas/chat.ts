@@ -112,15 +112,9 @@ export type ChatDataParts = {
   /** `connect`: a server this turn would use needs the user to sign in or supply a value first. */
   notice: { kind: 'step-limit' | 'connect'; text: string };
   /** `updatedAt`: read again after the server said it changed (resources/subscribe). */
-  resource: {
-    server: string;
-    uri: string;
-    name?: string;
-    mimeType?: string;
-    text?: string;
-    updatedAt?: string;
-  };
+  resource: ResourceRead & { updatedAt?: string };
 };
+type ResourceRead = { server: string; uri: string; name?: string; mimeType?: string; text?: string };
 export type ToolProgress = ChatDataParts['tool-progress'];
 
 /** MCP tools are found at runtime, so every tool call is a `dynamic-tool` part, never a static `tool-<name>` one. */
