@@ -161,6 +161,11 @@ test('allow list: to a user outside it the server does not exist on any route; t
       headers: h,
     });
     expect(complete.status(), `${label} prompts/complete`).toBe(sees ? 200 : 404);
+    const completeTemplate = await who.request.post('/api/resources/complete', {
+      data: { server: 't28staff', uriTemplate: 'test://items/{id}', argument: 'id', value: '' },
+      headers: h,
+    });
+    expect(completeTemplate.status(), `${label} resources/complete`).toBe(sees ? 200 : 404);
   }
   // The user's own connection routes answer 404 for it, like for a server that does not exist.
   for (const [method, path, data] of [

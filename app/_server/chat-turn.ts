@@ -23,6 +23,7 @@ import {
 import { admitTurn } from '@/app/_server/turn-admission';
 import { toolPolicy } from '@/app/_server/tool-policy';
 import { readResourceForMessage } from '@/app/_server/mcp-context';
+import { refreshChangedResources } from '@/app/_server/resource-refresh';
 import type { SessionUser } from '@/app/_server/session';
 import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { replayPreamble } from '@/lib/chat/replay-preamble';
@@ -251,7 +252,7 @@ async function prepareTurn(
     model: resolved.model,
     modelId: resolved.info.id,
     instructions: INSTRUCTIONS,
-    history,
+    history: await refreshChangedResources(user, body.id, history),
     abortSignal,
     save: (message) => {
       ended = message.metadata;

@@ -7,6 +7,7 @@ import { presentServer } from '@/app/_server/mcp-servers';
 import { invalidateToolPolicies, toolPolicy, toolSetting } from '@/app/_server/tool-policy';
 import type { Principal } from '@/lib/access';
 import { notFound } from '@/lib/errors';
+import { listResourceTemplates } from '@/lib/mcp/context-requests';
 import { getPool } from '@/lib/mcp/pool';
 import { toolDefinition } from '@/lib/mcp/tool-definition';
 
@@ -33,7 +34,15 @@ export async function serverDetail(id: string, admin: Principal) {
   const enabled = record.config.enabled && conn;
   const [tools, resources, prompts] = await Promise.all([
     settle(enabled ? conn.listTools() : undefined, []),
-    settle(enabled ? conn.listResources() : undefined, []),
+    // Templates show beside the resources, by their URI template.
+    settle(
+      enabled
+        ? Promise.all([conn.listResources(), conn.request(listResourceTemplates).catch(() => [])]).then(
+            ([r, t]) => [...r, ...t.map(({ uriTemplate, ...rest }) => ({ uri: uriTemplate, ...rest }))],
+          )
+        : undefined,
+      [],
+    ),
     settle(enabled ? conn.listPrompts() : undefined, []),
   ]);
   return {
@@ -65,7 +74,7 @@ export async function serverDetail(id: string, admin: Principal) {
   };
 }
 
-/** stderr tail, recent calls, and the failures users were shown by reference (with their detail). */
+/** stderr tail, log messages, recent calls, and the failures users were shown by reference (with their detail). */
 export function serverLogs(id: string) {
   const record = requireServer(id);
   // Every connection of the server: the shared one, or each user's (their lines marked with their email).
@@ -73,6 +82,11 @@ export function serverLogs(id: string) {
   const mark = (user: { email: string } | null, line: string) => (user ? `[${user.email}] ${line}` : line);
   return {
     stderr: all.flatMap(({ user, conn }) => conn.stderr.tail().map((line) => mark(user, line))),
+    /** The server's log messages (masked, rate-limited), oldest first; a user's connection names them. */
+    messages: all
+      .flatMap(({ user, conn }) => conn.logs.list().map((m) => ({ ...m, user: user?.email ?? null })))
+      .sort((a, b) => a.at.localeCompare(b.at)),
+    logLevel: record.config.logLevel ?? null,
     calls: recentCalls(getDb(), record.config.name),
     failures: all
       .flatMap(({ conn }) => conn.failures.list())

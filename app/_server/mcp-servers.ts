@@ -114,6 +114,9 @@ export function updateServer(id: string, body: unknown) {
   const stored = getMcpServer(db, id);
   if (!stored) throw notFound('Server not found.');
   const patch = parseWith(z.record(z.string(), z.unknown()), body, 'server');
+  // `"logLevel": null` unsets it: the server's own default applies again.
+  const unsetLogLevel = patch.logLevel === null;
+  if (unsetLogLevel) delete patch.logLevel;
   // Switching transport starts from the common fields, so the old transport's fields don't linger.
   // Secrets that cannot be decrypted come in as masks: an edit enters them again or removes them (else 400), never drops them unseen.
   const { name, enabled, timeoutMs } = stored.config;
@@ -121,7 +124,11 @@ export function updateServer(id: string, body: unknown) {
     patch.transport && patch.transport !== stored.config.transport
       ? { name, enabled, timeoutMs }
       : withMasked(stored.config, stored.unreadable);
-  const merged = parseWith(McpServerConfigSchema, { ...base, ...patch }, 'server');
+  const merged = parseWith(
+    McpServerConfigSchema,
+    { ...base, ...patch, ...(unsetLogLevel && { logLevel: undefined }) },
+    'server',
+  );
   const record = updateMcpServer(db, id, unmasked(merged, stored.config));
   if (!record) throw notFound('Server not found.');
   syncPool();

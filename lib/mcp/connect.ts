@@ -9,6 +9,7 @@ import {
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
   type Root,
+  ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallHooks } from '@/lib/mcp/active-calls';
@@ -34,6 +35,12 @@ export type ConnectOptions = {
   handlers?: ClientHandlers;
   /** OAuth for http/sse servers (lib/mcp/oauth): the transport sends, refreshes and asks for tokens. */
   authProvider?: OAuthClientProvider;
+  /** Where the server's log messages go (the connection's, for the admin's page). */
+  logs?: ServerLogSink;
+  /** A subscribed resource changed (notifications/resources/updated). */
+  onResourceUpdated?: (uri: string) => void;
+  /** Sent with logging/setLevel once connected, when the server logs. */
+  logLevel?: McpServerConfig['logLevel'];
 };
 
 /** Requests and notifications a server may send the client, routed to the call they serve. */
@@ -59,9 +66,13 @@ function newClient(opts: ConnectOptions): Client {
   const client = new Client(CLIENT_INFO, { capabilities: capabilitiesOf(h) });
   if (opts.onToolListChanged)
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => opts.onToolListChanged?.());
-  // Log notifications may carry a server's secrets: only their level and size are noted, rate-limited.
-  const logs = new ServerLogSink(opts.stderr);
+  // Log notifications may carry a server's secrets: kept for admins only, masked and rate-limited.
+  const logs = opts.logs ?? new ServerLogSink();
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logs.record(n.params));
+  if (opts.onResourceUpdated)
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) =>
+      opts.onResourceUpdated?.(n.params.uri),
+    );
   const { elicit, sample, roots, elicitationComplete } = h;
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (req, extra) => elicit(req.params, extra.signal));
   if (elicitationComplete)
@@ -78,6 +89,10 @@ async function connectWith(transport: Transport, opts: ConnectOptions): Promise<
   const client = newClient(opts);
   try {
     await client.connect(transport, { timeout: opts.timeoutMs });
+    if (opts.logLevel && client.getServerCapabilities()?.logging)
+      await client
+        .setLoggingLevel(opts.logLevel, { timeout: opts.timeoutMs })
+        .catch((err: unknown) => opts.logs?.note(`logging/setLevel "${opts.logLevel}" refused: ${err}`));
     return client;
   } catch (err) {
     await client.close().catch(() => {});

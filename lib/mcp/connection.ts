@@ -20,6 +20,8 @@ import {
 } from '@/lib/mcp/context-requests';
 import { classifyError, isConnectionLost, isSessionExpired, McpFailure } from '@/lib/mcp/errors';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
+import { ServerLogSink } from '@/lib/mcp/notification-limit';
+import { ResourceWatch } from '@/lib/mcp/resource-watch';
 import { FailureLog } from '@/lib/mcp/public-failure';
 import { listAllTools, ToolCache } from '@/lib/mcp/tool-cache';
 import { untilAborted } from '@/lib/mcp/until-aborted';
@@ -46,6 +48,10 @@ export class McpConnection {
   readonly stderr = new LineBuffer();
   /** Failures users were told about (by reference only), with their detail for the admin's logs page. */
   readonly failures = new FailureLog();
+  /** The server's log messages (notifications/message), masked and rate-limited, for the admin's page. */
+  readonly logs: ServerLogSink;
+  /** Attached resources subscribed to, and which changed since they were read. */
+  readonly watch = new ResourceWatch();
   /** tools/list requests sent (tests and benchmarks read it). */
   listRequests = 0;
   private client: Client | null = null;
@@ -71,6 +77,7 @@ export class McpConnection {
   ) {
     this.state = config.enabled ? 'idle' : 'disabled';
     this.roots = config.roots ?? [];
+    this.logs = ServerLogSink.forConfig(config);
     this.backoff = new Backoff(opts.baseBackoffMs, opts.maxBackoffMs);
     this.tools = new ToolCache({
       server: config.name,
@@ -145,6 +152,9 @@ export class McpConnection {
         onToolListChanged: () => this.onToolListChanged(),
         handlers: this.clientHandlers(),
         authProvider: this.opts.authProvider,
+        logs: this.logs,
+        logLevel: this.config.logLevel,
+        onResourceUpdated: (uri) => this.watch.updated(uri),
       });
     } catch (err) {
       const failure = classifyError(err);
@@ -166,6 +176,7 @@ export class McpConnection {
     this.backoff.connected();
     this.lastError = null;
     this.tools.invalidate(); // re-list after a reconnect; keep the last good list meanwhile
+    void this.watch.renew(client, this.opts.connectTimeoutMs);
     this.armIdleTimer();
     return client;
   }
@@ -242,9 +253,14 @@ export class McpConnection {
 
   // Requests without side effects go through health.request: sent once more on a lost session.
 
-  /** Resources and templates, when the server has them (admin detail pages; not cached). */
+  /** Resources, when the server has them (admin detail pages, the `@` picker; not cached). */
   async listResources(): Promise<ResourceInfo[]> {
     return this.health.request((client) => listResources(client, this.opts.connectTimeoutMs));
+  }
+
+  /** Any other such request (lib/mcp/context-requests, resource subscriptions), with the request timeout. */
+  async request<T>(run: (client: Client, timeoutMs: number) => Promise<T>): Promise<T> {
+    return this.health.request((client) => run(client, this.opts.connectTimeoutMs));
   }
 
   async listPrompts(): Promise<PromptInfo[]> {

@@ -1,24 +1,57 @@
-import type { LineBuffer } from '@/lib/mcp/line-buffer';
+import 'server-only';
+import { configSecrets, scrubSecrets } from '@/lib/mcp/public-failure';
+import type { McpServerConfig } from '@/lib/schemas/mcp';
 import { TokenBuckets } from '@/lib/token-bucket';
 
-type LogParams = { level: string; data?: unknown };
+type LogParams = { level: string; logger?: string; data?: unknown };
+
+/** One log message of a server as the admin's server page lists it (the host's own notes have logger "host"). */
+export type ServerLogEntry = { at: string; level: string; logger: string | null; text: string };
+
+/** How much of one message's data is kept. */
+export const MAX_LOG_TEXT = 2000;
+const MAX_LOGGER = 100;
+
+function stringify(data: unknown): string {
+  if (typeof data === 'string') return data;
+  try {
+    return JSON.stringify(data ?? null) ?? String(data);
+  } catch {
+    return String(data);
+  }
+}
 
 /**
- * Where a server's log notifications (notifications/message) go. Their text may hold the server's
- * secrets and a server may send thousands a second, so none of it is ever kept or printed: each one
- * becomes a line in the server's stderr tail (admin-only) naming its level and size, `burst` at once
- * and `perSecond` after that; the rest are only counted, and reported as one "suppressed" line.
+ * Where a server's log notifications (notifications/message) go: the last `max` of them, for the
+ * admin's server page only (never printed to the process's output). Their data may hold the server's
+ * secrets, so it is kept as text, cut to MAX_LOG_TEXT, with the server's configured secrets (env and
+ * header values, URL credentials) masked like a failure's detail. A server may send thousands a second:
+ * `burst` are kept at once and `perSecond` after that; the rest are only counted, and reported as one
+ * "suppressed" note.
  */
 export class ServerLogSink {
   private readonly bucket: TokenBuckets;
   private suppressed = 0;
+  private entries: ServerLogEntry[] = [];
 
   constructor(
-    private readonly out: LineBuffer,
+    private readonly secrets: readonly string[] = [],
     burst = 20,
     perSecond = 2,
+    private readonly max = 200,
   ) {
     this.bucket = new TokenBuckets(burst, perSecond, 1);
+  }
+
+  /** A sink masking this server's configured secrets. */
+  static forConfig(config: McpServerConfig): ServerLogSink {
+    let secrets: string[] = [];
+    try {
+      secrets = configSecrets(config);
+    } catch {
+      // A config whose URL does not parse never connects, so it never logs.
+    }
+    return new ServerLogSink(secrets);
   }
 
   record(params: LogParams, now = Date.now()): void {
@@ -27,15 +60,31 @@ export class ServerLogSink {
       return;
     }
     if (this.suppressed > 0) {
-      this.out.push(`[host] ${this.suppressed} more log notifications suppressed (rate limit)`);
+      this.note(`${this.suppressed} more log messages suppressed (rate limit)`, now, 'warning');
       this.suppressed = 0;
     }
-    const size =
-      typeof params.data === 'string'
-        ? params.data.length
-        : (JSON.stringify(params.data ?? null)?.length ?? 0);
-    this.out.push(
-      `[host] the server logged a "${params.level}" message (${size} characters, content not kept)`,
-    );
+    // Masked before it is cut, so that no secret survives in part at the cut.
+    const text = scrubSecrets(stringify(params.data), this.secrets);
+    const logger = typeof params.logger === 'string' ? params.logger.slice(0, MAX_LOGGER) : null;
+    this.push({
+      at: new Date(now).toISOString(),
+      level: String(params.level).slice(0, 20),
+      logger: logger && scrubSecrets(logger, this.secrets),
+      text: text.length > MAX_LOG_TEXT ? `${text.slice(0, MAX_LOG_TEXT)}… [truncated]` : text,
+    });
+  }
+
+  /** A note of the host's own about this server's logging (setLevel refused, messages suppressed). */
+  note(text: string, now = Date.now(), level = 'notice'): void {
+    this.push({ at: new Date(now).toISOString(), level, logger: 'host', text });
+  }
+
+  list(): ServerLogEntry[] {
+    return [...this.entries];
+  }
+
+  private push(entry: ServerLogEntry): void {
+    this.entries.push(entry);
+    if (this.entries.length > this.max) this.entries.shift();
   }
 }

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_CONNECTION_OPTIONS } from '@/lib/mcp/connection';
-import { ServerLogSink } from '@/lib/mcp/notification-limit';
-import { LineBuffer } from '@/lib/mcp/line-buffer';
+import { MASK } from '@/lib/mcp/mask';
+import { MAX_LOG_TEXT, ServerLogSink } from '@/lib/mcp/notification-limit';
 import { McpPool } from '@/lib/mcp/pool';
 
 /** Every server here is open to everyone; the pool still needs to know who is asking. */
@@ -24,7 +24,8 @@ pool.sync([
     timeoutMs: 30_000,
     command: process.execPath,
     args: [FIXTURE, 'stdio'],
-    env: { TEST_MCP_ATTACK_TOOLS: '1' },
+    // The canary is a configured secret: where the admin sees the server's log messages, it is masked.
+    env: { TEST_MCP_ATTACK_TOOLS: '1', LOG_CANARY: SECRET },
     cwd: null,
   },
 ]);
@@ -54,7 +55,7 @@ async function captureOutput<T>(fn: () => Promise<T>): Promise<{ value: T; outpu
 const text = (r: { content: unknown }) =>
   (r.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('');
 
-test('S18: sampling, elicitation and roots requests nobody can answer are refused; a log/progress flood is rate-limited and never logged verbatim', async (t) => {
+test('S18: sampling, elicitation and roots requests nobody can answer are refused; a log/progress flood is rate-limited, never printed, and kept for admins with secrets masked', async (t) => {
   // The rate limit reads the clock: frozen during the flood (so it meets exactly the burst, however
   // long the machine takes), then moved on by hand. Timers stay real: the server is a real process.
   t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
@@ -93,26 +94,48 @@ test('S18: sampling, elicitation and roots requests nobody can answer are refuse
   // The connection survived the flood and still answers.
   assert.equal(text(value.sum), '5');
 
-  // Nothing the server said reached our output, and the admin-visible tail holds no text from it.
+  // Nothing the server said reached our output or the stderr tail; the admin's log messages hold it masked.
   assert.ok(!output.includes(SECRET), `process output leaked the secret: ${output.slice(0, 500)}`);
-  const tail = pool.get('provoker')?.stderr.tail() ?? [];
-  assert.ok(!tail.join('\n').includes(SECRET), 'the stderr tail holds no notification text');
-  const noted = tail.filter((l) => l.includes('the server logged'));
-  assert.equal(noted.length, 20 + 1, 'the burst of the flood, then the one sent after the pause');
-  const dropped = tail.filter((l) => /\d+ more log notifications suppressed/.test(l));
-  assert.deepEqual(dropped, ['[host] 980 more log notifications suppressed (rate limit)']);
+  const conn = pool.get('provoker');
+  assert.ok(
+    !(conn?.stderr.tail() ?? []).join('\n').includes(SECRET),
+    'the stderr tail holds no notification text',
+  );
+  const messages = conn?.logs.list() ?? [];
+  assert.ok(!JSON.stringify(messages).includes(SECRET), 'the log messages hold the secret masked');
+  const kept = messages.filter((m) => m.logger === 'provoke');
+  assert.equal(kept.length, 20 + 1, 'the burst of the flood, then the one sent after the pause');
+  assert.equal(kept[0]?.text, `leaked ${MASK} #0`);
+  assert.equal(kept[0]?.level, 'error');
+  const dropped = messages.filter((m) => m.logger === 'host').map((m) => m.text);
+  assert.deepEqual(dropped, ['980 more log messages suppressed (rate limit)']);
 });
 
-test('S18: the log sink keeps level and size only, burst then a steady rate', () => {
-  const out = new LineBuffer();
-  const sink = new ServerLogSink(out, 3, 1);
+test('S18: the log sink keeps level, logger and text with configured secrets masked and cut; burst then a steady rate', () => {
+  const sink = new ServerLogSink([SECRET], 3, 1);
   const t0 = 1_000_000;
-  for (let i = 0; i < 10; i++) sink.record({ level: 'error', data: `token=${SECRET}` }, t0);
-  assert.equal(out.tail().length, 3);
-  sink.record({ level: 'info', data: { secret: SECRET } }, t0 + 1000);
-  const lines = out.tail();
-  assert.equal(lines.length, 5);
-  assert.equal(lines[3], '[host] 7 more log notifications suppressed (rate limit)');
-  assert.match(lines[4] ?? '', /"info" message \(\d+ characters, content not kept\)/);
-  assert.ok(!lines.join('\n').includes(SECRET));
+  for (let i = 0; i < 10; i++) sink.record({ level: 'error', logger: 'db', data: `token=${SECRET}` }, t0);
+  assert.equal(sink.list().length, 3);
+  assert.deepEqual(sink.list()[0], {
+    at: new Date(t0).toISOString(),
+    level: 'error',
+    logger: 'db',
+    text: `token=${MASK}`,
+  });
+  sink.record({ level: 'info', data: { secret: SECRET, n: 1 } }, t0 + 1000);
+  const entries = sink.list();
+  assert.equal(entries.length, 5);
+  assert.equal(entries[3]?.text, '7 more log messages suppressed (rate limit)');
+  assert.deepEqual(entries[4], {
+    at: new Date(t0 + 1000).toISOString(),
+    level: 'info',
+    logger: null,
+    text: `{"secret":"${MASK}","n":1}`,
+  });
+  // A secret straddling the cut is masked before the text is cut: no part of it is kept.
+  sink.record({ level: 'debug', data: `${'x'.repeat(MAX_LOG_TEXT - 4)}${SECRET}` }, t0 + 2000);
+  const long = sink.list().at(-1)?.text ?? '';
+  assert.ok(long.endsWith('… [truncated]'));
+  assert.ok(!long.includes(SECRET.slice(0, 4)));
+  assert.ok(!JSON.stringify(sink.list()).includes(SECRET));
 });

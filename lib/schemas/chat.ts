@@ -111,7 +111,8 @@ export type ChatDataParts = {
   'tool-progress': { progress: number; total?: number; message?: string };
   /** `connect`: a server this turn would use needs the user to sign in or supply a value first. */
   notice: { kind: 'step-limit' | 'connect'; text: string };
-  resource: { server: string; uri: string; name?: string; mimeType?: string; text?: string };
+  /** `updatedAt`: read again after the server said it changed (resources/subscribe). */
+  resource: ResourceRead & { updatedAt?: string };
   /** A server asked the user something during a tool call (MCP elicitation); id = the request's id. */
   elicitation: {
     toolCallId: string;
@@ -154,6 +155,7 @@ export type ElicitationStatus =
   /** URL mode: the user opened the link; the server has not said it is done yet. */
   | 'opened'
   | 'completed';
+type ResourceRead = { server: string; uri: string; name?: string; mimeType?: string; text?: string };
 export type ToolProgress = ChatDataParts['tool-progress'];
 
 /** MCP tools are found at runtime, so every tool call is a `dynamic-tool` part, never a static `tool-<name>` one. */
@@ -217,6 +219,7 @@ const StoredPartSchema = z.discriminatedUnion('type', [
       name: str.optional(),
       mimeType: str.optional(),
       text: str.optional(),
+      updatedAt: str.optional(),
     }),
   }),
   z.object({

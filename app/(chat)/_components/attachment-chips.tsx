@@ -1,5 +1,11 @@
 /** An MCP resource attached to a message with `@` (the server reads it when the message is sent). */
-export type ResourceAttachment = { server: string; uri: string; name: string };
+export type ResourceAttachment = {
+  server: string;
+  uri: string;
+  name: string;
+  /** Read again after the server said it changed (a sent message's chip shows "updated"). */
+  updatedAt?: string;
+};
 
 type Props = { items: ResourceAttachment[]; onRemove?: (item: ResourceAttachment) => void };
 
@@ -19,6 +25,15 @@ export function AttachmentChips({ items, onRemove }: Props) {
             @
           </span>
           <span className="truncate font-medium">{item.name}</span>
+          {item.updatedAt && (
+            <span
+              data-resource-updated={item.updatedAt}
+              title={`Read again ${new Date(item.updatedAt).toLocaleString()}: the server said it changed`}
+              className="rounded-full bg-blue-100 px-1.5 text-blue-800 dark:bg-blue-900 dark:text-blue-200"
+            >
+              updated
+            </span>
+          )}
           {onRemove ? (
             <button
               type="button"

@@ -77,11 +77,11 @@ export function slashOptions(query: string, prompts: PromptInfo[] | null): MenuO
 
 export function mentionOptions(query: string, resources: ResourceInfo[] | null): MenuOption[] {
   const options = (resources ?? []).map((r) => ({
-    key: `resource:${r.server}:${r.uri}`,
+    key: r.template ? `template:${r.server}:${r.uriTemplate}` : `resource:${r.server}:${r.uri}`,
     label: r.name,
-    detail: r.description ?? r.title,
-    note: `${r.server} · ${r.uri}${r.template ? ' (template)' : ''}`,
-    disabled: r.template,
+    detail: r.template && r.unsupported ? r.unsupported : (r.description ?? r.title),
+    note: r.template ? `${r.server} · ${r.uriTemplate} (template)` : `${r.server} · ${r.uri}`,
+    disabled: r.template && Boolean(r.unsupported),
     pick: { kind: 'resource', resource: r } as const,
   }));
   return rank(options, query, (o) => `${o.label} ${o.note ?? ''} ${o.detail ?? ''}`);

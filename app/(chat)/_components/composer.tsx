@@ -10,13 +10,14 @@ import { renderPromptText } from './prompt-requests';
 import { SendButton } from './send-button';
 import { MODE_LABELS } from './tool-selection';
 import { useComposerMenus } from './use-composer-menus';
-import { type PromptInfo, useMcpCatalogs } from './use-mcp-catalogs';
+import { type PromptInfo, type TemplateInfo, useMcpCatalogs } from './use-mcp-catalogs';
 
 // Panels and the prompt dialog load when first opened, not with the page.
 const HelpPanel = lazy(() => import('./help-panel').then((m) => ({ default: m.HelpPanel })));
 const PromptArgsDialog = lazy(() =>
   import('./prompt-args-dialog').then((m) => ({ default: m.PromptArgsDialog })),
 );
+const TemplateDialog = lazy(() => import('./template-dialog').then((m) => ({ default: m.TemplateDialog })));
 const ToolsPanel = lazy(() => import('./tools-panel').then((m) => ({ default: m.ToolsPanel })));
 
 type Props = {
@@ -58,6 +59,7 @@ export function Composer(props: Props) {
   const [attachments, setAttachments] = useState<ResourceAttachment[]>([]);
   const [panel, setPanel] = useState<'tools' | 'help' | null>(null);
   const [argsFor, setArgsFor] = useState<PromptInfo | null>(null);
+  const [templateFor, setTemplateFor] = useState<TemplateInfo | null>(null);
   const [toolsOpen, setToolsOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -99,16 +101,21 @@ export function Composer(props: Props) {
     }
   }
 
+  function attach({ server, uri, name }: ResourceAttachment) {
+    setAttachments((list) =>
+      list.some((a) => a.server === server && a.uri === uri) ? list : [...list, { server, uri, name }],
+    );
+  }
+
   function choose(option: MenuOption) {
     const { pick } = option;
     if (pick.kind === 'resource') {
-      const { server, uri, name } = pick.resource;
       const start = menu?.trigger.start ?? text.length;
       const end = menu?.trigger.end ?? text.length;
       replaceText(text.slice(0, start) + text.slice(end), start);
-      setAttachments((list) =>
-        list.some((a) => a.server === server && a.uri === uri) ? list : [...list, { server, uri, name }],
-      );
+      // A template is filled in first (TemplateDialog), then attached by its expanded URI.
+      if (pick.resource.template) setTemplateFor(pick.resource);
+      else attach(pick.resource);
       return;
     }
     replaceText('');
@@ -230,6 +237,22 @@ export function Composer(props: Props) {
             onInsert={(inserted) => {
               setArgsFor(null);
               replaceText(inserted);
+            }}
+          />
+        </Suspense>
+      )}
+      {templateFor && (
+        <Suspense fallback={null}>
+          <TemplateDialog
+            template={templateFor}
+            onClose={() => {
+              setTemplateFor(null);
+              requestAnimationFrame(() => ref.current?.focus());
+            }}
+            onAttach={(uri) => {
+              setTemplateFor(null);
+              attach({ server: templateFor.server, uri, name: `${templateFor.name}: ${uri}`.slice(0, 200) });
+              requestAnimationFrame(() => ref.current?.focus());
             }}
           />
         </Suspense>

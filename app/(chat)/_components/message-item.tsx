@@ -27,7 +27,14 @@ type Props = {
 const resourcesOf = (message: ChatMessage): ResourceAttachment[] =>
   message.parts.flatMap((p) =>
     p.type === 'data-resource'
-      ? [{ server: p.data.server, uri: p.data.uri, name: p.data.name ?? p.data.uri }]
+      ? [
+          {
+            server: p.data.server,
+            uri: p.data.uri,
+            name: p.data.name ?? p.data.uri,
+            updatedAt: p.data.updatedAt,
+          },
+        ]
       : [],
   );
 

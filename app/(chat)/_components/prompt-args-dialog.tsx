@@ -2,7 +2,7 @@
 
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { PromptArgumentField } from './prompt-argument-field';
-import { renderPromptText } from './prompt-requests';
+import { completeArgument, renderPromptText } from './prompt-requests';
 import type { PromptInfo } from './use-mcp-catalogs';
 
 type Props = { prompt: PromptInfo; onInsert: (text: string) => void; onClose: () => void };
@@ -56,8 +56,7 @@ export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
         {args.map((a, i) => (
           <PromptArgumentField
             key={a.name}
-            server={prompt.server}
-            prompt={prompt.name}
+            complete={(value, signal) => completeArgument(prompt.server, prompt.name, a.name, value, signal)}
             argument={a}
             value={values[a.name] ?? ''}
             autoFocus={i === 0}

@@ -1,12 +1,12 @@
 'use client';
 
-import { useEffect, useId, useState } from 'react';
-import { completeArgument } from './prompt-requests';
-
+import { useEffect, useId, useRef, useState } from 'react';
 type Argument = { name: string; description?: string; required?: boolean };
 type Props = {
-  server: string;
-  prompt: string;
+  /** The server's suggestions for a value (POST /api/prompts/complete or /api/resources/complete). */
+  complete: (value: string, signal: AbortSignal) => Promise<string[]>;
+  /** Changes when what `complete` depends on besides the value does (the other variables' values). */
+  completionKey?: string;
   argument: Argument;
   value: string;
   autoFocus?: boolean;
@@ -15,18 +15,30 @@ type Props = {
 
 const DEBOUNCE_MS = 150;
 
-/** One prompt argument: a labelled input with the server's completions as a listbox under it. */
-export function PromptArgumentField({ server, prompt, argument, value, autoFocus, onChange }: Props) {
+/** One prompt argument or template variable: a labelled input with the server's completions as a listbox under it. */
+export function PromptArgumentField({
+  complete,
+  completionKey,
+  argument,
+  value,
+  autoFocus,
+  onChange,
+}: Props) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [suggestions, setSuggestions] = useState<string[]>([]);
   const [active, setActive] = useState(-1);
+  // The latest `complete`, without asking again on every render (callers pass a new function each time).
+  const completeRef = useRef(complete);
+  completeRef.current = complete;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: completionKey stands for what the latest `complete` (a ref) depends on
   useEffect(() => {
     if (!open) return;
     const abort = new AbortController();
     const timer = setTimeout(() => {
-      completeArgument(server, prompt, argument.name, value, abort.signal)
+      completeRef
+        .current(value, abort.signal)
         .then((values) => {
           setSuggestions(values.slice(0, 20));
           setActive(-1);
@@ -39,7 +51,7 @@ export function PromptArgumentField({ server, prompt, argument, value, autoFocus
       clearTimeout(timer);
       abort.abort();
     };
-  }, [open, server, prompt, argument.name, value]);
+  }, [open, value, completionKey]);
 
   const shown = open && !(suggestions.length === 1 && suggestions[0] === value) ? suggestions : [];
   const listId = `${id}-list`;

@@ -1,4 +1,4 @@
-/** Client calls for MCP prompts: render one into text for the message box, and complete an argument. */
+/** Client calls for MCP prompts and resource templates: render a prompt into text for the message box, complete an argument. */
 
 async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
   const res = await fetch(url, {
@@ -40,6 +40,23 @@ export async function completeArgument(
   const result = await postJson<{ values: string[] }>(
     '/api/prompts/complete',
     { server, prompt, argument, value },
+    signal,
+  );
+  return result.values;
+}
+
+/** POST /api/resources/complete → suggested values for a template variable, given the others. */
+export async function completeTemplateVariable(
+  server: string,
+  uriTemplate: string,
+  argument: string,
+  value: string,
+  context: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const result = await postJson<{ values: string[] }>(
+    '/api/resources/complete',
+    { server, uriTemplate, argument, value, context },
     signal,
   );
   return result.values;

@@ -10,16 +10,29 @@ export type PromptInfo = {
   description?: string;
   arguments?: Array<{ name: string; description?: string; required?: boolean }>;
 };
-/** GET /api/resources item: offered by the `@` picker (templates are listed but can't be attached). */
-export type ResourceInfo = {
+/** GET /api/resources item: a resource the `@` picker attaches as is. */
+export type PlainResourceInfo = {
   server: string;
   uri: string;
   name: string;
   title?: string;
   description?: string;
   mimeType?: string;
-  template: boolean;
+  template: false;
 };
+/** GET /api/resources item: a resource template; picking it asks for its variables (unless `unsupported` says why not). */
+export type TemplateInfo = {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  template: true;
+  variables: string[];
+  unsupported?: string;
+};
+export type ResourceInfo = PlainResourceInfo | TemplateInfo;
 
 const FRESH_MS = 30_000;
 

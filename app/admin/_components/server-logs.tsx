@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+import { type LogMessageView, ServerLogMessages } from './server-log-messages';
 
 type CallView = {
   id: string;
@@ -14,7 +15,13 @@ type CallView = {
 };
 /** A failure a user was shown only by its reference; the detail is here. */
 type FailureView = { ref: string; at: string; kind: string; detail: string };
-type Logs = { stderr: string[]; calls: CallView[]; failures: FailureView[] };
+type Logs = {
+  stderr: string[];
+  messages: LogMessageView[];
+  logLevel: string | null;
+  calls: CallView[];
+  failures: FailureView[];
+};
 
 const POLL_MS = 5000;
 const OUTCOME: Record<CallView['outcome'], string> = {
@@ -24,7 +31,7 @@ const OUTCOME: Record<CallView['outcome'], string> = {
   cancelled: 'bg-zinc-200 text-zinc-700 dark:bg-zinc-700 dark:text-zinc-200',
 };
 
-/** A server's stderr tail, the failures users saw by reference, and its last 50 tool calls, polled every 5 s; all of it plain text. */
+/** A server's stderr tail, its log messages, the failures users saw by reference, and its last 50 tool calls, polled every 5 s; all of it plain text. */
 export function ServerLogs({ id }: { id: string }) {
   const [logs, setLogs] = useState<Logs | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -87,6 +94,12 @@ export function ServerLogs({ id }: { id: string }) {
               {stderrText || <span className="italic text-zinc-500">(no stderr output)</span>}
             </pre>
           </div>
+          <ServerLogMessages
+            id={id}
+            messages={logs.messages}
+            logLevel={logs.logLevel}
+            onSaved={() => void load()}
+          />
           {logs.failures.length > 0 && (
             <div>
               <h3 className="text-sm font-medium text-zinc-500">Errors shown to users (by reference)</h3>

@@ -1,0 +1,116 @@
+'use client';
+
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { expandUriTemplate } from '@/lib/uri-template';
+import { PromptArgumentField } from './prompt-argument-field';
+import { completeTemplateVariable } from './prompt-requests';
+import type { TemplateInfo } from './use-mcp-catalogs';
+
+type Props = {
+  template: TemplateInfo;
+  /** The expanded URI, to attach like any resource. */
+  onAttach: (uri: string) => void;
+  onClose: () => void;
+};
+
+/**
+ * Fills in an MCP resource template (`notes://{folder}/{name}`): one field per variable, each with the
+ * server's completions (given the values of the others), then hands back the expanded URI.
+ */
+export function TemplateDialog({ template, onAttach, onClose }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const { server, uriTemplate, variables } = template;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
+  let preview: string | null = null;
+  try {
+    preview = expandUriTemplate(uriTemplate, filled);
+  } catch {
+    preview = null;
+  }
+
+  function attach(e: FormEvent) {
+    e.preventDefault();
+    const missing = variables.filter((v) => !values[v]?.trim());
+    if (missing.length) {
+      setError(`Required: ${missing.join(', ')}`);
+      return;
+    }
+    try {
+      onAttach(expandUriTemplate(uriTemplate, values));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : 'This template cannot be filled in.');
+    }
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      aria-label={`Fill in ${template.name}`}
+      data-resource-template={uriTemplate}
+      onClose={onClose}
+      className="m-auto w-[min(26rem,92vw)] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      <form onSubmit={attach} className="space-y-3">
+        <div>
+          <h2 className="break-words text-base font-semibold">@{template.name}</h2>
+          <p className="break-all font-mono text-xs text-zinc-500">
+            {server} · {uriTemplate}
+          </p>
+          {template.description && (
+            <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{template.description}</p>
+          )}
+        </div>
+        {variables.map((name, i) => {
+          const others = Object.fromEntries(Object.entries(filled).filter(([k]) => k !== name));
+          return (
+            <PromptArgumentField
+              key={name}
+              complete={(value, signal) =>
+                completeTemplateVariable(server, uriTemplate, name, value, others, signal)
+              }
+              completionKey={JSON.stringify(others)}
+              argument={{ name, required: true }}
+              value={values[name] ?? ''}
+              autoFocus={i === 0}
+              onChange={(v) => {
+                setValues((prev) => ({ ...prev, [name]: v }));
+                setError(null);
+              }}
+            />
+          );
+        })}
+        <p className="break-all text-xs text-zinc-500" data-template-preview>
+          {preview ?? 'Fill in every field.'}
+        </p>
+        {error && (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {error}
+          </p>
+        )}
+        <div className="flex justify-end gap-2 pt-2">
+          <button
+            type="button"
+            onClick={() => ref.current?.close()}
+            className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
+          >
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700"
+          >
+            Attach
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

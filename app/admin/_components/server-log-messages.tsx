@@ -1,0 +1,111 @@
+'use client';
+
+import { useId, useState } from 'react';
+import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+import { LOG_LEVELS } from '@/lib/schemas/mcp';
+
+/** One log message a server sent (notifications/message): its data as text, secrets masked, cut. */
+export type LogMessageView = {
+  at: string;
+  level: string;
+  logger: string | null;
+  text: string;
+  user: string | null;
+};
+
+const LEVEL_STYLE: Record<string, string> = {
+  debug: 'bg-zinc-100 text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300',
+  info: 'bg-blue-100 text-blue-800 dark:bg-blue-900 dark:text-blue-200',
+  notice: 'bg-blue-100 text-blue-800 dark:bg-blue-900 dark:text-blue-200',
+  warning: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-200',
+};
+const SEVERE = 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-200';
+
+type Props = {
+  id: string;
+  messages: LogMessageView[];
+  /** The server's configured logLevel (null: the server's own default). */
+  logLevel: string | null;
+  onSaved: () => void;
+};
+
+/**
+ * The server's log messages, newest first, and the level it is asked to log at (saved as the server's
+ * `logLevel`; the server reconnects and is sent logging/setLevel). All of it plain text.
+ */
+export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
+  const selectId = useId();
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function save(level: string) {
+    setSaving(true);
+    setError(null);
+    try {
+      await adminFetch(`/api/mcp/servers/${encodeURIComponent(id)}`, {
+        method: 'PATCH',
+        json: { logLevel: level === '' ? null : level },
+      });
+      onSaved();
+    } catch (err) {
+      setError(err instanceof AdminApiError ? err.message : 'Could not save the log level.');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <div>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="text-sm font-medium text-zinc-500">Log messages from the server</h3>
+        <div className="flex items-center gap-2 text-sm">
+          <label htmlFor={selectId}>Log level</label>
+          <select
+            id={selectId}
+            value={logLevel ?? ''}
+            disabled={saving}
+            onChange={(e) => void save(e.target.value)}
+            className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-950"
+          >
+            <option value="">Server default</option>
+            {LOG_LEVELS.map((l) => (
+              <option key={l} value={l}>
+                {l} and above
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {error && (
+        <p role="alert" className="mt-1 break-words text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+      {messages.length === 0 ? (
+        <p className="mt-1 text-sm text-zinc-500">No log messages yet.</p>
+      ) : (
+        <ul
+          data-log-messages
+          className="mt-1 max-h-64 space-y-0.5 overflow-auto rounded-md border border-zinc-200 bg-zinc-50 p-2 font-mono text-xs dark:border-zinc-800 dark:bg-zinc-950"
+        >
+          {[...messages].reverse().map((m, i) => (
+            <li
+              // biome-ignore lint/suspicious/noArrayIndexKey: messages have no id; the list is replaced as a whole
+              key={`${m.at}-${i}`}
+              data-log-level={m.level}
+              className="whitespace-pre-wrap break-all"
+            >
+              <time dateTime={m.at} className="text-zinc-500">
+                {new Date(m.at).toLocaleTimeString()}
+              </time>{' '}
+              <span className={`rounded px-1 ${LEVEL_STYLE[m.level] ?? SEVERE}`}>{m.level}</span>{' '}
+              {m.user && <span className="text-zinc-500">[{m.user}] </span>}
+              {m.logger && <span className="font-semibold">{m.logger}: </span>}
+              <span data-log-text>{m.text}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
