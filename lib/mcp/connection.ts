@@ -1,10 +1,10 @@
 import 'server-only';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ActiveCalls } from '@/lib/mcp/active-calls';
 import { Backoff } from '@/lib/mcp/backoff';
 import { callWithCaps } from '@/lib/mcp/call-tool';
-import { type ClientHandlers, connectClient } from '@/lib/mcp/connect';
+import { ClientSide } from '@/lib/mcp/client-side';
+import { connectClient } from '@/lib/mcp/connect';
 import {
   type CallOptions,
   type ConnectionOptions,
@@ -26,12 +26,6 @@ import { FailureLog } from '@/lib/mcp/public-failure';
 import { listAllTools, ToolCache } from '@/lib/mcp/tool-cache';
 import { untilAborted } from '@/lib/mcp/until-aborted';
 import type { McpServerConfig, ServerStatus, ServerStatusInfo } from '@/lib/schemas/mcp';
-
-/** A root as MCP lists it: its URI, named by its last path segment. */
-function rootOf(uri: string): { uri: string; name: string } {
-  const path = decodeURIComponent(new URL(uri).pathname).replace(/\/+$/, '');
-  return { uri, name: path.split('/').at(-1) || '/' };
-}
 
 export {
   type CallOptions,
@@ -65,18 +59,15 @@ export class McpConnection {
   private closed = false;
   private readonly tools: ToolCache;
   private readonly health: ConnectionHealth;
-  /** Running calls, to which the server's elicitation and sampling requests are routed. */
-  private readonly active = new ActiveCalls();
-  /** The roots shared with the server (file URIs); whether the current client advertised any. */
-  private roots: string[];
-  private rootsAdvertised = false;
+  /** Elicitation, sampling and roots: what this connection answers as the client. */
+  private readonly side: ClientSide;
 
   constructor(
     readonly config: McpServerConfig,
     private readonly opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS,
   ) {
     this.state = config.enabled ? 'idle' : 'disabled';
-    this.roots = config.roots ?? [];
+    this.side = new ClientSide(config);
     this.logs = ServerLogSink.forConfig(config);
     this.backoff = new Backoff(opts.baseBackoffMs, opts.maxBackoffMs);
     this.tools = new ToolCache({
@@ -150,7 +141,7 @@ export class McpConnection {
         stderr: this.stderr,
         timeoutMs: this.opts.connectTimeoutMs,
         onToolListChanged: () => this.onToolListChanged(),
-        handlers: this.clientHandlers(),
+        handlers: this.side.handlers(),
         authProvider: this.opts.authProvider,
         logs: this.logs,
         logLevel: this.config.logLevel,
@@ -181,30 +172,11 @@ export class McpConnection {
     return client;
   }
 
-  private clientHandlers(): ClientHandlers {
-    this.rootsAdvertised = this.roots.length > 0;
-    return {
-      elicit: (params, signal) => this.active.elicit(params, signal),
-      elicitationComplete: (id) => this.active.completed(id),
-      ...(this.config.sampling !== 'never' && {
-        sample: (params, signal) => this.active.sample(params, signal),
-      }),
-      // Advertised only with something to share: a server told "no roots" may refuse every path.
-      ...(this.rootsAdvertised && { roots: () => this.roots.map(rootOf) }),
-    };
-  }
-
   /**
-   * New roots from the admin: the server is told (roots/list_changed) and lists them again. False
-   * when the change is between none and some, which the capabilities sent at connect cannot express:
-   * the caller then reconnects.
+   * New roots from the admin (see ClientSide.updateRoots): false when the connection must be rebuilt.
    */
   updateRoots(roots: string[]): boolean {
-    const client = this.client ?? this.connecting;
-    if (client && this.rootsAdvertised !== roots.length > 0) return false;
-    this.roots = roots;
-    if (this.client && this.rootsAdvertised) void this.client.sendRootsListChanged().catch(() => {});
-    return true;
+    return this.side.updateRoots(roots, this.client, this.connecting !== null);
   }
 
   private markError(failure: McpFailure): void {
@@ -298,7 +270,7 @@ export class McpConnection {
   ): Promise<CallToolResult> {
     this.inflight++;
     this.clearIdleTimer();
-    const leave = this.active.enter(opts.owner, opts.hooks);
+    const leave = this.side.enter(opts.owner, opts.hooks);
     try {
       if (this.tools.lacks(name))
         throw new McpFailure('protocol', `Server "${this.name}" does not offer a tool "${name}" (any more).`);

@@ -89,12 +89,7 @@ export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
           className="mt-1 max-h-64 space-y-0.5 overflow-auto rounded-md border border-zinc-200 bg-zinc-50 p-2 font-mono text-xs dark:border-zinc-800 dark:bg-zinc-950"
         >
           {[...messages].reverse().map((m, i) => (
-            <li
-              // biome-ignore lint/suspicious/noArrayIndexKey: messages have no id; the list is replaced as a whole
-              key={`${m.at}-${i}`}
-              data-log-level={m.level}
-              className="whitespace-pre-wrap break-all"
-            >
+            <li key={`${m.at}-${i}`} data-log-level={m.level} className="whitespace-pre-wrap break-all">
               <time dateTime={m.at} className="text-zinc-500">
                 {new Date(m.at).toLocaleTimeString()}
               </time>{' '}

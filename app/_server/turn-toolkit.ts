@@ -1,0 +1,84 @@
+import 'server-only';
+import { getDb } from '@/db/client';
+import type { getOwnConversation } from '@/db/queries/conversations';
+import { recordToolCall } from '@/db/queries/tool-calls';
+import { readResourceForMessage } from '@/app/_server/mcp-context';
+import { connectNotices } from '@/app/_server/mcp-connections';
+import type { SamplingRun } from '@/app/_server/sampling';
+import type { SessionUser } from '@/app/_server/session';
+import { toolPolicy } from '@/app/_server/tool-policy';
+import { turnRequestHooks } from '@/app/_server/turn-requests';
+import type { Toolkit, TurnInput } from '@/lib/chat/run-turn';
+import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
+import { AppError } from '@/lib/errors';
+import { getPool } from '@/lib/mcp/pool';
+import type { ChatPart, ChatPost } from '@/lib/schemas/chat';
+
+// A chat turn's MCP side: the tools it may use (with their approval policy, and how their calls
+// answer a server's elicitation and sampling requests), and the resources a user message attaches.
+
+export type Conversation = NonNullable<ReturnType<typeof getOwnConversation>>;
+
+/** The MCP tools this conversation may use (its servers, minus tools switched off), with their approval policy. */
+export async function prepareToolkit(
+  user: SessionUser,
+  conversation: Pick<Conversation, 'id' | 'allowedTools' | 'toolServers' | 'disabledTools'>,
+  runSampling: SamplingRun,
+) {
+  // The user's own view: servers they may not use are not in it, so the model never sees their tools.
+  const pool = getPool().forUser(user);
+  const catalog = await pool.tools(conversation.toolServers ?? undefined);
+  const disabled = new Set(conversation.disabledTools);
+  const allowed = new Set(conversation.allowedTools);
+  return (...[emitProgress, emit]: Parameters<NonNullable<TurnInput['prepareTools']>>): Toolkit => {
+    const { tools, entries } = buildToolSet({
+      catalog,
+      policy: (server, tool) => {
+        const policy = toolPolicy(server, tool);
+        return disabled.has(`${server}/${tool.name}`) ? { ...policy, enabled: false } : policy;
+      },
+      call: (server, tool, args, opts) => pool.callTool(server, tool, args, opts),
+      record: (call) => recordToolCall(getDb(), { conversationId: conversation.id, ...call }),
+      onProgress: emitProgress,
+      hooks: (server, toolCallId) =>
+        turnRequestHooks({
+          userId: user.id,
+          conversationId: conversation.id,
+          server,
+          toolCallId,
+          emit,
+          samplingPolicy: getPool().config(server)?.sampling ?? 'ask',
+          runSampling,
+        }),
+    });
+    // A tool whose definition changed since review always asks, whatever was allowed before.
+    const isAllowed = (e: ToolEntry) =>
+      e.approval === 'auto' ||
+      (allowed.has(`${e.server}/${e.tool.name}`) && !toolPolicy(e.server, e.tool).changed);
+    return { tools, entries, isAllowed, notices: connectNotices(user, catalog) };
+  };
+}
+
+/** The parts kept for a user message: its text, and attached MCP resources read now, on the server. */
+export async function storedUserParts(
+  user: SessionUser,
+  parts: Extract<ChatPost, { message: unknown }>['message']['parts'],
+): Promise<ChatPart[]> {
+  return Promise.all(
+    parts.map(async (p): Promise<ChatPart> => {
+      if (p.type === 'text') return { type: 'text', text: p.text };
+      try {
+        const read = await readResourceForMessage(user, p.data.server, p.data.uri);
+        return {
+          type: 'data-resource',
+          data: { ...read, name: p.data.name ?? p.data.uri.split('/').at(-1) ?? p.data.uri },
+        };
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        throw new AppError('bad_request', `Could not read ${p.data.uri}: ${message}`, {
+          'message.parts': 'resource unavailable',
+        });
+      }
+    }),
+  );
+}
