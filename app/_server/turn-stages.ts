@@ -1,0 +1,173 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import type { UIMessageChunk } from 'ai';
+import type { Db } from '@/db/client';
+import { allowToolsInConversation, loadConversation, updateConversation } from '@/db/queries/conversations';
+import { changeMessage, listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
+import { toolSettingsPatch } from '@/app/_server/conversation-settings';
+import type { Conversation } from '@/app/_server/turn-toolkit';
+import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
+import { AppError, notFound } from '@/lib/errors';
+import type { ChatMessage, ChatPart, ChatPost } from '@/lib/schemas/chat';
+import { titleFrom } from '@/lib/title';
+
+/**
+ * The stages of a chat turn between admission and the model, each with plain inputs and outputs and
+ * the database handle passed in, so each can be tested alone (turn-stages.test.ts):
+ *
+ *   admit (turn-admission.ts) → claim (running-turns.ts) → load → persist input → build tools
+ *   (turn-toolkit.ts) → run (lib/chat/run-turn.ts, with endState) → persist answer
+ *
+ * chat-turn.ts strings them together; nothing here knows about HTTP or the running-turn registry.
+ */
+
+export type Loaded = ReturnType<typeof loadConversation>;
+
+/** Load: the conversation and its messages in one read; another user's conversation does not exist. */
+export function loadTurn(db: Db, userId: string, body: ChatPost): Loaded {
+  const loaded = loadConversation(db, userId, body.id);
+  if (loaded.takenByOther || (!loaded.row && 'approvals' in body)) throw notFound('Conversation not found.');
+  return loaded;
+}
+
+export type PersistedInput = {
+  /** What the model sees: the stored history ending with the new message (or the answered approvals). */
+  history: ChatMessage[];
+  /** An answer continued after approvals: its stream starts with a replay of what it already holds. */
+  continued?: ChatMessage;
+  /** The conversation's tool settings as they are now (stored, plus this request's changes). */
+  settings: TurnToolSettings;
+};
+
+export type TurnToolSettings = Pick<
+  Conversation,
+  'id' | 'allowedTools' | 'toolMode' | 'toolServers' | 'disabledTools' | 'maxSteps' | 'maxToolCalls'
+>;
+
+/**
+ * Persist input: store what the request brings before anything else happens. An approval answer is
+ * applied to the stored answer in one transaction (of two answers to one approval only the first
+ * counts: 409); a message is stored (new, or an edit that replaces a message and drops what followed),
+ * after resolving calls still awaiting approval as "skipped".
+ */
+export async function persistInput(
+  db: Db,
+  input: {
+    userId: string;
+    body: ChatPost;
+    loaded: Loaded;
+    /** The model the turn runs on, stored with the conversation (null: none is configured). */
+    modelId: string | null;
+    /** The user message's parts as stored (attached resources read now). */
+    userParts: () => Promise<ChatPart[]>;
+  },
+): Promise<PersistedInput> {
+  const { userId, body, loaded, modelId } = input;
+  const patch = 'tools' in body && body.tools ? toolSettingsPatch(body.tools) : {};
+  const stored: TurnToolSettings = loaded.row ?? {
+    id: body.id,
+    allowedTools: [],
+    toolMode: 'auto',
+    toolServers: null,
+    disabledTools: [],
+    maxSteps: null,
+    maxToolCalls: null,
+  };
+  let history = loaded.messages;
+
+  if ('approvals' in body) {
+    const last = history.at(-1);
+    if (last?.role !== 'assistant')
+      throw new AppError('bad_request', 'Nothing in this conversation awaits approval.');
+    let alwaysAllow: string[] = [];
+    const answered = changeMessage(db, body.id, last.id, (message) => {
+      const applied = applyApprovals(message.parts, body.approvals);
+      alwaysAllow = applied.alwaysAllow;
+      return { ...message, parts: applied.parts };
+    });
+    if (!answered) throw new AppError('conflict', 'This answer changed meanwhile. Reload the conversation.');
+    allowToolsInConversation(db, body.id, alwaysAllow);
+    const allowedTools = [...new Set([...stored.allowedTools, ...alwaysAllow])];
+    return {
+      history: [...history.slice(0, -1), answered],
+      continued: answered,
+      settings: { ...stored, allowedTools, ...patch },
+    };
+  }
+
+  history = skipPendingApprovals(db, body.id, history);
+  const text = body.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  const message: ChatMessage = { id: body.message.id, role: 'user', parts: await input.userParts() };
+  const outcome = saveUserMessage(db, {
+    conversationId: body.id,
+    userId,
+    title: titleFrom(text),
+    model: modelId,
+    isNew: !loaded.row,
+    modelChanged: Boolean(loaded.row && modelId && loaded.row.model !== modelId),
+    message,
+  });
+  if (outcome === 'not-yours') throw notFound('Conversation not found.');
+  if (outcome === 'not-a-user-message')
+    throw new AppError('bad_request', 'That message id belongs to an answer.', {
+      'message.id': 'is not a user message',
+    });
+  if (Object.keys(patch).length) updateConversation(db, userId, body.id, patch);
+  // An edit or retry replaced a stored message and dropped what followed: read the result back.
+  return {
+    history: outcome === 'replaced' ? listMessages(db, body.id) : [...history, message],
+    settings: { ...stored, ...patch },
+  };
+}
+
+/**
+ * A new message while tool calls still await approval: those calls are resolved now, stored as denied
+ * ("skipped"), so no card stays "awaiting approval" and the model sees why they did not run.
+ */
+function skipPendingApprovals(db: Db, conversationId: string, history: ChatMessage[]): ChatMessage[] {
+  const last = history.at(-1);
+  if (last?.role !== 'assistant' || !hasPendingApprovals(last.parts)) return history;
+  const skipped = changeMessage(db, conversationId, last.id, (stored) => ({
+    ...stored,
+    parts: skipApprovals(stored.parts, SKIPPED_APPROVAL),
+  }));
+  return skipped ? [...history.slice(0, -1), skipped] : history;
+}
+
+/** Persist answer: the answer, however it ended, is stored once. */
+export function persistAnswer(db: Db, conversationId: string, message: ChatMessage): void {
+  saveAssistantMessage(db, conversationId, message);
+}
+
+/** Never a user message without an answer: a turn that cannot run stores its failure as one (with Retry). */
+export function persistFailure(db: Db, conversationId: string, error: string): void {
+  saveAssistantMessage(db, conversationId, {
+    id: `failed-${randomUUID()}`,
+    role: 'assistant',
+    parts: [],
+    metadata: { createdAt: Date.now(), interrupted: true, error },
+  });
+}
+
+/**
+ * The end state (interrupted, error) is known only once the answer is stored: it goes out last, so a
+ * client that replays the turn after its end shows what was stored.
+ */
+export function withEndState(
+  stream: ReadableStream<UIMessageChunk>,
+  ended: () => ChatMessage['metadata'],
+): ReadableStream<UIMessageChunk> {
+  return stream.pipeThrough(
+    new TransformStream<UIMessageChunk, UIMessageChunk>({
+      flush(controller) {
+        const end = ended();
+        if (end?.interrupted || end?.error) {
+          controller.enqueue({
+            type: 'message-metadata',
+            messageMetadata: { interrupted: end.interrupted, ...(end.error ? { error: end.error } : {}) },
+          });
+        }
+      },
+    }),
+  );
+}
