@@ -6,12 +6,8 @@ import { listMessages } from '@/db/queries/messages';
 import type { SessionUser } from '@/app/_server/session';
 import { conversationToMarkdown } from '@/lib/chat/export';
 import { notFound } from '@/lib/errors';
-import {
-  type ChatPart,
-  type ConversationImportSchema,
-  parseStoredParts,
-  type ToolState,
-} from '@/lib/schemas/chat';
+import type { ChatPart, ConversationImportSchema, ToolState } from '@/lib/schemas/chat';
+import { parseStoredParts } from '@/lib/schemas/stored-message';
 import type { z } from 'zod';
 
 const fileName = (title: string, ext: string) =>

@@ -2,7 +2,8 @@ import 'server-only';
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { conversations, messages } from '@/db/schema';
-import { type ChatMessage, parseStoredMetadata, parseStoredParts } from '@/lib/schemas/chat';
+import type { ChatMessage } from '@/lib/schemas/chat';
+import { parseStoredMetadata, parseStoredParts } from '@/lib/schemas/stored-message';
 
 export type MessageRow = typeof messages.$inferSelect;
 
