@@ -27,6 +27,14 @@ test('a statement is compiled once and reused by its SQL text', () => {
   assert.notEqual(handle.sqlite.prepare('select name from user where id = ?'), first);
 });
 
+test('the statement cache is bounded: past its cap the least recently used is dropped', () => {
+  const first = handle.sqlite.prepare('select 0 as n');
+  for (let i = 1; i <= 300; i++) handle.sqlite.prepare(`select ${i} as n`);
+  const recent = handle.sqlite.prepare('select 300 as n');
+  assert.equal(handle.sqlite.prepare('select 300 as n'), recent, 'a recent statement is still cached');
+  assert.notEqual(handle.sqlite.prepare('select 0 as n'), first, 'the oldest was compiled again');
+});
+
 test('a reused statement comes back in its default mode, whatever the last caller set', () => {
   const raw = handle.sqlite.prepare('select id, name from user where id = ?').raw(true);
   assert.deepEqual(raw.get('ann'), ['ann', 'Ann']);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { LRUCache } from 'lru-cache';
 import { attachSecrets, type DbSecrets } from '@/db/sealing';
 import { sealStoredSecrets } from '@/db/queries/stored-secrets';
 import { getEnv } from '@/lib/env';
@@ -38,20 +39,17 @@ const STATEMENT_CACHE_SIZE = 256;
  * default mode (drizzle switches some to raw mode per call); none is ever iterated, so reuse is safe.
  */
 function cacheStatements(sqlite: Database.Database): void {
-  const cache = new Map<string, Database.Statement>();
+  // Past the cap, the least recently used statement is dropped.
+  const cache = new LRUCache<string, Database.Statement>({ max: STATEMENT_CACHE_SIZE });
   const compile = sqlite.prepare.bind(sqlite);
   sqlite.prepare = ((source: string) => {
     const cached = cache.get(source);
     if (cached) {
-      // Most recently used last, so the oldest entry is the one dropped.
-      cache.delete(source);
-      cache.set(source, cached);
       if (cached.reader) cached.raw(false);
       return cached;
     }
     const statement = compile(source);
     cache.set(source, statement);
-    if (cache.size > STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     return statement;
   }) as typeof sqlite.prepare;
 }

@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /**
  * Per-account sign-in back-off, across all addresses: after `freeFailures` wrong passwords in a row,
  * each further attempt must wait 1 s, 2 s, 4 s … up to `maxWaitMs` after the last failure. The wait
@@ -24,11 +26,13 @@ const DEFAULTS: BackoffOptions = {
 };
 
 export class LoginBackoff {
-  private readonly entries = new Map<string, Entry>();
+  /** Accounts by last failure or success; past `maxAccounts`, lru-cache drops the least recent. */
+  private readonly entries: LRUCache<string, Entry>;
   private readonly options: BackoffOptions;
 
   constructor(options: Partial<BackoffOptions> = {}) {
     this.options = { ...DEFAULTS, ...options };
+    this.entries = new LRUCache({ max: this.options.maxAccounts });
   }
 
   /** Whether an attempt on `account` from `address` may go ahead now. */
@@ -50,7 +54,7 @@ export class LoginBackoff {
     const entry = this.entry(account, now) ?? { failures: 0, lastFailureAt: now, known: new Set<string>() };
     entry.failures++;
     entry.lastFailureAt = now;
-    this.set(account, entry);
+    this.entries.set(account, entry);
   }
 
   /** A correct password: the count starts over, and the address is remembered as the owner's. */
@@ -61,19 +65,12 @@ export class LoginBackoff {
     entry.known.add(address);
     if (entry.known.size > this.options.maxKnownAddresses)
       entry.known.delete(entry.known.values().next().value as string);
-    this.set(account, entry);
+    this.entries.set(account, entry);
   }
 
   private entry(account: string, now: number): Entry | undefined {
-    const entry = this.entries.get(account);
+    const entry = this.entries.peek(account); // a check is not a use: only outcomes keep an account
     if (entry && entry.failures > 0 && now - entry.lastFailureAt > this.options.forgetMs) entry.failures = 0;
     return entry;
-  }
-
-  private set(account: string, entry: Entry): void {
-    this.entries.delete(account);
-    this.entries.set(account, entry);
-    if (this.entries.size > this.options.maxAccounts)
-      this.entries.delete(this.entries.keys().next().value as string);
   }
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { getDb } from '@/db/client';
 import { getSettings } from '@/db/queries/settings';
 import { getUserById, type PublicUser } from '@/db/queries/users';
+import { LRUCache } from 'lru-cache';
 import { processState } from '@/lib/process-state';
 
 /**
@@ -12,16 +13,21 @@ import { processState } from '@/lib/process-state';
  */
 type Cache = {
   settings: ReturnType<typeof getSettings> | null;
-  users: Map<string, { user: PublicUser | null; at: number }>;
+  users: LRUCache<string, { user: PublicUser | null }>;
 };
 declare module '@/lib/process-state' {
   interface OwnedSlots {
     hotCache: Cache;
   }
 }
-const cache = (): Cache => processState('hotCache', () => ({ settings: null, users: new Map() }));
-
 const USER_TTL_MS = 60_000;
+
+/** At most 10,000 users (the least recently used go first), each for a minute. */
+const cache = (): Cache =>
+  processState('hotCache', () => ({
+    settings: null,
+    users: new LRUCache({ max: 10_000, ttl: USER_TTL_MS }),
+  }));
 
 export function cachedSettings(): ReturnType<typeof getSettings> {
   const c = cache();
@@ -36,10 +42,9 @@ export function invalidateSettings(): void {
 export function cachedUser(id: string): PublicUser | null {
   const c = cache();
   const hit = c.users.get(id);
-  if (hit && Date.now() - hit.at < USER_TTL_MS) return hit.user;
+  if (hit) return hit.user;
   const user = getUserById(getDb(), id);
-  if (c.users.size > 10_000) c.users.clear();
-  c.users.set(id, { user, at: Date.now() });
+  c.users.set(id, { user });
   return user;
 }
 

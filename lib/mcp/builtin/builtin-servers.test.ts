@@ -179,6 +179,22 @@ test('time: explicit offsets win over "from"; DST gaps and overlaps are resolved
   assert.match(overlap.text, /occurs twice/);
 });
 
+test('time: offsets stay right across the start of the Common Era (local mean time with seconds)', async () => {
+  const client = await connect(createTimeServer(() => FIXED));
+  const early = await call(client, 'convert', {
+    time: '0001-01-01 00:00',
+    from: 'UTC',
+    to: 'America/St_Johns',
+  });
+  assert.equal(early.structuredContent?.iso, '0001-01-01T00:00:00.000Z');
+  const to = early.structuredContent?.to as { utcOffset?: string } | undefined;
+  assert.equal(
+    to?.utcOffset,
+    '-03:30:52',
+    'the day before in the zone falls in 1 BC; the offset is still its own',
+  );
+});
+
 test('time: invalid zones and times are isError results', async () => {
   const client = await connect(createTimeServer(() => FIXED));
   const mars = await call(client, 'now', { timeZone: 'Mars/Base' });

@@ -1,17 +1,17 @@
 import 'server-only';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Temporal } from 'temporal-polyfill';
 import { z } from 'zod';
 
 class TimeError extends Error {}
 
-const DAY = 86_400_000;
 const TIME_RE =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
-type Zone = { name: string; parts: Intl.DateTimeFormat; human: Intl.DateTimeFormat };
+type Zone = { name: string; human: Intl.DateTimeFormat };
 const zones = new Map<string, Zone>(); // keyed by canonical name, so the cache stays bounded
 
-/** Validates an IANA zone (or a fixed "+05:30" offset) and returns its canonical name and formatters. */
+/** Validates an IANA zone (or a fixed "+05:30" offset) and returns its canonical name and formatter. */
 function zoneOf(input: string): Zone {
   let name: string;
   try {
@@ -24,18 +24,13 @@ function zoneOf(input: string): Zone {
   }
   let zone = zones.get(name);
   if (!zone) {
-    const common = { timeZone: name, year: 'numeric', day: 'numeric', hourCycle: 'h23' } as const;
     zone = {
       name,
-      parts: new Intl.DateTimeFormat('en-US', {
-        ...common,
-        month: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-      }),
       human: new Intl.DateTimeFormat('en-US', {
-        ...common,
+        timeZone: name,
+        year: 'numeric',
+        day: 'numeric',
+        hourCycle: 'h23',
         weekday: 'short',
         month: 'short',
         hour: '2-digit',
@@ -49,52 +44,27 @@ function zoneOf(input: string): Zone {
   return zone;
 }
 
-/** Milliseconds since the epoch for a UTC wall clock; unlike Date.UTC, years 0–99 are taken literally. */
-function utcMs(y: number, mo: number, d: number, h = 0, mi = 0, s = 0, ms = 0): number {
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  date.setUTCHours(h, mi, s, ms);
-  return date.getTime();
-}
-
-/** The zone's offset from UTC (ms) at instant t: format t in the zone and diff against t. */
-function offsetAt(zone: Zone, t: number): number {
-  const whole = t - (((t % 1000) + 1000) % 1000);
-  const p = Object.fromEntries(zone.parts.formatToParts(whole).map((x) => [x.type, Number(x.value)]));
-  return utcMs(p.year ?? 0, p.month ?? 1, p.day ?? 1, p.hour, p.minute, p.second) - whole;
-}
-
-function formatOffset(ms: number): string {
-  const total = Math.abs(ms) / 1000;
-  const [h, m, s] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${ms < 0 ? '-' : '+'}${pad(h)}:${pad(m)}${s ? `:${pad(s)}` : ''}`;
-}
-
 function placeOf(zone: Zone, t: number) {
-  return { timeZone: zone.name, local: zone.human.format(t), utcOffset: formatOffset(offsetAt(zone, t)) };
+  const { offset } = Temporal.Instant.fromEpochMilliseconds(t).toZonedDateTimeISO(zone.name);
+  return { timeZone: zone.name, local: zone.human.format(t), utcOffset: offset };
 }
 
 /**
- * The instant a wall-clock time denotes in a zone. Offsets from a day either side are tried; around DST
- * an ambiguous time takes the earlier instant and a skipped time is shifted forward (like Temporal's "compatible").
+ * The instant a wall-clock time denotes in a zone, Temporal's "compatible" way: around DST an
+ * ambiguous time takes the earlier instant and a skipped time is shifted forward by the gap.
  */
-function wallToInstant(zone: Zone, wall: number): { t: number; note?: string } {
-  const offsets = new Set([offsetAt(zone, wall - DAY), offsetAt(zone, wall), offsetAt(zone, wall + DAY)]);
-  const valid = [...offsets]
-    .map((o) => wall - o)
-    .filter((t) => offsetAt(zone, t) === wall - t)
-    .sort((a, b) => a - b);
-  if (valid.length > 1)
+function wallToInstant(zone: Zone, wall: Temporal.PlainDateTime): { t: number; note?: string } {
+  const at = wall.toZonedDateTime(zone.name);
+  const t = at.epochMilliseconds;
+  if (!at.toPlainDateTime().equals(wall))
     return {
-      t: valid[0]!,
-      note: 'This wall-clock time occurs twice (DST change); the earlier instant was used.',
+      t,
+      note: 'This wall-clock time does not exist (skipped by a DST change); it was shifted forward.',
     };
-  if (valid.length === 1) return { t: valid[0]! };
-  return {
-    t: wall - offsetAt(zone, wall - DAY),
-    note: 'This wall-clock time does not exist (skipped by a DST change); it was shifted forward.',
-  };
+  const later = wall.toZonedDateTime(zone.name, { disambiguation: 'later' }).epochMilliseconds;
+  if (later !== t)
+    return { t, note: 'This wall-clock time occurs twice (DST change); the earlier instant was used.' };
+  return { t };
 }
 
 function parseTime(input: string, fromZone: string): { t: number; from: Zone; note?: string } {
@@ -103,20 +73,18 @@ function parseTime(input: string, fromZone: string): { t: number; from: Zone; no
     throw new TimeError(
       `Unrecognized time "${input}" (use ISO 8601 such as "2024-03-05T14:30:00Z" or "2024-03-05 14:30")`,
     );
-  const [y, mo, d, h = 0, mi = 0, s = 0] = m
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m
     .slice(1, 7)
     .map((v) => (v === undefined ? undefined : Number(v)));
-  const ms = Number(`${m[7] ?? ''}000`.slice(0, 3));
-  const wall = utcMs(y!, mo!, d!, h, mi, s, ms);
-  const check = new Date(wall);
-  if (
-    y! < 1 ||
-    check.getUTCMonth() + 1 !== mo ||
-    check.getUTCDate() !== d ||
-    h! > 23 ||
-    mi! > 59 ||
-    s! > 59
-  ) {
+  let wall: Temporal.PlainDateTime;
+  try {
+    if (year! < 1) throw new RangeError('year 0');
+    const millisecond = Number(`${m[7] ?? ''}000`.slice(0, 3));
+    wall = Temporal.PlainDateTime.from(
+      { year: year!, month: month!, day: day!, hour, minute, second, millisecond },
+      { overflow: 'reject' },
+    );
+  } catch {
     throw new TimeError(`Invalid date or time "${input}"`);
   }
   const offset = m[8]?.toUpperCase();
@@ -124,13 +92,11 @@ function parseTime(input: string, fromZone: string): { t: number; from: Zone; no
     const from = zoneOf(fromZone);
     return { ...wallToInstant(from, wall), from };
   }
-  if (offset === 'Z') return { t: wall, from: zoneOf('UTC') };
-  const digits = offset.replace(':', '');
-  const minutes = Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5) || '0');
-  if (minutes >= 24 * 60 || Number(digits.slice(3, 5) || '0') > 59)
-    throw new TimeError(`Invalid UTC offset "${offset}"`);
-  const signed = offset.startsWith('-') ? -minutes : minutes;
-  return { t: wall - signed * 60_000, from: zoneOf(signed === 0 ? 'UTC' : formatOffset(signed * 60_000)) };
+  const [hh, mm] =
+    offset === 'Z' ? ['00', '00'] : [offset.slice(1, 3), offset.replace(':', '').slice(3) || '00'];
+  if (Number(hh) > 23 || Number(mm) > 59) throw new TimeError(`Invalid UTC offset "${offset}"`);
+  const from = zoneOf(hh === '00' && mm === '00' ? 'UTC' : `${offset[0]}${hh}:${mm}`);
+  return { ...wallToInstant(from, wall), from }; // a fixed offset has no gaps or overlaps
 }
 
 function failure(error: unknown) {
