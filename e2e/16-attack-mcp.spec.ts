@@ -38,7 +38,11 @@ async function removeServer(request: APIRequestContext, name: string): Promise<v
   const found = (await servers(request)).find((s) => s.name === name);
   if (found) await request.delete(`/api/mcp/servers/${found.id}`, { headers: h });
 }
-async function addAttackServer(request: APIRequestContext, name: string): Promise<Server> {
+async function addAttackServer(
+  request: APIRequestContext,
+  name: string,
+  extra: Record<string, unknown> = {},
+): Promise<Server> {
   await removeServer(request, name);
   const res = await request.post('/api/mcp/servers', {
     data: {
@@ -47,6 +51,7 @@ async function addAttackServer(request: APIRequestContext, name: string): Promis
       command: 'node',
       args: [FIXTURE, 'stdio'],
       env: { TEST_MCP_ATTACK_TOOLS: '1' },
+      ...extra,
     },
     headers: h,
   });
@@ -164,11 +169,13 @@ test('S4: a poisoned tool description is shown in full at approval time, the cal
   }
 });
 
-test('S18: undeclared sampling, elicitation and roots requests from a server are refused with no prompt; its log flood never reaches stderr and is rate-limited on the admin page', async ({
+test('S18: undeclared sampling and roots requests from a server are refused with no prompt; a declared elicitation shows only as text in its tool card; its log flood never reaches stderr and is rate-limited on the admin page', async ({
   page,
 }) => {
   const secret = 'S18-E2E-LOG-CANARY';
-  const server = await addAttackServer(page.request, 'provoker');
+  // Sampling off for this server ("never sample"): not declared. No roots: not declared. Elicitation is
+  // declared on every connection (a tool may ask its user, issue 16).
+  const server = await addAttackServer(page.request, 'provoker', { sampling: 'never' });
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
     dialogs.push(d.message());
@@ -178,13 +185,18 @@ test('S18: undeclared sampling, elicitation and roots requests from a server are
     await page.goto('/');
     await send(page, `Provoke [[tool:provoker__provoke:${JSON.stringify({ count: 1000, secret })}]]`);
     const card = toolCard(page, 'provoker', 'provoke');
+    // The server's question is shown inside its tool card, attributed to it, as text; the user declines.
+    const asked = card.locator('[data-elicitation="provoker"]');
+    await expect(asked).toContainText(`Type your password (${secret})`);
+    await asked.getByRole('button', { name: 'Decline' }).click();
     await expect(card).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
     const report = JSON.parse((await card.locator('[data-tool-output] pre').textContent()) ?? '{}') as {
-      answers: Record<string, { ok: boolean; code: number }>;
+      answers: Record<string, { ok: boolean; code?: number; result?: unknown }>;
     };
-    for (const method of ['sampling/createMessage', 'elicitation/create', 'roots/list']) {
+    for (const method of ['sampling/createMessage', 'roots/list']) {
       expect(report.answers[method], method).toMatchObject({ ok: false, code: -32601 });
     }
+    expect(report.answers['elicitation/create']).toMatchObject({ ok: true, result: { action: 'decline' } });
     // No prompt of any kind appeared: no browser dialog, no open dialog element, no approval card.
     expect(dialogs).toEqual([]);
     await expect(page.locator('dialog[open], [role="dialog"]')).toHaveCount(0);

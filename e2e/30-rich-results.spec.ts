@@ -5,7 +5,15 @@
 import { resolve } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
-import { ADMIN, assistantMessages, fakeModelRequests, originHeaders, send, signIn } from './helpers';
+import {
+  ADMIN,
+  assistantMessages,
+  fakeModelRequests,
+  originHeaders,
+  send,
+  sendAllTools,
+  signIn,
+} from './helpers';
 
 const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
 const SERVER = 't30rich';
@@ -19,10 +27,14 @@ let page: Page;
 let serverId: string | undefined;
 let providerId: string | undefined;
 
+let restoreToolSearch: (() => Promise<void>) | undefined;
+
 test.beforeAll(async ({ browser }) => {
   ctx = await browser.newContext();
   await signIn(ctx, ADMIN);
   page = await ctx.newPage();
+  // The rich server puts the catalog past the tool search budget; these tests call its tools directly.
+  restoreToolSearch = await sendAllTools(ctx.request);
   const server = await ctx.request.post('/api/mcp/servers', {
     data: {
       name: SERVER,
@@ -58,6 +70,7 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   if (serverId) await ctx.request.delete(`/api/mcp/servers/${serverId}`, { headers: h });
   if (providerId) await ctx.request.delete(`/api/admin/providers/${providerId}`, { headers: h });
+  await restoreToolSearch?.();
   await ctx.close();
 });
 

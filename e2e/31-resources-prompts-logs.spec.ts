@@ -13,6 +13,7 @@ import {
   fakeModelRequests,
   originHeaders,
   send,
+  sendAllTools,
   signIn,
   streamChunks,
 } from './helpers';
@@ -24,10 +25,13 @@ const h = originHeaders();
 
 let admin: BrowserContext;
 let serverId = '';
+let restoreToolSearch: (() => Promise<void>) | undefined;
 
 test.beforeAll(async ({ browser }) => {
   admin = await browser.newContext();
   await signIn(admin, ADMIN);
+  // The rich server puts the catalog past the tool search budget; these tests call its tools directly.
+  restoreToolSearch = await sendAllTools(admin.request);
   const res = await admin.request.post('/api/mcp/servers', {
     data: {
       name: SERVER,
@@ -45,6 +49,7 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(async () => {
   if (serverId) await admin.request.delete(`/api/mcp/servers/${serverId}`, { headers: h });
+  await restoreToolSearch?.();
   await admin.close();
 });
 
