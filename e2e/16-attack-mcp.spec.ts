@@ -169,12 +169,12 @@ test('S4: a poisoned tool description is shown in full at approval time, the cal
   }
 });
 
-test('S18: undeclared sampling and roots requests from a server are refused with no prompt; a declared elicitation shows only as text in its tool card; its log flood never reaches stderr and is rate-limited on the admin page', async ({
+test("S18: an undeclared sampling request from a server is refused with no prompt; a declared elicitation shows only as text in its tool card, roots list only the user's own folder; its log flood never reaches stderr and is rate-limited on the admin page", async ({
   page,
 }) => {
   const secret = 'S18-E2E-LOG-CANARY';
-  // Sampling off for this server ("never sample"): not declared. No roots: not declared. Elicitation is
-  // declared on every connection (a tool may ask its user, issue 16).
+  // Sampling off for this server ("never sample"): not declared. Elicitation is declared on every
+  // connection (a tool may ask its user), roots on a per-user stdio server: its user's own folder (issue 16).
   const server = await addAttackServer(page.request, 'provoker', { sampling: 'never' });
   const dialogs: string[] = [];
   page.on('dialog', (d) => {
@@ -193,9 +193,11 @@ test('S18: undeclared sampling and roots requests from a server are refused with
     const report = JSON.parse((await card.locator('[data-tool-output] pre').textContent()) ?? '{}') as {
       answers: Record<string, { ok: boolean; code?: number; result?: unknown }>;
     };
-    for (const method of ['sampling/createMessage', 'roots/list']) {
-      expect(report.answers[method], method).toMatchObject({ ok: false, code: -32601 });
-    }
+    expect(report.answers['sampling/createMessage']).toMatchObject({ ok: false, code: -32601 });
+    const listed = report.answers['roots/list']?.result as { roots?: Array<{ uri: string }> } | undefined;
+    expect((listed?.roots ?? []).map((r) => r.uri)).toEqual([
+      expect.stringMatching(/^file:\/\/\/.*\/mcp-users\/[^/]+\/provoker$/),
+    ]);
     expect(report.answers['elicitation/create']).toMatchObject({ ok: true, result: { action: 'decline' } });
     // No prompt of any kind appeared: no browser dialog, no open dialog element, no approval card.
     expect(dialogs).toEqual([]);
