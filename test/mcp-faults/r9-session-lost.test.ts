@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { exitOf, startHttp } from '@/e2e/fixtures/test-mcp-harness';
+import { listPrompts, readResource } from '@/lib/mcp/context-requests';
 import {
   connectionOf,
   FlakyFront,
@@ -63,9 +64,9 @@ test('R9 a server that forgot our session (400 "No valid session ID"): tools/lis
     pool.forUser(tester).callTool('forgetful', 'add', { a: 2, b: 3 }),
   );
   assert.equal(text(sum), '5');
-  const prompts = await forgotten('prompts/list', () => conn.listPrompts());
+  const prompts = await forgotten('prompts/list', () => conn.request(listPrompts));
   assert.ok(prompts.some((p) => p.name === 'greeting'));
-  const readme = await forgotten('resources/read', () => conn.readResource('test://docs/readme'));
+  const readme = await forgotten('resources/read', () => conn.request(readResource('test://docs/readme')));
   assert.equal(readme.contents[0]?.uri, 'test://docs/readme');
 
   const status = conn.status();
