@@ -2,18 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { exitOf, startHttp } from '@/e2e/fixtures/test-mcp-harness';
 import { listPrompts, readResource } from '@/lib/mcp/context-requests';
-import {
-  connectionOf,
-  FlakyFront,
-  initializesAt,
-  newPool,
-  remote,
-  report,
-  requestsOf,
-  text,
-  until,
-  tester,
-} from '@/test/mcp-faults/harness';
+import { connectionOf, newPool, remote, report, text, until, tester } from '@/test/mcp-faults/harness';
+import { FlakyFront, initializesAt, requestsOf } from '@/test/mcp-faults/remote-front';
 
 // R9: a remote server loses our session — it restarted, or expired it — and answers for it as the
 // spec says (404) or as the SDK's example servers do (400 "Bad Request: No valid session ID
