@@ -7,7 +7,7 @@ import { presentServer } from '@/app/_server/mcp-servers';
 import { invalidateToolPolicies, toolPolicy, toolSetting } from '@/app/_server/tool-policy';
 import type { Principal } from '@/lib/access';
 import { notFound } from '@/lib/errors';
-import { listResourceTemplates } from '@/lib/mcp/context-requests';
+import { listPrompts, listResources, listResourceTemplates } from '@/lib/mcp/context-requests';
 import { getPool } from '@/lib/mcp/pool';
 import { toolDefinition } from '@/lib/mcp/tool-definition';
 
@@ -37,13 +37,14 @@ export async function serverDetail(id: string, admin: Principal) {
     // Templates show beside the resources, by their URI template.
     settle(
       enabled
-        ? Promise.all([conn.listResources(), conn.request(listResourceTemplates).catch(() => [])]).then(
-            ([r, t]) => [...r, ...t.map(({ uriTemplate, ...rest }) => ({ uri: uriTemplate, ...rest }))],
-          )
+        ? Promise.all([
+            conn.request(listResources),
+            conn.request(listResourceTemplates).catch(() => []),
+          ]).then(([r, t]) => [...r, ...t.map(({ uriTemplate, ...rest }) => ({ uri: uriTemplate, ...rest }))])
         : undefined,
       [],
     ),
-    settle(enabled ? conn.listPrompts() : undefined, []),
+    settle(enabled ? conn.request(listPrompts) : undefined, []),
   ]);
   return {
     ...presentServer(record),

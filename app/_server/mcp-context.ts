@@ -2,7 +2,15 @@ import 'server-only';
 import type { Principal } from '@/lib/access';
 import { AppError } from '@/lib/errors';
 import type { McpConnection } from '@/lib/mcp/connection';
-import { completeTemplateArgument, listResourceTemplates } from '@/lib/mcp/context-requests';
+import {
+  completePromptArgument,
+  completeTemplateArgument,
+  getPrompt,
+  listPrompts,
+  listResources,
+  listResourceTemplates,
+  readResource,
+} from '@/lib/mcp/context-requests';
 import { getPool } from '@/lib/mcp/pool';
 import { checkPromptRequest, promptRefusal } from '@/lib/mcp/prompt-errors';
 import { parseUriTemplate } from '@/lib/uri-template';
@@ -60,7 +68,7 @@ async function asUser<T>(
 export async function listAllPrompts(user: Principal) {
   const lists = await Promise.all(
     usableConnections(user).map(async (c) =>
-      (await c.listPrompts().catch(() => [])).map((p) => ({ server: c.name, ...p })),
+      (await c.request(listPrompts).catch(() => [])).map((p) => ({ server: c.name, ...p })),
     ),
   );
   return { items: lists.flat() };
@@ -75,12 +83,12 @@ export async function renderPrompt(
 ) {
   const conn = connection(user, server);
   // Checked against the server's own list first: unknown prompt 404, missing argument 400 naming it.
-  const prompt = (await asUser(user, server, () => conn.listPrompts())).find((p) => p.name === name);
+  const prompt = (await asUser(user, server, () => conn.request(listPrompts))).find((p) => p.name === name);
   checkPromptRequest(server, prompt, name, args);
   const result = await asUser(
     user,
     server,
-    () => conn.getPrompt(name, args),
+    () => conn.request(getPrompt(name, args)),
     (err) => promptRefusal(err, server, prompt ?? { name }),
   );
   return {
@@ -106,7 +114,7 @@ export async function completePrompt(
 ) {
   return {
     values: await connection(user, server)
-      .completePromptArgument(prompt, argument, value)
+      .request(completePromptArgument(prompt, argument, value))
       .catch(() => []),
   };
 }
@@ -119,7 +127,7 @@ export async function listAllResources(user: Principal) {
   const lists = await Promise.all(
     usableConnections(user).map(async (c) => {
       const [resources, templates] = await Promise.all([
-        c.listResources().catch(() => []),
+        c.request(listResources).catch(() => []),
         c.request(listResourceTemplates).catch(() => []),
       ]);
       return [
@@ -150,16 +158,14 @@ export async function completeTemplate(
 ) {
   return {
     values: await connection(user, server)
-      .request((client, timeout) =>
-        completeTemplateArgument(client, timeout, uriTemplate, argument, value, context),
-      )
+      .request(completeTemplateArgument(uriTemplate, argument, value, context))
       .catch(() => []),
   };
 }
 
 /** resources/read for an attachment: text contents joined and capped like a tool result. */
 export async function readResourceForMessage(user: Principal, server: string, uri: string) {
-  const result = await asUser(user, server, async () => connection(user, server).readResource(uri));
+  const result = await asUser(user, server, () => connection(user, server).request(readResource(uri)));
   const text = result.contents
     .map((c) =>
       'text' in c ? c.text : `[binary ${c.mimeType ?? 'data'}, ${Math.round((c.blob.length * 3) / 4)} bytes]`,

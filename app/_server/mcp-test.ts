@@ -2,6 +2,7 @@ import 'server-only';
 import type { McpServerRecord } from '@/db/queries/mcp-servers';
 import { unreadableMessage } from '@/db/sealing';
 import { DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
+import { listPrompts, listResources, type PromptInfo, type ResourceInfo } from '@/lib/mcp/context-requests';
 import { classifyError } from '@/lib/mcp/errors';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
 
@@ -9,8 +10,8 @@ export type TestResult = {
   ok: boolean;
   latencyMs: number;
   tools: Array<{ name: string; description?: string }>;
-  resources: Awaited<ReturnType<McpConnection['listResources']>>;
-  prompts: Awaited<ReturnType<McpConnection['listPrompts']>>;
+  resources: ResourceInfo[];
+  prompts: PromptInfo[];
   error?: string;
   stderr: string[];
 };
@@ -40,8 +41,8 @@ export async function testServerConfig(config: McpServerConfig): Promise<TestRes
     const tools = await connection.listTools();
     const latencyMs = Math.round(performance.now() - started);
     const [resources, prompts] = await Promise.all([
-      connection.listResources().catch(() => []),
-      connection.listPrompts().catch(() => []),
+      connection.request(listResources).catch(() => []),
+      connection.request(listPrompts).catch(() => []),
     ]);
     return {
       ok: true,

@@ -3,7 +3,14 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '@/lib/errors';
 import { DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
-import { completeTemplateArgument, listResourceTemplates } from '@/lib/mcp/context-requests';
+import {
+  completeTemplateArgument,
+  getPrompt,
+  listPrompts,
+  listResources,
+  listResourceTemplates,
+  readResource,
+} from '@/lib/mcp/context-requests';
 import { MASK } from '@/lib/mcp/mask';
 import { checkPromptRequest, promptRefusal } from '@/lib/mcp/prompt-errors';
 import type { StdioConfig } from '@/lib/schemas/mcp';
@@ -35,12 +42,12 @@ const connect = (extra?: Partial<StdioConfig>) => {
 after(() => Promise.all(connections.map((c) => c.close())));
 const conn = connect();
 const complete = (t: string, arg: string, value: string, context: Record<string, string>) =>
-  conn.request((client, timeout) => completeTemplateArgument(client, timeout, t, arg, value, context));
+  conn.request(completeTemplateArgument(t, arg, value, context));
 const subscribe = (c: McpConnection, uri: string) =>
   c.request((client, timeout) => c.watch.subscribe(client, uri, timeout));
 
 test('templates are listed apart from resources; a variable completes with the others as context; the expanded URI reads', async () => {
-  const resources = await conn.listResources();
+  const resources = await conn.request(listResources);
   assert.ok(
     resources.every((r) => !r.uri.includes('{')),
     'no template poses as a resource',
@@ -51,7 +58,7 @@ test('templates are listed apart from resources; a variable completes with the o
   assert.deepEqual(await complete(note.uriTemplate, 'folder', 'h', {}), ['home']);
   assert.deepEqual(await complete(note.uriTemplate, 'name', '', { folder: 'home' }), ['groceries', 'garden']);
   const uri = expandUriTemplate(note.uriTemplate, { folder: 'home', name: 'garden' });
-  const read = await conn.readResource(uri);
+  const read = await conn.request(readResource(uri));
   assert.equal(
     (read.contents[0] as { text: string }).text,
     'Note garden in folder home: remember the garden.',
@@ -59,10 +66,10 @@ test('templates are listed apart from resources; a variable completes with the o
 });
 
 /** What renderPrompt does: check against the server's list, then map the server's refusal. */
-async function getPrompt(name: string, args: Record<string, string>) {
-  const prompt = (await conn.listPrompts()).find((p) => p.name === name);
+async function renderPrompt(name: string, args: Record<string, string>) {
+  const prompt = (await conn.request(listPrompts)).find((p) => p.name === name);
   checkPromptRequest('rich', prompt, name, args);
-  return conn.getPrompt(name, args).catch((err: unknown) => {
+  return conn.request(getPrompt(name, args)).catch((err: unknown) => {
     throw promptRefusal(err, 'rich', prompt ?? { name }) ?? err;
   });
 }
@@ -77,27 +84,27 @@ const refused =
   };
 
 test('prompts: unknown → not_found; missing required or unknown argument → bad_request naming it; an invalid value → the server refuses, bad_request naming it', async () => {
-  await assert.rejects(getPrompt('nope', {}), refused('not_found', /no prompt "nope"/));
+  await assert.rejects(renderPrompt('nope', {}), refused('not_found', /no prompt "nope"/));
   await assert.rejects(
-    getPrompt('plan_trip', { days: '3' }),
+    renderPrompt('plan_trip', { days: '3' }),
     refused('bad_request', /missing required argument city/, { 'arguments.city': 'required' }),
   );
   await assert.rejects(
-    getPrompt('plan_trip', { city: 'Rome', weeks: '2' }),
+    renderPrompt('plan_trip', { city: 'Rome', weeks: '2' }),
     refused('bad_request', /unknown argument weeks/, { 'arguments.weeks': 'not an argument of this prompt' }),
   );
   await assert.rejects(
-    getPrompt('plan_trip', { city: 'Rome', days: 'many' }),
+    renderPrompt('plan_trip', { city: 'Rome', days: 'many' }),
     refused('bad_request', /refused prompt "plan_trip" \(argument days\): .*days must be a number/, {
       'arguments.days': 'invalid',
     }),
   );
-  const ok = await getPrompt('plan_trip', { city: 'Rome', days: '3' });
+  const ok = await renderPrompt('plan_trip', { city: 'Rome', days: '3' });
   assert.deepEqual(ok.messages[0]?.content, { type: 'text', text: 'Plan 3 days in Rome' });
 });
 
 test("a server's own refusal maps without the host's list: a prompt it no longer has is not_found", async () => {
-  const err = await conn.getPrompt('vanished', {}).catch((e: unknown) => e);
+  const err = await conn.request(getPrompt('vanished', {})).catch((e: unknown) => e);
   assert.ok(refused('not_found', /no prompt "vanished"/)(promptRefusal(err, 'rich', { name: 'vanished' })));
   assert.equal(promptRefusal(new Error('socket hang up'), 'rich', { name: 'x' }), undefined);
 });

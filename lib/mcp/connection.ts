@@ -11,13 +11,7 @@ import {
   DEFAULT_CONNECTION_OPTIONS,
 } from '@/lib/mcp/connection-options';
 import { ConnectionHealth } from '@/lib/mcp/connection-health';
-import {
-  completePromptArgument,
-  listPrompts,
-  listResources,
-  type PromptInfo,
-  type ResourceInfo,
-} from '@/lib/mcp/context-requests';
+import { StatusTracker } from '@/lib/mcp/connection-status';
 import { classifyError, isConnectionLost, isSessionExpired, McpFailure } from '@/lib/mcp/errors';
 import { LineBuffer } from '@/lib/mcp/line-buffer';
 import { ServerLogSink } from '@/lib/mcp/notification-limit';
@@ -25,7 +19,7 @@ import { ResourceWatch } from '@/lib/mcp/resource-watch';
 import { FailureLog } from '@/lib/mcp/public-failure';
 import { listAllTools, ToolCache } from '@/lib/mcp/tool-cache';
 import { untilAborted } from '@/lib/mcp/until-aborted';
-import type { McpServerConfig, ServerStatus, ServerStatusInfo } from '@/lib/schemas/mcp';
+import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 
 export {
   type CallOptions,
@@ -50,9 +44,8 @@ export class McpConnection {
   listRequests = 0;
   private client: Client | null = null;
   private connecting: Promise<Client> | null = null;
-  private state: ServerStatus;
-  private lastError: { kind: McpFailure['kind']; message: string; at: Date } | null = null;
-  private connectedSince: Date | null = null;
+  /** Status, last error and connected-since, for status(). */
+  private readonly tracker: StatusTracker;
   private readonly backoff: Backoff;
   private inflight = 0;
   private idleTimer: NodeJS.Timeout | null = null;
@@ -66,7 +59,7 @@ export class McpConnection {
     readonly config: McpServerConfig,
     private readonly opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS,
   ) {
-    this.state = config.enabled ? 'idle' : 'disabled';
+    this.tracker = new StatusTracker(config.enabled);
     this.side = new ClientSide(config);
     this.logs = ServerLogSink.forConfig(config);
     this.backoff = new Backoff(opts.baseBackoffMs, opts.maxBackoffMs);
@@ -101,14 +94,7 @@ export class McpConnection {
   }
 
   status(): ServerStatusInfo {
-    return {
-      name: this.name,
-      status: this.state,
-      lastError: this.lastError && { ...this.lastError, at: this.lastError.at.toISOString() },
-      connectedSince: this.connectedSince?.toISOString() ?? null,
-      toolCount: this.tools.count,
-      retryAt: this.backoff.remaining() > 0 ? new Date(this.backoff.retryAt).toISOString() : null,
-    };
+    return this.tracker.info(this.name, this.tools.count, this.backoff);
   }
 
   /** The connected client; connects if needed. Fails fast while the backoff after a failed connect runs. */
@@ -118,15 +104,7 @@ export class McpConnection {
     if (this.closed || !this.config.enabled)
       return Promise.reject(new McpFailure('connection', `Server "${this.name}" is disabled.`));
     const wait = this.backoff.remaining();
-    if (wait > 0) {
-      const why = this.lastError?.message ?? 'it failed';
-      return Promise.reject(
-        new McpFailure(
-          this.lastError?.kind ?? 'connection',
-          `Server "${this.name}" is unavailable (${why}); next retry in ${Math.ceil(wait / 1000)} s.`,
-        ),
-      );
-    }
+    if (wait > 0) return Promise.reject(this.tracker.unavailable(this.name, wait));
     this.connecting = this.open().finally(() => {
       this.connecting = null;
     });
@@ -134,7 +112,7 @@ export class McpConnection {
   }
 
   private async open(): Promise<Client> {
-    this.state = 'connecting';
+    this.tracker.state = 'connecting';
     let client: Client;
     try {
       client = await connectClient(this.config, {
@@ -150,7 +128,7 @@ export class McpConnection {
     } catch (err) {
       const failure = classifyError(err);
       this.backoff.failed();
-      this.markError(failure);
+      this.tracker.failed(failure, this.stderr);
       throw failure;
     }
     if (this.closed) {
@@ -162,10 +140,8 @@ export class McpConnection {
     client.onerror = (err) => this.health.onTransportError(client, err);
     this.health.watch(client);
     this.client = client;
-    this.state = 'connected';
-    this.connectedSince = new Date();
+    this.tracker.connected();
     this.backoff.connected();
-    this.lastError = null;
     this.tools.invalidate(); // re-list after a reconnect; keep the last good list meanwhile
     void this.watch.renew(client, this.opts.connectTimeoutMs);
     this.armIdleTimer();
@@ -179,20 +155,6 @@ export class McpConnection {
     return this.side.updateRoots(roots, this.client, this.connecting !== null);
   }
 
-  private markError(failure: McpFailure): void {
-    this.state = 'error';
-    const lastLine = this.stderr.tail().at(-1);
-    const detail =
-      lastLine && failure.kind === 'connection' && !failure.message.includes(lastLine)
-        ? ` — stderr: ${lastLine}`
-        : '';
-    this.lastError = {
-      kind: failure.kind,
-      message: `${failure.message}${detail}`.slice(0, 1000),
-      at: new Date(),
-    };
-  }
-
   /**
    * The connection failed (the server exited; a network error, HTTP 5xx, or the server forgot our
    * session): drop it, so the next use reconnects — or fails fast while backing off (see Backoff).
@@ -203,14 +165,14 @@ export class McpConnection {
     if (!(err instanceof McpFailure || isConnectionLost(err)) || this.client !== client) return;
     const { failure, sessionExpired } = this.health.recordLoss(client, err);
     this.client = null;
-    this.connectedSince = null;
+    this.tracker.connectedSince = null;
     this.clearIdleTimer();
     this.tools.invalidate();
     void this.health.closeDropped(client);
     if (this.closed) return;
     // The server is up but forgot us: a new session is due at once.
     if (!sessionExpired) this.backoff.lost();
-    this.markError(failure);
+    this.tracker.failed(failure, this.stderr);
   }
 
   private onToolListChanged(): void {
@@ -223,38 +185,12 @@ export class McpConnection {
     return this.tools.get();
   }
 
-  // Requests without side effects go through health.request: sent once more on a lost session.
-
-  /** Resources, when the server has them (admin detail pages, the `@` picker; not cached). */
-  async listResources(): Promise<ResourceInfo[]> {
-    return this.health.request((client) => listResources(client, this.opts.connectTimeoutMs));
-  }
-
-  /** Any other such request (lib/mcp/context-requests, resource subscriptions), with the request timeout. */
-  async request<T>(run: (client: Client, timeoutMs: number) => Promise<T>): Promise<T> {
+  /**
+   * A request without side effects (lib/mcp/context-requests: prompts, resources, completion; resource
+   * subscriptions), with the request timeout: sent once more on a lost session (health.request).
+   */
+  async request<T>(run: (client: Client, timeout: number) => Promise<T>): Promise<T> {
     return this.health.request((client) => run(client, this.opts.connectTimeoutMs));
-  }
-
-  async listPrompts(): Promise<PromptInfo[]> {
-    return this.health.request((client) => listPrompts(client, this.opts.connectTimeoutMs));
-  }
-
-  async getPrompt(name: string, args: Record<string, string>) {
-    return this.health.request((client) =>
-      client.getPrompt({ name, arguments: args }, { timeout: this.opts.connectTimeoutMs }),
-    );
-  }
-
-  async completePromptArgument(prompt: string, argument: string, value: string): Promise<string[]> {
-    return this.health.request((client) =>
-      completePromptArgument(client, this.opts.connectTimeoutMs, prompt, argument, value),
-    );
-  }
-
-  async readResource(uri: string) {
-    return this.health.request((client) =>
-      client.readResource({ uri }, { timeout: this.opts.connectTimeoutMs }),
-    );
   }
 
   /**
@@ -326,8 +262,7 @@ export class McpConnection {
     const client = this.client;
     if (!client || this.inflight > 0) return;
     this.client = null;
-    this.connectedSince = null;
-    this.state = 'idle';
+    this.tracker.ended('idle');
     await client.close().catch(() => {});
   }
 
@@ -337,8 +272,7 @@ export class McpConnection {
     this.clearIdleTimer();
     const client = this.client ?? (await this.connecting?.catch(() => null)) ?? null;
     this.client = null;
-    this.connectedSince = null;
-    this.state = 'disabled';
+    this.tracker.ended('disabled');
     if (client) await client.close().catch(() => {});
   }
 }

@@ -1,7 +1,15 @@
 import 'server-only';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
-/** Prompts and resources of a connected server (not cached; admin detail pages and the composer). */
+/**
+ * Prompts, resources and completions of a connected server (not cached; admin detail pages and the
+ * composer). Each is a request McpConnection.request runs — `conn.request(listPrompts)`,
+ * `conn.request(getPrompt(name, args))` — so a lost session is retried once and the request timeout
+ * applies.
+ */
+
+/** What McpConnection.request runs: one request on the connected client, with the request timeout. */
+export type ContextRequest<T> = (client: Client, timeout: number) => Promise<T>;
 
 export type ResourceInfo = { uri: string; name: string; description?: string; mimeType?: string };
 export type PromptInfo = {
@@ -63,41 +71,51 @@ export async function listPrompts(client: Client, timeout: number): Promise<Prom
 }
 
 /** completion/complete for a prompt argument; [] when the server does not offer completions. */
-export async function completePromptArgument(
-  client: Client,
-  timeout: number,
+export function completePromptArgument(
   prompt: string,
   argument: string,
   value: string,
-): Promise<string[]> {
-  if (!client.getServerCapabilities()?.completions) return [];
-  const result = await client.complete(
-    { ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } },
-    { timeout },
-  );
-  return result.completion.values.slice(0, 100);
+): ContextRequest<string[]> {
+  return async (client, timeout) => {
+    if (!client.getServerCapabilities()?.completions) return [];
+    const result = await client.complete(
+      { ref: { type: 'ref/prompt', name: prompt }, argument: { name: argument, value } },
+      { timeout },
+    );
+    return result.completion.values.slice(0, 100);
+  };
+}
+
+/** prompts/get. */
+export function getPrompt(name: string, args: Record<string, string>) {
+  return (client: Client, timeout: number) => client.getPrompt({ name, arguments: args }, { timeout });
+}
+
+/** resources/read. */
+export function readResource(uri: string) {
+  return (client: Client, timeout: number) => client.readResource({ uri }, { timeout });
 }
 
 /**
  * completion/complete for a variable of a resource template (ref/resource), with the values of the
  * other variables as context; [] when the server does not offer completions.
  */
-export async function completeTemplateArgument(
-  client: Client,
-  timeout: number,
+export function completeTemplateArgument(
   uriTemplate: string,
   argument: string,
   value: string,
   context: Record<string, string>,
-): Promise<string[]> {
-  if (!client.getServerCapabilities()?.completions) return [];
-  const result = await client.complete(
-    {
-      ref: { type: 'ref/resource', uri: uriTemplate },
-      argument: { name: argument, value },
-      ...(Object.keys(context).length ? { context: { arguments: context } } : {}),
-    },
-    { timeout },
-  );
-  return result.completion.values.slice(0, 100);
+): ContextRequest<string[]> {
+  return async (client, timeout) => {
+    if (!client.getServerCapabilities()?.completions) return [];
+    const result = await client.complete(
+      {
+        ref: { type: 'ref/resource', uri: uriTemplate },
+        argument: { name: argument, value },
+        ...(Object.keys(context).length ? { context: { arguments: context } } : {}),
+      },
+      { timeout },
+    );
+    return result.completion.values.slice(0, 100);
+  };
 }

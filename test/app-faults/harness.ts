@@ -7,13 +7,12 @@
  * children too; teardown also runs when the test process exits early.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { closeAgents, cookieHeader, request } from '@/bench/chat-turn-http';
-import type { ChatMessage } from '@/lib/schemas/chat';
+import { closeAgents, request } from '@/bench/chat-turn-http';
+import { type Account, type Auth, liftChatLimits, signUp } from './app-client';
 import {
   type Child,
   childrenOf,
@@ -28,12 +27,11 @@ import {
 } from '@/bench/chat-turn-procs';
 
 export { childrenOf, cmdline, request };
+export * from './app-client';
 export const ROOT = process.cwd();
 export const TEST_MCP_SERVER = path.join(ROOT, 'e2e/fixtures/test-mcp-server.mjs');
 export const BAD_MCP_SERVER = path.join(ROOT, 'test/app-faults/fixtures/bad-mcp-server.mjs');
 
-export type Auth = { origin: string; cookie: string };
-export type Account = { name: string; email: string; password: string };
 export type McpEntry = { command: string; args: string[]; env?: Record<string, string> };
 
 /** Throws (with what to do) when there is no production build in the working directory. */
@@ -160,87 +158,26 @@ function baseEnv(): NodeJS.ProcessEnv {
 export const testServer = (): McpEntry => ({ command: process.execPath, args: [TEST_MCP_SERVER, 'stdio'] });
 export const badServer = (): McpEntry => ({ command: process.execPath, args: [BAD_MCP_SERVER] });
 
-/** Signs up (the first account becomes the admin) and returns the session headers. */
-export async function signUp(stack: Stack, account: Account): Promise<Auth> {
-  const origin = { origin: stack.appUrl };
-  const res = await request(`${stack.appUrl}/api/auth/sign-up/email`, 'POST', origin, account);
-  if (res.status !== 200)
-    throw new Error(`sign-up of ${account.email} failed: HTTP ${res.status} ${res.body}`);
-  return { ...origin, cookie: cookieHeader(res.headers) };
-}
-
-/** The admin lifts the per-user chat limits (requests per minute, answers at once). */
-export async function liftChatLimits(stack: Stack, admin: Auth): Promise<void> {
-  const res = await request(`${stack.appUrl}/api/admin/settings`, 'PATCH', admin, {
-    chatRequestsPerMinute: 10_000,
-    maxConcurrentTurns: 1000,
-  });
-  if (res.status !== 200) throw new Error(`raising the chat limits failed: HTTP ${res.status} ${res.body}`);
-}
-
-export const chatBody = (conversationId: string, messageId: string, text: string) => ({
-  id: conversationId,
-  message: { id: messageId, role: 'user', parts: [{ type: 'text', text }] },
-});
-
-let seq = 0;
-/** A fresh id that POST /api/chat accepts (^[A-Za-z0-9_-]{8,64}$). */
-export const newId = (prefix: string) =>
-  `${prefix}-${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
-
-/** A whole chat turn (the SSE body buffered). */
-export function chat(stack: Stack, auth: Auth, body: unknown) {
-  return request(`${stack.appUrl}/api/chat`, 'POST', auth, body);
-}
-
 /**
- * Starts a chat turn and resolves once the streamed body matches `until` (the socket is still open):
- * `cut()` then closes it like a closed tab; `silence()` stops reading without closing (a dead network).
+ * The shared set-up of a fault test file: a started stack with `account` signed up as its admin (and
+ * the chat limits lifted unless `liftLimits: false`). A stack that fails to start is stopped again.
+ * Use as `before(async () => ({ stack, admin } = await startStack(...)))` with `after(() => stack?.stop())`.
  */
-export function chatUntil(stack: Stack, auth: Auth, body: unknown, until: RegExp, timeoutMs = 15_000) {
-  const payload = Buffer.from(JSON.stringify(body));
-  return new Promise<{ text: string; cut: () => void; silence: () => void }>((resolve, reject) => {
-    let text = '';
-    const timer = setTimeout(() => {
-      req.destroy();
-      reject(new Error(`no ${until} in the stream after ${timeoutMs} ms: ${text.slice(-500)}`));
-    }, timeoutMs);
-    const req = http.request(`${stack.appUrl}/api/chat`, {
-      method: 'POST',
-      agent: false,
-      headers: { ...auth, 'content-type': 'application/json', 'content-length': String(payload.length) },
-    });
-    req.on('response', (res) => {
-      if (res.statusCode !== 200) reject(new Error(`POST /api/chat: HTTP ${res.statusCode}`));
-      res.setEncoding('utf8');
-      const onData = (chunk: string) => {
-        text += chunk;
-        if (!until.test(text)) return;
-        clearTimeout(timer);
-        res.off('data', onData);
-        resolve({ text, cut: () => req.destroy(), silence: () => res.pause() });
-      };
-      res.on('data', onData);
-    });
-    req.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    req.end(payload);
-  });
-}
-
-/** GET /api/conversations/[id]: what a reload shows. */
-export async function conversation(
-  stack: Stack,
-  auth: Auth,
-  id: string,
-): Promise<{ status: number; messages: ChatMessage[] }> {
-  const res = await request(`${stack.appUrl}/api/conversations/${id}`, 'GET', auth);
-  return {
-    status: res.status,
-    messages: res.status === 200 ? (JSON.parse(res.body).messages as ChatMessage[]) : [],
-  };
+export async function startStack(
+  servers: Record<string, McpEntry>,
+  account: Account,
+  { liftLimits = true } = {},
+): Promise<{ stack: Stack; admin: Auth }> {
+  const stack = new Stack(servers);
+  try {
+    await stack.start();
+    const admin = await signUp(stack, account);
+    if (liftLimits) await liftChatLimits(stack, admin);
+    return { stack, admin };
+  } catch (err) {
+    await stack.stop();
+    throw err;
+  }
 }
 
 /** Polls `probe` every `everyMs` until it returns a value (not undefined); throws after `timeoutMs`. */
@@ -258,10 +195,6 @@ export async function waitFor<T>(
     await sleep(everyMs);
   }
 }
-
-/** Tool parts of a stored message (MCP tools are all `dynamic-tool` parts). */
-export const toolParts = (m: ChatMessage | undefined) =>
-  (m?.parts ?? []).filter((p) => p.type === 'dynamic-tool');
 
 /** Live processes (not zombies) among `pids`. */
 export function alive(pids: number[]): number[] {
@@ -289,15 +222,4 @@ export function withDb<T>(stack: Stack, fn: (db: Database.Database) => T): T {
   } finally {
     db.close();
   }
-}
-
-/** The answer's text from a UI message stream (SSE) body: every `text-delta` joined. */
-export function streamedText(sse: string): string {
-  let text = '';
-  for (const line of sse.split('\n')) {
-    if (!line.startsWith('data: {')) continue;
-    const chunk = JSON.parse(line.slice(6)) as { type: string; delta?: string };
-    if (chunk.type === 'text-delta') text += chunk.delta ?? '';
-  }
-  return text;
 }

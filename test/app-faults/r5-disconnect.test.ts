@@ -17,8 +17,8 @@ import {
   conversation,
   newId,
   request,
-  signUp,
-  Stack,
+  type Stack,
+  startStack,
   streamedText,
   testServer,
   toolParts,
@@ -30,9 +30,11 @@ let stack: Stack;
 let auth: Auth;
 
 before(async () => {
-  stack = new Stack({ tests: testServer() }); // assigned before start(), so after() tears down a half-started stack too
-  await stack.start();
-  auth = await signUp(stack, { name: 'R5 Admin', email: 'r5@example.com', password: 'r5-password-1' });
+  ({ stack, admin: auth } = await startStack(
+    { tests: testServer() },
+    { name: 'R5 Admin', email: 'r5@example.com', password: 'r5-password-1' },
+    { liftLimits: false },
+  ));
 });
 after(() => stack?.stop());
 

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
 import {
+  addUser,
   alive,
   type Auth,
   chat,
@@ -17,12 +18,10 @@ import {
   childrenOf,
   cmdline,
   conversation,
-  liftChatLimits,
   newId,
   procStatus,
-  request,
-  signUp,
-  Stack,
+  type Stack,
+  startStack,
   streamedText,
   TEST_MCP_SERVER,
   testServer,
@@ -34,10 +33,10 @@ let stack: Stack;
 let admin: Auth;
 
 before(async () => {
-  stack = new Stack({ tests: testServer() }); // assigned before start(), so after() tears down a half-started stack too
-  await stack.start();
-  admin = await signUp(stack, { name: 'R6 Admin', email: 'r6@example.com', password: 'r6-password-1' });
-  await liftChatLimits(stack, admin);
+  ({ stack, admin } = await startStack(
+    { tests: testServer() },
+    { name: 'R6 Admin', email: 'r6@example.com', password: 'r6-password-1' },
+  ));
 });
 after(() => stack?.stop());
 
@@ -134,22 +133,7 @@ test('R6: 50 parallel chats from 5 users write to SQLite: no SQLITE_BUSY reaches
   const users: Auth[] = [admin];
   for (let i = 1; i < 5; i++) {
     const account = { name: `R6 User ${i}`, email: `r6-user${i}@example.com`, password: `r6-password-${i}x` };
-    const created = await request(`${stack.appUrl}/api/admin/users`, 'POST', admin, {
-      ...account,
-      role: 'user',
-    });
-    assert.equal(created.status, 201, created.body);
-    const signIn = await request(
-      `${stack.appUrl}/api/auth/sign-in/email`,
-      'POST',
-      { origin: stack.appUrl },
-      { email: account.email, password: account.password },
-    );
-    assert.equal(signIn.status, 200, signIn.body);
-    users.push({
-      origin: stack.appUrl,
-      cookie: (signIn.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; '),
-    });
+    users.push((await addUser(stack, admin, account)).auth);
   }
   const turns = Array.from({ length: 50 }, (_, i) => ({
     auth: users[i % users.length]!,

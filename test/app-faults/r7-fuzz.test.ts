@@ -19,15 +19,15 @@ import {
   send,
 } from './fuzz';
 import {
+  addUser,
   type Auth,
   chat,
   chatBody,
-  liftChatLimits,
   newId,
   request,
   ROOT,
-  signUp,
-  Stack,
+  type Stack,
+  startStack,
   streamedText,
   testServer,
 } from './harness';
@@ -39,27 +39,16 @@ let user: Auth;
 let real: (pattern: string) => string | null = () => null;
 
 before(async () => {
-  stack = new Stack({ tests: testServer() }); // assigned before start(), so after() tears down a half-started stack too
-  await stack.start();
-  admin = await signUp(stack, { name: 'R7 Admin', email: 'r7@example.com', password: 'r7-password-1' });
-  await liftChatLimits(stack, admin);
-  const account = { name: 'R7 User', email: 'r7-user@example.com', password: 'r7-password-2' };
-  const created = await request(`${stack.appUrl}/api/admin/users`, 'POST', admin, {
-    ...account,
-    role: 'user',
+  ({ stack, admin } = await startStack(
+    { tests: testServer() },
+    { name: 'R7 Admin', email: 'r7@example.com', password: 'r7-password-1' },
+  ));
+  const added = await addUser(stack, admin, {
+    name: 'R7 User',
+    email: 'r7-user@example.com',
+    password: 'r7-password-2',
   });
-  assert.equal(created.status, 201, created.body);
-  const signIn = await request(
-    `${stack.appUrl}/api/auth/sign-in/email`,
-    'POST',
-    { origin: stack.appUrl },
-    { email: account.email, password: account.password },
-  );
-  assert.equal(signIn.status, 200, signIn.body);
-  user = {
-    origin: stack.appUrl,
-    cookie: (signIn.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; '),
-  };
+  user = added.auth;
 
   const conversationId = newId('r7-conv');
   assert.equal((await chat(stack, admin, chatBody(conversationId, newId('m'), 'hello'))).status, 200);
@@ -77,7 +66,7 @@ before(async () => {
   const ids: Array<[string, string]> = [
     ['/api/conversations/', conversationId],
     ['/api/admin/providers/', JSON.parse(provider.body).id],
-    ['/api/admin/users/', JSON.parse(created.body).id],
+    ['/api/admin/users/', added.id],
     ['/api/mcp/servers/', servers.items.find((s) => s.name === 'tests')!.id],
   ];
   const token = JSON.parse(share.body).token as string;

@@ -14,8 +14,8 @@ import {
   conversation,
   newId,
   request,
-  signUp,
-  Stack,
+  type Stack,
+  startStack,
   streamedText,
   toolParts,
   withDb,
@@ -26,9 +26,11 @@ let auth: Auth;
 let serverPid = 0;
 
 before(async () => {
-  stack = new Stack({ bad: badServer() }); // assigned before start(), so after() tears down a half-started stack too
-  await stack.start();
-  auth = await signUp(stack, { name: 'R7 Admin', email: 'r7-mcp@example.com', password: 'r7-password-1' });
+  ({ stack, admin: auth } = await startStack(
+    { bad: badServer() },
+    { name: 'R7 Admin', email: 'r7-mcp@example.com', password: 'r7-password-1' },
+    { liftLimits: false },
+  ));
   serverPid = stack.serverPid();
 });
 after(() => stack?.stop());

@@ -15,10 +15,9 @@ import {
   childrenOf,
   cmdline,
   conversation,
-  liftChatLimits,
   newId,
-  signUp,
-  Stack,
+  type Stack,
+  startStack,
   TEST_MCP_SERVER,
   testServer,
   waitFor,
@@ -29,10 +28,10 @@ let stack: Stack;
 let admin: Auth;
 
 before(async () => {
-  stack = new Stack({ tests: testServer() }); // assigned before start(), so after() tears down a half-started stack too
-  await stack.start();
-  admin = await signUp(stack, { name: 'R8 Admin', email: 'r8@example.com', password: 'r8-password-1' });
-  await liftChatLimits(stack, admin);
+  ({ stack, admin } = await startStack(
+    { tests: testServer() },
+    { name: 'R8 Admin', email: 'r8@example.com', password: 'r8-password-1' },
+  ));
 });
 after(() => stack?.stop());
 

@@ -4,10 +4,7 @@ import { exitOf, startHttp, withTimeout } from '@/e2e/fixtures/test-mcp-harness'
 import {
   connectionOf,
   exited,
-  FlakyFront,
   GUARD_MS,
-  type HttpServer,
-  initializesAt,
   isFailure,
   newPool,
   pidOf,
@@ -19,6 +16,7 @@ import {
   until,
   tester,
 } from '@/test/mcp-faults/harness';
+import { FlakyFront, type HttpServer, initializesAt } from '@/test/mcp-faults/remote-front';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
 
 // R10: a server goes away while a tool call is pending on it — the remote server's process is killed,

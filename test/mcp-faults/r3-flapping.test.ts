@@ -4,7 +4,6 @@ import { startHttp } from '@/e2e/fixtures/test-mcp-harness';
 import {
   connectionOf,
   FAST,
-  FlakyFront,
   isFailure,
   newPool,
   remote,
@@ -13,6 +12,7 @@ import {
   text,
   tester,
 } from '@/test/mcp-faults/harness';
+import { FlakyFront } from '@/test/mcp-faults/remote-front';
 import type { McpPool } from '@/lib/mcp/pool';
 
 // R3: a remote server flaps (connection refused, 503, healthy again), answers 404 for our session,

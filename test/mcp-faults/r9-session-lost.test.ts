@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { exitOf, startHttp } from '@/e2e/fixtures/test-mcp-harness';
-import {
-  connectionOf,
-  FlakyFront,
-  initializesAt,
-  newPool,
-  remote,
-  report,
-  requestsOf,
-  text,
-  until,
-  tester,
-} from '@/test/mcp-faults/harness';
+import { listPrompts, readResource } from '@/lib/mcp/context-requests';
+import { connectionOf, newPool, remote, report, text, until, tester } from '@/test/mcp-faults/harness';
+import { FlakyFront, initializesAt, requestsOf } from '@/test/mcp-faults/remote-front';
 
 // R9: a remote server loses our session — it restarted, or expired it — and answers for it as the
 // spec says (404) or as the SDK's example servers do (400 "Bad Request: No valid session ID
@@ -63,9 +54,9 @@ test('R9 a server that forgot our session (400 "No valid session ID"): tools/lis
     pool.forUser(tester).callTool('forgetful', 'add', { a: 2, b: 3 }),
   );
   assert.equal(text(sum), '5');
-  const prompts = await forgotten('prompts/list', () => conn.listPrompts());
+  const prompts = await forgotten('prompts/list', () => conn.request(listPrompts));
   assert.ok(prompts.some((p) => p.name === 'greeting'));
-  const readme = await forgotten('resources/read', () => conn.readResource('test://docs/readme'));
+  const readme = await forgotten('resources/read', () => conn.request(readResource('test://docs/readme')));
   assert.equal(readme.contents[0]?.uri, 'test://docs/readme');
 
   const status = conn.status();

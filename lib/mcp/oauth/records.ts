@@ -1,0 +1,151 @@
+import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthProviderOptions } from '@/lib/mcp/oauth/options';
+import type { KeyValueStore } from '@/lib/mcp/oauth/store';
+import {
+  type Challenge,
+  ChallengeSchema,
+  ClientInfoSchema,
+  DiscoverySchema,
+  type Pending,
+  PendingSchema,
+  readJson,
+  type StoredTokens,
+  StoredTokensSchema,
+} from '@/lib/mcp/oauth/stored-state';
+
+/** What McpOAuthProvider.invalidateCredentials may be asked to drop (the SDK's scopes). */
+export type InvalidateScope = 'all' | 'client' | 'tokens' | 'verifier' | 'discovery';
+
+/**
+ * The persisted state of one McpOAuthProvider: reads and writes of the (user, server) store's keys
+ * (tokens, pending, challenge, discovery, client-issuer) and of the shared client store, with the
+ * discovery state cached for the provider instance's lifetime. Shapes are in stored-state.ts.
+ */
+export class ProviderRecords {
+  private discovery: OAuthDiscoveryState | undefined;
+
+  constructor(private readonly opts: Pick<OAuthProviderOptions, 'store' | 'clientStore' | 'config'>) {}
+
+  private get store(): KeyValueStore {
+    return this.opts.store;
+  }
+
+  // ── Tokens ──
+
+  readTokens(): Promise<StoredTokens | undefined> {
+    return readJson(this.store, 'tokens', StoredTokensSchema);
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    const value: StoredTokens = {
+      tokens,
+      ...(tokens.expires_in !== undefined && { expiresAt: Date.now() + tokens.expires_in * 1000 }),
+    };
+    await this.store.set('tokens', JSON.stringify(value));
+  }
+
+  dropTokens(): Promise<void> {
+    return this.store.delete('tokens');
+  }
+
+  // ── The authorization in progress and the last challenge ──
+
+  readPending(): Promise<Pending | undefined> {
+    return readJson(this.store, 'pending', PendingSchema);
+  }
+
+  savePending(pending: Pending): Promise<void> {
+    return this.store.set('pending', JSON.stringify(pending));
+  }
+
+  dropPending(): Promise<void> {
+    return this.store.delete('pending');
+  }
+
+  readChallenge(): Promise<Challenge | undefined> {
+    return readJson(this.store, 'challenge', ChallengeSchema);
+  }
+
+  saveChallenge(challenge: Challenge): Promise<void> {
+    return this.store.set('challenge', JSON.stringify(challenge));
+  }
+
+  dropChallenge(): Promise<void> {
+    return this.store.delete('challenge');
+  }
+
+  // ── Discovery ──
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    this.discovery = state;
+    await this.store.set('discovery', JSON.stringify(state));
+  }
+
+  async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
+    this.discovery ??= await readJson(this.store, 'discovery', DiscoverySchema);
+    return this.discovery;
+  }
+
+  // ── Client identity ──
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const config = this.opts.config;
+    if (config?.clientId) {
+      const issuer = await this.store.get('client-issuer');
+      return {
+        client_id: config.clientId,
+        ...(config.clientSecret && { client_secret: config.clientSecret }),
+        ...(issuer && { issuer }),
+      };
+    }
+    const as = (await this.discoveryState())?.authorizationServerUrl;
+    return as ? readJson(this.opts.clientStore, as, ClientInfoSchema) : undefined;
+  }
+
+  async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    if (this.opts.config?.clientId) {
+      // The SDK binds pre-registered credentials to the first authorization server that accepts them.
+      if (info.issuer) await this.store.set('client-issuer', info.issuer);
+      return;
+    }
+    const key = info.issuer ?? (await this.discoveryState())?.authorizationServerUrl;
+    if (!key) throw new Error('Cannot store a client without knowing its authorization server.');
+    await this.opts.clientStore.set(key, JSON.stringify(info));
+  }
+
+  // ── Dropping state ──
+
+  async invalidate(scope: InvalidateScope): Promise<void> {
+    if (scope === 'all' || scope === 'client') {
+      const as = (await this.discoveryState())?.authorizationServerUrl;
+      if (this.opts.config?.clientId) await this.store.delete('client-issuer');
+      else if (as) await this.opts.clientStore.delete(as);
+    }
+    if (scope === 'all' || scope === 'tokens') await this.store.delete('tokens');
+    if (scope === 'all' || scope === 'verifier') await this.store.delete('pending');
+    if (scope === 'all' || scope === 'discovery') {
+      this.discovery = undefined;
+      await this.store.delete('discovery');
+    }
+  }
+
+  /** Forgets this user's tokens and authorization state for the server (the client store is shared). */
+  async forget(): Promise<void> {
+    this.discovery = undefined;
+    for (const key of ['tokens', 'pending', 'discovery', 'challenge', 'client-issuer'])
+      await this.store.delete(key);
+  }
+
+  /** Every secret an error message about this (user, server) could echo, for redaction. */
+  async secrets(): Promise<(string | undefined)[]> {
+    const stored = await this.readTokens().catch(() => undefined);
+    const client = await this.clientInformation().catch(() => undefined);
+    return [
+      this.opts.config?.clientSecret,
+      client?.client_secret,
+      stored?.tokens.access_token,
+      stored?.tokens.refresh_token,
+    ];
+  }
+}
