@@ -12,7 +12,13 @@ const next = `${node} ${SERVER_NODE_FLAGS.join(' ')} node_modules/next/dist/bin/
 
 export default defineConfig({
   testDir: './e2e',
-  testMatch: '**/*.spec.ts',
+  // Every spec depends on `setup`, which makes the admin on each run's fresh database (the first
+  // sign-up) and sets the suite's chat rate: any spec runs alone or in any order. Accounts other than the
+  // admin belong to one spec each (e2e/accounts.ts).
+  projects: [
+    { name: 'setup', testMatch: 'first-admin.setup.ts' },
+    { name: 'e2e', testMatch: '**/*.spec.ts', dependencies: ['setup'] },
+  ],
   workers: 1,
   fullyParallel: false,
   timeout: 45_000,

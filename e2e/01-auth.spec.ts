@@ -1,42 +1,12 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, BOB, ensureUser, originHeaders, SUITE_CHAT_RATE, signIn } from './helpers';
+import { ADMIN, ensureUser, originHeaders, signIn, specUser } from './helpers';
+
+// The first sign-up (it makes the admin, then sign-up closes) is tested by e2e/first-admin.setup.ts,
+// the setup every spec depends on.
+
+const BOB = specUser('s01', 'Bob User');
 
 test.describe.configure({ mode: 'serial' });
-
-test('the first account, made through the sign-up form, becomes admin; then sign-up is closed', async ({
-  page,
-  browser,
-}) => {
-  await page.goto('/');
-  await expect(page).toHaveURL(/\/sign-up$/);
-  await expect(page.getByRole('heading', { name: 'Create the admin account' })).toBeVisible();
-  await page.getByLabel('Name').fill(ADMIN.name);
-  await page.getByLabel('Email').fill(ADMIN.email);
-  await page.getByLabel('Password').fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page.getByRole('textbox', { name: 'Message' })).toBeFocused();
-
-  const session = await page.request.get('/api/auth/get-session');
-  expect((await session.json()).user.role).toBe('admin');
-  // The suite sends far more chat requests per minute than a person; e2e/13-limits.spec.ts tests the limit itself.
-  await page.request.patch('/api/admin/settings', {
-    data: { chatRequestsPerMinute: SUITE_CHAT_RATE },
-    headers: originHeaders(),
-  });
-  const cookies = await page.context().cookies();
-  expect(cookies.find((c) => c.name.includes('session_token'))?.httpOnly).toBe(true);
-
-  const stranger = await browser.newContext();
-  const other = await stranger.newPage();
-  await other.goto('/sign-up');
-  await expect(other.getByText('Sign-up is closed')).toBeVisible();
-  const api = await stranger.request.post('/api/auth/sign-up/email', {
-    data: { name: 'Eve', email: 'eve@example.com', password: 'password-123' },
-    headers: originHeaders(),
-  });
-  expect(api.status()).toBe(403);
-  await stranger.close();
-});
 
 test('admin opens sign-up and creates users; sign in and sign out work', async ({ page, browser }) => {
   await signIn(page, ADMIN);

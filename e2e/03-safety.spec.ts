@@ -2,15 +2,17 @@ import { expect, test } from '@playwright/test';
 import { NO_PROVIDER_URL } from '../playwright.config';
 import {
   ADMIN,
-  BOB,
   assistantMessages,
   conversationIdFromUrl,
   ensureUser,
   originHeaders,
   send,
   signIn,
+  specUser,
   userTexts,
 } from './helpers';
+
+const BOB = specUser('s03', 'Bob User');
 
 const HOSTILE = [
   '<script>window.__pwned = "script"</script>',

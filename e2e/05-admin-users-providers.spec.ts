@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
-import { ADMIN, BOB, ensureUser, signIn } from './helpers';
+import { ADMIN, ensureUser, signIn, specUser } from './helpers';
+
+const BOB = specUser('s05', 'Bob User');
 
 test('admin creates a user through the form, changes a role, and toggles sign-up', async ({ page }) => {
   await signIn(page, ADMIN);

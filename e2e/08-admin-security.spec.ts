@@ -1,7 +1,9 @@
 import { existsSync, rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
-import { ADMIN, BOB, ensureUser, originHeaders, signIn } from './helpers';
+import { ADMIN, ensureUser, originHeaders, signIn, specUser } from './helpers';
+
+const BOB = specUser('s08', 'Bob User');
 
 const PWN = '/tmp/mcp-chat-pwn-e2e';
 const EVIL_SERVER = {

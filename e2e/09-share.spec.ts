@@ -3,13 +3,15 @@ import { APP_URL } from '../playwright.config';
 import {
   ADMIN,
   assistantMessages,
-  BOB,
   conversationIdFromUrl,
   ensureUser,
   originHeaders,
   send,
   signIn,
+  specUser,
 } from './helpers';
+
+const BOB = specUser('s09', 'Bob User');
 
 /**
  * The canary is only ever a tool ARGUMENT: the typed text holds the JSON escape `\u0043` ("C"), so the

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { type APIRequestContext, type BrowserContext, expect, test } from '@playwright/test';
-import { ADMIN, BOB, ensureUser, originHeaders, signIn } from './helpers';
+import { ADMIN, ensureUser, originHeaders, signIn, specUser } from './helpers';
+
+const BOB = specUser('s22', 'Bob User');
 
 /** What a broken server leaks if its failures reach users raw: its stderr, env, URL credentials, headers. */
 const CANARIES = [

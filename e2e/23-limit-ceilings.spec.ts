@@ -1,6 +1,8 @@
 import { type BrowserContext, expect, test } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
-import { ADMIN, BOB, ensureUser, fakeModelRequests, originHeaders, signIn } from './helpers';
+import { ADMIN, ensureUser, fakeModelRequests, originHeaders, signIn, specUser } from './helpers';
+
+const BOB = specUser('s23', 'Bob User');
 
 const h = originHeaders();
 const message = (id: string, text: string) => ({

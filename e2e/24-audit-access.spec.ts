@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
-import { ADMIN, BOB, ensureUser, originHeaders, signIn, streamChunks } from './helpers';
+import { ADMIN, ensureUser, originHeaders, signIn, specUser, streamChunks } from './helpers';
+
+const BOB = specUser('s24', 'Bob User');
 
 const h = originHeaders();
 const newId = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;

@@ -2,14 +2,16 @@ import { expect, type Page, test } from '@playwright/test';
 import {
   ADMIN,
   assistantMessages,
-  BOB,
   conversationIdFromUrl,
   ensureUser,
   originHeaders,
   send,
   signIn,
+  specUser,
   streamChunks,
 } from './helpers';
+
+const BOB = specUser('s26', 'Bob User');
 
 const h = originHeaders();
 const answerText = (page: Page) => assistantMessages(page).last().locator('.prose-chat');

@@ -2,7 +2,9 @@
 // request naming one is refused with nothing stored.
 import { type BrowserContext, expect, test } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
-import { ADMIN, BOB, ensureUser, originHeaders, signIn } from './helpers';
+import { ADMIN, ensureUser, originHeaders, signIn, specUser } from './helpers';
+
+const BOB = specUser('s27', 'Bob User');
 
 const h = originHeaders();
 const newId = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;

@@ -4,19 +4,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type APIRequestContext, type BrowserContext, expect, test } from '@playwright/test';
-import {
-  type Account,
-  ADMIN,
-  BOB,
-  ensureUser,
-  originHeaders,
-  sendAllTools,
-  signIn,
-  streamChunks,
-} from './helpers';
+import { ADMIN, ensureUser, originHeaders, sendAllTools, signIn, specUser, streamChunks } from './helpers';
 
 const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
-const CAROL: Account = { name: 'Carol User', email: 'carol@example.com', password: 'carol-password-1' };
+const BOB = specUser('s28', 'Bob User');
+const CAROL = specUser('s28', 'Carol User');
 const h = originHeaders();
 const newId = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 

@@ -5,7 +5,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
-import { ADMIN, BOB, ensureUser, originHeaders, signIn, streamChunks } from './helpers';
+import { ADMIN, ensureUser, originHeaders, signIn, specUser, streamChunks } from './helpers';
+
+const BOB = specUser('s29', 'Bob User');
 
 type Stats = {
   registrations: number;

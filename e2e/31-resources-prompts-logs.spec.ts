@@ -7,7 +7,6 @@ import { type APIRequestContext, type BrowserContext, expect, test } from '@play
 import { FAKE_MODEL_URL } from '../playwright.config';
 import {
   ADMIN,
-  BOB,
   composer,
   ensureUser,
   fakeModelRequests,
@@ -15,8 +14,11 @@ import {
   send,
   sendAllTools,
   signIn,
+  specUser,
   streamChunks,
 } from './helpers';
+
+const BOB = specUser('s31', 'Bob User');
 
 const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
 const SERVER = 'rich31';

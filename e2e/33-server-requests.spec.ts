@@ -4,20 +4,20 @@
 import { resolve } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import {
-  type Account,
   ADMIN,
-  BOB,
   ensureUser,
   fakeModelRequests,
   originHeaders,
   send,
   sendAllTools,
   signIn,
+  specUser,
   streamChunks,
 } from './helpers';
 
 const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
-const CAROL: Account = { name: 'Carol User', email: 'carol@example.com', password: 'carol-password-1' };
+const BOB = specUser('s33', 'Bob User');
+const CAROL = specUser('s33', 'Carol User');
 const h = originHeaders();
 
 const rich = (name: string, extra: Record<string, unknown> = {}) => ({

@@ -1,18 +1,17 @@
-import {
-  type APIRequestContext,
-  type BrowserContext,
-  type Cookie,
-  expect,
-  type Page,
-} from '@playwright/test';
 import { request as httpRequest } from 'node:http';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { APP_URL, FAKE_MODEL_URL } from '../playwright.config';
+import { originHeaders } from './accounts';
 
-export type Account = { name: string; email: string; password: string };
-
-export const ADMIN: Account = { name: 'Ada Admin', email: 'admin@example.com', password: 'admin-password-1' };
-/** Chat requests per minute allowed while the suite runs (set by the first spec). */
-export const SUITE_CHAT_RATE = 1000;
+export {
+  ADMIN,
+  type Account,
+  ensureUser,
+  originHeaders,
+  SUITE_CHAT_RATE,
+  signIn,
+  specUser,
+} from './accounts';
 
 /**
  * Sends the model every tool schema, whatever the catalog's size (tool search off), until the returned
@@ -33,62 +32,6 @@ export async function sendAllTools(adminRequest: APIRequestContext): Promise<() 
   };
   await set(10_000, 1_000_000);
   return () => set(before.toolSearchMaxTools, before.toolSearchMaxTokens);
-}
-
-export const BOB: Account = { name: 'Bob User', email: 'bob@example.com', password: 'bob-password-1' };
-
-/** Requests that change state carry our Origin, as a browser would. */
-export const originHeaders = (base = APP_URL) => ({ origin: base });
-
-/**
- * Session cookies per account and server, kept for the worker's life: signing in once per account
- * keeps the suite under the auth library's sign-in rate limit (a real protection we keep on).
- */
-const sessions = new Map<string, Cookie[]>();
-
-/** Signs in through the auth API (cookies land in the context); creates the admin on a fresh database. */
-export async function signIn(ctx: BrowserContext | Page, account: Account, base = APP_URL): Promise<void> {
-  const context = 'context' in ctx ? ctx.context() : ctx;
-  const key = `${base} ${account.email}`;
-  const cached = sessions.get(key);
-  if (cached) {
-    await context.addCookies(cached);
-    const check = await context.request.get(`${base}/api/auth/get-session`);
-    if (check.ok() && (await check.json())?.user?.email === account.email) return;
-    sessions.delete(key);
-  }
-  await signInFresh(context, account, base);
-  sessions.set(
-    key,
-    (await context.cookies(base)).filter((c) => c.name.includes('session')),
-  );
-}
-
-async function signInFresh(context: BrowserContext, account: Account, base: string): Promise<void> {
-  const request = context.request;
-  const res = await request.post(`${base}/api/auth/sign-in/email`, {
-    data: { email: account.email, password: account.password },
-    headers: originHeaders(base),
-  });
-  if (res.ok()) return;
-  if (account === ADMIN) {
-    const up = await request.post(`${base}/api/auth/sign-up/email`, {
-      data: account,
-      headers: originHeaders(base),
-    });
-    expect(up.ok(), await up.text()).toBeTruthy();
-    return;
-  }
-  throw new Error(`sign-in failed for ${account.email}: ${res.status()} ${await res.text()}`);
-}
-
-/** The admin creates a user (idempotent). */
-export async function ensureUser(adminRequest: APIRequestContext, account: Account): Promise<void> {
-  const res = await adminRequest.post(`${APP_URL}/api/admin/users`, {
-    data: { ...account, role: 'user' },
-    headers: originHeaders(),
-  });
-  expect([201, 409]).toContain(res.status());
 }
 
 export function composer(page: Page) {

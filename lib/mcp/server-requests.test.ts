@@ -41,6 +41,15 @@ function open(extra: Partial<StdioConfig> = {}): McpConnection {
 const text = (r: { content: Array<{ type: string; text?: string }> }) =>
   r.content.map((c) => c.text ?? '').join('');
 
+/** Resolves once `condition` holds (checked every 20 ms); fails after 10 s naming `what` (no timing asserted). */
+async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail(`gave up after 10 s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('elicitation', () => {
   test('the form request reaches the running call, and its answer goes back to the tool', async () => {
     const conn = open();
@@ -83,11 +92,23 @@ describe('elicitation', () => {
         return { action: 'decline' };
       },
     });
-    // Bob's long call is running when Ada's call asks for input.
-    const bob = conn.callTool('sleep', { ms: 1500 }, { owner: 'bob', hooks: hooks('bob') });
-    await new Promise((r) => setTimeout(r, 200));
+    // Bob's long call is running (the server has reported its first step) when Ada's call asks for
+    // input; it runs until stopped, after Ada's answer, so the two calls overlap however slow the machine.
+    const stopBob = new AbortController();
+    let running!: () => void;
+    const bobRunning = new Promise<void>((resolve) => (running = resolve));
+    const bob = conn.callTool(
+      'sleep',
+      { ms: 300_000, steps: 1_000 },
+      { owner: 'bob', hooks: hooks('bob'), signal: stopBob.signal, onProgress: () => running() },
+    );
+    await Promise.race([
+      bobRunning,
+      bob.then((r) => assert.fail(`Bob's call ended before its first step: ${text(r)}`)),
+    ]);
     const ada = await conn.callTool('ask_details', {}, { owner: 'ada', hooks: hooks('ada') });
-    await bob;
+    stopBob.abort();
+    await assert.rejects(bob);
     assert.deepEqual(shown, []);
     assert.match(text(ada), /cannot tell whom to ask the user/);
   });
@@ -169,7 +190,11 @@ describe('roots', () => {
       'Roots: [{"uri":"file:///srv/docs","name":"docs"},{"uri":"file:///srv/data/","name":"data"}]',
     );
     assert.equal(conn.updateRoots(['file:///srv/other']), true);
-    await new Promise((r) => setTimeout(r, 200));
+    // The notification travels on its own: asked until the server has counted it.
+    await until(
+      async () => text(await conn.callTool('roots_changes', {})) !== 'Roots changed 0 times',
+      'the server to receive notifications/roots/list_changed',
+    );
     assert.equal(text(await conn.callTool('roots_changes', {})), 'Roots changed 1 times');
     assert.equal(
       text(await conn.callTool('list_roots', {})),

@@ -23,19 +23,32 @@ describe('refresh', () => {
     return { provider, store };
   }
 
-  /** A token endpoint that answers refreshes slowly, so concurrent callers overlap. */
-  function slowRefresh(access: string): TokenHandler {
-    return async (body, res) => {
+  /**
+   * A token endpoint that holds every refresh until `release()`, so concurrent callers overlap:
+   * `arrived` resolves when the first refresh request is in.
+   */
+  function heldRefresh(access: string) {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let arrive!: () => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    as.onToken = async (body, res) => {
       assert.equal(body.get('refresh_token'), 'old-refresh');
-      await new Promise((r) => setTimeout(r, 100));
+      arrive();
+      await released;
       issueTokens(access, 'new-refresh')(body, res);
     };
+    return { arrived, release };
   }
 
   test('10 concurrent token requests near expiry cause exactly one refresh', async () => {
     const { provider } = await signedIn(30); // < 60 s left
-    as.onToken = slowRefresh('new-access');
-    const all = await Promise.all(Array.from({ length: 10 }, () => provider.tokens()));
+    const refresh = heldRefresh('new-access');
+    const pending = Promise.all(Array.from({ length: 10 }, () => provider.tokens()));
+    // All ten read the store in memory, well before a request reaches the server (it needs I/O).
+    await refresh.arrived;
+    refresh.release();
+    const all = await pending;
     assert.equal(as.refreshCount(), 1);
     for (const t of all) assert.equal(t?.access_token, 'new-access');
     assert.equal(as.tokenRequests[0]?.get('resource'), as.mcpUrl);
@@ -44,10 +57,13 @@ describe('refresh', () => {
 
   test('providers built per request for the same (user, server) share the one refresh', async () => {
     const { store } = await signedIn(30, 'alice\nserver-x');
-    as.onToken = slowRefresh('shared-access');
-    const all = await Promise.all(
+    const refresh = heldRefresh('shared-access');
+    const pending = Promise.all(
       Array.from({ length: 10 }, () => newProvider(store, 'alice\nserver-x').tokens()),
     );
+    await refresh.arrived;
+    refresh.release();
+    const all = await pending;
     assert.equal(as.refreshCount(), 1);
     for (const t of all) assert.equal(t?.access_token, 'shared-access');
   });
@@ -61,13 +77,18 @@ describe('refresh', () => {
   test('10 concurrent requests answered 401 cause one refresh, then each is retried with the new token', async () => {
     const { provider } = await signedIn(3600);
     as.valid.clear(); // the server revoked the access token early
-    as.onToken = slowRefresh('after-401');
+    const refresh = heldRefresh('after-401');
     const wrapped = provider.wrapFetch(fetch);
-    const responses = await Promise.all(
+    const pending = Promise.all(
       Array.from({ length: 10 }, () =>
         wrapped(as.mcpUrl, { headers: { authorization: 'Bearer old-access' } }),
       ),
     );
+    // The refresh is answered only after all ten requests were answered 401.
+    await refresh.arrived;
+    await as.until(() => as.mcpRequests.filter((t) => t === 'old-access').length === 10);
+    refresh.release();
+    const responses = await pending;
     assert.equal(as.refreshCount(), 1);
     for (const r of responses) assert.equal(r.status, 200);
     assert.equal(as.mcpRequests.filter((t) => t === 'after-401').length, 10);

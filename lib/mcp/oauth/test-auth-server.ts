@@ -25,7 +25,12 @@ class FakeAuthServer {
   mcpRequests: string[] = [];
 
   async start(): Promise<void> {
-    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server = createServer((req, res) => {
+      res.on('finish', () => {
+        for (const check of [...this.answered]) check();
+      });
+      void this.handle(req, res);
+    });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
@@ -38,6 +43,21 @@ class FakeAuthServer {
   get mcpUrl(): string {
     return `${this.base}/mcp`;
   }
+
+  /** Resolves once `condition` holds, checked after every request this server has answered. */
+  until(condition: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!condition()) return;
+        this.answered.delete(check);
+        resolve();
+      };
+      this.answered.add(check);
+      check();
+    });
+  }
+
+  private answered = new Set<() => void>();
 
   refreshCount(): number {
     return this.tokenRequests.filter((b) => b.get('grant_type') === 'refresh_token').length;
