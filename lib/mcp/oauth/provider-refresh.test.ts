@@ -7,7 +7,6 @@ import {
   CLIENT_SECRET,
   issueTokens,
   newProvider,
-  type TokenHandler,
   startFakeAuthServer,
 } from '@/lib/mcp/oauth/test-auth-server';
 
