@@ -1,5 +1,6 @@
 'use client';
 
+import { DialogActions } from './dialog-actions';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { PromptArgumentField } from './prompt-argument-field';
 import { completeArgument, renderPromptText } from './prompt-requests';
@@ -63,27 +64,7 @@ export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
             onChange={(v) => setValues((prev) => ({ ...prev, [a.name]: v }))}
           />
         ))}
-        {error && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {error}
-          </p>
-        )}
-        <div className="flex justify-end gap-2 pt-2">
-          <button
-            type="button"
-            onClick={() => ref.current?.close()}
-            className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            disabled={busy}
-            className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-50"
-          >
-            Insert
-          </button>
-        </div>
+        <DialogActions error={error} submit="Insert" busy={busy} onCancel={() => ref.current?.close()} />
       </form>
     </dialog>
   );

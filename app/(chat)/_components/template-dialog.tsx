@@ -1,5 +1,6 @@
 'use client';
 
+import { DialogActions } from './dialog-actions';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { expandUriTemplate } from '@/lib/uri-template';
 import { PromptArgumentField } from './prompt-argument-field';
@@ -90,26 +91,7 @@ export function TemplateDialog({ template, onAttach, onClose }: Props) {
         <p className="break-all text-xs text-zinc-500" data-template-preview>
           {preview ?? 'Fill in every field.'}
         </p>
-        {error && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {error}
-          </p>
-        )}
-        <div className="flex justify-end gap-2 pt-2">
-          <button
-            type="button"
-            onClick={() => ref.current?.close()}
-            className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700"
-          >
-            Attach
-          </button>
-        </div>
+        <DialogActions error={error} submit="Attach" onCancel={() => ref.current?.close()} />
       </form>
     </dialog>
   );

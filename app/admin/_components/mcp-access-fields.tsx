@@ -1,19 +1,7 @@
 'use client';
 
-import type { ReactNode } from 'react';
 import type { Scope } from '@/lib/schemas/mcp';
-import type { Draft, Field } from './mcp-server-draft';
-
-const INPUT =
-  'mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950';
-
-type Props = {
-  base: string;
-  draft: Draft;
-  update: (patch: Partial<Draft>) => void;
-  bind: (field: Exclude<Field, 'oauth'>) => Record<string, unknown>;
-  box: (field: Field, label: string, control: ReactNode) => ReactNode;
-};
+import { type FieldGroupProps, INPUT } from './mcp-server-draft';
 
 const SCOPE_HINT: Record<Scope, string> = {
   user: 'Each person gets their own process or session, sign-in and state; nobody sees what another stored.',
@@ -21,7 +9,7 @@ const SCOPE_HINT: Record<Scope, string> = {
 };
 
 /** Whose connection a server is, who may use it, what each user supplies, and its OAuth client. */
-export function McpAccessFields({ base, draft, update, bind, box }: Props) {
+export function McpAccessFields({ base, draft, update, bind, box }: FieldGroupProps) {
   const remote = draft.transport === 'http' || draft.transport === 'sse';
   const text = (key: 'oauthClientId' | 'oauthClientSecret' | 'oauthScopes', label: string) => (
     <label htmlFor={`${base}-${key}`} className="block text-xs text-zinc-600 dark:text-zinc-400">

@@ -1,19 +1,7 @@
 'use client';
 
-import type { ReactNode } from 'react';
 import type { SamplingPolicy } from '@/lib/schemas/mcp';
-import type { Draft, Field } from './mcp-server-draft';
-
-const INPUT =
-  'mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950';
-
-type Props = {
-  base: string;
-  draft: Draft;
-  update: (patch: Partial<Draft>) => void;
-  bind: (field: Exclude<Field, 'oauth'>) => Record<string, unknown>;
-  box: (field: Field, label: string, control: ReactNode) => ReactNode;
-};
+import { type FieldGroupProps, INPUT } from './mcp-server-draft';
 
 const SAMPLING_HINT: Record<SamplingPolicy, string> = {
   ask: 'The user sees what the server wants to send to the model and approves or denies each request.',
@@ -22,7 +10,7 @@ const SAMPLING_HINT: Record<SamplingPolicy, string> = {
 };
 
 /** What the server may ask of the host while it works: the model (sampling) and which folders it may use (roots). */
-export function McpClientFields({ base, draft, update, bind, box }: Props) {
+export function McpClientFields({ base, draft, update, bind, box }: FieldGroupProps) {
   if (draft.transport === 'builtin') return null;
   return (
     <fieldset className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-700">

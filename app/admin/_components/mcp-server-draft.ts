@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   type McpServerConfig,
   McpServerConfigSchema,
@@ -6,6 +7,19 @@ import {
 } from '@/lib/schemas/mcp';
 
 // The MCP server form's draft (what the inputs hold) and its conversion to and from a config.
+
+/** The class of the form's text inputs and selects. */
+export const INPUT =
+  'mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950';
+
+/** What a group of the form's fields gets from the form (mcp-access-fields, mcp-client-fields). */
+export type FieldGroupProps = {
+  base: string;
+  draft: Draft;
+  update: (patch: Partial<Draft>) => void;
+  bind: (field: Exclude<Field, 'oauth'>) => Record<string, unknown>;
+  box: (field: Field, label: string, control: ReactNode) => ReactNode;
+};
 
 export type Transport = McpServerConfig['transport'];
 export type Draft = {

@@ -12,6 +12,7 @@ import {
   type Draft,
   type Errors,
   FIELDS,
+  INPUT,
   type Field,
   lines,
   MASK,
@@ -24,8 +25,6 @@ import { type TestResult, TestResultPanel } from './mcp-test-result';
 
 type Props = { server: (McpServerConfig & { id: string }) | null; onSaved: () => void; onClose: () => void };
 
-const INPUT =
-  'mt-1 block w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950';
 const BUTTON =
   'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
