@@ -16,6 +16,7 @@ import { MessageItem } from './message-item';
 import { preloadMarkdown } from './markdown';
 import { MessageList } from './message-list';
 import { useLazyChat } from './use-lazy-chat';
+import { useEscapeStop } from './use-escape-stop';
 import { useOlderMessages } from './use-older-messages';
 
 export type ModelInfo = { id: string; label: string; provider: string; toolCalling: 'native' | 'prompt' };
@@ -170,6 +171,7 @@ export function Chat({
     if (current?.role === 'assistant') setStopped((s) => new Set(s).add(current.id));
     notifyConversationsChanged();
   }
+  useEscapeStop(busy, () => void onStop());
 
   return (
     <div className="flex h-full min-h-0 flex-col">
