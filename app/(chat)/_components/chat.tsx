@@ -231,6 +231,7 @@ export function Chat({
           onModelChange={setModel}
           toolSettings={toolSettings}
           onToolSettingsChange={changeToolSettings}
+          draftKey={isNew && messages.length === 0 ? 'new' : id}
           onNewChat={() => {
             router.push('/');
             router.refresh();
