@@ -173,9 +173,17 @@ export function Chat({
   }
   useEscapeStop(busy, () => void onStop());
 
+  // The message list is no live region (it would read every streamed word): one polite line instead.
+  const lastStopped = last !== undefined && stopped.has(last.id);
+  const announcement =
+    status === 'submitted' ? 'Answering…' : status === 'streaming' ? '' : lastStopped ? 'Answer stopped' : '';
+
   return (
     <div className="flex h-full min-h-0 flex-col">
       {bridge}
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
       <ChatHeader
         conversationId={messages.length && (!isNew || createdRef.current) ? id : null}
         title={headerTitle}
