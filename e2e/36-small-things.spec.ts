@@ -33,8 +33,8 @@ test.beforeEach(async ({ page }) => {
   await signIn(page, DORA);
 });
 
-const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop' });
-const sendButton = (page: Page) => page.getByRole('button', { name: 'Send' });
+const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop', exact: true });
+const sendButton = (page: Page) => page.getByRole('button', { name: 'Send', exact: true });
 
 test('Escape stops a streaming answer from the composer, but first closes an open dialog', async ({
   page,
