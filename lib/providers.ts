@@ -154,5 +154,4 @@ export function resolveModel(
   return { info: target.info, model: wrapLanguageModel({ model, middleware }), vision: target.vision };
 }
 
-export const NO_PROVIDER_MESSAGE =
-  'No model provider is configured. Set OPENAI_API_KEY (and OPENAI_BASE_URL for DeepSeek, Ollama, vLLM or any other OpenAI-compatible server) and restart the app, or ask an admin to add a provider.';
+export { NO_PROVIDER_MESSAGE } from './no-provider';

@@ -1,7 +1,7 @@
 import { generateId } from 'ai';
 import { requirePageUser } from '@/app/_server/page-user';
 import { modelSources } from '@/app/_server/model-sources';
-import { listModels, NO_PROVIDER_MESSAGE } from '@/lib/providers';
+import { listModels } from '@/lib/providers';
 import { Chat } from './_components/chat';
 
 export const dynamic = 'force-dynamic';
@@ -21,7 +21,7 @@ export default async function NewChatPage() {
       isNew
       models={models}
       initialModel={models[0]?.id ?? null}
-      noProviderMessage={models.length ? null : NO_PROVIDER_MESSAGE}
+      noProvider={models.length ? null : { admin: user.role === 'admin' }}
     />
   );
 }

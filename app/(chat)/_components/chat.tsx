@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
 import type { ChatMessage, ToolProgress, ToolSettings } from '@/lib/schemas/chat';
+import { isNoProviderError } from '@/lib/no-provider';
 import { titleFrom } from '@/lib/title';
 import { ChatHeader } from './chat-header';
 import { Composer } from './composer';
@@ -15,7 +16,9 @@ import { ConversationIdContext } from './turn-request-answer';
 import { MessageItem } from './message-item';
 import { preloadMarkdown } from './markdown';
 import { MessageList } from './message-list';
+import { NoProviderNotice } from './no-provider-notice';
 import { useLazyChat } from './use-lazy-chat';
+import { useEscapeStop } from './use-escape-stop';
 import { useOlderMessages } from './use-older-messages';
 
 export type ModelInfo = { id: string; label: string; provider: string; toolCalling: 'native' | 'prompt' };
@@ -30,7 +33,8 @@ type Props = {
   models: ModelInfo[];
   initialModel: string | null;
   initialToolSettings: ToolSettings;
-  noProviderMessage: string | null;
+  /** No model is available: the notice says what to do, by the user's role. */
+  noProvider: { admin: boolean } | null;
   /** A turn of this conversation runs on the server (the page re-attaches to it). */
   running?: boolean;
 };
@@ -45,7 +49,7 @@ export function Chat({
   models,
   initialModel,
   initialToolSettings,
-  noProviderMessage,
+  noProvider,
   running = false,
 }: Props) {
   const router = useRouter();
@@ -113,6 +117,9 @@ export function Chat({
   const headerTitle = !messages.length ? 'New chat' : isNew ? titleFrom(firstText) : title;
   const last = messages.at(-1);
   const storedError = !busy && !error && last?.role === 'assistant' ? last.metadata?.error : undefined;
+  // The no-provider notice already says why there is no answer: not twice.
+  const errorText = error?.message ?? storedError ?? '';
+  const showError = Boolean(errorText) && !(noProvider && isNoProviderError(errorText));
 
   useEffect(preloadMarkdown, []);
 
@@ -170,10 +177,19 @@ export function Chat({
     if (current?.role === 'assistant') setStopped((s) => new Set(s).add(current.id));
     notifyConversationsChanged();
   }
+  useEscapeStop(busy, () => void onStop());
+
+  // The message list is no live region (it would read every streamed word): one polite line instead.
+  const lastStopped = last !== undefined && stopped.has(last.id);
+  const announcement =
+    status === 'submitted' ? 'Answering…' : status === 'streaming' ? '' : lastStopped ? 'Answer stopped' : '';
 
   return (
     <div className="flex h-full min-h-0 flex-col">
       {bridge}
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
       <ChatHeader
         conversationId={messages.length && (!isNew || createdRef.current) ? id : null}
         title={headerTitle}
@@ -185,14 +201,7 @@ export function Chat({
           loadOlder={loadOlder}
           before={
             <>
-              {noProviderMessage && (
-                <p
-                  role="status"
-                  className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
-                >
-                  {noProviderMessage}
-                </p>
-              )}
+              {noProvider && <NoProviderNotice admin={noProvider.admin} />}
               {messages.length === 0 && (
                 <div className="mt-24 text-center text-zinc-500">
                   <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
@@ -201,11 +210,7 @@ export function Chat({
               )}
             </>
           }
-          after={
-            (error || storedError) && (
-              <ErrorNotice error={error?.message ?? storedError ?? ''} onRetry={() => void regenerate()} />
-            )
-          }
+          after={showError && <ErrorNotice error={errorText} onRetry={() => void regenerate()} />}
           renderItem={(m, i) => (
             <MessageItem
               message={m}
@@ -229,6 +234,7 @@ export function Chat({
           onModelChange={setModel}
           toolSettings={toolSettings}
           onToolSettingsChange={changeToolSettings}
+          draftKey={isNew && messages.length === 0 ? 'new' : id}
           onNewChat={() => {
             router.push('/');
             router.refresh();

@@ -1,6 +1,7 @@
 'use client';
 
 import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { readDraft, writeDraft } from '@/lib/drafts';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import type { MenuOption } from './composer-commands';
@@ -35,6 +36,8 @@ type Props = {
   onToolSettingsChange: (next: ToolSettings) => void;
   /** `/new`. */
   onNewChat: () => void;
+  /** Where the unsent text is kept (the conversation's id, or "new"); none: not kept. */
+  draftKey?: string;
 };
 
 /**
@@ -53,8 +56,9 @@ export function Composer(props: Props) {
     toolSettings,
     onToolSettingsChange,
     onNewChat,
+    draftKey,
   } = props;
-  const [text, setText] = useState('');
+  const [text, setTextState] = useState('');
   const [caret, setCaret] = useState(0);
   const [attachments, setAttachments] = useState<ResourceAttachment[]>([]);
   const [panel, setPanel] = useState<'tools' | 'help' | null>(null);
@@ -67,6 +71,22 @@ export function Composer(props: Props) {
   const { tools, toolsFailed, loadTools, prompts, loadPrompts, resources, loadResources } = useMcpCatalogs();
   const menus = useComposerMenus({ text, caret, prompts, resources });
   const { menu, wantsPrompts, wantsResources } = menus;
+
+  /** The text, kept as this conversation's draft until sent. */
+  function setText(next: string) {
+    setTextState(next);
+    if (draftKey) writeDraft(draftKey, next);
+  }
+
+  // The draft comes back after the page is hydrated (the server cannot know it).
+  useEffect(() => {
+    if (!draftKey) return;
+    const draft = readDraft(draftKey);
+    if (draft) {
+      setTextState(draft);
+      setCaret(draft.length);
+    }
+  }, [draftKey]);
 
   useEffect(() => {
     if (!busy) ref.current?.focus();

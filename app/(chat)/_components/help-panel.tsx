@@ -8,7 +8,7 @@ const KEYS: Array<[string, string]> = [
   ['Shift+Enter', 'New line'],
   ['↑ / ↓', 'Move in a menu'],
   ['Tab', 'Choose the highlighted menu option'],
-  ['Escape', 'Close a menu or panel'],
+  ['Escape', 'Close a menu or panel; otherwise stop the answer while it streams'],
 ];
 
 const Key = ({ children }: { children: string }) => (

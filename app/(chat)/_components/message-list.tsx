@@ -147,12 +147,7 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
 
   const items = virtualizer.getVirtualItems();
   return (
-    <div
-      ref={scrollRef}
-      onScroll={onScroll}
-      className="relative min-h-0 flex-1 overflow-y-auto px-4 py-6"
-      aria-live="polite"
-    >
+    <div ref={scrollRef} onScroll={onScroll} className="relative min-h-0 flex-1 overflow-y-auto px-4 py-6">
       <div ref={contentRef} className="mx-auto flex max-w-3xl flex-col gap-6">
         {before}
         {hasOlder && (

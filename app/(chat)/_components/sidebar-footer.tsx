@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { ImportConversationButton } from './import-conversation-button';
+import { ThemeSelect } from './theme-select';
 
 type Props = { user: { name: string; email: string; role: string }; onShowShortcuts: () => void };
 
@@ -14,7 +15,7 @@ async function signOut() {
   window.location.assign('/sign-in');
 }
 
-/** Import, shortcuts help, and the account: name, email, Admin (for admins), Sign out. */
+/** Import, shortcuts help, the theme, and the account: name, email, Admin (for admins), Sign out. */
 export function SidebarFooter({ user, onShowShortcuts }: Props) {
   return (
     <div className="border-t border-zinc-200 p-3 text-sm dark:border-zinc-800">
@@ -27,6 +28,7 @@ export function SidebarFooter({ user, onShowShortcuts }: Props) {
         >
           Shortcuts
         </button>
+        <ThemeSelect />
       </div>
       <p className="truncate font-medium" title={user.email}>
         {user.name}

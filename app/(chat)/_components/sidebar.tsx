@@ -30,6 +30,8 @@ const sendJson = (url: string, method: string, body?: unknown) =>
 export function Sidebar({ initial, user }: Props) {
   const [open, setOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
+  // A short polite status for what the list does not say itself (the list is no live region).
+  const [announcement, setAnnouncement] = useState('');
   const searchInput = useRef<HTMLInputElement>(null);
   const pathname = usePathname();
   const router = useRouter();
@@ -64,6 +66,7 @@ export function Sidebar({ initial, user }: Props) {
     list.renameLocal(id, title);
     const res = await sendJson(`/api/conversations/${id}`, 'PATCH', { title }).catch(() => null);
     if (!res?.ok && previous !== undefined) list.renameLocal(id, previous);
+    setAnnouncement(res?.ok ? 'Conversation renamed' : 'Could not rename the conversation');
     notifyConversationsChanged();
   }
 
@@ -71,8 +74,9 @@ export function Sidebar({ initial, user }: Props) {
     const res = await sendJson(`/api/conversations/${id}`, 'DELETE');
     if (res.ok || res.status === 404) {
       list.removeLocal(id);
+      setAnnouncement('Conversation deleted');
       if (pathname === `/c/${id}`) router.push('/');
-    }
+    } else setAnnouncement('Could not delete the conversation');
   }
 
   return (
@@ -131,6 +135,9 @@ export function Sidebar({ initial, user }: Props) {
             />
           )}
         </div>
+        <p role="status" className="sr-only">
+          {announcement}
+        </p>
         <SidebarFooter user={user} onShowShortcuts={() => setHelpOpen(true)} />
       </nav>
       {helpOpen && (

@@ -5,7 +5,7 @@ import { listMessagePage } from '@/db/queries/messages';
 import { modelSources } from '@/app/_server/model-sources';
 import { requirePageUser } from '@/app/_server/page-user';
 import { isTurnRunning } from '@/app/_server/running-turns';
-import { listModels, NO_PROVIDER_MESSAGE } from '@/lib/providers';
+import { listModels } from '@/lib/providers';
 import { Chat } from '../../_components/chat';
 
 export const dynamic = 'force-dynamic';
@@ -39,7 +39,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       }}
       models={models}
       initialModel={remembered ?? models[0]?.id ?? null}
-      noProviderMessage={models.length ? null : NO_PROVIDER_MESSAGE}
+      noProvider={models.length ? null : { admin: user.role === 'admin' }}
       running={isTurnRunning(id)}
     />
   );

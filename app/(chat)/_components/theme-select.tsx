@@ -1,0 +1,42 @@
+'use client';
+
+import { useEffect, useId, useState } from 'react';
+import { applyTheme, readTheme, THEMES, type Theme } from '@/lib/theme';
+
+/** Light / Dark / System; "System" follows the operating system's setting as it changes. */
+export function ThemeSelect() {
+  const id = useId();
+  // The server cannot know the stored choice: "system" until hydrated, then the stored one.
+  const [theme, setTheme] = useState<Theme>('system');
+  useEffect(() => setTheme(readTheme()), []);
+
+  useEffect(() => {
+    if (theme !== 'system') return;
+    const query = window.matchMedia('(prefers-color-scheme: dark)');
+    const onChange = () => applyTheme('system');
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, [theme]);
+
+  return (
+    <span className="flex items-center gap-1 text-zinc-600 dark:text-zinc-400">
+      <label htmlFor={id}>Theme</label>
+      <select
+        id={id}
+        value={theme}
+        onChange={(e) => {
+          const next = e.currentTarget.value as Theme;
+          setTheme(next);
+          applyTheme(next);
+        }}
+        className="rounded border border-zinc-300 bg-white px-1 py-0.5 text-xs dark:border-zinc-700 dark:bg-zinc-900"
+      >
+        {THEMES.map((t) => (
+          <option key={t.value} value={t.value}>
+            {t.label}
+          </option>
+        ))}
+      </select>
+    </span>
+  );
+}
