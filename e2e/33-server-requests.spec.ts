@@ -2,34 +2,22 @@
 // sampling (approve, deny, edit, "without asking", with tools) — shown inside the tool card and answered
 // in a real browser (roots and tasks: 34-roots-tasks). The test MCP server runs as a real stdio child
 // (TEST_MCP_RICH=1).
-import { resolve } from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { type BrowserContext, expect, test } from '@playwright/test';
 import {
   ADMIN,
   ensureUser,
   fakeModelRequests,
   originHeaders,
-  send,
   sendAllTools,
   signIn,
   specUser,
   streamChunks,
 } from './helpers';
+import { card, openChat, rich } from './rich-chat';
 
-const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
 const BOB = specUser('s33', 'Bob User');
 const CAROL = specUser('s33', 'Carol User');
 const h = originHeaders();
-
-const rich = (name: string, extra: Record<string, unknown> = {}) => ({
-  name,
-  transport: 'stdio',
-  command: 'node',
-  args: [FIXTURE, 'stdio'],
-  env: { TEST_MCP_RICH: '1' },
-  timeoutMs: 120_000,
-  ...extra,
-});
 
 let admin: BrowserContext;
 let bob: BrowserContext;
@@ -60,18 +48,6 @@ test.afterAll(async () => {
   await restoreToolSearch();
   await Promise.all([admin.close(), bob.close(), carol.close()]);
 });
-
-const card = (page: Page, tool: string) => page.locator(`[data-tool-call][data-tool-name="${tool}"]`).last();
-
-async function openChat(ctx: BrowserContext, text: string): Promise<Page> {
-  const page = await ctx.newPage();
-  await page.goto('/');
-  await expect(async () => {
-    await send(page, text);
-    await expect(page).toHaveURL(/\/c\//, { timeout: 2000 });
-  }).toPass();
-  return page;
-}
 
 test('elicitation: a form in the tool card, checked before sending, kept across a reload, answered once', async () => {
   const page = await openChat(bob, '[[tool:t33ask__ask_details]]');

@@ -1,32 +1,12 @@
 // Issue 16: roots (per server, the user's own folder, list_changed on change), the admin's sampling
 // setting, and tools that run as MCP tasks. The test MCP server runs as a real stdio child
 // (TEST_MCP_RICH=1).
-import { resolve } from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import {
-  ADMIN,
-  ensureUser,
-  originHeaders,
-  send,
-  sendAllTools,
-  signIn,
-  specUser,
-  streamChunks,
-} from './helpers';
+import { type BrowserContext, expect, test } from '@playwright/test';
+import { ADMIN, ensureUser, originHeaders, sendAllTools, signIn, specUser, streamChunks } from './helpers';
+import { card, openChat, rich, toolText } from './rich-chat';
 
-const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
 const BOB = specUser('s34', 'Bob User');
 const h = originHeaders();
-
-const rich = (name: string, extra: Record<string, unknown> = {}) => ({
-  name,
-  transport: 'stdio',
-  command: 'node',
-  args: [FIXTURE, 'stdio'],
-  env: { TEST_MCP_RICH: '1' },
-  timeoutMs: 120_000,
-  ...extra,
-});
 
 let admin: BrowserContext;
 let bob: BrowserContext;
@@ -58,18 +38,6 @@ test.afterAll(async () => {
   await Promise.all([admin.close(), bob.close()]);
 });
 
-const card = (page: Page, tool: string) => page.locator(`[data-tool-call][data-tool-name="${tool}"]`).last();
-
-async function openChat(ctx: BrowserContext, text: string): Promise<Page> {
-  const page = await ctx.newPage();
-  await page.goto('/');
-  await expect(async () => {
-    await send(page, text);
-    await expect(page).toHaveURL(/\/c\//, { timeout: 2000 });
-  }).toPass();
-  return page;
-}
-
 test('roots: a per-user server gets the user’s own folder first, then the admin’s roots', async () => {
   const res = await bob.request.post('/api/chat', {
     data: {
@@ -91,34 +59,6 @@ test('roots: a per-user server gets the user’s own folder first, then the admi
   expect(roots[0]?.uri).toMatch(/^file:\/\/\/.*\/mcp-users\/[^/]+\/t34roots$/);
   expect(roots[1]?.uri).toBe('file:///srv/team-docs');
 });
-
-/** One tool call through the chat API; the tool's output text (or its error text). */
-async function toolText(
-  ctx: BrowserContext,
-  server: string,
-  tool: string,
-  args: object = {},
-): Promise<string> {
-  const id = `t34x-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
-  const res = await ctx.request.post('/api/chat', {
-    data: {
-      id,
-      message: {
-        id: `${id}-m`,
-        role: 'user',
-        parts: [{ type: 'text', text: `[[tool:${server}__${tool}:${JSON.stringify(args)}]]` }],
-      },
-    },
-    headers: h,
-  });
-  const chunks = streamChunks(await res.text());
-  const output = chunks.find((c) => c.type === 'tool-output-available')?.output as
-    | { content: Array<{ text: string }> }
-    | undefined;
-  // A tool's error result (isError) reaches the stream as the call's error text.
-  const error = chunks.find((c) => c.type === 'tool-output-error')?.errorText as string | undefined;
-  return output?.content[0]?.text ?? error ?? '';
-}
 
 test('admin: roots are validated; changing them tells a running server (list_changed), no restart', async () => {
   const bad = await admin.request.post('/api/mcp/servers', {
