@@ -2,9 +2,15 @@ import { resolve } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { SERVER_NODE_FLAGS } from './scripts/node-flags.mjs';
 
-export const APP_URL = 'http://127.0.0.1:3100';
-export const NO_PROVIDER_URL = 'http://127.0.0.1:3101';
-export const FAKE_MODEL_URL = 'http://127.0.0.1:4010';
+// E2E_PORT_BASE moves the whole suite (app, no-provider app, fake model) so two checkouts can run their
+// suites side by side on one machine; the default is the suite's usual ports.
+const base = Number(process.env.E2E_PORT_BASE ?? 3100);
+const appPort = base;
+const noProviderPort = base + 1;
+const fakeModelPort = base + 910;
+export const APP_URL = `http://127.0.0.1:${appPort}`;
+export const NO_PROVIDER_URL = `http://127.0.0.1:${noProviderPort}`;
+export const FAKE_MODEL_URL = `http://127.0.0.1:${fakeModelPort}`;
 
 /** The project's own Node 22 (better-sqlite3 needs it), whichever node launched Playwright. */
 const node = resolve('node_modules/.bin/node');
@@ -46,11 +52,11 @@ export default defineConfig({
     {
       command: `${node} e2e/fixtures/fake-openai.mjs`,
       url: `${FAKE_MODEL_URL}/health`,
-      env: { FAKE_OPENAI_PORT: '4010' },
+      env: { FAKE_OPENAI_PORT: String(fakeModelPort) },
       reuseExistingServer: false,
     },
     {
-      command: `rm -rf data/e2e && ${next} -p 3100`,
+      command: `rm -rf data/e2e && ${next} -p ${appPort}`,
       url: `${APP_URL}/api/health`,
       timeout: 60_000,
       reuseExistingServer: false,
@@ -64,7 +70,7 @@ export default defineConfig({
       },
     },
     {
-      command: `rm -rf data/e2e-noprovider && ${next} -p 3101`,
+      command: `rm -rf data/e2e-noprovider && ${next} -p ${noProviderPort}`,
       url: `${NO_PROVIDER_URL}/api/health`,
       timeout: 60_000,
       reuseExistingServer: false,

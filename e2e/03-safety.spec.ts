@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { NO_PROVIDER_URL } from '../playwright.config';
+import { APP_URL, NO_PROVIDER_URL } from '../playwright.config';
 import {
   ADMIN,
   assistantMessages,
@@ -159,7 +159,7 @@ test('bad input gets a 4xx JSON error naming the problem, never a 500', async ({
   expect(rename.status()).toBe(400);
 
   const anon = await playwright.request.newContext();
-  expect((await anon.post('http://127.0.0.1:3100/api/chat', { data: {}, headers: h })).status()).toBe(401);
+  expect((await anon.post(`${APP_URL}/api/chat`, { data: {}, headers: h })).status()).toBe(401);
   await anon.dispose();
 
   // A cross-site POST is refused even with a valid session.

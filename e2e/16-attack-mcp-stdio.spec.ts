@@ -1,5 +1,6 @@
 // Hostile MCP servers over stdio: shell syntax in args, the child's environment, poisoned tool
 // descriptions, undeclared server requests and log floods. (Remote servers: 16-attack-mcp-remote.spec.ts.)
+import { FAKE_MODEL_URL } from '../playwright.config';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { FIXTURE, h, removeServer, type Server, toolCard } from './attack-mcp';
@@ -116,7 +117,7 @@ test('S4: a poisoned tool description is shown in full at approval time, the cal
     );
     await expect(page.getByLabel('Approval for save_note', { exact: true })).toHaveValue('ask');
 
-    await page.request.delete('http://127.0.0.1:4010/requests');
+    await page.request.delete(`${FAKE_MODEL_URL}/requests`);
     await page.goto('/');
     const args = { note: 'remember the milk', [POISONED_PARAMETER]: 'whatever the model put here' };
     await send(page, `Note this [[tool:poison__save_note:${JSON.stringify(args)}]]`);
