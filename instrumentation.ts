@@ -1,16 +1,9 @@
 /** Runs once when the server starts: migrate the database, then seed, import and warm the MCP servers; probe Ollama. */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
-  // A bad environment (e.g. a malformed ENCRYPTION_KEY) stops the server with the reason, instead of a
-  // server that answers every request with a 500.
-  const { getEnv } = await import('@/lib/env');
-  try {
-    getEnv();
-  } catch (err) {
-    console.error(`[config] ${err instanceof Error ? err.message : String(err)}. The server is not started.`);
-    process.exit(1);
-  }
-  // First, before any request: rate limits key on the socket address, which only the server knows.
+  // A bad environment (e.g. a malformed ENCRYPTION_KEY) stops the server with the reason.
+  const { exitOnBadEnvironment } = await import('@/app/_server/startup-env');
+  exitOnBadEnvironment();
   const { stampSocketAddresses } = await import('@/lib/net/client-address');
   stampSocketAddresses();
   const { getDb } = await import('@/db/client');
@@ -24,6 +17,6 @@ export async function register() {
   handleShutdownSignals();
   const { startMcp } = await import('@/app/_server/mcp');
   startMcp();
-  const { refreshOllama } = await import('@/lib/ollama');
+  const [{ refreshOllama }, { getEnv }] = await Promise.all([import('@/lib/ollama'), import('@/lib/env')]);
   void refreshOllama(getEnv().OLLAMA_BASE_URL);
 }

@@ -1,4 +1,5 @@
 import type { NextConfig } from 'next';
+import createNextIntlPlugin from 'next-intl/plugin';
 
 const securityHeaders = [
   { key: 'X-Content-Type-Options', value: 'nosniff' },
@@ -25,4 +26,5 @@ const config: NextConfig = {
   },
 };
 
-export default config;
+// next-intl: the per-request language and messages come from i18n/request.ts.
+export default createNextIntlPlugin('./i18n/request.ts')(config);

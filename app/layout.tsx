@@ -1,21 +1,24 @@
 import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
+import { NextIntlClientProvider } from 'next-intl';
+import { getLocale, getTranslations } from 'next-intl/server';
 import { THEME_SCRIPT } from '@/lib/theme';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: 'MCP Chat',
-  description: 'Self-hosted chat with your models and your MCP tools',
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('app');
+  return { title: t('name'), description: t('description') };
+}
 
 export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // The CSP allows inline scripts only with this request's nonce (proxy.ts).
   const nonce = (await headers()).get('x-nonce') ?? undefined;
+  const locale = await getLocale();
   return (
     // The theme script sets the `dark` class before React hydrates.
-    <html lang="en" suppressHydrationWarning>
+    <html lang={locale} suppressHydrationWarning>
       <head>
         <script
           nonce={nonce}
@@ -25,7 +28,8 @@ export default async function RootLayout({ children }: { children: React.ReactNo
         />
       </head>
       <body className="h-full bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
-        {children}
+        {/* Client components get this request's language and its messages. */}
+        <NextIntlClientProvider>{children}</NextIntlClientProvider>
       </body>
     </html>
   );

@@ -17,6 +17,8 @@ export const user = sqliteTable('user', {
     .notNull()
     .default('user'),
   disabled: integer('disabled', { mode: 'boolean' }).notNull().default(false),
+  /** The UI language the user picked (`en`, `zh-CN`); null = follow the browser. */
+  locale: text('locale'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -13,6 +13,8 @@ const SOURCES = [
   'lib',
   'db',
   'public',
+  'i18n',
+  'messages',
   'instrumentation.ts',
   'next.config.ts',
   'package.json',

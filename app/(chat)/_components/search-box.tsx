@@ -1,17 +1,19 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import type { Ref } from 'react';
 
 type Props = { value: string; onChange: (value: string) => void; ref?: Ref<HTMLInputElement> };
 
 /** The sidebar's search field; Escape clears it (and leaves it when already empty). */
 export function SearchBox({ value, onChange, ref }: Props) {
+  const t = useTranslations('search');
   return (
     <input
       ref={ref}
       type="search"
-      aria-label="Search conversations"
-      placeholder="Search…"
+      aria-label={t('label')}
+      placeholder={t('placeholder')}
       value={value}
       maxLength={200}
       autoComplete="off"

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { splitSnippet } from '@/lib/search-snippet';
 import type { SearchHit } from './use-conversation-search';
@@ -31,17 +32,14 @@ function Snippet({ text }: { text: string }) {
 
 /** Search hits in place of the history list: title plus highlighted snippet, linking to the matching message. */
 export function SearchResults({ results, pending, failed, pathname, onNavigate }: Props) {
+  const t = useTranslations('search');
   if (failed)
-    return (
-      <p className="px-3 py-6 text-center text-sm text-red-600 dark:text-red-400">
-        Search failed. Try again.
-      </p>
-    );
+    return <p className="px-3 py-6 text-center text-sm text-red-600 dark:text-red-400">{t('failed')}</p>;
   if (!results || (pending && results.length === 0))
-    return <p className="px-3 py-6 text-center text-sm text-zinc-500">Searching…</p>;
-  if (results.length === 0) return <p className="px-3 py-6 text-center text-sm text-zinc-500">No matches</p>;
+    return <p className="px-3 py-6 text-center text-sm text-zinc-500">{t('searching')}</p>;
+  if (results.length === 0) return <p className="px-3 py-6 text-center text-sm text-zinc-500">{t('none')}</p>;
   return (
-    <ul aria-label="Search results" className="space-y-0.5" aria-busy={pending || undefined}>
+    <ul aria-label={t('results')} className="space-y-0.5" aria-busy={pending || undefined}>
       {results.map((hit) => {
         const active = pathname === `/c/${hit.id}`;
         const showSnippet = hit.snippet.trim() !== '' && hit.snippet !== hit.title;

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef } from 'react';
 
 type Props = { onClose: () => void };
@@ -14,23 +15,24 @@ export function ShortcutsDialog({ onClose }: Props) {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
   }, []);
+  const t = useTranslations('shortcuts');
   const mod = isApple() ? '⌘' : 'Ctrl';
   const rows: Array<[string, string[]]> = [
-    ['New chat', [mod, 'Shift', 'O']],
-    ['Search', [mod, 'K']],
-    ['Send', ['Enter']],
-    ['New line', ['Shift', 'Enter']],
-    ['Stop (while streaming)', ['Escape']],
-    ['Help', ['?']],
+    [t('newChat'), [mod, 'Shift', 'O']],
+    [t('search'), [mod, 'K']],
+    [t('send'), ['Enter']],
+    [t('newLine'), ['Shift', 'Enter']],
+    [t('stop'), ['Escape']],
+    [t('help'), ['?']],
   ];
   return (
     <dialog
       ref={ref}
-      aria-label="Keyboard shortcuts"
+      aria-label={t('title')}
       onClose={onClose}
       className="m-auto w-[min(24rem,90vw)] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
     >
-      <h2 className="text-base font-semibold">Keyboard shortcuts</h2>
+      <h2 className="text-base font-semibold">{t('title')}</h2>
       <dl className="mt-3 space-y-2 text-sm">
         {rows.map(([action, keys]) => (
           <div key={action} className="flex items-center justify-between gap-4">
@@ -54,7 +56,7 @@ export function ShortcutsDialog({ onClose }: Props) {
           onClick={() => ref.current?.close()}
           className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
         >
-          Close
+          {t('close')}
         </button>
       </div>
     </dialog>

@@ -1,6 +1,8 @@
 'use client';
 
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
+import { LanguageSelect } from '@/app/_components/language-select';
 import { ImportConversationButton } from './import-conversation-button';
 import { ThemeSelect } from './theme-select';
 
@@ -17,6 +19,7 @@ async function signOut() {
 
 /** Import, shortcuts help, the theme, and the account: name, email, Admin (for admins), Sign out. */
 export function SidebarFooter({ user, onShowShortcuts }: Props) {
+  const t = useTranslations('sidebar');
   return (
     <div className="border-t border-zinc-200 p-3 text-sm dark:border-zinc-800">
       <div className="mb-2 flex flex-wrap gap-x-3 gap-y-1 text-xs">
@@ -26,9 +29,10 @@ export function SidebarFooter({ user, onShowShortcuts }: Props) {
           onClick={onShowShortcuts}
           className="text-zinc-600 hover:underline dark:text-zinc-400"
         >
-          Shortcuts
+          {t('shortcuts')}
         </button>
         <ThemeSelect />
+        <LanguageSelect />
       </div>
       <p className="truncate font-medium" title={user.email}>
         {user.name}
@@ -37,7 +41,7 @@ export function SidebarFooter({ user, onShowShortcuts }: Props) {
       <div className="mt-2 flex gap-3 text-xs">
         {user.role === 'admin' && (
           <Link href="/admin/users" className="text-blue-600 hover:underline">
-            Admin
+            {t('admin')}
           </Link>
         )}
         <button
@@ -45,7 +49,7 @@ export function SidebarFooter({ user, onShowShortcuts }: Props) {
           onClick={() => void signOut()}
           className="text-zinc-600 hover:underline dark:text-zinc-400"
         >
-          Sign out
+          {t('signOut')}
         </button>
       </div>
     </div>

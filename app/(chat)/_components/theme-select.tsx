@@ -1,10 +1,12 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useId, useState } from 'react';
 import { applyTheme, readTheme, THEMES, type Theme } from '@/lib/theme';
 
 /** Light / Dark / System; "System" follows the operating system's setting as it changes. */
 export function ThemeSelect() {
+  const t = useTranslations('theme');
   const id = useId();
   // The server cannot know the stored choice: "system" until hydrated, then the stored one.
   const [theme, setTheme] = useState<Theme>('system');
@@ -20,7 +22,7 @@ export function ThemeSelect() {
 
   return (
     <span className="flex items-center gap-1 text-zinc-600 dark:text-zinc-400">
-      <label htmlFor={id}>Theme</label>
+      <label htmlFor={id}>{t('label')}</label>
       <select
         id={id}
         value={theme}
@@ -31,9 +33,9 @@ export function ThemeSelect() {
         }}
         className="rounded border border-zinc-300 bg-white px-1 py-0.5 text-xs dark:border-zinc-700 dark:bg-zinc-900"
       >
-        {THEMES.map((t) => (
-          <option key={t.value} value={t.value}>
-            {t.label}
+        {THEMES.map(({ value }) => (
+          <option key={value} value={value}>
+            {t(value)}
           </option>
         ))}
       </select>

@@ -1,0 +1,85 @@
+import { expect, type Page, test } from '@playwright/test';
+import { APP_URL } from '../playwright.config';
+import { ADMIN, ensureUser, originHeaders, signIn, specUser } from './helpers';
+
+// Languages (SPEC §7.4): the UI follows the browser's Accept-Language until the user picks a language;
+// the pick is stored for the user (every device they sign in on) and in a cookie (signed-out pages).
+
+const LIN = specUser('s44', 'Lin User');
+
+test.beforeAll(async ({ browser }) => {
+  const admin = await browser.newContext();
+  await signIn(admin, ADMIN);
+  await ensureUser(admin.request, LIN);
+  await admin.close();
+});
+
+const language = (page: Page, name: 'Language' | '语言') => page.getByLabel(name, { exact: true });
+
+test('a Chinese browser gets Chinese, an English one English; the pick overrides and follows the user', async ({
+  browser,
+}) => {
+  const zh = await browser.newContext({ locale: 'zh-CN' });
+  await signIn(zh, LIN);
+  const page = await zh.newPage();
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByRole('searchbox', { name: '搜索对话' })).toHaveAttribute('placeholder', '搜索…');
+  await expect(page.getByRole('button', { name: '快捷键' })).toBeVisible();
+  await page.getByRole('button', { name: '快捷键' }).click();
+  await expect(page.getByRole('dialog', { name: '键盘快捷键' })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  const en = await browser.newContext({ locale: 'en-US' });
+  await signIn(en, LIN);
+  const enPage = await en.newPage();
+  await enPage.goto('/');
+  await expect(enPage.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(enPage.getByRole('searchbox', { name: 'Search conversations' })).toBeVisible();
+
+  // Picked in the Chinese browser: English from now on, after a reload too.
+  await expect(async () => {
+    await language(page, '语言').selectOption('en');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en', { timeout: 3000 });
+  }).toPass();
+  await expect(page.getByRole('button', { name: 'Shortcuts' })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('searchbox', { name: 'Search conversations' })).toBeVisible();
+
+  // Stored for the user: the English browser, told Chinese, now shows it on every device of the user…
+  await expect(async () => {
+    await language(enPage, 'Language').selectOption('zh-CN');
+    await expect(enPage.locator('html')).toHaveAttribute('lang', 'zh-CN', { timeout: 3000 });
+  }).toPass();
+  const other = await browser.newContext({ locale: 'en-GB' });
+  await signIn(other, LIN);
+  const otherPage = await other.newPage();
+  await otherPage.goto('/');
+  await expect(otherPage.getByRole('searchbox', { name: '搜索对话' })).toBeVisible();
+
+  // …and in a cookie, so the sign-in page after signing out keeps the language.
+  await enPage.getByRole('button', { name: '退出登录' }).click();
+  await expect(enPage).toHaveURL(/\/sign-in/);
+  await expect(enPage.locator('html')).toHaveAttribute('lang', 'zh-CN');
+
+  await Promise.all([zh.close(), en.close(), other.close()]);
+});
+
+test('the language route validates its input and refuses other sites', async ({ playwright }) => {
+  const anon = await playwright.request.newContext({ baseURL: APP_URL });
+  const bad = await anon.put('/api/account/locale', { data: { locale: 'fr' }, headers: originHeaders() });
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).error.fields).toHaveProperty('locale');
+  const foreign = await anon.put('/api/account/locale', {
+    data: { locale: 'en' },
+    headers: { origin: 'https://evil.test' },
+  });
+  expect(foreign.status()).toBe(403);
+  // Signed out, a pick is a cookie only, and the page then uses it.
+  const ok = await anon.put('/api/account/locale', { data: { locale: 'zh-CN' }, headers: originHeaders() });
+  expect(ok.status()).toBe(200);
+  expect(ok.headers()['set-cookie']).toMatch(/^locale=zh-CN; Path=\/; Max-Age=31536000; SameSite=Lax/);
+  const signInPage = await anon.get('/sign-in');
+  expect(await signInPage.text()).toContain('<html lang="zh-CN"');
+  await anon.dispose();
+});
