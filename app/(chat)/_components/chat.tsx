@@ -1,6 +1,8 @@
 'use client';
 
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
@@ -37,6 +39,12 @@ type Props = {
   noProvider: { admin: boolean } | null;
   /** A turn of this conversation runs on the server (the page re-attaches to it). */
   running?: boolean;
+  /** The assistant the conversation starts (a new chat) or started (a saved one) with. */
+  assistant?: { id: string; name: string } | null;
+  /** The conversation's own instructions (a new chat: its assistant's). */
+  initialInstructions?: string | null;
+  /** A new chat without an assistant: the assistants offered to start with. */
+  assistants?: Array<{ id: string; name: string }>;
 };
 
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
@@ -51,7 +59,12 @@ export function Chat({
   initialToolSettings,
   noProvider,
   running = false,
+  assistant = null,
+  initialInstructions = null,
+  assistants = [],
 }: Props) {
+  const t = useTranslations('assistants');
+  const [instructions, setInstructions] = useState(initialInstructions ?? '');
   const router = useRouter();
   const [model, setModel] = useState(initialModel);
   const [toolSettings, setToolSettings] = useState<ToolSettings>(initialToolSettings);
@@ -80,6 +93,8 @@ export function Chat({
       body: (id, messages) => ({
         ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
         ...(modelRef.current ? { model: modelRef.current } : {}),
+        // A new chat's first message names its assistant (the server seeds the conversation from it).
+        ...(!createdRef.current && assistant ? { assistantId: assistant.id } : {}),
       }),
       onFinish: () => notifyConversationsChanged(),
       onData: (part) => {
@@ -193,6 +208,9 @@ export function Chat({
       <ChatHeader
         conversationId={messages.length && (!isNew || createdRef.current) ? id : null}
         title={headerTitle}
+        assistantName={assistant?.name ?? null}
+        instructions={instructions}
+        onInstructionsSaved={setInstructions}
       />
       <ConversationIdContext.Provider value={id}>
         <MessageList
@@ -206,6 +224,19 @@ export function Chat({
                 <div className="mt-24 text-center text-zinc-500">
                   <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
                   <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
+                  {assistants.length > 0 && (
+                    <nav aria-label={t('startWith')} className="mt-6 flex flex-wrap justify-center gap-2">
+                      {assistants.map((a) => (
+                        <Link
+                          key={a.id}
+                          href={`/?assistant=${encodeURIComponent(a.id)}`}
+                          className="rounded-full border border-zinc-300 px-3 py-1 text-sm text-zinc-700 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
+                        >
+                          {t('newChatWith', { name: a.name })}
+                        </Link>
+                      ))}
+                    </nav>
+                  )}
                 </div>
               )}
             </>
