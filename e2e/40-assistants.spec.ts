@@ -84,8 +84,11 @@ test('create an assistant, start "New chat with …": its instructions are the s
   await page.getByRole('button', { name: 'New assistant' }).click();
   const form = page.getByRole('dialog', { name: 'New assistant' });
   await form.getByRole('button', { name: 'Create' }).click();
-  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveAttribute('aria-invalid', 'true');
-  await expect(form.getByText('must not be empty')).toBeVisible();
+  const nameBox = form.getByRole('textbox', { name: 'Name' });
+  await expect(nameBox).toHaveAttribute('aria-invalid', 'true');
+  await expect(nameBox).toHaveAccessibleDescription('must not be empty');
+  await expect(nameBox).toBeFocused();
+  await expect(form.getByRole('alert')).toHaveText('Check the fields marked below.');
 
   await form.getByRole('textbox', { name: 'Name' }).fill(name);
   await form.getByRole('textbox', { name: 'Instructions' }).fill(instructions);

@@ -141,8 +141,12 @@ export function AssistantForm({ assistant, models, servers, admin, onCancel, onS
     const answer = (await res?.json().catch(() => null)) as {
       error?: { message?: string; fields?: Record<string, string> };
     } | null;
-    setFields(answer?.error?.fields ?? {});
-    setError(answer?.error?.message ?? t('saveFailed'));
+    const invalid = answer?.error?.fields ?? {};
+    setFields(invalid);
+    // Field errors show beside their fields; the alert only says so (and the first one gets focus).
+    const first = Object.keys(invalid)[0];
+    setError(first ? t('checkFields') : (answer?.error?.message ?? t('saveFailed')));
+    if (first) document.getElementById(id(first))?.focus();
   }
 
   const title = assistant ? t('editTitle', { name: assistant.name }) : t('new');
@@ -216,7 +220,11 @@ export function AssistantForm({ assistant, models, servers, admin, onCancel, onS
             </select>
           </Field>
         </div>
-        <fieldset aria-describedby={describedBy(id('servers'), true, fields.servers)}>
+        <fieldset
+          id={id('servers')}
+          tabIndex={-1}
+          aria-describedby={describedBy(id('servers'), true, fields.servers)}
+        >
           <legend className="text-sm font-medium">{t('servers')}</legend>
           {serverList.length === 0 ? (
             <p className="mt-1 text-xs text-zinc-500">{t('noServers')}</p>
