@@ -75,6 +75,12 @@ export function Chat({
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
   const [progress, setProgress] = useState<ReadonlyMap<string, ToolProgress>>(new Map());
   const createdRef = useRef(!isNew);
+  // The same as state, for what shows only once the conversation exists (the header's actions).
+  const [created, setCreated] = useState(!isNew);
+  const markCreated = useCallback(() => {
+    createdRef.current = true;
+    setCreated(true);
+  }, []);
   const alwaysRef = useRef(new Set<string>());
   const {
     messages,
@@ -96,7 +102,12 @@ export function Chat({
         // A new chat's first message names its assistant (the server seeds the conversation from it).
         ...(!createdRef.current && assistant ? { assistantId: assistant.id } : {}),
       }),
-      onFinish: () => notifyConversationsChanged(),
+      onFinish: ({ isError }) => {
+        // An answer that streamed to its end was stored with its conversation (a fast one may never
+        // be seen "streaming").
+        if (!isError) markCreated();
+        notifyConversationsChanged();
+      },
       onData: (part) => {
         if (part.type === 'data-tool-progress' && part.id) {
           const key = part.id;
@@ -140,10 +151,10 @@ export function Chat({
 
   useEffect(() => {
     if (status === 'streaming' && !createdRef.current) {
-      createdRef.current = true;
+      markCreated();
       notifyConversationsChanged();
     }
-  }, [status]);
+  }, [status, markCreated]);
 
   function send(text: string, attachments: ResourceAttachment[] = []) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
@@ -206,7 +217,7 @@ export function Chat({
         {announcement}
       </p>
       <ChatHeader
-        conversationId={messages.length && (!isNew || createdRef.current) ? id : null}
+        conversationId={messages.length && created ? id : null}
         title={headerTitle}
         assistantName={assistant?.name ?? null}
         instructions={instructions}
