@@ -20,7 +20,11 @@ const h = originHeaders();
 const tag = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const newId = (prefix: string) => `${prefix}-${tag()}`;
 
-type Logged = { messages: Array<{ role: string; content: unknown }>; temperature?: number };
+type Logged = {
+  messages: Array<{ role: string; content: unknown }>;
+  temperature?: number;
+  tools?: unknown[];
+};
 
 /** The model request whose last user message contains `marker` (the newest such). */
 async function requestWith(page: Page, marker: string): Promise<Logged> {
@@ -93,6 +97,7 @@ test('create an assistant, start "New chat with …": its instructions are the s
   await form.getByRole('textbox', { name: 'Name' }).fill(name);
   await form.getByRole('textbox', { name: 'Instructions' }).fill(instructions);
   await form.getByRole('spinbutton', { name: 'Temperature' }).fill('0.3');
+  await form.getByRole('combobox', { name: 'Tool mode' }).selectOption('off');
   // Only admins share.
   await expect(form.getByRole('checkbox', { name: 'Share with everyone' })).toHaveCount(0);
   await form.getByRole('button', { name: 'Create' }).click();
@@ -102,6 +107,8 @@ test('create an assistant, start "New chat with …": its instructions are the s
 
   await item.getByRole('link', { name: `New chat with ${name}` }).click();
   await expect(page.locator('header').getByText(name, { exact: true })).toBeVisible();
+  // Its settings seed the new conversation's.
+  await expect(page.getByRole('button', { name: /^Tools · / })).toHaveText('Tools · Off');
   const first = `first ${tag()}`;
   await send(page, first);
   await expect(assistantMessages(page).last()).toContainText(`You said: ${first}`);
@@ -110,10 +117,11 @@ test('create an assistant, start "New chat with …": its instructions are the s
   expect(systemOf(body).startsWith(`${instructions}\n\n`)).toBe(true);
   expect(systemOf(body).length).toBeGreaterThan(instructions.length + 20); // the host's guidance follows
   expect(body.temperature).toBe(0.3);
+  expect(body).not.toHaveProperty('tools');
 
   const id = conversationIdFromUrl(page);
   const stored = await (await page.request.get(`/api/conversations/${id}`)).json();
-  expect(stored).toMatchObject({ instructions, temperature: 0.3 });
+  expect(stored).toMatchObject({ instructions, temperature: 0.3, toolMode: 'off' });
 
   // The header's "Instructions" edits this conversation's own instructions.
   await page.locator('header').getByRole('button', { name: 'Instructions' }).click();
@@ -139,8 +147,16 @@ test('create an assistant, start "New chat with …": its instructions are the s
   await expect(dialog.getByRole('textbox', { name: 'Instructions' })).toHaveValue(edited);
   await page.keyboard.press('Escape');
 
+  // On a phone the header's actions and the assistants page still fit.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.locator('header').getByRole('button', { name: 'Instructions' })).toBeInViewport();
+  await expect(page.locator('header').getByRole('button', { name: 'Share' })).toBeInViewport();
+  await expect(page.locator('header').getByText('Export', { exact: true })).toBeInViewport();
+
   // Edit and delete from the list.
   await page.goto('/assistants');
+  await expect(item.getByRole('button', { name: `Edit ${name}` })).toBeInViewport();
+  await page.setViewportSize({ width: 1280, height: 800 });
   await item.getByRole('button', { name: `Edit ${name}` }).click();
   const editForm = page.getByRole('dialog', { name: `Edit ${name}` });
   await editForm.getByRole('textbox', { name: 'Name' }).fill(`${name} II`);
