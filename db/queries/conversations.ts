@@ -53,7 +53,18 @@ function parseCursor(cursor: string | null | undefined): { at: Date; id: string 
 }
 
 export type ConversationPatch = Partial<
-  Pick<ConversationRow, 'title' | 'toolMode' | 'toolServers' | 'disabledTools' | 'maxSteps' | 'maxToolCalls'>
+  Pick<
+    ConversationRow,
+    | 'title'
+    | 'toolMode'
+    | 'toolServers'
+    | 'disabledTools'
+    | 'maxSteps'
+    | 'maxToolCalls'
+    | 'assistantId'
+    | 'instructions'
+    | 'temperature'
+  >
 >;
 
 export function updateConversation(

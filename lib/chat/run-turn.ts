@@ -33,6 +33,8 @@ export type TurnInput = {
   model: LanguageModel;
   modelId: string;
   instructions: string;
+  /** Sampling temperature; undefined = the provider's default. */
+  temperature?: number;
   /** The stored conversation, ending with the user's new message (or the answer awaiting approvals). */
   history: ChatMessage[];
   /** Aborted by Stop, a deletion or shutdown; the partial answer is then saved as interrupted. */
@@ -126,6 +128,7 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
             ? `${input.instructions}\nBefore answering, call at least one of the available tools.`
             : input.instructions,
         messages,
+        ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
         tools,
         toolCallConcurrency: input.maxParallelTools,
         toolApproval: ({ toolCall }) => {

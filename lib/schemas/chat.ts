@@ -70,6 +70,8 @@ export const ChatRequestSchema = z
     message: UserMessageSchema,
     model: z.string().min(1).max(200).optional(),
     tools: ToolSettingsSchema.optional(),
+    /** With a conversation's first message: the assistant it starts with (ignored afterwards). */
+    assistantId: z.string().min(1).max(64).optional(),
   })
   .strict();
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
@@ -78,9 +80,17 @@ export const RenameSchema = z
   .object({ title: z.string().trim().min(1, 'must not be empty').max(200) })
   .strict();
 
-/** PATCH /api/conversations/[id]: rename and/or tool settings. */
+/** The most characters of a conversation's (or an assistant's) instructions. */
+export const MAX_INSTRUCTIONS_CHARS = 8000;
+
+/** PATCH /api/conversations/[id]: rename, tool settings and/or its instructions ("" or null clears them). */
 export const ConversationPatchSchema = ToolSettingsSchema.extend({
   title: RenameSchema.shape.title.optional(),
+  instructions: z
+    .string()
+    .max(MAX_INSTRUCTIONS_CHARS, `must be at most ${MAX_INSTRUCTIONS_CHARS} characters`)
+    .nullable()
+    .optional(),
 }).strict();
 
 /** GET /api/conversations/[id]/messages: the page of messages just before position `before`. */

@@ -13,7 +13,8 @@ import type { ChatMessage } from '@/lib/schemas/chat';
 export type EngineCallbacks = {
   /** The request body for POST /api/chat (only the new message, or the approval answers). */
   body: (id: string, messages: ChatMessage[]) => object;
-  onFinish: () => void;
+  /** `isError`: the request ended with an error (the conversation may not have been stored). */
+  onFinish: (outcome: { isError: boolean }) => void;
   onData: NonNullable<ChatInit<ChatMessage>['onData']>;
 };
 
@@ -37,7 +38,7 @@ export function createChat(
       prepareSendMessagesRequest: ({ id, messages }) => ({ body: latest.current.body(id, messages) }),
     }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    onFinish: () => latest.current.onFinish(),
+    onFinish: ({ isError }) => latest.current.onFinish({ isError }),
     onData: (part) => latest.current.onData(part),
   });
 }

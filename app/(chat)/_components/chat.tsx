@@ -1,6 +1,8 @@
 'use client';
 
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
@@ -37,6 +39,12 @@ type Props = {
   noProvider: { admin: boolean } | null;
   /** A turn of this conversation runs on the server (the page re-attaches to it). */
   running?: boolean;
+  /** The assistant the conversation starts (a new chat) or started (a saved one) with. */
+  assistant?: { id: string; name: string } | null;
+  /** The conversation's own instructions (a new chat: its assistant's). */
+  initialInstructions?: string | null;
+  /** A new chat without an assistant: the assistants offered to start with. */
+  assistants?: Array<{ id: string; name: string }>;
 };
 
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
@@ -51,7 +59,12 @@ export function Chat({
   initialToolSettings,
   noProvider,
   running = false,
+  assistant = null,
+  initialInstructions = null,
+  assistants = [],
 }: Props) {
+  const t = useTranslations('assistants');
+  const [instructions, setInstructions] = useState(initialInstructions ?? '');
   const router = useRouter();
   const [model, setModel] = useState(initialModel);
   const [toolSettings, setToolSettings] = useState<ToolSettings>(initialToolSettings);
@@ -62,6 +75,12 @@ export function Chat({
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
   const [progress, setProgress] = useState<ReadonlyMap<string, ToolProgress>>(new Map());
   const createdRef = useRef(!isNew);
+  // The same as state, for what shows only once the conversation exists (the header's actions).
+  const [created, setCreated] = useState(!isNew);
+  const markCreated = useCallback(() => {
+    createdRef.current = true;
+    setCreated(true);
+  }, []);
   const alwaysRef = useRef(new Set<string>());
   const {
     messages,
@@ -80,8 +99,15 @@ export function Chat({
       body: (id, messages) => ({
         ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
         ...(modelRef.current ? { model: modelRef.current } : {}),
+        // A new chat's first message names its assistant (the server seeds the conversation from it).
+        ...(!createdRef.current && assistant ? { assistantId: assistant.id } : {}),
       }),
-      onFinish: () => notifyConversationsChanged(),
+      onFinish: ({ isError }) => {
+        // An answer that streamed to its end was stored with its conversation (a fast one may never
+        // be seen "streaming").
+        if (!isError) markCreated();
+        notifyConversationsChanged();
+      },
       onData: (part) => {
         if (part.type === 'data-tool-progress' && part.id) {
           const key = part.id;
@@ -125,10 +151,10 @@ export function Chat({
 
   useEffect(() => {
     if (status === 'streaming' && !createdRef.current) {
-      createdRef.current = true;
+      markCreated();
       notifyConversationsChanged();
     }
-  }, [status]);
+  }, [status, markCreated]);
 
   function send(text: string, attachments: ResourceAttachment[] = []) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
@@ -191,8 +217,11 @@ export function Chat({
         {announcement}
       </p>
       <ChatHeader
-        conversationId={messages.length && (!isNew || createdRef.current) ? id : null}
+        conversationId={messages.length && created ? id : null}
         title={headerTitle}
+        assistantName={assistant?.name ?? null}
+        instructions={instructions}
+        onInstructionsSaved={setInstructions}
       />
       <ConversationIdContext.Provider value={id}>
         <MessageList
@@ -206,6 +235,19 @@ export function Chat({
                 <div className="mt-24 text-center text-zinc-500">
                   <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
                   <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
+                  {assistants.length > 0 && (
+                    <nav aria-label={t('startWith')} className="mt-6 flex flex-wrap justify-center gap-2">
+                      {assistants.map((a) => (
+                        <Link
+                          key={a.id}
+                          href={`/?assistant=${encodeURIComponent(a.id)}`}
+                          className="rounded-full border border-zinc-300 px-3 py-1 text-sm text-zinc-700 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
+                        >
+                          {t('newChatWith', { name: a.name })}
+                        </Link>
+                      ))}
+                    </nav>
+                  )}
                 </div>
               )}
             </>
