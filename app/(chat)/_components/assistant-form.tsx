@@ -1,7 +1,8 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { Modal } from '@/app/_components/modal';
 import { MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/chat';
 import type { AssistantView } from '@/lib/schemas/assistants';
 
@@ -68,7 +69,6 @@ const describedBy = (id: string, hint: boolean, error: string | undefined) =>
 /** Create or edit an assistant in a modal dialog; the server's field errors show beside their fields. */
 export function AssistantForm({ assistant, models, servers, admin, onCancel, onSaved }: Props) {
   const t = useTranslations('assistants');
-  const ref = useRef<HTMLDialogElement>(null);
   const base = useId();
   const id = (name: string) => `${base}-${name}`;
   const [name, setName] = useState(assistant?.name ?? '');
@@ -85,11 +85,6 @@ export function AssistantForm({ assistant, models, servers, admin, onCancel, onS
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   // Servers the assistant already names stay listed (an admin editing a shared one may not use them all).
   const serverList = [...new Set([...servers, ...(assistant?.servers ?? [])])];
@@ -151,13 +146,12 @@ export function AssistantForm({ assistant, models, servers, admin, onCancel, onS
 
   const title = assistant ? t('editTitle', { name: assistant.name }) : t('new');
   return (
-    <dialog
-      ref={ref}
-      aria-label={title}
-      onCancel={onCancel}
-      className="m-auto max-h-[90dvh] w-[min(34rem,94vw)] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+    <Modal
+      title={title}
+      onClose={onCancel}
+      closeOnOutsideClick={false}
+      className="max-h-[90dvh] w-[min(34rem,94vw)] p-5"
     >
-      <h2 className="text-base font-semibold">{title}</h2>
       <form noValidate onSubmit={(e) => void submit(e)} className="mt-3 space-y-3">
         <Field id={id('name')} label={t('name')} error={fields.name}>
           <input
@@ -301,6 +295,6 @@ export function AssistantForm({ assistant, models, servers, admin, onCancel, onS
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }

@@ -1,7 +1,8 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
+import { Modal } from '@/app/_components/modal';
 import { MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/chat';
 
 type Props = {
@@ -14,16 +15,10 @@ type Props = {
 /** A conversation's own instructions (the system message of its next answers), edited from the header. */
 export function InstructionsDialog({ conversationId, instructions, onSaved, onClose }: Props) {
   const t = useTranslations('instructions');
-  const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [value, setValue] = useState(instructions);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   async function save(e: FormEvent) {
     e.preventDefault();
@@ -47,13 +42,12 @@ export function InstructionsDialog({ conversationId, instructions, onSaved, onCl
   }
 
   return (
-    <dialog
-      ref={ref}
-      aria-label={t('title')}
-      onCancel={onClose}
-      className="m-auto w-[min(34rem,94vw)] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+    <Modal
+      title={t('title')}
+      onClose={onClose}
+      closeOnOutsideClick={false}
+      className="w-[min(34rem,94vw)] p-5"
     >
-      <h2 className="text-base font-semibold">{t('title')}</h2>
       <form onSubmit={(e) => void save(e)} className="mt-3 space-y-2">
         <label htmlFor={id} className="block text-sm font-medium">
           {t('label')}
@@ -92,6 +86,6 @@ export function InstructionsDialog({ conversationId, instructions, onSaved, onCl
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }
