@@ -13,7 +13,8 @@ import type { ChatMessage } from '@/lib/schemas/chat';
 export type EngineCallbacks = {
   /** The request body for POST /api/chat (only the new message, or the approval answers). */
   body: (id: string, messages: ChatMessage[]) => object;
-  onFinish: () => void;
+  /** The turn's stream ended (however it ended); `messages` as they are then. */
+  onFinish: (messages: ChatMessage[]) => void;
   onData: NonNullable<ChatInit<ChatMessage>['onData']>;
 };
 
@@ -37,7 +38,7 @@ export function createChat(
       prepareSendMessagesRequest: ({ id, messages }) => ({ body: latest.current.body(id, messages) }),
     }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    onFinish: () => latest.current.onFinish(),
+    onFinish: ({ messages }) => latest.current.onFinish(messages),
     onData: (part) => latest.current.onData(part),
   });
 }

@@ -1,9 +1,10 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
-import { notifyConversationsChanged } from '@/lib/conversation-events';
+import { notifyConversationsChanged, notifyTitleChanged, onTitleChanged } from '@/lib/conversation-events';
 import type { ChatMessage, ToolProgress, ToolSettings } from '@/lib/schemas/chat';
 import { isNoProviderError } from '@/lib/no-provider';
 import { titleFrom } from '@/lib/title';
@@ -39,6 +40,24 @@ type Props = {
   running?: boolean;
 };
 
+/** An answer that went through (not failed, not stopped): the first one is followed by a generated title. */
+const answered = (m: ChatMessage) =>
+  m.role === 'assistant' && !m.metadata?.error && !m.metadata?.interrupted && m.parts.length > 0;
+
+/** Waits (server side, bounded) for the title generated after the first answer, then shows it everywhere. */
+async function fetchTitle(id: string): Promise<void> {
+  try {
+    const res = await fetch(`/api/conversations/${encodeURIComponent(id)}/summary?wait=1`, {
+      cache: 'no-store',
+    });
+    if (!res.ok) return;
+    const { title } = (await res.json()) as { title?: unknown };
+    if (typeof title === 'string' && title) notifyTitleChanged(id, title);
+  } catch {
+    // The first words stay.
+  }
+}
+
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
 export function Chat({
   id,
@@ -62,6 +81,9 @@ export function Chat({
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
   const [progress, setProgress] = useState<ReadonlyMap<string, ToolProgress>>(new Map());
   const createdRef = useRef(!isNew);
+  const awaitingTitle = useRef(!initialMessages.some(answered));
+  const [liveTitle, setLiveTitle] = useState<string | null>(null);
+  useEffect(() => onTitleChanged((changed, next) => changed === id && setLiveTitle(next)), [id]);
   const alwaysRef = useRef(new Set<string>());
   const {
     messages,
@@ -81,7 +103,14 @@ export function Chat({
         ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
         ...(modelRef.current ? { model: modelRef.current } : {}),
       }),
-      onFinish: () => notifyConversationsChanged(),
+      onFinish: (current) => {
+        notifyConversationsChanged();
+        // After the first answer the server asks the model for a title: wait for it, then show it.
+        if (awaitingTitle.current && current.some(answered)) {
+          awaitingTitle.current = false;
+          void fetchTitle(id);
+        }
+      },
       onData: (part) => {
         if (part.type === 'data-tool-progress' && part.id) {
           const key = part.id;
@@ -114,7 +143,16 @@ export function Chat({
 
   const busy = status === 'submitted' || status === 'streaming';
   const firstText = messages[0]?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
-  const headerTitle = !messages.length ? 'New chat' : isNew ? titleFrom(firstText) : title;
+  const headerTitle = !messages.length ? 'New chat' : (liveTitle ?? (isNew ? titleFrom(firstText) : title));
+  const appName = useTranslations('app')('name');
+  useEffect(() => {
+    if (!messages.length) return;
+    const before = document.title;
+    document.title = `${headerTitle} · ${appName}`;
+    return () => {
+      document.title = before;
+    };
+  }, [headerTitle, appName, messages.length]);
   const last = messages.at(-1);
   const storedError = !busy && !error && last?.role === 'assistant' ? last.metadata?.error : undefined;
   // The no-provider notice already says why there is no answer: not twice.

@@ -1,0 +1,46 @@
+/** Token counts of an answer, as the AI SDK reports them (a provider may leave any of them out). */
+export type Usage = { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+/** What 1M input and 1M output tokens of a model cost, in USD (set by an admin per model). */
+export type ModelPrice = { input: number; output: number };
+
+/** The cost of an answer in USD; undefined without a price or without token counts. */
+export function costOf(usage: Usage | undefined, price: ModelPrice | undefined): number | undefined {
+  if (!usage || !price) return undefined;
+  const { inputTokens, outputTokens } = usage;
+  if (inputTokens === undefined && outputTokens === undefined) return undefined;
+  const cost = ((inputTokens ?? 0) * price.input + (outputTokens ?? 0) * price.output) / 1_000_000;
+  // Rounded to a millionth of a dollar: sums of many answers stay free of float noise.
+  return Math.round(cost * 1e6) / 1e6;
+}
+
+export type UsageTotals = {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  /** Only when at least one answer had a cost. */
+  cost?: number;
+  answers: number;
+};
+
+/** Per-conversation totals from the answers' stored usage and cost. */
+export function sumUsage(items: Array<{ usage?: Usage; cost?: number } | undefined>): UsageTotals {
+  const totals: UsageTotals = { inputTokens: 0, outputTokens: 0, totalTokens: 0, answers: 0 };
+  for (const item of items) {
+    const u = item?.usage;
+    if (!u) continue;
+    totals.answers++;
+    totals.inputTokens += u.inputTokens ?? 0;
+    totals.outputTokens += u.outputTokens ?? 0;
+    totals.totalTokens += u.totalTokens ?? (u.inputTokens ?? 0) + (u.outputTokens ?? 0);
+    if (item.cost !== undefined) totals.cost = Math.round(((totals.cost ?? 0) + item.cost) * 1e6) / 1e6;
+  }
+  return totals;
+}
+
+/** A cost for people: `$0.0123`, small amounts with enough digits to be non-zero. */
+export function formatCost(usd: number): string {
+  if (usd === 0) return '$0';
+  if (usd >= 1) return `$${usd.toFixed(2)}`;
+  if (usd >= 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(6).replace(/0+$/, '')}`;
+}
