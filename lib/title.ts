@@ -29,14 +29,17 @@ export function cleanTitle(raw: string): string | null {
       .split(/\r?\n/)
       .map((l) => l.trim())
       .find(Boolean) ?? '';
-  const text = line
-    .replace(/\p{Cc}|\p{Cf}/gu, ' ')
-    .replace(/^(?:#+\s*|[*_]+)/u, '')
-    .replace(/^(?:title|标题)\s*[:：]\s*/iu, '')
-    .replace(/[*_]+$/u, '')
-    .replace(EDGE_QUOTES, '')
-    .replace(/[.。]+$/u, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+  let text = line.replace(/\p{Cc}|\p{Cf}/gu, ' ').replace(/\s+/g, ' ');
+  // Peel labels, Markdown marks, quotes and a final full stop until none is left at the edges.
+  for (let before = ''; before !== text; ) {
+    before = text;
+    text = text
+      .trim()
+      .replace(/^(?:#+\s*|[*_]+)/u, '')
+      .replace(/^(?:title|标题)\s*[:：]\s*/iu, '')
+      .replace(/[*_]+$/u, '')
+      .replace(EDGE_QUOTES, '')
+      .replace(/[.。]+$/u, '');
+  }
   return text ? capped(text) : null;
 }

@@ -44,3 +44,30 @@ export function formatCost(usd: number): string {
   if (usd >= 0.01) return `$${usd.toFixed(4)}`;
   return `$${usd.toFixed(6).replace(/0+$/, '')}`;
 }
+
+type Prices = Record<string, ModelPrice>;
+
+/** `model: input, output` per line (USD per 1M tokens) into `{ model: { input, output } }`; else the bad line. */
+export function parsePrices(text: string): { value: Prices } | { line: number } {
+  const value: Prices = {};
+  for (const [i, line] of text.split('\n').entries()) {
+    if (!line.trim()) continue;
+    const at = line.lastIndexOf(':');
+    const model = line.slice(0, at).trim();
+    const numbers = line
+      .slice(at + 1)
+      .split(',')
+      .map((v) => v.trim());
+    const [input, output] = numbers.map(Number);
+    const ok = (n: number | undefined) => n !== undefined && Number.isFinite(n) && n >= 0;
+    if (at <= 0 || !model || numbers.length !== 2 || numbers.some((n) => !n) || !ok(input) || !ok(output))
+      return { line: i + 1 };
+    value[model] = { input: input as number, output: output as number };
+  }
+  return { value };
+}
+
+export const pricesText = (p: Prices) =>
+  Object.entries(p)
+    .map(([model, { input, output }]) => `${model}: ${input}, ${output}`)
+    .join('\n');

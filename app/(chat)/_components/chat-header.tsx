@@ -1,6 +1,7 @@
 'use client';
 
 import { lazy, Suspense, useRef, useState } from 'react';
+import { ConversationUsage } from './conversation-usage';
 
 /** Loaded when first opened, not with the page. */
 const ShareDialog = lazy(() => import('./share-dialog').then((m) => ({ default: m.ShareDialog })));
@@ -25,6 +26,7 @@ export function ChatHeader({ conversationId, title }: Props) {
       </h1>
       {conversationId && (
         <>
+          <ConversationUsage conversationId={conversationId} />
           <button
             type="button"
             onClick={() => setSharing(true)}
