@@ -185,6 +185,8 @@ export function createConversationWithMessages(
         id: input.id,
         userId: input.userId,
         title: input.title,
+        // A title brought along (a file's, a share's) is kept as if the user had chosen it.
+        titleSource: 'user',
         model: input.model,
         createdAt: now,
         updatedAt: now,
