@@ -16,6 +16,8 @@ import {
 
 const TESS = specUser('s45', 'Tess Titles');
 const h = originHeaders();
+/** Makes this run's messages unique in the fake model's title log (it outlives a spec file). */
+const run = Date.now().toString(36);
 
 let admin: BrowserContext;
 let tess: BrowserContext;
@@ -65,15 +67,16 @@ const notReloaded = (page: Page) =>
 
 test("a new chat gets the model's title in the sidebar, the header and the tab title, without a reload", async () => {
   const page = await newChat();
-  await send(page, 'Plan a weekend in Lisbon [[title:"Lisbon Weekend Plan".]]');
-  await expect(assistantMessages(page).last()).toContainText('You said: Plan a weekend in Lisbon');
+  const first = `Plan a weekend in Lisbon ${run}`;
+  await send(page, `${first} [[title:"Lisbon Weekend Plan".]]`);
+  await expect(assistantMessages(page).last()).toContainText(`You said: ${first}`);
   // The model's reply is cleaned (no quotes, no full stop) before it is shown.
   await expect(header(page)).toHaveText('Lisbon Weekend Plan');
   await expect(sidebar(page).getByRole('link', { name: 'Lisbon Weekend Plan' })).toBeVisible();
   await expect(page).toHaveTitle('Lisbon Weekend Plan · MCP Chat');
   expect(await notReloaded(page)).toBe(true);
   // It came from one title request that quoted the first message; it is stored.
-  expect(await titleRequestsFor(page.request, 'Plan a weekend in Lisbon')).toBe(1);
+  expect(await titleRequestsFor(page.request, first)).toBe(1);
   const id = conversationIdFromUrl(page);
   expect(await settled(page, id)).toMatchObject({ title: 'Lisbon Weekend Plan', titleSource: 'model' });
   await page.reload();
@@ -82,19 +85,19 @@ test("a new chat gets the model's title in the sidebar, the header and the tab t
   await send(page, 'And a day trip to Sintra');
   await expect(assistantMessages(page).last()).toContainText('You said: And a day trip to Sintra');
   await settled(page, id);
-  expect(await titleRequestsFor(page.request, 'Plan a weekend in Lisbon')).toBe(1);
+  expect(await titleRequestsFor(page.request, first)).toBe(1);
   await expect(header(page)).toHaveText('Lisbon Weekend Plan');
   await page.close();
 });
 
 test('a rename made while the title request is in flight wins, and the conversation keeps its name', async () => {
   const page = await newChat();
-  const first = 'Rename me please [[title:Model Title]] [[title-delay:8000]]';
+  const first = `Rename my tram ride ${run} [[title:Model Title]] [[title-delay:8000]]`;
   await send(page, first);
-  await expect(assistantMessages(page).last()).toContainText('You said: Rename me please');
+  await expect(assistantMessages(page).last()).toContainText(`You said: Rename my tram ride ${run}`);
   const id = conversationIdFromUrl(page);
   // The title request has reached the model (which takes 8 s to answer): rename now.
-  await expect.poll(() => titleRequestsFor(page.request, 'Rename me please')).toBe(1);
+  await expect.poll(() => titleRequestsFor(page.request, `Rename my tram ride ${run}`)).toBe(1);
   await sidebar(page)
     .getByRole('button', { name: `Rename ${first}` })
     .click();
@@ -118,10 +121,12 @@ test('a rename made while the title request is in flight wins, and the conversat
 
 test('a title request that fails leaves the first words', async () => {
   const page = await newChat();
-  const first = 'Keep my first words [[title-status:500]]';
+  const first = `Keep my first words about ferries ${run} [[title-status:500]]`;
   await send(page, first);
-  await expect(assistantMessages(page).last()).toContainText('You said: Keep my first words');
-  await expect.poll(() => titleRequestsFor(page.request, 'Keep my first words')).toBe(1);
+  await expect(assistantMessages(page).last()).toContainText(
+    `You said: Keep my first words about ferries ${run}`,
+  );
+  await expect.poll(() => titleRequestsFor(page.request, `Keep my first words about ferries ${run}`)).toBe(1);
   const id = conversationIdFromUrl(page);
   expect(await settled(page, id)).toMatchObject({ title: first, titleSource: 'auto' });
   await expect(header(page)).toHaveText(first);
@@ -175,7 +180,7 @@ test('with a price set by an admin, the answer and the conversation show the cos
   await form.close();
 
   const page = await newChat();
-  await page.getByLabel('Model', { exact: true }).selectOption({ label: 'fake-model (Priced)' });
+  await page.getByRole('combobox', { name: /^Model/ }).selectOption({ label: 'fake-model (Priced)' });
   await send(page, 'What does it cost [[say:one two three]]');
   const answer = assistantMessages(page).last();
   await expect(answer).toContainText('one two three');

@@ -28,7 +28,10 @@ const TITLE_TIMEOUT_MS = 20_000;
 const jobs = () => processState('titleJobs', () => new Map<string, Promise<void>>());
 
 const textOf = (m: ChatMessage | undefined) =>
-  (m?.parts ?? []).map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  (m?.parts ?? [])
+    .flatMap((p) => (p.type === 'text' ? [p.text] : []))
+    .join('\n')
+    .trim();
 
 /** An answer that went through: not failed, not stopped. */
 const answered = (m: ChatMessage) => m.role === 'assistant' && !m.metadata?.error && !m.metadata?.interrupted;

@@ -44,17 +44,22 @@ type Props = {
 const answered = (m: ChatMessage) =>
   m.role === 'assistant' && !m.metadata?.error && !m.metadata?.interrupted && m.parts.length > 0;
 
-/** Waits (server side, bounded) for the title generated after the first answer, then shows it everywhere. */
-async function fetchTitle(id: string): Promise<void> {
+/**
+ * Waits (server side, bounded) for the title generated after the first answer, then shows it everywhere.
+ * True once the title is no longer the automatic first words (nothing more to wait for).
+ */
+async function fetchTitle(id: string): Promise<boolean> {
   try {
     const res = await fetch(`/api/conversations/${encodeURIComponent(id)}/summary?wait=1`, {
       cache: 'no-store',
     });
-    if (!res.ok) return;
-    const { title } = (await res.json()) as { title?: unknown };
+    if (!res.ok) return false;
+    const { title, titleSource } = (await res.json()) as { title?: unknown; titleSource?: unknown };
     if (typeof title === 'string' && title) notifyTitleChanged(id, title);
+    return titleSource !== 'auto';
   } catch {
     // The first words stay.
+    return false;
   }
 }
 
@@ -106,10 +111,10 @@ export function Chat({
       onFinish: (current) => {
         notifyConversationsChanged();
         // After the first answer the server asks the model for a title: wait for it, then show it.
-        if (awaitingTitle.current && current.some(answered)) {
-          awaitingTitle.current = false;
-          void fetchTitle(id);
-        }
+        if (awaitingTitle.current && current.some(answered))
+          void fetchTitle(id).then((settled) => {
+            if (settled) awaitingTitle.current = false;
+          });
       },
       onData: (part) => {
         if (part.type === 'data-tool-progress' && part.id) {
