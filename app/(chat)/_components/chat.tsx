@@ -166,12 +166,17 @@ export function Chat({
 
   useEffect(preloadMarkdown, []);
 
+  // The conversation exists on the server once its first answer streams (or, for an answer that came in one
+  // burst, has arrived): the header then offers Usage, Share and Export.
+  const [created, setCreated] = useState(!isNew);
+  const hasAnswer = messages.some((m) => m.role === 'assistant');
   useEffect(() => {
-    if (status === 'streaming' && !createdRef.current) {
+    if ((status === 'streaming' || hasAnswer) && !createdRef.current) {
       createdRef.current = true;
+      setCreated(true);
       notifyConversationsChanged();
     }
-  }, [status]);
+  }, [status, hasAnswer]);
 
   function send(text: string, attachments: ResourceAttachment[] = []) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
@@ -233,10 +238,7 @@ export function Chat({
       <p role="status" className="sr-only">
         {announcement}
       </p>
-      <ChatHeader
-        conversationId={messages.length && (!isNew || createdRef.current) ? id : null}
-        title={headerTitle}
-      />
+      <ChatHeader conversationId={messages.length && (!isNew || created) ? id : null} title={headerTitle} />
       <ConversationIdContext.Provider value={id}>
         <MessageList
           messages={messages}
