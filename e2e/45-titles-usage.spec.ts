@@ -155,6 +155,8 @@ test("an answer's details show its tokens; the header's Usage shows the conversa
   await expect(totals.locator('dd').first()).toHaveText('2');
   await expect(totals.locator('[data-total-tokens]')).toHaveText(/^\d+$/);
   await expect(totals.locator('[data-total-cost]')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(totals).toBeHidden();
   await page.close();
 });
 

@@ -32,6 +32,13 @@ export function ConversationUsage({ conversationId }: { conversationId: string }
       onToggle={(e) => {
         if (e.currentTarget.open) void load();
       }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && e.currentTarget.open) {
+          e.stopPropagation();
+          e.currentTarget.open = false;
+          e.currentTarget.querySelector('summary')?.focus();
+        }
+      }}
     >
       <summary className="cursor-pointer list-none rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden">
         {t('conversation')}
