@@ -80,6 +80,10 @@ export const conversations = sqliteTable(
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
+    /** Who wrote the title: `auto` (the first words, then the model's title), `user` (a rename; never overwritten). */
+    titleSource: text('title_source', { enum: ['auto', 'model', 'user'] })
+      .notNull()
+      .default('auto'),
     model: text('model'),
     /** Tools the owner chose to "always allow" here, as `server/tool`. */
     allowedTools: text('allowed_tools', { mode: 'json' }).$type<string[]>().notNull().default([]),
@@ -252,6 +256,11 @@ export const providers = sqliteTable('providers', {
   modelAllow: text('model_allow', { mode: 'json' }).$type<Record<string, string[]>>().notNull().default({}),
   /** Models that cannot take images (tool-result images reach them as a note). */
   noVision: text('no_vision', { mode: 'json' }).$type<string[]>().notNull().default([]),
+  /** Per model, what 1M input and 1M output tokens cost (USD); a model not named here shows no cost. */
+  prices: text('prices', { mode: 'json' })
+    .$type<Record<string, { input: number; output: number }>>()
+    .notNull()
+    .default({}),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -22,6 +22,7 @@ import {
   withEndState,
 } from '@/app/_server/turn-stages';
 import { refreshChangedResources } from '@/app/_server/resource-refresh';
+import { startTitle, wantsTitle } from '@/app/_server/titles';
 import type { SessionUser } from '@/app/_server/session';
 import { replayPreamble } from '@/lib/chat/replay-preamble';
 import { effectiveLimit } from '@/lib/chat/limits';
@@ -142,17 +143,22 @@ async function prepareTurn(
       : await prepareToolkit(user, conversation, samplingRunner(user, model, settings.chatRequestsPerMinute));
 
   let ended: ChatMessage['metadata'];
+  const history = await refreshChangedResources(user, body.id, input.history);
+  // The first answer is followed by a title request (titles.ts), unless the user named the conversation.
+  const titled = wantsTitle(loaded.row?.titleSource, history);
   const stream = await runChatTurn({
     model: resolved.model,
     modelId: resolved.info.id,
     instructions: systemMessage(conversation.instructions),
     temperature: conversation.temperature ?? undefined,
-    history: await refreshChangedResources(user, body.id, input.history),
+    history,
     abortSignal,
     save: (message) => {
       ended = message.metadata;
       try {
         persistAnswer(db, body.id, message);
+        if (titled)
+          startTitle(db, { conversationId: body.id, model: resolved.model, history, answer: message });
       } finally {
         release();
       }
@@ -166,6 +172,7 @@ async function prepareTurn(
     toolSearch: { maxTools: settings.toolSearchMaxTools, maxTokens: settings.toolSearchMaxTokens },
     vision: resolved.vision,
     approvalSecret: approvalSecret(),
+    price: resolved.price,
   });
   return {
     stream: withEndState(stream, () => ended),

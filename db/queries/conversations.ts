@@ -56,6 +56,7 @@ export type ConversationPatch = Partial<
   Pick<
     ConversationRow,
     | 'title'
+    | 'titleSource'
     | 'toolMode'
     | 'toolServers'
     | 'disabledTools'
@@ -81,6 +82,21 @@ export function updateConversation(
       .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
       .returning()
       .get() ?? null
+  );
+}
+
+/**
+ * Stores the model's title unless someone else wrote one first: only a title that is still the
+ * automatic one (the first words) is replaced, in one conditional UPDATE, so a rename made while the
+ * title request was in flight wins. Does not touch updated_at (a title is no new activity).
+ */
+export function setModelTitle(db: Db, id: string, title: string): boolean {
+  return (
+    db
+      .update(conversations)
+      .set({ title, titleSource: 'model' })
+      .where(and(eq(conversations.id, id), eq(conversations.titleSource, 'auto')))
+      .run().changes > 0
   );
 }
 
@@ -178,6 +194,8 @@ export function createConversationWithMessages(
         id: input.id,
         userId: input.userId,
         title: input.title,
+        // A title brought along (a file's, a share's) is kept as if the user had chosen it.
+        titleSource: 'user',
         model: input.model,
         createdAt: now,
         updatedAt: now,

@@ -18,6 +18,7 @@ import type { ToolEntry } from '@/lib/chat/tools';
 import { createToolSearch, SEARCH_TOOL } from '@/lib/chat/tool-search';
 import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
 import type { ToolSearchBudget } from '@/lib/schemas/tool-budget';
+import { costOf, type ModelPrice } from '@/lib/usage';
 
 export type Toolkit = {
   tools: ToolSet;
@@ -60,6 +61,8 @@ export type TurnInput = {
   vision: boolean;
   /** Signs approval requests so a client cannot forge an approval. */
   approvalSecret: string;
+  /** The admin's price for this model: the answer's metadata then carries its cost. */
+  price?: ModelPrice;
 };
 
 const messageId = createIdGenerator({ prefix: 'msg', size: 16 });
@@ -186,7 +189,9 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
             if (part.type === 'start') return { createdAt: Date.now(), model: input.modelId };
             if (part.type === 'finish') {
               const { inputTokens, outputTokens, totalTokens } = part.totalUsage;
-              return { usage: { inputTokens, outputTokens, totalTokens } };
+              const usage = { inputTokens, outputTokens, totalTokens };
+              const cost = costOf(usage, input.price);
+              return { usage, ...(cost === undefined ? {} : { cost }) };
             }
             return undefined;
           },

@@ -110,6 +110,8 @@ export type MessageMetadata = {
   createdAt?: number;
   model?: string;
   usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  /** USD, from the admin's price for the model when the answer was written (lib/usage.ts). */
+  cost?: number;
   interrupted?: boolean;
   error?: string;
   /** Written by an import (set by the server, whatever the file said): it did not happen here, its tool calls never ran here. */

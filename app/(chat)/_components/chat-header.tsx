@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { lazy, Suspense, useRef, useState } from 'react';
+import { ConversationUsage } from './conversation-usage';
 
 /** Loaded when first opened, not with the page. */
 const ShareDialog = lazy(() => import('./share-dialog').then((m) => ({ default: m.ShareDialog })));
@@ -57,6 +58,7 @@ export function ChatHeader({
       )}
       {conversationId && (
         <>
+          <ConversationUsage conversationId={conversationId} />
           <button
             type="button"
             onClick={() => setEditingInstructions(true)}

@@ -5,7 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
-import { notifyConversationsChanged } from '@/lib/conversation-events';
+import { notifyConversationsChanged, notifyTitleChanged, onTitleChanged } from '@/lib/conversation-events';
 import type { ChatMessage, ToolProgress, ToolSettings } from '@/lib/schemas/chat';
 import { isNoProviderError } from '@/lib/no-provider';
 import { titleFrom } from '@/lib/title';
@@ -47,6 +47,29 @@ type Props = {
   assistants?: Array<{ id: string; name: string }>;
 };
 
+/** An answer that went through (not failed, not stopped): the first one is followed by a generated title. */
+const answered = (m: ChatMessage) =>
+  m.role === 'assistant' && !m.metadata?.error && !m.metadata?.interrupted && m.parts.length > 0;
+
+/**
+ * Waits (server side, bounded) for the title generated after the first answer, then shows it everywhere.
+ * True once the title is no longer the automatic first words (nothing more to wait for).
+ */
+async function fetchTitle(id: string): Promise<boolean> {
+  try {
+    const res = await fetch(`/api/conversations/${encodeURIComponent(id)}/summary?wait=1`, {
+      cache: 'no-store',
+    });
+    if (!res.ok) return false;
+    const { title, titleSource } = (await res.json()) as { title?: unknown; titleSource?: unknown };
+    if (typeof title === 'string' && title) notifyTitleChanged(id, title);
+    return titleSource !== 'auto';
+  } catch {
+    // The first words stay.
+    return false;
+  }
+}
+
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
 export function Chat({
   id,
@@ -81,6 +104,9 @@ export function Chat({
     createdRef.current = true;
     setCreated(true);
   }, []);
+  const awaitingTitle = useRef(!initialMessages.some(answered));
+  const [liveTitle, setLiveTitle] = useState<string | null>(null);
+  useEffect(() => onTitleChanged((changed, next) => changed === id && setLiveTitle(next)), [id]);
   const alwaysRef = useRef(new Set<string>());
   const {
     messages,
@@ -102,11 +128,16 @@ export function Chat({
         // A new chat's first message names its assistant (the server seeds the conversation from it).
         ...(!createdRef.current && assistant ? { assistantId: assistant.id } : {}),
       }),
-      onFinish: ({ isError }) => {
+      onFinish: ({ isError, messages: current }) => {
         // An answer that streamed to its end was stored with its conversation (a fast one may never
         // be seen "streaming").
         if (!isError) markCreated();
         notifyConversationsChanged();
+        // After the first answer the server asks the model for a title: wait for it, then show it.
+        if (awaitingTitle.current && current.some(answered))
+          void fetchTitle(id).then((settled) => {
+            if (settled) awaitingTitle.current = false;
+          });
       },
       onData: (part) => {
         if (part.type === 'data-tool-progress' && part.id) {
@@ -140,7 +171,16 @@ export function Chat({
 
   const busy = status === 'submitted' || status === 'streaming';
   const firstText = messages[0]?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
-  const headerTitle = !messages.length ? 'New chat' : isNew ? titleFrom(firstText) : title;
+  const headerTitle = !messages.length ? 'New chat' : (liveTitle ?? (isNew ? titleFrom(firstText) : title));
+  const appName = useTranslations('app')('name');
+  useEffect(() => {
+    if (!messages.length) return;
+    const before = document.title;
+    document.title = `${headerTitle} · ${appName}`;
+    return () => {
+      document.title = before;
+    };
+  }, [headerTitle, appName, messages.length]);
   const last = messages.at(-1);
   const storedError = !busy && !error && last?.role === 'assistant' ? last.metadata?.error : undefined;
   // The no-provider notice already says why there is no answer: not twice.
@@ -149,12 +189,15 @@ export function Chat({
 
   useEffect(preloadMarkdown, []);
 
+  // The conversation exists on the server once its first answer streams (or, for an answer that came in one
+  // burst, has arrived): the header then offers Usage, Share and Export.
+  const hasAnswer = messages.some((m) => m.role === 'assistant');
   useEffect(() => {
-    if (status === 'streaming' && !createdRef.current) {
+    if ((status === 'streaming' || hasAnswer) && !createdRef.current) {
       markCreated();
       notifyConversationsChanged();
     }
-  }, [status, markCreated]);
+  }, [status, hasAnswer, markCreated]);
 
   function send(text: string, attachments: ResourceAttachment[] = []) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {

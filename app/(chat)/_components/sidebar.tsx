@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
-import { notifyConversationsChanged } from '@/lib/conversation-events';
+import { notifyConversationsChanged, notifyTitleChanged } from '@/lib/conversation-events';
 import { HistoryList } from './history-list';
 import { SearchBox } from './search-box';
 import { SearchResults } from './search-results';
@@ -68,6 +68,7 @@ export function Sidebar({ initial, user }: Props) {
     list.renameLocal(id, title);
     const res = await sendJson(`/api/conversations/${id}`, 'PATCH', { title }).catch(() => null);
     if (!res?.ok && previous !== undefined) list.renameLocal(id, previous);
+    if (res?.ok) notifyTitleChanged(id, title);
     setAnnouncement(res?.ok ? 'Conversation renamed' : 'Could not rename the conversation');
     notifyConversationsChanged();
   }

@@ -28,7 +28,8 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
   const { id } = await params;
   const { title, instructions, ...tools } = await readJson(req, ConversationPatchSchema);
   const c = updateConversation(getDb(), user.id, id, {
-    ...(title ? { title } : {}),
+    // A rename is the user's: a generated title never replaces it.
+    ...(title ? { title, titleSource: 'user' as const } : {}),
     ...(instructions !== undefined ? { instructions: instructions?.trim() ? instructions : null } : {}),
     ...toolSettingsPatch(tools),
   });
