@@ -18,7 +18,8 @@ import yaml from 'highlight.js/lib/languages/yaml';
 import { createLowlight } from 'lowlight';
 
 /**
- * The languages code blocks are highlighted in (with their aliases: js, ts, sh, py, html, yml, md, …). A
+ * Loaded on demand (highlighted-code.tsx, its own chunk, when a message first shows a fenced block with a
+ * language). The languages code blocks are highlighted in (with their aliases: js, ts, sh, py, html, yml, md, …). A
  * small set instead of highlight.js's 37 "common" ones keeps the Markdown chunk small; other languages
  * show as plain monospace text.
  */
@@ -42,55 +43,19 @@ const lowlight = createLowlight({
   yaml,
 });
 
-type Node = {
+export type HastNode = {
   type: string;
   tagName?: string;
   value?: string;
   properties?: { className?: unknown };
-  children?: Node[];
+  children?: HastNode[];
 };
 
-const textOf = (node: Node): string =>
-  node.type === 'text' ? (node.value ?? '') : (node.children ?? []).map(textOf).join('');
-
-/** `language-x` / `lang-x` of a code element; false for no-highlight. */
-function languageOf(node: Node): string | false | undefined {
-  const list = node.properties?.className;
-  if (!Array.isArray(list)) return undefined;
-  let name: string | undefined;
-  for (const raw of list) {
-    const value = String(raw);
-    if (value === 'no-highlight' || value === 'nohighlight') return false;
-    if (!name && value.startsWith('lang-')) name = value.slice(5);
-    if (!name && value.startsWith('language-')) name = value.slice(9);
-  }
-  return name;
-}
-
-function walk(node: Node, parent: Node | null): void {
-  if (
-    node.type === 'element' &&
-    node.tagName === 'code' &&
-    parent?.type === 'element' &&
-    parent.tagName === 'pre'
-  ) {
-    const lang = languageOf(node);
-    if (!lang) return;
-    node.properties = node.properties ?? {};
-    const classes = Array.isArray(node.properties.className) ? node.properties.className : [];
-    node.properties.className = classes.includes('hljs') ? classes : ['hljs', ...classes];
-    if (!lowlight.registered(lang)) return;
-    const result = lowlight.highlight(lang, textOf(node));
-    if (result.children.length) node.children = result.children as Node[];
-    return;
-  }
-  for (const child of node.children ?? []) walk(child, node);
-}
-
 /**
- * Rehype plugin: highlights `<pre><code class="language-x">` blocks as rehype-highlight does with
- * `detect: false` (hljs token spans, the `hljs` class), for the languages above only.
+ * The code as highlight.js token trees (`hljs-*` spans), or null when the language is not one of the above
+ * (then it shows as plain monospace text).
  */
-export function rehypeHighlightCode() {
-  return (tree: Node) => walk(tree, null);
+export function highlightCode(language: string, code: string): HastNode[] | null {
+  if (!lowlight.registered(language)) return null;
+  return lowlight.highlight(language, code).children as HastNode[];
 }

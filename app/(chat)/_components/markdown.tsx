@@ -1,12 +1,12 @@
 'use client';
 
-import 'katex/dist/katex.min.css';
 import { lazy, memo, Suspense } from 'react';
 
 /**
- * The Markdown renderer (react-markdown, GFM, highlight.js) is its own chunk, loaded after the page's first
+ * The Markdown renderer (react-markdown, GFM) is its own chunk, loaded after the page's first
  * JavaScript: a server-rendered message keeps its server HTML until the chunk is there (React hydrates it
- * then), and a message mounted before that shows its text as written for that moment.
+ * then), and a message mounted before that shows its text as written for that moment. KaTeX (with its CSS),
+ * the highlighter's grammars and Mermaid are further chunks, loaded when a message needs them.
  */
 const MarkdownView = lazy(() => import('./markdown-view'));
 
