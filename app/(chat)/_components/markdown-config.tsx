@@ -31,6 +31,8 @@ function Pre({ node, children }: PreProps) {
     return <MermaidBlock code={code} complete={!streaming} />;
   }
   const plain = <pre>{children}</pre>;
+  // Display math before KaTeX has loaded (remark-math's `pre > code.language-math`): its TeX as is.
+  if (language === 'math') return plain;
   return (
     <CodeBlock language={language} code={code}>
       {language ? (
