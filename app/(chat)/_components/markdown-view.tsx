@@ -22,13 +22,19 @@ function PlainMarkdown({ source }: { source: string }) {
  * Untrusted text (model output, tool results) as Markdown: raw HTML is never rendered
  * (react-markdown escapes it without rehype-raw), links are http(s)/mailto only, remote images are click-to-load,
  * math is set by KaTeX, code blocks carry their language and a copy button, Mermaid diagrams are drawn in a
- * sandboxed iframe. Text still streaming in is completed first (streaming-markdown.ts) so a half-written
+ * sandboxed iframe. Text still streaming in (`streaming`) is completed first (streaming-markdown.ts) so a half-written
  * marker or fence renders sanely. KaTeX, the highlighter and Mermaid load only when a message needs them.
  */
-const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
+const MarkdownView = memo(function MarkdownView({
+  text,
+  streaming = false,
+}: {
+  text: string;
+  streaming?: boolean;
+}) {
   const { text: source, openFenceLine } = useMemo(
-    () => prepareStreamingMarkdown(normalizeMath(text)),
-    [text],
+    () => prepareStreamingMarkdown(normalizeMath(text), streaming),
+    [text, streaming],
   );
   // normalizeMath writes every formula as $$…$$ (a stray $$ becomes \$\$).
   const hasMath = source.includes('$$');

@@ -15,12 +15,13 @@ export const preloadMarkdown = () => void import('./markdown-view');
 
 /**
  * Untrusted text (model output, tool results) as Markdown: raw HTML is never rendered, links are
- * http(s)/mailto only, remote images are click-to-load (see markdown-view.tsx).
+ * http(s)/mailto only, remote images are click-to-load (see markdown-view.tsx). `streaming`: the text is still
+ * coming in (unfinished markers and fences are completed for display).
  */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
   return (
     <Suspense fallback={<div className="prose-chat whitespace-pre-wrap break-words">{text}</div>}>
-      <MarkdownView text={text} />
+      <MarkdownView text={text} streaming={streaming} />
     </Suspense>
   );
 });

@@ -70,3 +70,12 @@ test('a half-written formula stays text (no $$ added)', () => {
 test('markers inside an unfinished fence are not touched', () => {
   assert.deepEqual(prep('```py\nprint("**")'), { text: '```py\nprint("**")\n```', openFenceLine: 1 });
 });
+
+test('finished text is left exactly as written', () => {
+  for (const text of ['2**10 = 1024', 'glob *.ts', 'Use `a and', '```mermaid\ngraph TD', '[a](https://x'])
+    assert.deepEqual(prepareStreamingMarkdown(normalizeMath(text), false), { text, openFenceLine: null });
+});
+
+test('while streaming, a lone marker is closed (and reverts once the answer is finished)', () => {
+  assert.equal(prep('2**10 = 1024').text, '2**10 = 1024**');
+});

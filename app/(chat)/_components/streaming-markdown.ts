@@ -21,9 +21,11 @@ const FENCE = /^([ \t>]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?[ \t]*)(`{3,}|~{3,})(.*)
  * Makes partial Markdown (an answer still streaming in) render sanely: remend closes unfinished inline
  * markers, and a fenced code block that has no closing fence yet gets one (its line is reported, so a
  * block that must wait for its whole source, e.g. a Mermaid diagram, shows its code until then).
- * Expects text already passed through normalizeMath.
+ * Finished text (`streaming` false) is returned as written: completing markers there would turn e.g.
+ * "2**10 = 1024" into bold. Expects text already passed through normalizeMath.
  */
-export function prepareStreamingMarkdown(source: string): PreparedMarkdown {
+export function prepareStreamingMarkdown(source: string, streaming = true): PreparedMarkdown {
+  if (!streaming) return { text: source, openFenceLine: null };
   const text = remend(source, remendOptions);
   const lines = text.split('\n');
   let open: { line: number; prefix: string; char: string; length: number } | null = null;
