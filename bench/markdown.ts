@@ -171,13 +171,19 @@ function firstLoadReport(): string {
   const first = gzipKB(files);
 
   // Lazy chunks. next/dynamic imports (KaTeX with its CSS, the highlighter) are listed in the page's
-  // react-loadable manifest, named by what they contain (chunk names are hashes); Mermaid is a plain
-  // import(): every other chunk that mentions it (all its diagram types; one diagram loads only a part).
+  // react-loadable manifest, named by what they contain (chunk names are hashes). Mermaid and the
+  // highlight.js grammars are plain import()s: every other chunk that mentions Mermaid (all its diagram
+  // types; one diagram loads only a part) or looks like a grammar (one loads per language shown).
   const loadable = JSON.parse(
     readFileSync(path.join(NEXT, 'server/app/(chat)/page/react-loadable-manifest.json'), 'utf8'),
   ) as Record<string, { files: string[] }>;
   const read = (f: string) => readFileSync(path.join(NEXT, f), 'utf8');
-  const lazy = { katex: new Set<string>(), highlight: new Set<string>(), mermaid: new Set<string>() };
+  const lazy = {
+    katex: new Set<string>(),
+    highlight: new Set<string>(),
+    grammars: new Set<string>(),
+    mermaid: new Set<string>(),
+  };
   const listed = new Set<string>();
   for (const { files: group } of Object.values(loadable)) {
     // (The manifest can name chunks the client build did not emit; those are skipped.)
@@ -191,12 +197,15 @@ function firstLoadReport(): string {
   for (const name of readdirSync(dir)) {
     const rel = `static/chunks/${name}`;
     if (!name.endsWith('.js') || files.has(rel) || listed.has(rel)) continue;
-    if (/mermaid/i.test(read(rel))) lazy.mermaid.add(rel);
+    const text = read(rel);
+    if (/mermaid/i.test(text)) lazy.mermaid.add(rel);
+    else if (/\bbeginKeywords\b|case_insensitive/.test(text)) lazy.grammars.add(rel);
   }
   const rows = [
     ['chat page first load (/)', first],
     ['KaTeX (lazy, first formula)', gzipKB(lazy.katex)],
-    ['highlighter + grammars (lazy)', gzipKB(lazy.highlight)],
+    ['highlighter core (lazy, first code block)', gzipKB(lazy.highlight)],
+    [`highlight.js grammars (lazy, ${lazy.grammars.size} languages)`, gzipKB(lazy.grammars)],
     ['Mermaid (lazy, all diagram types)', gzipKB(lazy.mermaid)],
   ] as const;
   return [

@@ -1,7 +1,7 @@
 'use client';
 
-import type { ReactNode } from 'react';
-import { type HastNode, highlightCode } from './highlight-code';
+import { type ReactNode, use } from 'react';
+import { grammarName, type HastNode, highlightCode, loadGrammar } from './highlight-code';
 
 /** lowlight's token tree (text and `<span class="hljs-…">`) as React elements. */
 function toReact(nodes: HastNode[]): ReactNode[] {
@@ -18,10 +18,14 @@ function toReact(nodes: HastNode[]): ReactNode[] {
 }
 
 /**
- * A fenced block's code, highlighted when its language is one highlight-code.ts knows. Its own chunk
- * (with the grammars), loaded when a message first shows a block with a language.
+ * A fenced block's code, highlighted when its language is one of highlight.js's common ones. This module
+ * (lowlight's core) is its own chunk, loaded with the first block that has a language; each grammar is a
+ * further chunk, loaded the first time its language shows. Suspends until then (the caller's fallback is
+ * the plain code); on the server it waits, so the server HTML is highlighted and hydrates as it is.
  */
 export default function HighlightedCode({ language, code }: { language: string; code: string }) {
-  const tokens = highlightCode(language, code);
+  const name = grammarName(language);
+  if (name) use(loadGrammar(name));
+  const tokens = name ? highlightCode(name, code) : null;
   return <code className={`hljs language-${language}`}>{tokens ? toReact(tokens) : code}</code>;
 }
