@@ -4,7 +4,7 @@
  *
  *  - Server render (react-dom/static prerender, which waits for every lazy chunk: KaTeX, the highlighter)
  *    of a 1,000-message conversation whose answers have display and inline math and a highlighted code
- *    block, through the app's own Markdown renderer (markdown-view.tsx), p50/min over RUNS renders; beside
+ *    block, through the app's own Markdown component (markdown.tsx, as the chat page renders a message), p50/min over RUNS renders; beside
  *    it, in the same run and through the same renderer, 1,000 plain-text messages of the same length.
  *  - The chat page's first-load JavaScript, gzipped: the files the build manifests list for `/` (Next's
  *    root main files plus the entry chunks of the root layout, the (chat) layout and the chat page). Read
@@ -64,7 +64,7 @@ async function main() {
   const { prerenderToNodeStream } = await import('react-dom/static');
   const { NextIntlClientProvider } = await import('next-intl');
   const messages = (await import('../messages/en.json', { with: { type: 'json' } })).default;
-  const { default: MarkdownView } = await import('../app/(chat)/_components/markdown-view');
+  const { Markdown } = await import('../app/(chat)/_components/markdown');
   const h = React.createElement;
 
   const conversation = (answer: (i: number) => string) =>
@@ -75,7 +75,7 @@ async function main() {
       locale: 'en',
       messages,
       timeZone: 'UTC',
-      children: texts.map((text, i) => h('article', { key: i }, h(MarkdownView, { text }))),
+      children: texts.map((text, i) => h('article', { key: i }, h(Markdown, { text }))),
     });
     const start = performance.now();
     const { prelude } = await prerenderToNodeStream(tree);
@@ -131,7 +131,7 @@ async function main() {
   );
   const count = (re: RegExp) => richHtml.match(re)?.length ?? 0;
   console.log(
-    `(the math + code HTML holds ${count(/class="katex"/g)} KaTeX formulas, ${count(/class="katex-display"/g)} of them display, and ${count(/class="hljs language-ts"/g)} highlighted code blocks: React writes the fallback of a Suspense boundary it outlines, here the render without KaTeX, before the boundary itself)`,
+    `(the math + code HTML holds ${count(/class="katex"/g)} KaTeX formulas, ${count(/class="katex-display"/g)} of them display, and ${count(/class="hljs language-ts"/g)} highlighted code blocks; React writes a message's text as written, the Suspense fallback, before a message it outlines: past the first 12.8 KB, or holding KaTeX's stylesheet)`,
   );
   console.log(`\n${firstLoadReport()}`);
 }

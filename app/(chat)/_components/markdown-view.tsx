@@ -1,7 +1,7 @@
 'use client';
 
 import dynamic from 'next/dynamic';
-import { memo, Suspense, useMemo } from 'react';
+import { memo, useDeferredValue, useMemo } from 'react';
 import ReactMarkdown from 'react-markdown';
 import { components, keepUrl, OpenFenceLine, remarkPlugins } from './markdown-config';
 import { normalizeMath } from './math-delimiters';
@@ -38,17 +38,14 @@ const MarkdownView = memo(function MarkdownView({
   );
   // normalizeMath writes every formula as $$…$$ (a stray $$ becomes \$\$).
   const hasMath = source.includes('$$');
-  const plain = <PlainMarkdown source={source} />;
+  // When math first shows up in a streaming answer, the answer keeps its render without KaTeX until the
+  // KaTeX chunk is there (a deferred render that suspends keeps the current UI) instead of falling back.
+  // On the server and at hydration the deferred value is the value itself.
+  const mathReady = useDeferredValue(hasMath);
   return (
     <div className="prose-chat">
       <OpenFenceLine.Provider value={openFenceLine}>
-        {hasMath ? (
-          <Suspense fallback={plain}>
-            <MathMarkdown source={source} />
-          </Suspense>
-        ) : (
-          plain
-        )}
+        {hasMath && mathReady ? <MathMarkdown source={source} /> : <PlainMarkdown source={source} />}
       </OpenFenceLine.Provider>
     </div>
   );
