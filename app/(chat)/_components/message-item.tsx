@@ -125,7 +125,8 @@ export const MessageItem = memo(function MessageItem({
     >
       {imported && <ImportedMark />}
       {message.parts.map((part, i) => {
-        if (part.type === 'text') return <Markdown key={i} text={part.text} />;
+        if (part.type === 'text')
+          return <Markdown key={i} text={part.text} streaming={streaming && part.state !== 'done'} />;
         if (part.type === 'dynamic-tool') {
           return (
             <ToolCallCard
