@@ -110,8 +110,10 @@ async function prepareTurn(
     modelId: resolved?.info.id ?? null,
     userParts: () => ('message' in body ? storedUserParts(user, body.message.parts) : Promise.resolve([])),
   });
+  // The answer follows the turn's user message (or continues the answer that awaited approvals).
+  const answerParent = input.history.at(-1)?.role === 'user' ? input.history.at(-1)?.id : undefined;
   if (!resolved) {
-    persistFailure(db, body.id, NO_PROVIDER_MESSAGE);
+    persistFailure(db, body.id, NO_PROVIDER_MESSAGE, answerParent);
     throw new AppError('unavailable', NO_PROVIDER_MESSAGE);
   }
   const conversation = input.settings;
@@ -131,7 +133,7 @@ async function prepareTurn(
     save: (message) => {
       ended = message.metadata;
       try {
-        persistAnswer(db, body.id, message);
+        persistAnswer(db, body.id, message, answerParent);
       } finally {
         release();
       }

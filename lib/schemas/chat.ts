@@ -68,11 +68,19 @@ export const ChatRequestSchema = z
   .object({
     id: ConversationIdSchema,
     message: UserMessageSchema,
+    /**
+     * The message the new one follows (null: the first message). An edit names the edited message's
+     * parent, so the edit is a new version beside it. Omitted: the end of the selected path.
+     */
+    parentId: z.string().min(1).max(200).nullable().optional(),
     model: z.string().min(1).max(200).optional(),
     tools: ToolSettingsSchema.optional(),
   })
   .strict();
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
+
+/** PUT /api/conversations/[id]/branch: the version of a message to show. */
+export const BranchSelectSchema = z.object({ messageId: z.string().min(1).max(200) }).strict();
 
 export const RenameSchema = z
   .object({ title: z.string().trim().min(1, 'must not be empty').max(200) })
@@ -85,7 +93,8 @@ export const ConversationPatchSchema = ToolSettingsSchema.extend({
 
 /** GET /api/conversations/[id]/messages: the page of messages just before position `before`. */
 export const MessagePageQuerySchema = z.object({
-  before: z.coerce.number().int().min(0).optional(),
+  /** The id of the oldest message already loaded. */
+  before: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
 

@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { getOwnConversation } from '@/db/queries/conversations';
-import { listMessagePage } from '@/db/queries/messages';
+import { listMessagePage, siblingsOf } from '@/db/queries/messages';
 import { modelSources } from '@/app/_server/model-sources';
 import { requirePageUser } from '@/app/_server/page-user';
 import { isTurnRunning } from '@/app/_server/running-turns';
@@ -29,6 +29,11 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       title={conversation.title}
       initialMessages={page.messages}
       olderBefore={page.before}
+      initialSiblings={siblingsOf(
+        db,
+        id,
+        page.messages.map((m) => m.id),
+      )}
       isNew={false}
       initialToolSettings={{
         toolMode: conversation.toolMode,
