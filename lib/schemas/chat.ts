@@ -221,6 +221,9 @@ export const ConversationImportSchema = z
     messages: z
       .array(
         z.object({
+          /** The message's id in the file and the id of the message it follows (an export with branches). */
+          id: z.string().min(1).max(200).optional(),
+          parentId: z.string().min(1).max(200).nullable().optional(),
           role: z.enum(['user', 'assistant']),
           parts: z
             .array(z.union([TextPartSchema, ImportedToolPartSchema, z.object({ type: z.string() }).loose()]))
@@ -230,6 +233,8 @@ export const ConversationImportSchema = z
       )
       .min(1)
       .max(5000),
+    /** The last message of the selected path (an export with branches); default: the last message. */
+    selectedId: z.string().min(1).max(200).optional(),
   })
   .loose();
 
