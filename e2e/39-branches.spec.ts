@@ -117,6 +117,13 @@ test('editing a message keeps the old version and its answers; Previous / Next s
   await page.reload();
   await expect(userTexts(page)).toHaveText(['First question', 'Second question', 'Third question']);
   await expect(counter(firstUser(page))).toHaveText('1 / 2');
+
+  // While an answer is being written, versions cannot be switched.
+  await send(page, '[[slow:150]][[words:40]]');
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible();
+  await expect(firstUser(page).getByRole('button', { name: 'Next version' })).toBeDisabled();
+  await expect(assistantMessages(page).last()).toContainText('word40');
+  await expect(firstUser(page).getByRole('button', { name: 'Next version' })).toBeEnabled();
 });
 
 test('regenerating an answer adds a version beside it', async ({ page }) => {
@@ -155,7 +162,8 @@ test('the JSON export keeps both branches and imports back; Markdown follows the
 
   const md = await (await page.request.get(`/api/conversations/${id}/export?format=md`)).text();
   expect(md).toContain('Better wording');
-  expect(md).not.toContain('Original wording');
+  expect(md).toContain('You said: Better wording');
+  expect(md).not.toContain('You said: Original wording');
 
   const exported = (await (
     await page.request.get(`/api/conversations/${id}/export?format=json`)
