@@ -178,6 +178,25 @@ test('the JSON export keeps both branches and imports back; Markdown follows the
   expect([q1?.parentId, a1?.parentId, q2?.parentId, a2?.parentId]).toEqual([null, q1?.id, null, q2?.id]);
   expect(exported.selectedId).toBe(a2?.id);
 
+  // Selecting a version: the owner only (another user learns nothing: 404), same origin only, known ids only.
+  const select = (
+    context: { put: typeof page.request.put },
+    messageId: string,
+    headers: Record<string, string> = originHeaders(),
+  ) => context.put(`/api/conversations/${id}/branch`, { data: { messageId }, headers });
+  expect((await select(admin.request, q1?.id ?? '')).status()).toBe(404);
+  expect((await select(page.request, q1?.id ?? '', {})).status()).toBe(403);
+  expect((await select(page.request, 'no-such-message')).status()).toBe(404);
+  const selected = await select(page.request, q1?.id ?? '');
+  expect(selected.status()).toBe(200);
+  const branch = (await selected.json()) as {
+    messages: Exported['messages'];
+    siblings: Record<string, string[]>;
+  };
+  expect(branch.messages.map(textOf)).toEqual(['Original wording', 'You said: Original wording']);
+  expect(branch.siblings[q1?.id ?? '']).toEqual([q1?.id, q2?.id]);
+  expect((await select(page.request, q2?.id ?? '')).status()).toBe(200);
+
   const imported = await page.request.post('/api/conversations/import', {
     data: exported,
     headers: originHeaders(),
