@@ -186,6 +186,18 @@ describe('a conversation tree', () => {
     assert.equal(markUnansweredTurns(db, 'again'), 0);
   });
 
+  test('after a crash during a regenerate, the question gets another (interrupted) answer beside the old ones', () => {
+    selectVersion(db, c, 'q1b');
+    assert.equal(ask('q1b', 'regenerate', null), 'existing');
+    assert.deepEqual(ids(listMessages(db, c)), ['q1b']);
+    assert.equal(markUnansweredTurns(db, 'The server stopped.'), 1);
+    const path = listMessages(db, c);
+    assert.equal(path.length, 2);
+    assert.deepEqual(path[1]?.metadata, { interrupted: true, error: 'The server stopped.' });
+    assert.equal(siblingsOf(db, c, [path[1]?.id ?? ''])[path[1]?.id ?? '']?.length, 3);
+    assert.equal(markUnansweredTurns(db, 'again'), 0);
+  });
+
   test('a copied tree keeps its branches and its selected path', () => {
     createConversationWithMessages(db, {
       id: 'copy-1',

@@ -362,8 +362,8 @@ export function saveAssistantMessage(
 }
 
 /**
- * At start, before any turn runs: every user message still without an answer lost it when the previous
- * process stopped (a crash, kill -9). Each gets an empty answer marked interrupted, so the UI shows what
+ * At start, before any turn runs: every user message still without an answer, or ending the selected
+ * path (a regenerate), lost its answer when the previous process stopped (a crash, kill -9). Each gets an empty answer marked interrupted, so the UI shows what
  * happened and offers Retry; the new answer ends the selected path. Returns how many.
  */
 export function markUnansweredTurns(db: Db, reason: string): number {
@@ -376,6 +376,9 @@ export function markUnansweredTurns(db: Db, reason: string): number {
              unixepoch('subsec') * 1000
       from ${messages} m
       where m.role = 'user'
-        and not exists (select 1 from ${messages} c where c.conversation_id = m.conversation_id and c.parent_id = m.id)`)
-    .changes;
+        and (
+          not exists (select 1 from ${messages} c where c.conversation_id = m.conversation_id and c.parent_id = m.id)
+          -- a regenerate cut short: the question ends the selected path, its earlier answers beside it
+          or m.id = (select leaf_id from ${conversations} where id = m.conversation_id)
+        )`).changes;
 }
