@@ -148,6 +148,15 @@ test('regenerating an answer adds a version beside it', async ({ page }) => {
   await assistantMessages(page).last().getByRole('button', { name: 'Next version' }).click();
   await expect(assistantMessages(page).last()).toHaveAttribute('data-message-id', secondId ?? '');
   await expect(counter(assistantMessages(page).last())).toHaveText('2 / 2');
+  // An edit shows its counter at once, while its answer is still being written.
+  await editFirstMessage(page, 'Slow edit [[words:30]] [[slow:150]]');
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible();
+  await expect(counter(firstUser(page))).toHaveText('2 / 2');
+  await expect(assistantMessages(page).last()).toContainText('word30');
+  await expect(counter(firstUser(page))).toHaveText('2 / 2');
+  await page.reload();
+  await expect(counter(firstUser(page))).toHaveText('2 / 2');
+  await expect(userTexts(page)).toHaveText(['Slow edit [[words:30]] [[slow:150]]']);
 });
 
 test('the JSON export keeps both branches and imports back; Markdown follows the selected path', async ({

@@ -22,6 +22,10 @@ import { useEscapeStop } from './use-escape-stop';
 import { useOlderMessages } from './use-older-messages';
 import type { Versions } from './version-switcher';
 
+/** A message id made here (crypto.getRandomValues also works on a plain-http origin, unlike randomUUID). */
+const newMessageId = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 export type ModelInfo = { id: string; label: string; provider: string; toolCalling: 'native' | 'prompt' };
 
 type Props = {
@@ -155,13 +159,19 @@ export function Chat({
     }
   }
 
-  /** Edit: the edited text is a new version beside the message; the old one and its answers stay. */
+  /**
+   * Edit: the edited text is a new version beside the message; the old one and its answers stay. The
+   * counter shows the new version at once (the server numbers versions the same way: in order written).
+   */
   async function editMessage(messageId: string, text: string) {
+    const editId = newMessageId();
+    const versions = [...(siblings[messageId] ?? [messageId]), editId];
+    mergeSiblings(Object.fromEntries(versions.map((v) => [v, versions])));
     await setMessages((list) => {
       const at = list.findIndex((m) => m.id === messageId);
       return at < 0 ? list : list.slice(0, at);
     });
-    await sendMessage({ text });
+    await sendMessage({ id: editId, role: 'user', parts: [{ type: 'text', text }] });
   }
 
   function versionsOf(messageId: string): Versions | undefined {
