@@ -103,6 +103,11 @@ export const conversations = sqliteTable(
     instructions: text('instructions'),
     /** Sampling temperature (null = the provider's default). */
     temperature: real('temperature'),
+    /**
+     * The last message of the selected path (messages form a tree: edits and regenerations add
+     * siblings); the conversation shows, exports, shares and searches the path from the root to it.
+     */
+    leafId: text('leaf_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -147,12 +152,16 @@ export const messages = sqliteTable(
     /** UIMessage.parts, stored verbatim. */
     parts: text('parts', { mode: 'json' }).$type<unknown[]>().notNull(),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** The message this one follows (null: the first of a path). Siblings are versions (edit, regenerate). */
+    parentId: text('parent_id'),
+    /** Order of writing within the conversation (siblings are numbered in this order). */
     seq: integer('seq').notNull(),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.conversationId, t.id] }),
     index('messages_conv_seq_idx').on(t.conversationId, t.seq),
+    index('messages_conv_parent_idx').on(t.conversationId, t.parentId, t.seq),
   ],
 );
 

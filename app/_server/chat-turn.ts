@@ -131,8 +131,10 @@ async function prepareTurn(
     userParts: () => ('message' in body ? storedUserParts(user, body.message.parts) : Promise.resolve([])),
     seed: assistant ? assistantSeed(assistant) : undefined,
   });
+  // The answer follows the turn's user message (or continues the answer that awaited approvals).
+  const answerParent = input.history.at(-1)?.role === 'user' ? input.history.at(-1)?.id : undefined;
   if (!resolved) {
-    persistFailure(db, body.id, NO_PROVIDER_MESSAGE);
+    persistFailure(db, body.id, NO_PROVIDER_MESSAGE, answerParent);
     throw new AppError('unavailable', NO_PROVIDER_MESSAGE);
   }
   const conversation = input.settings;
@@ -156,7 +158,7 @@ async function prepareTurn(
     save: (message) => {
       ended = message.metadata;
       try {
-        persistAnswer(db, body.id, message);
+        persistAnswer(db, body.id, message, answerParent);
         if (titled)
           startTitle(db, { conversationId: body.id, model: resolved.model, history, answer: message });
       } finally {

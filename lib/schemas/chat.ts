@@ -68,6 +68,11 @@ export const ChatRequestSchema = z
   .object({
     id: ConversationIdSchema,
     message: UserMessageSchema,
+    /**
+     * The message the new one follows (null: the first message). An edit names the edited message's
+     * parent, so the edit is a new version beside it. Omitted: the end of the selected path.
+     */
+    parentId: z.string().min(1).max(200).nullable().optional(),
     model: z.string().min(1).max(200).optional(),
     tools: ToolSettingsSchema.optional(),
     /** With a conversation's first message: the assistant it starts with (ignored afterwards). */
@@ -75,6 +80,9 @@ export const ChatRequestSchema = z
   })
   .strict();
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
+
+/** PUT /api/conversations/[id]/branch: the version of a message to show. */
+export const BranchSelectSchema = z.object({ messageId: z.string().min(1).max(200) }).strict();
 
 export const RenameSchema = z
   .object({ title: z.string().trim().min(1, 'must not be empty').max(200) })
@@ -95,7 +103,8 @@ export const ConversationPatchSchema = ToolSettingsSchema.extend({
 
 /** GET /api/conversations/[id]/messages: the page of messages just before position `before`. */
 export const MessagePageQuerySchema = z.object({
-  before: z.coerce.number().int().min(0).optional(),
+  /** The id of the oldest message already loaded. */
+  before: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
 
@@ -224,6 +233,9 @@ export const ConversationImportSchema = z
     messages: z
       .array(
         z.object({
+          /** The message's id in the file and the id of the message it follows (an export with branches). */
+          id: z.string().min(1).max(200).optional(),
+          parentId: z.string().min(1).max(200).nullable().optional(),
           role: z.enum(['user', 'assistant']),
           parts: z
             .array(z.union([TextPartSchema, ImportedToolPartSchema, z.object({ type: z.string() }).loose()]))
@@ -233,6 +245,8 @@ export const ConversationImportSchema = z
       )
       .min(1)
       .max(5000),
+    /** The last message of the selected path (an export with branches); default: the last message. */
+    selectedId: z.string().min(1).max(200).optional(),
   })
   .loose();
 

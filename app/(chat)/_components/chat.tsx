@@ -22,6 +22,11 @@ import { NoProviderNotice } from './no-provider-notice';
 import { useLazyChat } from './use-lazy-chat';
 import { useEscapeStop } from './use-escape-stop';
 import { useOlderMessages } from './use-older-messages';
+import type { Versions } from './version-switcher';
+
+/** A message id made here (crypto.getRandomValues also works on a plain-http origin, unlike randomUUID). */
+const newMessageId = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 export type ModelInfo = { id: string; label: string; provider: string; toolCalling: 'native' | 'prompt' };
 
@@ -29,8 +34,10 @@ type Props = {
   id: string;
   title: string;
   initialMessages: ChatMessage[];
-  /** Position of the oldest message sent with the page, when older ones exist (loaded on scroll-up). */
-  olderBefore?: number | null;
+  /** Id of the oldest message sent with the page, when older ones exist (loaded on scroll-up). */
+  olderBefore?: string | null;
+  /** The versions of each message sent with the page that has more than one (edits, regenerations). */
+  initialSiblings?: Record<string, string[]>;
   isNew: boolean;
   models: ModelInfo[];
   initialModel: string | null;
@@ -76,6 +83,7 @@ export function Chat({
   title,
   initialMessages,
   olderBefore = null,
+  initialSiblings = {},
   isNew,
   models,
   initialModel,
@@ -108,6 +116,12 @@ export function Chat({
   const [liveTitle, setLiveTitle] = useState<string | null>(null);
   useEffect(() => onTitleChanged((changed, next) => changed === id && setLiveTitle(next)), [id]);
   const alwaysRef = useRef(new Set<string>());
+  const [siblings, setSiblings] = useState<Readonly<Record<string, string[]>>>(initialSiblings);
+  const mergeSiblings = useCallback(
+    (more: Record<string, string[]>) =>
+      setSiblings((s) => (Object.keys(more).length ? { ...s, ...more } : s)),
+    [],
+  );
   const {
     messages,
     setMessages,
@@ -133,6 +147,7 @@ export function Chat({
         // be seen "streaming").
         if (!isError) markCreated();
         notifyConversationsChanged();
+        void refreshVersions();
         // After the first answer the server asks the model for a title: wait for it, then show it.
         if (awaitingTitle.current && current.some(answered))
           void fetchTitle(id).then((settled) => {
@@ -151,14 +166,79 @@ export function Chat({
   );
 
   const prepend = useCallback(
-    (older: ChatMessage[]) =>
-      setMessages((current) => {
+    (older: ChatMessage[], olderSiblings: Record<string, string[]>) => {
+      mergeSiblings(olderSiblings);
+      return setMessages((current) => {
         const have = new Set(current.map((m) => m.id));
         return [...older.filter((m) => !have.has(m.id)), ...current];
-      }),
-    [setMessages],
+      });
+    },
+    [setMessages, mergeSiblings],
   );
   const { hasOlder, loadOlder } = useOlderMessages(id, olderBefore, prepend);
+
+  /**
+   * After a turn: the versions of the newest messages of the path (an edit or a regenerate just added
+   * one), read back from the server, which numbered them.
+   */
+  async function refreshVersions() {
+    try {
+      const res = await fetch(`/api/conversations/${encodeURIComponent(id)}/messages?limit=4`, {
+        cache: 'no-store',
+      });
+      if (res.ok)
+        mergeSiblings(((await res.json()) as { siblings?: Record<string, string[]> }).siblings ?? {});
+    } catch {
+      // The counter shows after the next reload.
+    }
+  }
+
+  /** Previous version / Next version: the path from that version down replaces what follows its parent. */
+  async function selectVersion(current: string, target: string): Promise<boolean> {
+    try {
+      const res = await fetch(`/api/conversations/${encodeURIComponent(id)}/branch`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messageId: target }),
+      });
+      if (!res.ok) return false;
+      const branch = (await res.json()) as { messages: ChatMessage[]; siblings: Record<string, string[]> };
+      mergeSiblings(branch.siblings);
+      await setMessages((list) => {
+        const at = list.findIndex((m) => m.id === current);
+        return at < 0 ? list : [...list.slice(0, at), ...branch.messages];
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Edit: the edited text is a new version beside the message; the old one and its answers stay. The
+   * counter shows the new version at once (the server numbers versions the same way: in order written).
+   */
+  async function editMessage(messageId: string, text: string) {
+    const editId = newMessageId();
+    const versions = [...(siblings[messageId] ?? [messageId]), editId];
+    mergeSiblings(Object.fromEntries(versions.map((v) => [v, versions])));
+    await setMessages((list) => {
+      const at = list.findIndex((m) => m.id === messageId);
+      return at < 0 ? list : list.slice(0, at);
+    });
+    await sendMessage({ id: editId, role: 'user', parts: [{ type: 'text', text }] });
+  }
+
+  function versionsOf(messageId: string): Versions | undefined {
+    const ids = siblings[messageId];
+    if (!ids || ids.length < 2) return undefined;
+    return {
+      ids,
+      index: ids.indexOf(messageId) + 1,
+      count: ids.length,
+      onSelect: busy ? undefined : (target) => selectVersion(messageId, target),
+    };
+  }
 
   function onApproval(approvalId: string, approved: boolean, always: boolean) {
     if (always) alwaysRef.current.add(approvalId);
@@ -304,7 +384,8 @@ export function Chat({
               progress={progress}
               onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
               onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
-              onEditResend={busy ? undefined : (messageId, text) => void sendMessage({ text, messageId })}
+              onEditResend={busy ? undefined : (messageId, text) => void editMessage(messageId, text)}
+              versions={versionsOf(m.id)}
             />
           )}
         />

@@ -2,7 +2,7 @@ import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { assistantName } from '@/db/queries/assistants';
 import { getOwnConversation } from '@/db/queries/conversations';
-import { listMessagePage } from '@/db/queries/messages';
+import { listMessagePage, siblingsOf } from '@/db/queries/messages';
 import { modelSources } from '@/app/_server/model-sources';
 import { requirePageUser } from '@/app/_server/page-user';
 import { isTurnRunning } from '@/app/_server/running-turns';
@@ -31,6 +31,11 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       title={conversation.title}
       initialMessages={page.messages}
       olderBefore={page.before}
+      initialSiblings={siblingsOf(
+        db,
+        id,
+        page.messages.map((m) => m.id),
+      )}
       isNew={false}
       initialToolSettings={{
         toolMode: conversation.toolMode,
