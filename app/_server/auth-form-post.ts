@@ -1,6 +1,7 @@
 import 'server-only';
 import { handleAuthRequest } from '@/app/_server/auth-gate';
 import { assertSameOrigin, errorResponse, readBodyText } from '@/lib/http';
+import { isSecureOrLoopback, SSO_PROVIDER_ID } from '@/lib/sso';
 
 export type AuthFormMode = 'sign-in' | 'sign-up';
 
@@ -61,4 +62,34 @@ export function formError(code: string | string[] | undefined): string | null {
   return typeof code === 'string' && code in AUTH_FORM_ERRORS
     ? AUTH_FORM_ERRORS[code as AuthFormError]
     : null;
+}
+
+/**
+ * "Sign in with <provider>" (`sso`) and "Link <provider>" (`sso-link`, signed in: adds the provider's
+ * identity with the same verified email to the account): a form POST that asks the auth library for
+ * the provider's authorization URL (its state cookie comes along) and sends the browser there. The
+ * provider sends it back to /api/auth/callback/sso, then to `/` or, on an error, to the page it came
+ * from with `?error=<code>`.
+ */
+export async function handleSsoFormPost(req: Request, mode: 'sso' | 'sso-link'): Promise<Response> {
+  assertSameOrigin(req);
+  await readBodyText(req);
+  const back = mode === 'sso' ? '/sign-in' : '/admin/sso';
+  const body =
+    mode === 'sso'
+      ? { provider: SSO_PROVIDER_ID, callbackURL: '/', newUserCallbackURL: '/', errorCallbackURL: back }
+      : { provider: SSO_PROVIDER_ID, callbackURL: `${back}?linked=1`, errorCallbackURL: back };
+  const headers = new Headers(req.headers);
+  headers.delete('content-length');
+  headers.set('content-type', 'application/json');
+  const path = mode === 'sso' ? '/api/auth/sign-in/social' : '/api/auth/link-social';
+  const inner = new Request(new URL(path, req.url), { method: 'POST', headers, body: JSON.stringify(body) });
+  const res = await handleAuthRequest(inner).catch(errorResponse);
+  const data = res.ok ? ((await res.json().catch(() => null)) as { url?: unknown } | null) : null;
+  // The provider's sign-in page: https (http only on this machine), as its discovery document said.
+  if (typeof data?.url !== 'string' || !isSecureOrLoopback(data.url))
+    return redirectTo(`${back}?error=${res.status === 401 ? 'signed_out' : 'sso_unavailable'}`);
+  const out = new Headers();
+  for (const cookie of res.headers.getSetCookie()) out.append('Set-Cookie', cookie);
+  return redirectTo(data.url, out);
 }
