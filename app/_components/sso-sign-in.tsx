@@ -2,7 +2,7 @@ import { getTranslations } from 'next-intl/server';
 import { SSO_ERROR_CODES } from '@/lib/sso';
 
 /** Error codes the single sign-on flow sends back besides the known ones (shown with the generic text). */
-const CODE = /^[a-z][a-z0-9_]{0,59}$/;
+const CODE = /^[A-Za-z][A-Za-z0-9_]{0,59}$/;
 
 /**
  * "Sign in with <provider>": a form POST that starts the provider's sign-in (app/_server/auth-form-post.ts),

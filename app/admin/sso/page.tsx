@@ -9,6 +9,6 @@ export default async function SsoPage({ searchParams }: Props) {
   await requireAdminPage();
   const { error, linked } = await searchParams;
   // Where "Link my account" comes back to: a code (shown by its own text), never text from the URL.
-  const code = typeof error === 'string' && /^[a-z][a-z0-9_]{0,59}$/.test(error) ? error : null;
+  const code = typeof error === 'string' && /^[A-Za-z][A-Za-z0-9_]{0,59}$/.test(error) ? error : null;
   return <SsoAdmin linkError={code} justLinked={linked === '1'} />;
 }
