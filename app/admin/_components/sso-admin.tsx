@@ -90,12 +90,13 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
 
   async function setPasswordSignIn(on: boolean) {
     setPasswordError(null);
+    setData((d) => (d ? { ...d, passwordSignIn: on } : d)); // show the change at once; the answer confirms it
     try {
       await adminFetch('/api/admin/settings', { method: 'PATCH', json: { passwordSignIn: on } });
-      load();
     } catch (e) {
       setPasswordError(e instanceof Error ? e.message : String(e));
     }
+    load();
   }
 
   if (!data) return <p className="p-4 text-sm text-zinc-500">{loadError ?? t('loading')}</p>;
