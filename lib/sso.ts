@@ -120,6 +120,14 @@ export function checkDiscovery(
   return { ok: true, doc: d };
 }
 
+/**
+ * The account key of a person at the provider: the issuer and the verified `sub`. `sub` is only unique
+ * per issuer, so after the admin points single sign-on at another issuer, its subjects can never match
+ * (and sign in to) accounts linked under the old one.
+ */
+export const ssoAccountId = (issuer: string, sub: string) => `${issuer} ${sub}`;
+export const ssoAccountPrefix = (issuer: string) => `${issuer} `;
+
 /** The domain of an email address, lower-cased ('' when there is none). */
 export function emailDomain(email: string): string {
   const at = email.lastIndexOf('@');

@@ -11,7 +11,7 @@ import { countUsers, getUserById } from '@/db/queries/users';
 import * as schema from '@/db/schema';
 import { getEnv, trustedOrigins } from '@/lib/env';
 import { dropProcessState, processState } from '@/lib/process-state';
-import { checkSsoIdentity, discoveryUrl, SSO_PROVIDER_ID, type SsoConfig } from '@/lib/sso';
+import { checkSsoIdentity, discoveryUrl, SSO_PROVIDER_ID, type SsoConfig, ssoAccountId } from '@/lib/sso';
 
 /** Set by app/_server/auth-gate.ts on every request it hands to the library (kept here to avoid an import cycle). */
 export const AUTH_CLIENT_ADDRESS_HEADER = 'x-mcp-chat-client-address';
@@ -27,6 +27,11 @@ function ssoProviderConfig(sso: SsoConfig): GenericOAuthConfig {
     name: sso.name,
     discoveryUrl: discoveryUrl(sso.issuer),
     requireIdTokenVerification: true,
+    // The verified subject (the library checks the profile's `sub` against the id_token's), per issuer.
+    accountSubject: ({ profile }) => {
+      const sub = profile.sub == null ? '' : String(profile.sub);
+      return sub ? ssoAccountId(sso.issuer, sub) : '';
+    },
     clientId: sso.clientId,
     clientSecret: sso.clientSecret || undefined,
     scopes: ['openid', 'email', 'profile'],

@@ -17,7 +17,8 @@ const { assertPasswordSignInCanBeOff, removeSso, saveSso, ssoOverview } = await 
 const { getDb } = await import('@/db/client');
 const { listUsers } = await import('@/db/queries/users');
 const { updateSettings } = await import('@/db/queries/settings');
-const { settings } = await import('@/db/schema');
+const { account, settings } = await import('@/db/schema');
+const { eq } = await import('drizzle-orm');
 
 type Idp = { issuer: string; close(): Promise<void> };
 const { startOidcProvider } = (await import(
@@ -50,12 +51,8 @@ const cookieHeader = (res: Response) =>
     .map((c) => c.split(';')[0])
     .join('; ');
 
-/** "Sign in with …" → the provider's form as `email` → back at the app's callback; returns its answer. */
-async function signInAs(email: string): Promise<Response> {
-  const start = await handleSsoFormPost(
-    new Request(`${APP}/api/auth-form/sso`, { method: 'POST', headers: { origin: APP } }),
-    'sso',
-  );
+/** Through the provider's form as `email` from a start (303 to the provider); returns the app callback's answer. */
+async function throughProvider(start: Response, email: string, session = ''): Promise<Response> {
   assert.equal(start.status, 303);
   const location = start.headers.get('location') ?? '';
   assert.ok(location.startsWith(`${idp.issuer}/authorize?`), location);
@@ -69,7 +66,17 @@ async function signInAs(email: string): Promise<Response> {
   });
   const callback = back.headers.get('location') ?? '';
   assert.ok(callback.startsWith(`${APP}/api/auth/callback/sso?`), callback);
-  return handleAuthRequest(new Request(callback, { headers: { cookie: cookieHeader(start) } }));
+  const cookies = [session, cookieHeader(start)].filter(Boolean).join('; ');
+  return handleAuthRequest(new Request(callback, { headers: { cookie: cookies } }));
+}
+
+/** "Sign in with …" as `email`. */
+async function signInAs(email: string): Promise<Response> {
+  const start = await handleSsoFormPost(
+    new Request(`${APP}/api/auth-form/sso`, { method: 'POST', headers: { origin: APP } }),
+    'sso',
+  );
+  return throughProvider(start, email);
 }
 
 test('without a provider, "Sign in with" goes back to the sign-in page with an error', async () => {
@@ -126,5 +133,47 @@ test('password sign-in cannot go off before an admin has linked the provider; re
     }),
   ).catch((e: Error) => e);
   assert.ok(res instanceof Error && /Password sign-in is turned off/.test(res.message));
+  updateSettings(getDb(), { passwordSignIn: true });
+});
+
+test('an admin links their account; then password sign-in may go off, and changes that would lock admins out are refused', async () => {
+  const password = await handleAuthRequest(
+    new Request(`${APP}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { origin: APP, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@acme.test', password: 'admin-password-1' }),
+    }),
+  );
+  const session = cookieHeader(password);
+  const start = await handleSsoFormPost(
+    new Request(`${APP}/api/auth-form/sso-link`, {
+      method: 'POST',
+      headers: { origin: APP, cookie: session },
+    }),
+    'sso-link',
+  );
+  const linked = await throughProvider(start, 'ada@acme.test', session);
+  assert.equal(linked.headers.get('location'), '/admin/sso?linked=1');
+  const rows = getDb().select().from(account).where(eq(account.providerId, 'sso')).all();
+  assert.ok(
+    rows.length >= 2 && rows.every((r) => r.accountId.startsWith(`${idp.issuer} user-`)),
+    'keyed by issuer and sub',
+  );
+
+  await assertPasswordSignInCanBeOff();
+  updateSettings(getDb(), { passwordSignIn: false });
+  await assert.rejects(
+    saveSso({ name: 'Acme', issuer: idp.issuer, ...CLIENT, allowedDomains: ['elsewhere.test'] }),
+    /no admin could sign in/,
+  );
+  await saveSso({
+    name: 'Acme 2',
+    issuer: idp.issuer,
+    clientId: CLIENT.clientId,
+    allowedDomains: ['acme.test'],
+  });
+  // The admin signs in with the provider (the stored secret was kept).
+  const again = await signInAs('ada@acme.test');
+  assert.equal(new URL(again.headers.get('location') ?? '', APP).pathname, '/');
   updateSettings(getDb(), { passwordSignIn: true });
 });

@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { fetch as undiciFetch } from 'undici';
 import { getDb } from '@/db/client';
 import { getSetting } from '@/db/queries/settings';
@@ -12,11 +12,13 @@ import { AppError } from '@/lib/errors';
 import {
   checkDiscovery,
   type Discovery,
+  domainAllowed,
   discoveryUrl,
   isSecureOrLoopback,
   SSO_CALLBACK_PATH,
   SSO_PROVIDER_ID,
   type SsoConfigInput,
+  ssoAccountPrefix,
 } from '@/lib/sso';
 
 const FETCH_TIMEOUT_MS = 5000;
@@ -76,22 +78,32 @@ export async function verifyProvider(issuer: string): Promise<Discovery> {
   return checked.doc;
 }
 
-/** Enabled admins who have signed in with the provider (or linked it), so can sign in without a password. */
-function adminsWithSso(): string[] {
+/** Accounts linked to the provider at this issuer (links made under an earlier issuer no longer sign in). */
+const linkedAt = (issuer: string) => {
+  const prefix = ssoAccountPrefix(issuer);
+  return and(
+    eq(account.providerId, SSO_PROVIDER_ID),
+    sql`substr(${account.accountId}, 1, ${prefix.length}) = ${prefix}`,
+  );
+};
+
+/** Enabled admins who have signed in with the provider (or linked it), with their emails. */
+function adminsWithSso(issuer: string | undefined): Array<{ id: string; email: string }> {
+  if (!issuer) return [];
   return getDb()
-    .select({ id: user.id })
+    .select({ id: user.id, email: user.email })
     .from(account)
     .innerJoin(user, eq(user.id, account.userId))
-    .where(and(eq(account.providerId, SSO_PROVIDER_ID), eq(user.role, 'admin'), eq(user.disabled, false)))
-    .all()
-    .map((r) => r.id);
+    .where(and(linkedAt(issuer), eq(user.role, 'admin'), eq(user.disabled, false)))
+    .all();
 }
 
-function userHasSso(userId: string): boolean {
+function userHasSso(userId: string, issuer: string | undefined): boolean {
+  if (!issuer) return false;
   const row = getDb()
     .select({ id: account.id })
     .from(account)
-    .where(and(eq(account.providerId, SSO_PROVIDER_ID), eq(account.userId, userId)))
+    .where(and(linkedAt(issuer), eq(account.userId, userId)))
     .get();
   return Boolean(row);
 }
@@ -114,8 +126,8 @@ export function ssoOverview(adminId: string) {
     redirectUri: `${getEnv().APP_URL.replace(/\/+$/, '')}${SSO_CALLBACK_PATH}`,
     passwordSignIn: getSetting(db, 'passwordSignIn'),
     passwordSignInForced: getEnv().FORCE_PASSWORD_SIGN_IN,
-    linked: userHasSso(adminId),
-    adminsWithSso: adminsWithSso().length,
+    linked: userHasSso(adminId, plain?.issuer),
+    adminsWithSso: adminsWithSso(plain?.issuer).length,
   };
 }
 
@@ -130,9 +142,19 @@ export async function saveSso(input: SsoConfigInput) {
     clientSecret = stored?.config?.clientSecret ?? '';
   }
   const doc = await verifyProvider(input.issuer);
+  const issuer = doc.issuer.replace(/\/+$/, '');
+  // While password sign-in is off, the change must leave an admin able to sign in with the provider.
+  if (!getSetting(db, 'passwordSignIn')) {
+    const still = adminsWithSso(issuer).filter((a) => domainAllowed(a.email, input.allowedDomains));
+    if (still.length === 0)
+      throw new AppError(
+        'conflict',
+        'Password sign-in is off, and with this change no admin could sign in. Turn password sign-in on first.',
+      );
+  }
   saveSsoProvider(db, {
     name: input.name,
-    issuer: doc.issuer.replace(/\/+$/, ''),
+    issuer,
     clientId: input.clientId,
     clientSecret,
     allowedDomains: input.allowedDomains,
@@ -173,7 +195,8 @@ export async function assertPasswordSignInCanBeOff(): Promise<void> {
       `Password sign-in stays on: the identity provider does not work now. ${(err as Error).message}`,
     );
   }
-  if (adminsWithSso().length === 0)
+  const { issuer, allowedDomains } = stored.config;
+  if (adminsWithSso(issuer).filter((a) => domainAllowed(a.email, allowedDomains)).length === 0)
     throw new AppError(
       'conflict',
       `Password sign-in stays on: no admin has signed in with ${stored.config.name} yet. Link your account first.`,
