@@ -69,12 +69,15 @@ export function formError(code: string | string[] | undefined): string | null {
  * identity with the same verified email to the account): a form POST that asks the auth library for
  * the provider's authorization URL (its state cookie comes along) and sends the browser there. The
  * provider sends it back to /api/auth/callback/sso, then to `/` or, on an error, to the page it came
- * from with `?error=<code>`.
+ * from with `?error=<code>`. A link form may name that page in `returnTo` (default /admin/sso; an
+ * account page can offer "Link" too).
  */
 export async function handleSsoFormPost(req: Request, mode: 'sso' | 'sso-link'): Promise<Response> {
   assertSameOrigin(req);
-  await readBodyText(req);
-  const back = mode === 'sso' ? '/sign-in' : '/admin/sso';
+  const returnTo = new URLSearchParams(await readBodyText(req)).get('returnTo') ?? '';
+  // Linking comes back to the page it started from: a plain path of this app (never another origin).
+  const back =
+    mode === 'sso' ? '/sign-in' : /^\/(?![/\\])[a-z0-9/_-]{0,100}$/.test(returnTo) ? returnTo : '/admin/sso';
   const body =
     mode === 'sso'
       ? { provider: SSO_PROVIDER_ID, callbackURL: '/', newUserCallbackURL: '/', errorCallbackURL: back }
