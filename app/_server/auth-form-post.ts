@@ -92,7 +92,28 @@ export async function handleSsoFormPost(req: Request, mode: 'sso' | 'sso-link'):
   // The provider's sign-in page: https (http only on this machine), as its discovery document said.
   if (typeof data?.url !== 'string' || !isSecureOrLoopback(data.url))
     return redirectTo(`${back}?error=${res.status === 401 ? 'signed_out' : 'sso_unavailable'}`);
-  const out = new Headers();
+  const out = new Headers({
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Security-Policy':
+      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    'Referrer-Policy': 'no-referrer',
+  });
   for (const cookie of res.headers.getSetCookie()) out.append('Set-Cookie', cookie);
-  return redirectTo(data.url, out);
+  // Not a redirect: the page's CSP (form-action 'self') would stop a form's redirect to the provider.
+  // A page that moves on by itself is a new navigation (and works without JavaScript).
+  const href = escapeAttribute(data.url);
+  return new Response(
+    `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>…</title></head><body><p><a href="${href}">→</a></p></body></html>`,
+    { status: 200, headers: out },
+  );
 }
+
+const ATTRIBUTE_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '<': '&lt;',
+  '>': '&gt;',
+};
+const escapeAttribute = (value: string) => value.replace(/[&"'<>]/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c);
