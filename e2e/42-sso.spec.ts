@@ -120,6 +120,15 @@ test('an admin sets up the provider at runtime; a new person signs in with it an
   expect(session.user).toMatchObject({ email: 'nina-s42@example.com', role: 'user' });
   // The id_token was bound to this sign-in (nonce) and PKCE was used (the fixture requires it).
   expect(idp.stats().lastIdTokenClaims?.nonce).toEqual(expect.any(String));
+  // A user is not an admin: the single sign-on API and page do not exist for them.
+  expect((await newcomer.request.get('/api/admin/sso')).status()).toBe(403);
+  const put = await newcomer.request.put('/api/admin/sso', {
+    data: { name: 'Evil', issuer: idp.issuer, ...CLIENT, allowedDomains: ['evil.test'] },
+    headers: h,
+  });
+  expect(put.status()).toBe(403);
+  expect((await newcomer.request.delete('/api/admin/sso', { headers: h })).status()).toBe(403);
+  expect((await newcomer.goto('/admin/sso'))?.status()).toBe(404);
   await context.close();
 });
 
