@@ -39,10 +39,11 @@ function ssoProviderConfig(sso: SsoConfig): GenericOAuthConfig {
     // Providers without a secret (public clients) authenticate at the token endpoint with PKCE alone.
     tokenEndpointAuth: sso.clientSecret ? undefined : { method: 'none' },
     // Only the identity fields: nothing else from the provider's profile reaches the user row.
-    mapProfileToUser: (profile) => ({
-      email: typeof profile.email === 'string' ? profile.email : undefined,
-      name: typeof profile.name === 'string' && profile.name.trim() ? profile.name.slice(0, 100) : undefined,
-    }),
+    mapProfileToUser: (profile) => {
+      const email = typeof profile.email === 'string' ? profile.email : undefined;
+      const name = typeof profile.name === 'string' ? profile.name.trim().slice(0, 100) : '';
+      return { email, name: name || email?.split('@')[0] || 'User' };
+    },
   };
 }
 
