@@ -137,11 +137,15 @@ test('a person from another domain, or with an unverified email, gets a clear er
 }) => {
   const other = await ssoSignIn(browser, 'mallory@evil.test');
   await expect(other.page).toHaveURL(/\/sign-in\?error=domain_not_allowed/);
-  await expect(other.page.getByRole('alert')).toHaveText(/email's domain may not sign in here/);
+  await expect(other.page.getByRole('main').getByRole('alert')).toHaveText(
+    /email's domain may not sign in here/,
+  );
   await other.context.close();
 
   const unverified = await ssoSignIn(browser, 'ulla-s42@example.com', { verified: false });
-  await expect(unverified.page.getByRole('alert')).toHaveText(/has not verified your email/);
+  await expect(unverified.page.getByRole('main').getByRole('alert')).toHaveText(
+    /has not verified your email/,
+  );
   await unverified.context.close();
 
   expect(await userByEmail(admin.request, 'mallory@evil.test')).toBeNull();
@@ -153,7 +157,7 @@ test('an existing password account is not taken over by signing in with the same
 }) => {
   await ensureUser(admin.request, PAULA);
   const { page, context } = await ssoSignIn(browser, PAULA.email);
-  await expect(page.getByRole('alert')).toHaveText(/already exists/);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(/already exists/);
   expect((await (await page.request.get('/api/auth/get-session')).json())?.user ?? null).toBeNull();
   await context.close();
 });
@@ -240,7 +244,7 @@ test('a change to the provider applies at once, without a restart', async ({ bro
   const { page, context } = await ssoSignIn(browser, 'omar-s42@example.com', {
     button: 'Sign in with Team IdP',
   });
-  await expect(page.getByRole('alert')).toHaveText(/email's domain may not sign in here/);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText(/email's domain may not sign in here/);
   await context.close();
   const ok = await ssoSignIn(browser, 'olga-s42@example.org', { button: 'Sign in with Team IdP' });
   await expect(ok.page).toHaveURL(`${APP_URL}/`);

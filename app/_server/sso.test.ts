@@ -83,6 +83,17 @@ async function signInAs(email: string): Promise<Response> {
   return throughProvider(start, email);
 }
 
+test('an admin still creates accounts directly (the identity checks run outside an endpoint too)', async () => {
+  const { createUserAsAdmin } = await import('@/app/_server/admin-users');
+  const row = await createUserAsAdmin({
+    name: 'Cy',
+    email: 'cy@other.test',
+    password: 'cy-password-1',
+    role: 'user',
+  });
+  assert.equal(row.email, 'cy@other.test');
+});
+
 test('without a provider, "Sign in with" goes back to the sign-in page with an error', async () => {
   const res = await handleSsoFormPost(
     new Request(`${APP}/api/auth-form/sso`, { method: 'POST', headers: { origin: APP } }),
