@@ -33,7 +33,15 @@ export async function SsoSignIn({
               : null;
   return (
     <div className="space-y-3">
-      {passwordOff && <p className="text-sm text-zinc-500">{t('passwordOff', { name })}</p>}
+      {passwordOff ? (
+        <p className="text-sm text-zinc-500">{t('passwordOff', { name })}</p>
+      ) : (
+        <p className="flex items-center gap-3 text-xs text-zinc-500 uppercase" aria-hidden="true">
+          <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+          {t('or')}
+          <span className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+        </p>
+      )}
       {message && (
         <p
           role="alert"
