@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { AUTH_CLIENT_ADDRESS_HEADER, getAuth } from '@/app/_server/auth';
+import { passwordSignInEnabled } from '@/app/_server/sso';
 import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { parseWith, readBodyText } from '@/lib/http';
@@ -45,7 +46,8 @@ function parseFields(text: string): Record<string, unknown> | null {
 /**
  * Every request to the auth library's endpoints passes here first: the 1 MB body cap and field maxima
  * (the library has neither), the client address taken from the socket (or a trusted proxy), a password
- * change that always signs out the other sessions, and the per-account sign-in back-off.
+ * change that always signs out the other sessions, the per-account sign-in back-off, and no email and
+ * password sign-in or sign-up while the admin has turned it off (single sign-on only).
  */
 export async function handleAuthRequest(req: Request): Promise<Response> {
   const path = new URL(req.url).pathname.replace(/^\/api\/auth/, '');
@@ -54,6 +56,9 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   headers.set(AUTH_CLIENT_ADDRESS_HEADER, address);
   if (req.method === 'GET' || req.method === 'HEAD')
     return getAuth().handler(new Request(req.url, { method: req.method, headers }));
+
+  if ((path === '/sign-in/email' || path === '/sign-up/email') && !passwordSignInEnabled())
+    throw new AppError('forbidden', 'Password sign-in is turned off. Sign in with single sign-on.');
 
   let text = await readBodyText(req);
   const fields = parseFields(text);
