@@ -73,6 +73,12 @@ export type ProcessState = {
   runningTurns: Owned<'runningTurns'>;
   /** app/_server/turn-requests.ts: elicitation and sampling requests waiting for their owner's answer. */
   turnRequests: Owned<'turnRequests'>;
+  /** app/_server/mcp-apps.ts: MCP App documents read per server, user and resource (a few minutes). */
+  appDocuments: Owned<'appDocuments'>;
+  /** app/_server/mcp-apps.ts: tool calls from apps per user per minute. */
+  appCallRate: WindowLimiter;
+  /** app/_server/mcp-apps.ts: app tool calls waiting for the user's approval. */
+  appApprovals: Owned<'appApprovals'>;
 };
 
 /** The types of the slots owned outside lib/, each added by its owner (see above). */
