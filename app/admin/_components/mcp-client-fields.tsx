@@ -1,6 +1,7 @@
 'use client';
 
 import type { SamplingPolicy } from '@/lib/schemas/mcp';
+import { McpAppsFields } from './mcp-apps-fields';
 import { type FieldGroupProps, INPUT } from './mcp-server-draft';
 
 const SAMPLING_HINT: Record<SamplingPolicy, string> = {
@@ -49,6 +50,7 @@ export function McpClientFields({ base, draft, update, bind, box }: FieldGroupPr
         Folders the server may work in, told to it as MCP roots. A per-user server also gets the user’s own
         folder as its first root. Changing them tells running servers at once.
       </p>
+      <McpAppsFields base={base} draft={draft} update={update} />
     </fieldset>
   );
 }
