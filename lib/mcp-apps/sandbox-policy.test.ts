@@ -101,7 +101,7 @@ test('permissions: only those declared that the admin allows', () => {
   ]);
   assert.deepEqual(grantedPermissions({ usb: {}, camera: {} }, ['camera']), ['camera']);
   assert.deepEqual(grantedPermissions(undefined, ['camera']), []);
-  assert.equal(allowAttribute(['camera', 'clipboardWrite']), 'camera; clipboard-write');
+  assert.equal(allowAttribute(['camera', 'clipboardWrite']), 'camera *; clipboard-write *');
   assert.equal(allowAttribute([]), '');
 });
 

@@ -66,9 +66,13 @@ export function grantedPermissions(declared: unknown, allowed: readonly AppPermi
 export const permissionsObject = (granted: readonly AppPermission[]) =>
   Object.fromEntries(granted.map((p) => [p, {}])) as Partial<Record<AppPermission, object>>;
 
-/** The iframe `allow` attribute of granted permissions (`camera; clipboard-write`); '' for none. */
+/**
+ * The iframe `allow` attribute of granted permissions (`camera *; clipboard-write *`); '' for none. `*`
+ * because the framed document has an opaque origin, which the default `'src'` allowlist may not match;
+ * the frame holds only the app, and a feature is still never more than this page itself has.
+ */
 export const allowAttribute = (granted: readonly AppPermission[]) =>
-  granted.map((p) => FEATURE[p]).join('; ');
+  granted.map((p) => `${FEATURE[p]} *`).join('; ');
 
 /**
  * The Content-Security-Policy of the sandbox proxy page, inherited by the app's `srcdoc` document: inline

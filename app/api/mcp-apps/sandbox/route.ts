@@ -25,7 +25,7 @@ const PROXY_SCRIPT = `(() => {
         const permissions = params.permissions && typeof params.permissions === 'object' ? params.permissions : {};
         inner = document.createElement('iframe');
         inner.setAttribute('sandbox', 'allow-scripts allow-forms');
-        inner.setAttribute('allow', Object.keys(permissions).filter((k) => FEATURES[k]).map((k) => FEATURES[k]).join('; '));
+        inner.setAttribute('allow', Object.keys(permissions).filter((k) => FEATURES[k]).map((k) => FEATURES[k] + ' *').join('; '));
         inner.setAttribute('title', 'app');
         inner.srcdoc = typeof params.html === 'string' ? params.html : '';
         document.body.appendChild(inner);
