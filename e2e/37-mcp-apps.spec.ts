@@ -85,6 +85,8 @@ test('the app renders in its tool card, sandboxed: no access to the host page, i
   await expect(view.locator('#input')).toHaveText('input: {"topic":"fruit"}');
   await expect(view.locator('#result')).toHaveText('result: Dashboard for fruit');
   await expect(view.locator('#theme')).toContainText(/theme: (light|dark) locale: en/);
+  // The frame grows to the app's content (it starts at 160 px; the dashboard is taller).
+  await expect.poll(async () => (await frame.boundingBox())?.height ?? 0).toBeGreaterThan(250);
   // Opaque origins all the way down: the host's cookies, storage and DOM are out of reach.
   await expect(view.locator('#cookie')).toHaveText(/^cookie: (blocked|none)$/);
   await expect(view.locator('#storage')).toHaveText('storage: blocked');
@@ -216,6 +218,26 @@ test('context and follow-up messages from the app are shown as the app’s, stor
   await expect(app(page).locator('#state')).toHaveText('ready', { timeout: 30_000 });
   await expect(app(page).locator('#input')).toHaveText('input: {"topic":"apples"}');
   await expect(app(page).locator('#result')).toHaveText('result: Dashboard for apples');
+  await page.close();
+});
+
+test('the theme follows the user’s setting as it changes; full screen on request, and back', async () => {
+  const page = await dashboard(bob);
+  const view = app(page);
+  const dark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
+  await expect(view.locator('#theme')).toContainText(`theme: ${dark ? 'dark' : 'light'}`);
+  await page.evaluate((d) => document.documentElement.classList.toggle('dark', d), !dark);
+  await expect(view.locator('#theme')).toContainText(`theme: ${dark ? 'light' : 'dark'}`);
+
+  const region = page.getByRole('region', { name: `App of ${SERVER}.show_dashboard` });
+  await view.getByRole('button', { name: 'Go full screen' }).click();
+  await expect(region).toHaveClass(/fixed/);
+  await region.getByRole('button', { name: 'Exit full screen' }).click();
+  await expect(region).not.toHaveClass(/fixed/);
+  await region.getByRole('button', { name: 'Full screen' }).click();
+  await expect(region).toHaveClass(/fixed/);
+  await page.keyboard.press('Escape');
+  await expect(region).not.toHaveClass(/fixed/);
   await page.close();
 });
 
