@@ -253,11 +253,17 @@ test('a broken app shows an error with the text result, never a blank box', asyn
 });
 
 test('admin: permissions granted per server, and apps switched off fall back to the text result', async () => {
-  const allow = await admin.request.patch(`/api/mcp/servers/${serverId}`, {
-    data: { apps: { enabled: true, permissions: ['clipboardWrite'] } },
-    headers: h,
-  });
-  expect(allow.status(), await allow.text()).toBe(200);
+  // In the server form: the clipboard may be granted; the camera stays off.
+  const adminPage = await admin.newPage();
+  await adminPage.goto('/admin/mcp');
+  await adminPage.locator(`[data-server-row="${SERVER}"]`).getByRole('button', { name: 'Edit' }).click();
+  const form = adminPage.getByRole('dialog', { name: `Edit server ${SERVER}` });
+  await expect(form.getByLabel("Show this server's apps in tool cards")).toBeChecked();
+  await expect(form.getByLabel('Camera')).not.toBeChecked();
+  await form.getByLabel('Write to the clipboard').check();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await adminPage.close();
   let page = await dashboard(bob);
   await expect(outer(page)).toHaveAttribute('allow', 'clipboard-write *');
   await expect(app(page).locator('#clipboard')).toHaveText('clipboard: allowed');

@@ -4,6 +4,7 @@ import {
   AppBridge,
   type McpUiHostCapabilities,
   type McpUiHostContext,
+  type McpUiStyles,
   PostMessageTransport,
 } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -67,6 +68,22 @@ function loadDocument(server: string, uri: string): Promise<AppDocument> {
 
 const isDark = () => document.documentElement.classList.contains('dark');
 
+/** The host's look as MCP Apps style variables (the same zinc palette as the chat), for the current theme. */
+function styleVariables(dark: boolean): McpUiStyles {
+  const vars: Partial<McpUiStyles> = {
+    '--color-background-primary': dark ? '#09090b' : '#ffffff',
+    '--color-background-secondary': dark ? '#18181b' : '#f4f4f5',
+    '--color-text-primary': dark ? '#f4f4f5' : '#18181b',
+    '--color-text-secondary': dark ? '#a1a1aa' : '#71717a',
+    '--color-border-primary': dark ? '#3f3f46' : '#e4e4e7',
+    '--color-text-danger': dark ? '#fca5a5' : '#b91c1c',
+    '--font-sans': 'ui-sans-serif, system-ui, sans-serif',
+    '--font-mono': 'ui-monospace, SFMono-Regular, monospace',
+    '--border-radius-md': '0.375rem',
+  };
+  return vars as McpUiStyles;
+}
+
 const asObject = (value: unknown): Record<string, unknown> =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
@@ -129,6 +146,7 @@ export function McpApp({ server, tool, uri, toolCallId, input, output }: Props) 
     let initialized = false;
     const context = (): McpUiHostContext => ({
       theme: isDark() ? 'dark' : 'light',
+      styles: { variables: styleVariables(isDark()) },
       locale: data.current.locale,
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
       platform: 'web',

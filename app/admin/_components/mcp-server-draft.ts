@@ -192,9 +192,8 @@ export function toConfig(d: Draft): { config: McpServerConfig | null; errors: Er
     ...(d.sampling !== 'ask' && { sampling: d.sampling }),
     ...(list(d.roots, /\n/).length && { roots: list(d.roots, /\n/) }),
     ...(d.logLevel && { logLevel: d.logLevel }),
-    ...((!d.appsEnabled || d.appPermissions.length > 0) && {
-      apps: { enabled: d.appsEnabled, permissions: d.appPermissions },
-    }),
+    // Always sent (an edit is merged into the stored config: leaving it out would keep the old choice).
+    ...(d.transport !== 'builtin' && { apps: { enabled: d.appsEnabled, permissions: d.appPermissions } }),
   };
   const raw =
     d.transport === 'stdio'
