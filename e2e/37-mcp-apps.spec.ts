@@ -218,6 +218,31 @@ test('context and follow-up messages from the app are shown as the app’s, stor
   await expect(app(page).locator('#state')).toHaveText('ready', { timeout: 30_000 });
   await expect(app(page).locator('#input')).toHaveText('input: {"topic":"apples"}');
   await expect(app(page).locator('#result')).toHaveText('result: Dashboard for apples');
+
+  // A share page shows the tool's text result, never the app.
+  const shared = await bob.request.post(`/api/conversations/${conversationOf(page)}/share`, {
+    data: { includeToolDetails: true },
+    headers: h,
+  });
+  expect(shared.status(), await shared.text()).toBe(201);
+  const { token } = await shared.json();
+  await page.goto(`/share/${token}`);
+  await expect(page.getByText('Tell me more about apples')).toBeVisible();
+  await expect(page.getByText('Dashboard for apples').first()).toBeVisible();
+  await expect(page.locator('iframe')).toHaveCount(0);
+  await page.close();
+});
+
+test('on a phone-wide screen the app fits the width', async () => {
+  const page = await dashboard(bob);
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect
+    .poll(async () => {
+      const box = await outer(page).boundingBox();
+      return box ? box.x >= 0 && box.x + box.width <= 390 : false;
+    })
+    .toBe(true);
+  await expect(app(page).getByRole('button', { name: 'Ping the server' })).toBeVisible();
   await page.close();
 });
 
