@@ -227,7 +227,7 @@ test('context and follow-up messages from the app are shown as the app’s, stor
   expect(shared.status(), await shared.text()).toBe(201);
   const { token } = await shared.json();
   await page.goto(`/share/${token}`);
-  await expect(page.getByText('Tell me more about apples')).toBeVisible();
+  await expect(page.getByText('Tell me more about apples', { exact: true })).toBeVisible();
   await expect(page.getByText('Dashboard for apples').first()).toBeVisible();
   await expect(page.locator('iframe')).toHaveCount(0);
   await page.close();
