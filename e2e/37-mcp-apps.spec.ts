@@ -228,7 +228,9 @@ test('context and follow-up messages from the app are shown as the app’s, stor
   const { token } = await shared.json();
   await page.goto(`/share/${token}`);
   await expect(page.getByText('Tell me more about apples', { exact: true })).toBeVisible();
-  await expect(page.getByText('Dashboard for apples').first()).toBeVisible();
+  const sharedTool = page.locator('[data-tool-call][data-tool-name="show_dashboard"]');
+  await sharedTool.locator('summary').click();
+  await expect(sharedTool.locator('[data-tool-output]')).toContainText('Dashboard for apples');
   await expect(page.locator('iframe')).toHaveCount(0);
   await page.close();
 });
