@@ -1,3 +1,5 @@
+import { requireUser } from '@/app/_server/session';
+import { route } from '@/lib/http';
 import { appContentSecurityPolicy, cleanCsp } from '@/lib/mcp-apps/sandbox-policy';
 
 export const runtime = 'nodejs';
@@ -53,7 +55,9 @@ function declaredCsp(param: string | null): unknown {
   }
 }
 
-export function GET(req: Request): Response {
+/** Signed-in users only (the chat page's frame request carries the session cookie; nothing else needs it). */
+export const GET = route(async (req) => {
+  await requireUser(req);
   const csp = cleanCsp(declaredCsp(new URL(req.url).searchParams.get('csp')));
   return new Response(PAGE, {
     headers: {
@@ -65,4 +69,4 @@ export function GET(req: Request): Response {
       'Cache-Control': 'no-store',
     },
   });
-}
+});
