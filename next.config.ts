@@ -22,6 +22,14 @@ const config: NextConfig = {
           { key: 'Cache-Control', value: 'no-store' },
         ],
       },
+      {
+        // The MCP Apps sandbox proxy is framed by our own chat pages (its CSP says so: frame-ancestors 'self').
+        source: '/api/mcp-apps/sandbox',
+        headers: [
+          { key: 'X-Frame-Options', value: 'SAMEORIGIN' },
+          { key: 'Referrer-Policy', value: 'no-referrer' },
+        ],
+      },
     ];
   },
 };

@@ -75,6 +75,12 @@ export type ProcessState = {
   turnRequests: Owned<'turnRequests'>;
   /** app/_server/titles.ts: title requests in flight by conversation, so a client can wait for its title. */
   titleJobs: Map<string, Promise<void>>;
+  /** app/_server/mcp-apps.ts: MCP App documents read per server, user and resource (a few minutes). */
+  appDocuments: Owned<'appDocuments'>;
+  /** app/_server/mcp-apps.ts: tool calls from apps per user per minute. */
+  appCallRate: WindowLimiter;
+  /** app/_server/mcp-apps.ts: app tool calls waiting for the user's approval. */
+  appApprovals: Owned<'appApprovals'>;
 };
 
 /** The types of the slots owned outside lib/, each added by its owner (see above). */

@@ -175,3 +175,8 @@ export async function readResourceForMessage(user: Principal, server: string, ur
   const first = result.contents[0];
   return { server, uri, mimeType: first?.mimeType, text: capped };
 }
+
+/** resources/read over the user's own connection, as the server answered (MCP Apps read their `ui://` documents so). */
+export async function readUserResource(user: Principal, server: string, uri: string) {
+  return asUser(user, server, () => connection(user, server).request(readResource(uri)));
+}

@@ -11,6 +11,7 @@ import { turnRequestHooks } from '@/app/_server/turn-requests';
 import type { Toolkit, TurnInput } from '@/lib/chat/run-turn';
 import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { AppError } from '@/lib/errors';
+import { toolAppUri, toolVisibility } from '@/lib/mcp-apps/sandbox-policy';
 import { getPool } from '@/lib/mcp/pool';
 import type { ChatPart, ChatPost } from '@/lib/schemas/chat';
 
@@ -35,8 +36,12 @@ export async function prepareToolkit(
       catalog,
       policy: (server, tool) => {
         const policy = toolPolicy(server, tool);
-        return disabled.has(`${server}/${tool.name}`) ? { ...policy, enabled: false } : policy;
+        // A tool only for its app (`_meta.ui.visibility: ["app"]`) is never offered to the model.
+        const hidden = disabled.has(`${server}/${tool.name}`) || !toolVisibility(tool).model;
+        return hidden ? { ...policy, enabled: false } : policy;
       },
+      appUri: (server, tool) =>
+        getPool().config(server)?.apps?.enabled === false ? undefined : toolAppUri(tool),
       call: (server, tool, args, opts) => pool.callTool(server, tool, args, opts),
       record: (call) => recordToolCall(getDb(), { conversationId: conversation.id, ...call }),
       onProgress: emitProgress,
@@ -67,6 +72,7 @@ export async function storedUserParts(
   return Promise.all(
     parts.map(async (p): Promise<ChatPart> => {
       if (p.type === 'text') return { type: 'text', text: p.text };
+      if (p.type === 'data-app-message' || p.type === 'data-app-context') return p;
       try {
         const read = await readResourceForMessage(user, p.data.server, p.data.uri);
         return {

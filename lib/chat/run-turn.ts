@@ -116,6 +116,12 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
         ignoreIncompleteToolCalls: true,
         // An attached MCP resource reaches the model as marked text; notices and progress stay in the UI.
         convertDataPart: (part) => {
+          // Context an MCP App shared reaches the model as marked text, named by its app.
+          if (part.type === 'data-app-context')
+            return {
+              type: 'text',
+              text: `<app-context server="${part.data.server}" tool="${part.data.tool}">\n${part.data.text}\n</app-context>`,
+            };
           if (part.type !== 'data-resource') return undefined;
           const r = part.data;
           return {

@@ -39,6 +39,8 @@ export type BuildToolsInput = {
   onProgress: (toolCallId: string, progress: Progress) => void;
   /** How one call answers its server's elicitation and sampling requests (none: they are refused). */
   hooks?: (server: string, toolCallId: string) => CallHooks | undefined;
+  /** The `ui://` resource of a tool's MCP App, when it has one the host renders. */
+  appUri?: (server: string, tool: Tool) => string | undefined;
 };
 
 /** A tool error whose text goes back to the model so it can recover (never an HTTP 500). */
@@ -119,7 +121,10 @@ export function buildToolSet(input: BuildToolsInput): { tools: ToolSet; entries:
     tools[exposed] = dynamicTool({
       description: tool.description ?? '',
       inputSchema: jsonSchema(tool.inputSchema as Parameters<typeof jsonSchema>[0]),
-      metadata: { server: ref.server, tool: tool.name } satisfies ToolMetadata,
+      metadata: (() => {
+        const app = input.appUri?.(ref.server, tool);
+        return { server: ref.server, tool: tool.name, ...(app && { app }) } satisfies ToolMetadata;
+      })(),
       execute: (args, { abortSignal, toolCallId }) => executeTool(input, ref, args, abortSignal, toolCallId),
       toModelOutput: ({ output }) => toolModelOutput(output as CallToolResult),
     });

@@ -41,6 +41,8 @@ export class ClientSide {
       }),
       // Advertised only with something to share: a server told "no roots" may refuse every path.
       ...(this.rootsAdvertised && { roots: () => this.roots.map(rootOf) }),
+      // Apps render only where the admin left them on (the tool card then shows the server's UI).
+      ...(this.config.transport !== 'builtin' && this.config.apps?.enabled !== false && { apps: true }),
     };
   }
 

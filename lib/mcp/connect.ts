@@ -1,4 +1,5 @@
 import 'server-only';
+import { APP_MIME_TYPE, APPS_EXTENSION } from '@/lib/mcp-apps/sandbox-policy';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client, type ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -50,6 +51,8 @@ export type ClientHandlers = {
   sample?: NonNullable<CallHooks['sample']>;
   /** The roots shared with the server, read on each roots/list. */
   roots?: () => Root[];
+  /** MCP Apps: the host renders the server's tool UIs (advertised as the `io.modelcontextprotocol/ui` extension). */
+  apps?: boolean;
 };
 
 function capabilitiesOf(h: ClientHandlers): NonNullable<ClientOptions['capabilities']> {
@@ -57,6 +60,7 @@ function capabilitiesOf(h: ClientHandlers): NonNullable<ClientOptions['capabilit
     ...(h.elicit && { elicitation: { form: { applyDefaults: true }, url: {} } }),
     ...(h.sample && { sampling: { tools: {} } }),
     ...(h.roots && { roots: { listChanged: true } }),
+    ...(h.apps && { extensions: { [APPS_EXTENSION]: { mimeTypes: [APP_MIME_TYPE] } } }),
   };
 }
 

@@ -28,15 +28,36 @@ const ResourcePartSchema = z
   })
   .strict();
 
+/** Marks a message an MCP App sent for the user (`ui/message`): which app it came from. */
+const AppMessagePartSchema = z
+  .object({
+    type: z.literal('data-app-message'),
+    data: z.object({ server: z.string().max(64), tool: z.string().max(200) }).strict(),
+  })
+  .strict();
+
+/** Context an MCP App shared for the model (`ui/update-model-context`), sent with this message. */
+const AppContextPartSchema = z
+  .object({
+    type: z.literal('data-app-context'),
+    data: z
+      .object({ server: z.string().max(64), tool: z.string().max(200), text: z.string().min(1).max(20_000) })
+      .strict(),
+  })
+  .strict();
+
 /** The user's new message, as `useChat` sends it (client metadata is accepted but never stored). */
 export const UserMessageSchema = z
   .object({
     id: z.string().min(1).max(128),
     role: z.literal('user'),
     parts: z
-      .array(z.union([TextPartSchema, ResourcePartSchema]))
+      .array(z.union([TextPartSchema, ResourcePartSchema, AppMessagePartSchema, AppContextPartSchema]))
       .min(1)
-      .max(20),
+      .max(20)
+      .refine((parts) => parts.filter((p) => p.type === 'data-app-message').length <= 1, {
+        message: 'at most one app-message mark',
+      }),
     metadata: z.unknown().optional(),
   })
   .strict()
@@ -132,6 +153,10 @@ export type ChatDataParts = {
   'tool-progress': { progress: number; total?: number; message?: string };
   /** `connect`: a server this turn would use needs the user to sign in or supply a value first. */
   notice: { kind: 'step-limit' | 'connect'; text: string };
+  /** A user message an MCP App sent (`ui/message`), marked with the app it came from. */
+  'app-message': { server: string; tool: string };
+  /** Context an MCP App shared for the model (`ui/update-model-context`), sent with a user message. */
+  'app-context': { server: string; tool: string; text: string };
   /** `updatedAt`: read again after the server said it changed (resources/subscribe). */
   resource: ResourceRead & { updatedAt?: string };
   /** A server asked the user something during a tool call (MCP elicitation); id = the request's id. */

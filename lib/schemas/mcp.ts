@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APP_PERMISSIONS, AppPermissionSchema } from '@/lib/mcp-apps/sandbox-policy';
 import { HttpUrlSchema } from '@/lib/schemas/http-url';
 
 export const SERVER_NAME = /^[a-zA-Z0-9_-]{1,32}$/;
@@ -73,6 +74,14 @@ const common = {
   sampling: SamplingPolicySchema.optional(),
   /** Sent with logging/setLevel on connect when the server logs; without it the server's default. */
   logLevel: LogLevelSchema.optional(),
+  /** MCP Apps: whether the server's tool UIs render (default on), and the permissions they may be granted (default none). */
+  apps: z
+    .object({
+      enabled: z.boolean().default(true),
+      permissions: z.array(AppPermissionSchema).max(APP_PERMISSIONS.length).default([]),
+    })
+    .strict()
+    .optional(),
 };
 
 /** One connection for everyone, or one per user (own child or session, own credentials and state). */

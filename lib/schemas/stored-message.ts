@@ -58,6 +58,8 @@ const StoredPartSchema = z.discriminatedUnion('type', [
       updatedAt: str.optional(),
     }),
   }),
+  z.object({ type: z.literal('data-app-message'), data: z.object({ server: str, tool: str }) }),
+  z.object({ type: z.literal('data-app-context'), data: z.object({ server: str, tool: str, text: str }) }),
   z.object({
     type: z.literal('data-elicitation'),
     id: str.optional(),

@@ -3,13 +3,15 @@
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { notifyConversationsChanged, notifyTitleChanged, onTitleChanged } from '@/lib/conversation-events';
 import type { ChatMessage, ToolProgress, ToolSettings } from '@/lib/schemas/chat';
 import { isNoProviderError } from '@/lib/no-provider';
 import { titleFrom } from '@/lib/title';
+import { AppContextNotes } from './app-context-notes';
 import { ChatHeader } from './chat-header';
+import { type AppContextNote, type AppHost, AppHostContext } from './mcp-app-host';
 import { Composer } from './composer';
 import { ErrorNotice } from './error-notice';
 import type { ResourceAttachment } from './attachment-chips';
@@ -122,6 +124,7 @@ export function Chat({
       setSiblings((s) => (Object.keys(more).length ? { ...s, ...more } : s)),
     [],
   );
+  const [appContexts, setAppContexts] = useAppContexts(id);
   const {
     messages,
     setMessages,
@@ -279,7 +282,7 @@ export function Chat({
     }
   }, [status, hasAnswer, markCreated]);
 
-  function send(text: string, attachments: ResourceAttachment[] = []) {
+  function send(text: string, attachments: ResourceAttachment[] = [], fromApp?: AppContextNote) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
       window.history.replaceState(null, '', `/c/${id}`);
     }
@@ -296,8 +299,32 @@ export function Chat({
         ),
       );
     }
-    void sendMessage(resources.length ? { parts: [{ type: 'text', text }, ...resources] } : { text });
+    // Context apps shared goes with this message, marked with its app; a message an app sent is marked too.
+    const contexts = [...appContexts.values()].map((data) => ({ type: 'data-app-context' as const, data }));
+    const mark = fromApp
+      ? [{ type: 'data-app-message' as const, data: { server: fromApp.server, tool: fromApp.tool } }]
+      : [];
+    if (contexts.length) setAppContexts(new Map());
+    const extra = [...resources, ...contexts, ...mark];
+    void sendMessage(extra.length ? { parts: [{ type: 'text', text }, ...extra] } : { text });
   }
+
+  const sendRef = useRef(send);
+  sendRef.current = send;
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
+  const appHost = useMemo<AppHost>(
+    () => ({
+      conversationId: id,
+      sendFromApp: (note) => {
+        if (busyRef.current) return false;
+        sendRef.current(note.text, [], note);
+        return true;
+      },
+      shareContext: (toolCallId, note) => setAppContexts((m) => new Map(m).set(toolCallId, note)),
+    }),
+    [id, setAppContexts],
+  );
 
   /**
    * Tool settings: kept for a new chat's first message, saved at once for an existing conversation —
@@ -347,50 +374,62 @@ export function Chat({
         onInstructionsSaved={setInstructions}
       />
       <ConversationIdContext.Provider value={id}>
-        <MessageList
-          messages={messages}
-          hasOlder={hasOlder}
-          loadOlder={loadOlder}
-          before={
-            <>
-              {noProvider && <NoProviderNotice admin={noProvider.admin} />}
-              {messages.length === 0 && (
-                <div className="mt-24 text-center text-zinc-500">
-                  <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
-                  <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
-                  {assistants.length > 0 && (
-                    <nav aria-label={t('startWith')} className="mt-6 flex flex-wrap justify-center gap-2">
-                      {assistants.map((a) => (
-                        <Link
-                          key={a.id}
-                          href={`/?assistant=${encodeURIComponent(a.id)}`}
-                          className="rounded-full border border-zinc-300 px-3 py-1 text-sm text-zinc-700 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
-                        >
-                          {t('newChatWith', { name: a.name })}
-                        </Link>
-                      ))}
-                    </nav>
-                  )}
-                </div>
-              )}
-            </>
-          }
-          after={showError && <ErrorNotice error={errorText} onRetry={() => void regenerate()} />}
-          renderItem={(m, i) => (
-            <MessageItem
-              message={m}
-              streaming={busy && i === messages.length - 1}
-              interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
-              progress={progress}
-              onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
-              onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
-              onEditResend={busy ? undefined : (messageId, text) => void editMessage(messageId, text)}
-              versions={versionsOf(m.id)}
-            />
-          )}
-        />
+        <AppHostContext.Provider value={appHost}>
+          <MessageList
+            messages={messages}
+            hasOlder={hasOlder}
+            loadOlder={loadOlder}
+            before={
+              <>
+                {noProvider && <NoProviderNotice admin={noProvider.admin} />}
+                {messages.length === 0 && (
+                  <div className="mt-24 text-center text-zinc-500">
+                    <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
+                    <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
+                    {assistants.length > 0 && (
+                      <nav aria-label={t('startWith')} className="mt-6 flex flex-wrap justify-center gap-2">
+                        {assistants.map((a) => (
+                          <Link
+                            key={a.id}
+                            href={`/?assistant=${encodeURIComponent(a.id)}`}
+                            className="rounded-full border border-zinc-300 px-3 py-1 text-sm text-zinc-700 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
+                          >
+                            {t('newChatWith', { name: a.name })}
+                          </Link>
+                        ))}
+                      </nav>
+                    )}
+                  </div>
+                )}
+              </>
+            }
+            after={showError && <ErrorNotice error={errorText} onRetry={() => void regenerate()} />}
+            renderItem={(m, i) => (
+              <MessageItem
+                message={m}
+                streaming={busy && i === messages.length - 1}
+                interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
+                progress={progress}
+                onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
+                onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
+                onEditResend={busy ? undefined : (messageId, text) => void editMessage(messageId, text)}
+                versions={versionsOf(m.id)}
+              />
+            )}
+          />
+        </AppHostContext.Provider>
       </ConversationIdContext.Provider>
       <div className="border-t border-zinc-200 p-3 dark:border-zinc-800">
+        <AppContextNotes
+          notes={[...appContexts]}
+          onDrop={(toolCallId) =>
+            setAppContexts((m) => {
+              const next = new Map(m);
+              next.delete(toolCallId);
+              return next;
+            })
+          }
+        />
         <Composer
           busy={busy}
           onSend={send}
@@ -409,4 +448,39 @@ export function Chat({
       </div>
     </div>
   );
+}
+
+/** Context apps shared and not yet sent, kept for this tab across a reload (sessionStorage). */
+function useAppContexts(id: string) {
+  const key = `mcp-chat:app-context:${id}`;
+  const [contexts, setContexts] = useState<ReadonlyMap<string, AppContextNote>>(() => new Map());
+  useEffect(() => {
+    try {
+      const stored = JSON.parse(window.sessionStorage.getItem(key) ?? '[]') as Array<
+        [string, AppContextNote]
+      >;
+      if (Array.isArray(stored) && stored.length) setContexts(new Map(stored));
+    } catch {
+      /* nothing kept */
+    }
+  }, [key]);
+  const update = useCallback(
+    (
+      next:
+        | ReadonlyMap<string, AppContextNote>
+        | ((m: ReadonlyMap<string, AppContextNote>) => ReadonlyMap<string, AppContextNote>),
+    ) =>
+      setContexts((current) => {
+        const value = typeof next === 'function' ? next(current) : next;
+        try {
+          if (value.size) window.sessionStorage.setItem(key, JSON.stringify([...value]));
+          else window.sessionStorage.removeItem(key);
+        } catch {
+          /* storage off: this page only */
+        }
+        return value;
+      }),
+    [key],
+  );
+  return [contexts, update] as const;
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { memo, useState } from 'react';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import { EditMessage } from './edit-message';
@@ -40,6 +41,35 @@ const resourcesOf = (message: ChatMessage): ResourceAttachment[] =>
         ]
       : [],
   );
+
+/** What MCP Apps put in a user message: the app that sent it, and context apps shared for the model. */
+function AppParts({ message }: { message: ChatMessage }) {
+  const t = useTranslations('mcpApps');
+  const sent = message.parts.find((p) => p.type === 'data-app-message');
+  const contexts = message.parts.flatMap((p) => (p.type === 'data-app-context' ? [p.data] : []));
+  if (!sent && !contexts.length) return null;
+  return (
+    <div className="flex max-w-[85%] flex-col items-end gap-1 text-xs">
+      {contexts.map((c, i) => (
+        <details
+          key={i}
+          data-app-context={c.server}
+          className="max-w-full rounded border border-violet-200 bg-violet-50 px-2 py-1 text-violet-900 dark:border-violet-800 dark:bg-violet-950 dark:text-violet-100"
+        >
+          <summary className="cursor-pointer">
+            {t('contextFromApp', { server: c.server, tool: c.tool })}
+          </summary>
+          <p className="mt-1 whitespace-pre-wrap break-words">{c.text}</p>
+        </details>
+      ))}
+      {sent && (
+        <span data-from-app={sent.data.server} className="text-violet-700 dark:text-violet-300">
+          {t('fromApp', { server: sent.data.server, tool: sent.data.tool })}
+        </span>
+      )}
+    </div>
+  );
+}
 
 const textOf = (message: ChatMessage) => message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
@@ -104,6 +134,7 @@ export const MessageItem = memo(function MessageItem({
         ) : (
           <>
             <AttachmentChips items={resourcesOf(message)} />
+            <AppParts message={message} />
             <div
               data-message-text
               className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800"

@@ -1,8 +1,10 @@
 'use client';
 
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
 import type { ToolPart, ToolProgress } from '@/lib/schemas/chat';
 import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
+import { McpApp } from './mcp-app';
+import { AppHostContext } from './mcp-app-host';
 import { ToolOutput } from './tool-output';
 import { type CardState, cardState, STATE_LABEL } from './tool-result';
 import { type RequestPart, TurnRequest } from './turn-request';
@@ -47,6 +49,8 @@ function Elapsed() {
 /** One MCP tool call inside an answer: server and tool, arguments, live state, result or error, approval. */
 export function ToolCallCard({ part, interrupted, imported, progress, requests, active, onApproval }: Props) {
   const { server, tool } = toolRef(part);
+  const appUri = toolMetadataOf(part).app;
+  const appHost = useContext(AppHostContext);
   const state = cardState(part, interrupted);
   const [always, setAlways] = useState(false);
   const args = part.input === undefined ? '' : JSON.stringify(part.input, null, 2);
@@ -106,6 +110,16 @@ export function ToolCallCard({ part, interrupted, imported, progress, requests, 
           <TurnRequest key={r.id ?? i} part={r} active={Boolean(active)} />
         ))}
         {state === 'done' && <ToolOutput output={part.output} />}
+        {state === 'done' && appUri && appHost && !imported && (
+          <McpApp
+            server={server}
+            tool={tool}
+            uri={appUri}
+            toolCallId={part.toolCallId}
+            input={part.input}
+            output={part.output}
+          />
+        )}
         {state === 'error' && (
           <p
             data-tool-error

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import type { SamplingPolicy } from '@/lib/schemas/mcp';
+import { McpAppsFields } from './mcp-apps-fields';
 import { type FieldGroupProps, INPUT } from './mcp-server-draft';
 
 /** What the server may ask of the host while it works: the model (sampling) and which folders it may use (roots). */
@@ -42,6 +43,7 @@ export function McpClientFields({ base, draft, update, bind, box }: FieldGroupPr
         />,
       )}
       <p className="-mt-2 text-xs text-zinc-500">{t('rootsHint')}</p>
+      <McpAppsFields base={base} draft={draft} update={update} />
     </fieldset>
   );
 }

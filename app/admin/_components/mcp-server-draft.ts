@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import type { AppPermission } from '@/lib/mcp-apps/sandbox-policy';
 import {
   type McpServerConfig,
   McpServerConfigSchema,
@@ -49,6 +50,9 @@ export type Draft = {
   roots: string;
   /** Not in the form (set on the server's page): kept as it was. */
   logLevel: McpServerConfig['logLevel'];
+  /** MCP Apps: the server's tool UIs render, with these permissions at most. */
+  appsEnabled: boolean;
+  appPermissions: AppPermission[];
 };
 export const FIELDS = [
   'name',
@@ -108,6 +112,8 @@ export function toDraft(c: McpServerConfig | null): Draft {
     sampling: c?.sampling ?? 'ask',
     roots: (c?.roots ?? []).join('\n'),
     logLevel: c?.logLevel,
+    appsEnabled: c?.apps?.enabled ?? true,
+    appPermissions: c?.apps?.permissions ?? [],
   };
   if (c?.transport === 'stdio') {
     Object.assign(d, { command: c.command, args: c.args.join('\n'), cwd: c.cwd ?? '' });
@@ -186,6 +192,8 @@ export function toConfig(d: Draft): { config: McpServerConfig | null; errors: Er
     ...(d.sampling !== 'ask' && { sampling: d.sampling }),
     ...(list(d.roots, /\n/).length && { roots: list(d.roots, /\n/) }),
     ...(d.logLevel && { logLevel: d.logLevel }),
+    // Always sent (an edit is merged into the stored config: leaving it out would keep the old choice).
+    ...(d.transport !== 'builtin' && { apps: { enabled: d.appsEnabled, permissions: d.appPermissions } }),
   };
   const raw =
     d.transport === 'stdio'

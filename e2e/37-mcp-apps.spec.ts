@@ -1,0 +1,317 @@
+// Issue 21: MCP Apps. A tool's UI resource renders inside its tool card in a sandboxed iframe on an opaque
+// origin (the host's sandbox proxy, the app inside it), talks to the host through the extension's bridge,
+// calls tools through the model's gates (approval card for "ask"), shares context and sends messages that
+// are stored and shown as the app's, and comes back after a reload. The app is a real MCP App
+// (e2e/fixtures/test-mcp-server-apps.mjs, built with the extension's App class) on a real stdio server.
+import { resolve } from 'node:path';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { APP_URL } from '../playwright.config';
+import {
+  ADMIN,
+  ensureUser,
+  fakeModelRequests,
+  originHeaders,
+  sendAllTools,
+  signIn,
+  specUser,
+  userTexts,
+} from './helpers';
+import { card, openChat } from './rich-chat';
+
+const BOB = specUser('s37', 'Bob User');
+const CAROL = specUser('s37', 'Carol User');
+const h = originHeaders();
+const SERVER = 't37apps';
+const config = {
+  name: SERVER,
+  transport: 'stdio',
+  command: 'node',
+  args: [resolve('e2e/fixtures/test-mcp-server-apps.mjs')],
+  timeoutMs: 60_000,
+};
+
+let admin: BrowserContext;
+let bob: BrowserContext;
+let carol: BrowserContext;
+let serverId = '';
+let restoreToolSearch: () => Promise<void>;
+
+const outer = (page: Page) => page.locator(`iframe[data-mcp-app="${SERVER}"]`).last();
+/** The app's own document: the frame inside the host's sandbox proxy. */
+const app = (page: Page) =>
+  page.frameLocator(`iframe[data-mcp-app="${SERVER}"] >> nth=-1`).frameLocator('iframe');
+const conversationOf = (page: Page) => /\/c\/([^/?#]+)/.exec(page.url())?.[1] as string;
+
+async function dashboard(ctx: BrowserContext, topic = 'fruit'): Promise<Page> {
+  const page = await openChat(ctx, `[[tool:${SERVER}__show_dashboard:{"topic":"${topic}"}]]`);
+  await expect(app(page).locator('#state')).toHaveText('ready', { timeout: 30_000 });
+  return page;
+}
+
+test.beforeAll(async ({ browser }) => {
+  admin = await browser.newContext();
+  await signIn(admin, ADMIN);
+  await ensureUser(admin.request, BOB);
+  await ensureUser(admin.request, CAROL);
+  bob = await browser.newContext();
+  await signIn(bob, BOB);
+  carol = await browser.newContext();
+  await signIn(carol, CAROL);
+  restoreToolSearch = await sendAllTools(admin.request);
+  const res = await admin.request.post('/api/mcp/servers', { data: config, headers: h });
+  expect(res.status(), await res.text()).toBe(201);
+  serverId = (await res.json()).id;
+});
+
+test.afterAll(async () => {
+  await admin.request.delete(`/api/mcp/servers/${serverId}`, { headers: h });
+  await restoreToolSearch();
+  await Promise.all([admin.close(), bob.close(), carol.close()]);
+});
+
+test('the app renders in its tool card, sandboxed: no access to the host page, its cookies or storage; CSP blocks undeclared domains', async () => {
+  // A cookie of the host page that scripts could read there (not HttpOnly): the app must not see it.
+  await bob.addCookies([{ name: 'host-probe', value: 'secret', url: APP_URL }]);
+  const page = await dashboard(bob);
+  expect(await page.evaluate(() => document.cookie)).toContain('host-probe');
+  const tool = card(page, 'show_dashboard');
+  await expect(tool.locator('[data-tool-output]')).toContainText('Dashboard for fruit');
+  const frame = tool.locator(`iframe[data-mcp-app="${SERVER}"]`);
+  await expect(frame).toBeVisible();
+  // Scripts, forms — never allow-same-origin.
+  expect(await frame.getAttribute('sandbox')).toBe('allow-scripts allow-forms');
+
+  const view = app(page);
+  await expect(view.locator('#input')).toHaveText('input: {"topic":"fruit"}');
+  await expect(view.locator('#result')).toHaveText('result: Dashboard for fruit');
+  await expect(view.locator('#theme')).toContainText(/theme: (light|dark) locale: en/);
+  // The frame grows to the app's content (it starts at 160 px; the dashboard is taller).
+  await expect.poll(async () => (await frame.boundingBox())?.height ?? 0).toBeGreaterThan(250);
+  // Opaque origins all the way down: the host's cookies, storage and DOM are out of reach.
+  await expect(view.locator('#cookie')).toHaveText(/^cookie: (blocked|none)$/);
+  await expect(view.locator('#storage')).toHaveText('storage: blocked');
+  await expect(view.locator('#parent')).toHaveText('parent: blocked');
+  await expect(view.locator('#top')).toHaveText('top: blocked');
+  for (const f of page.frames().filter((f) => f !== page.mainFrame()))
+    expect(await f.evaluate(() => self.origin)).toBe('null');
+  // The host's API and an undeclared domain are blocked by the app's CSP.
+  await expect(view.locator('#host-api')).toHaveText('host api: blocked');
+  await expect(view.locator('#csp')).toHaveText('csp: blocked connect-src');
+  // The camera and clipboard it asks for are not granted (the admin allowed none).
+  await expect(view.locator('#camera')).toHaveText('camera: denied');
+  await expect(view.locator('#clipboard')).toHaveText('clipboard: denied');
+  await expect(tool).toContainText('Not allowed: camera, clipboardWrite');
+  expect(await frame.getAttribute('allow')).toBe('');
+
+  // The proxy page's policy: only the declared origin, never the host's.
+  const proxy = await bob.request.get(
+    `/api/mcp-apps/sandbox?csp=${encodeURIComponent(JSON.stringify({ connectDomains: ['https://allowed.example.com', "'self'"] }))}`,
+  );
+  const csp = proxy.headers()['content-security-policy'] ?? '';
+  expect(csp).toContain('connect-src https://allowed.example.com;');
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain('sandbox allow-scripts allow-forms');
+
+  // Another user cannot read the app through Bob's server, and the model never saw the app-only tool.
+  const requests = await fakeModelRequests(bob.request);
+  const toolNames = JSON.stringify(requests.at(-1)?.body.tools ?? []);
+  expect(toolNames).toContain('show_dashboard');
+  expect(toolNames).not.toContain('app_ping');
+  await page.close();
+});
+
+test('tool calls from the app go through the gates: read-only runs, "ask" waits for the approval card', async () => {
+  const page = await dashboard(bob);
+  const view = app(page);
+  const tool = card(page, 'show_dashboard');
+  await view.getByRole('button', { name: 'Ping the server' }).click();
+  await expect(view.locator('#ping')).toHaveText('ping: pong from the server');
+
+  await view.getByRole('button', { name: 'Record an apple' }).click();
+  const approval = tool.locator('[data-app-approval="app_record"]');
+  await expect(approval).toBeVisible();
+  await expect(approval).toContainText('"item": "apple"');
+  await expect(view.locator('#record')).toHaveText('record: waiting');
+  await approval.getByRole('button', { name: 'Approve' }).click();
+  await expect(view.locator('#record')).toHaveText('record: recorded apple');
+  await expect(approval).toHaveCount(0);
+
+  await view.getByRole('button', { name: 'Record an apple' }).click();
+  await approval.getByRole('button', { name: 'Deny' }).click();
+  await expect(view.locator('#record')).toHaveText('record: error: The user denied this call.');
+
+  // The API holds the gate, not the page: no approval, no run; another user's conversation is not found.
+  const conversationId = conversationOf(page);
+  const call = { conversationId, server: SERVER, tool: 'app_record', arguments: { item: 'pear' } };
+  const asked = await bob.request.post('/api/mcp-apps/call', { data: call, headers: h });
+  expect(asked.status()).toBe(200);
+  const { status, approvalId } = await asked.json();
+  expect(status).toBe('approval-required');
+  const other = await bob.request.post('/api/mcp-apps/call', {
+    data: { ...call, arguments: { item: 'plum' }, approval: { id: approvalId, approved: true } },
+    headers: h,
+  });
+  expect(other.status()).toBe(404);
+  const reused = await bob.request.post('/api/mcp-apps/call', {
+    data: { ...call, approval: { id: approvalId, approved: true } },
+    headers: h,
+  });
+  expect(reused.status()).toBe(404);
+  const foreign = await carol.request.post('/api/mcp-apps/call', { data: call, headers: h });
+  expect(foreign.status()).toBe(404);
+  const noOrigin = await bob.request.post('/api/mcp-apps/call', { data: call });
+  expect(noOrigin.status()).toBe(403);
+
+  // Set to "ask" by the admin, even the read-only tool waits for the card.
+  const ask = await admin.request.patch(`/api/mcp/servers/${serverId}/tools/app_ping`, {
+    data: { approval: 'ask' },
+    headers: h,
+  });
+  expect(ask.status(), await ask.text()).toBe(200);
+  await view.getByRole('button', { name: 'Ping the server' }).click();
+  const pingApproval = tool.locator('[data-app-approval="app_ping"]');
+  await expect(pingApproval).toBeVisible();
+  await expect(view.locator('#ping')).toHaveText('ping: waiting');
+  await pingApproval.getByRole('button', { name: 'Approve' }).click();
+  await expect(view.locator('#ping')).toHaveText('ping: pong from the server');
+  await admin.request.patch(`/api/mcp/servers/${serverId}/tools/app_ping`, {
+    data: { approval: 'auto' },
+    headers: h,
+  });
+  await page.close();
+});
+
+test('context and follow-up messages from the app are shown as the app’s, stored, and the app comes back after a reload', async () => {
+  const page = await dashboard(bob, 'apples');
+  const view = app(page);
+  await view.getByRole('button', { name: 'Share context' }).click();
+  await expect(view.locator('#shared')).toHaveText('context shared');
+  await expect(page.locator(`[data-app-context-pending="${SERVER}"]`)).toContainText(
+    'The user picked the apple in the dashboard.',
+  );
+  await view.getByRole('button', { name: 'Ask a follow-up' }).click();
+  await expect(view.locator('#sent')).toHaveText('message sent');
+  const sent = page.locator('[data-role="user"]').last();
+  await expect(userTexts(page).last()).toHaveText('Tell me more about apples');
+  await expect(sent.locator(`[data-from-app="${SERVER}"]`)).toHaveText(
+    `Sent by the app of ${SERVER}.show_dashboard`,
+  );
+  await expect(sent.locator(`[data-app-context="${SERVER}"]`)).toContainText('show_dashboard');
+  await expect(page.locator(`[data-app-context-pending="${SERVER}"]`)).toHaveCount(0);
+  // The model got the context, marked as the app's.
+  await expect(async () => {
+    const last = JSON.stringify((await fakeModelRequests(bob.request)).at(-1)?.body.messages ?? []);
+    expect(last).toContain('The user picked the apple in the dashboard.');
+    expect(last).toContain(`app-context server=\\"${SERVER}\\"`);
+  }).toPass();
+  await expect(page.locator('[data-role="assistant"]').last()).not.toBeEmpty();
+
+  await page.reload();
+  await expect(userTexts(page).last()).toHaveText('Tell me more about apples');
+  const stored = page.locator('[data-role="user"]').last();
+  await expect(stored.locator(`[data-from-app="${SERVER}"]`)).toBeVisible();
+  await stored.locator(`[data-app-context="${SERVER}"] summary`).click();
+  await expect(stored.locator(`[data-app-context="${SERVER}"]`)).toContainText(
+    'The user picked the apple in the dashboard.',
+  );
+  // The app re-initialises with the stored tool input and result.
+  await expect(app(page).locator('#state')).toHaveText('ready', { timeout: 30_000 });
+  await expect(app(page).locator('#input')).toHaveText('input: {"topic":"apples"}');
+  await expect(app(page).locator('#result')).toHaveText('result: Dashboard for apples');
+
+  // A share page shows the tool's text result, never the app.
+  const shared = await bob.request.post(`/api/conversations/${conversationOf(page)}/share`, {
+    data: { includeToolDetails: true },
+    headers: h,
+  });
+  expect(shared.status(), await shared.text()).toBe(201);
+  const { token } = await shared.json();
+  await page.goto(`/share/${token}`);
+  await expect(page.getByText('Tell me more about apples', { exact: true })).toBeVisible();
+  const sharedTool = page.locator('[data-tool-call][data-tool-name="show_dashboard"]');
+  await sharedTool.locator('summary').click();
+  await expect(sharedTool.locator('[data-tool-output]')).toContainText('Dashboard for apples');
+  await expect(page.locator('iframe')).toHaveCount(0);
+  await page.close();
+});
+
+test('on a phone-wide screen the app fits the width', async () => {
+  const page = await dashboard(bob);
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect
+    .poll(async () => {
+      const box = await outer(page).boundingBox();
+      return box ? box.x >= 0 && box.x + box.width <= 390 : false;
+    })
+    .toBe(true);
+  await expect(app(page).getByRole('button', { name: 'Ping the server' })).toBeVisible();
+  await page.close();
+});
+
+test('the theme follows the user’s setting as it changes; full screen on request, and back', async () => {
+  const page = await dashboard(bob);
+  const view = app(page);
+  const dark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
+  await expect(view.locator('#theme')).toContainText(`theme: ${dark ? 'dark' : 'light'}`);
+  await page.evaluate((d) => document.documentElement.classList.toggle('dark', d), !dark);
+  await expect(view.locator('#theme')).toContainText(`theme: ${dark ? 'light' : 'dark'}`);
+
+  const region = page.getByRole('region', { name: `App of ${SERVER}.show_dashboard` });
+  await view.getByRole('button', { name: 'Go full screen' }).click();
+  await expect(region).toHaveClass(/fixed/);
+  await region.getByRole('button', { name: 'Exit full screen' }).click();
+  await expect(region).not.toHaveClass(/fixed/);
+  await region.getByRole('button', { name: 'Full screen' }).click();
+  await expect(region).toHaveClass(/fixed/);
+  await page.keyboard.press('Escape');
+  await expect(region).not.toHaveClass(/fixed/);
+  await page.close();
+});
+
+test('a broken app shows an error with the text result, never a blank box', async () => {
+  const page = await openChat(bob, `[[tool:${SERVER}__show_broken]]`);
+  const tool = card(page, 'show_broken');
+  await expect(tool.locator('[data-tool-output]')).toContainText('Broken app result text');
+  await expect(tool.locator(`[data-mcp-app-error="${SERVER}"]`)).toContainText('did not start in time', {
+    timeout: 30_000,
+  });
+  await expect(tool.locator('iframe')).toHaveCount(0);
+  await page.close();
+});
+
+test('admin: permissions granted per server, and apps switched off fall back to the text result', async () => {
+  // In the server form: the clipboard may be granted; the camera stays off.
+  const adminPage = await admin.newPage();
+  await adminPage.goto('/admin/mcp');
+  await adminPage.locator(`[data-server-row="${SERVER}"]`).getByRole('button', { name: 'Edit' }).click();
+  const form = adminPage.getByRole('dialog', { name: `Edit server ${SERVER}` });
+  await expect(form.getByLabel("Show this server's apps in tool cards")).toBeChecked();
+  await expect(form.getByLabel('Camera')).not.toBeChecked();
+  await form.getByLabel('Write to the clipboard').check();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await adminPage.close();
+  let page = await dashboard(bob);
+  await expect(outer(page)).toHaveAttribute('allow', 'clipboard-write *');
+  await expect(app(page).locator('#clipboard')).toHaveText('clipboard: allowed');
+  await expect(app(page).locator('#camera')).toHaveText('camera: denied');
+  await page.close();
+
+  const off = await admin.request.patch(`/api/mcp/servers/${serverId}`, {
+    data: { apps: { enabled: false, permissions: [] } },
+    headers: h,
+  });
+  expect(off.status(), await off.text()).toBe(200);
+  page = await openChat(bob, `[[tool:${SERVER}__show_dashboard:{"topic":"off"}]]`);
+  await expect(card(page, 'show_dashboard').locator('[data-tool-output]')).toContainText('Dashboard for off');
+  await expect(page.locator('iframe[data-mcp-app]')).toHaveCount(0);
+  const read = await bob.request.get(
+    `/api/mcp-apps/resource?server=${SERVER}&uri=${encodeURIComponent('ui://apps/dashboard.html')}`,
+  );
+  expect(read.status()).toBe(403);
+  await page.close();
+  await admin.request.patch(`/api/mcp/servers/${serverId}`, {
+    data: { apps: { enabled: true, permissions: [] } },
+    headers: h,
+  });
+});
