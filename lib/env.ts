@@ -29,6 +29,8 @@ const EnvSchema = z.object({
   MCP_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   /** Per-user MCP connections all users together may hold live at once. */
   MCP_MAX_USER_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** Largest file one upload may be (POST /api/files), in MB. */
+  MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(20),
   /** SPEC §7.5: the key that seals secrets stored in the database. */
   ENCRYPTION_KEY: z.string().regex(HEX_KEY, HEX_KEY_RULE).optional(),
 });

@@ -93,9 +93,9 @@ function SharedMessage({ message }: { message: PublicMessage }) {
       {message.parts.map((part, i) =>
         part.type === 'text' ? (
           <Markdown key={i} text={part.text} />
-        ) : (
+        ) : part.type === 'tool' ? (
           <ToolLine key={i} part={part} imported={imported} />
-        ),
+        ) : null,
       )}
     </div>
   );

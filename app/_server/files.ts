@@ -1,0 +1,227 @@
+import 'server-only';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { getDb } from '@/db/client';
+import {
+  blobInUse,
+  deleteFileRow,
+  type FileRow,
+  fileReferenced,
+  getFile,
+  getOwnFile,
+  insertFile,
+} from '@/db/queries/files';
+import { getShareByToken } from '@/db/queries/shares';
+import { getEnv } from '@/lib/env';
+import { AppError, notFound } from '@/lib/errors';
+import { extractPdfText } from '@/lib/files/pdf';
+import { kindOf, sniffFile } from '@/lib/files/sniff';
+import { readBodyBytes } from '@/lib/http';
+import { ensurePrivateDir } from '@/lib/private-files';
+import { SHARE_TOKEN } from '@/lib/share/token';
+
+/**
+ * Uploaded files (SPEC §7.4): bytes in the data folder under `files/`, content-addressed by SHA-256;
+ * a `files` row per upload says whose it is. Only the owner reads a file, or anyone holding a share
+ * link whose snapshot includes it. A PDF's text is extracted once, at upload, into `<sha>.txt`.
+ */
+
+export const FILE_ID = /^[A-Za-z0-9_-]{16,64}$/;
+const FILE_URL = /^\/api\/files\/([A-Za-z0-9_-]{16,64})$/;
+
+export const fileUrl = (id: string) => `/api/files/${id}`;
+export const fileIdOf = (url: string): string | null => FILE_URL.exec(url)?.[1] ?? null;
+
+/** What POST /api/files answers (SPEC §7.4). */
+export type PublicFile = { id: string; url: string; name: string; mediaType: string; size: number };
+export const toPublicFile = (row: FileRow): PublicFile => ({
+  id: row.id,
+  url: fileUrl(row.id),
+  name: row.name,
+  mediaType: row.mediaType,
+  size: row.size,
+});
+
+/** Multipart overhead allowed on top of the file itself (boundaries, part headers, a long file name). */
+const MULTIPART_SLACK = 64 * 1024;
+
+export const maxUploadBytes = () => Math.floor(getEnv().MAX_UPLOAD_MB * 1024 * 1024);
+
+const filesDir = () => join(getEnv().dataDir, 'files');
+const blobPath = (sha: string) => join(filesDir(), sha.slice(0, 2), sha);
+const textPath = (sha: string) => `${blobPath(sha)}.txt`;
+
+/** A name fit to show and to send in Content-Disposition: no path, no control characters, ≤ 200 characters. */
+export function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).at(-1) ?? '';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').trim();
+  return clean.slice(0, 200) || 'file';
+}
+
+/** Writes a file atomically (temp file + rename), mode 0600, creating its folder (0700). */
+async function writePrivate(path: string, data: Uint8Array | string): Promise<void> {
+  const dir = dirname(path);
+  if (!existsSync(dir)) {
+    ensurePrivateDir(filesDir());
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+  }
+  const tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(tmp, data, { mode: 0o600 });
+  await rename(tmp, path);
+}
+
+const tooLarge = () =>
+  new AppError('payload_too_large', `The file is over the ${getEnv().MAX_UPLOAD_MB} MB limit.`, {
+    file: 'too large',
+  });
+
+/** POST /api/files: the multipart field `file`, checked by its content, stored for its uploader. */
+export async function receiveUpload(userId: string, req: Request): Promise<PublicFile> {
+  const max = maxUploadBytes();
+  const contentType = req.headers.get('content-type') ?? '';
+  if (!contentType.toLowerCase().startsWith('multipart/form-data'))
+    throw new AppError('bad_request', 'Send the file as multipart/form-data, in the field "file".', {
+      file: 'required',
+    });
+  const body = await readBodyBytes(
+    req,
+    max + MULTIPART_SLACK,
+    `The file is over the ${getEnv().MAX_UPLOAD_MB} MB limit.`,
+  );
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new AppError('bad_request', 'The upload is not valid multipart/form-data.', { file: 'required' });
+  }
+  const file = form.get('file');
+  if (!(file instanceof File))
+    throw new AppError('bad_request', 'No file in the field "file".', { file: 'required' });
+  if (file.size > max) throw tooLarge();
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const name = cleanFileName(file.name);
+  const sniffed = sniffFile(bytes, name);
+  if (!sniffed.ok) throw new AppError('bad_request', sniffed.reason, { file: 'type not allowed' });
+
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (!existsSync(blobPath(sha256))) await writePrivate(blobPath(sha256), bytes);
+  if (sniffed.kind === 'pdf' && !existsSync(textPath(sha256))) {
+    let text: string;
+    try {
+      text = await extractPdfText(bytes);
+    } catch {
+      throw new AppError('bad_request', 'This PDF could not be read (damaged or encrypted).', {
+        file: 'unreadable PDF',
+      });
+    }
+    await writePrivate(textPath(sha256), text);
+  }
+  const row = insertFile(getDb(), {
+    id: randomBytes(16).toString('base64url'),
+    userId,
+    sha256,
+    name,
+    mediaType: sniffed.mediaType,
+    size: bytes.length,
+  });
+  return toPublicFile(row);
+}
+
+/**
+ * A file for GET /api/files/[id]: the owner's, or — with `share` — one that the share's snapshot
+ * includes. Anything else (unknown, another user's, not in that share) is the same 404.
+ */
+export function findReadableFile(id: string, opts: { userId?: string; share?: string }): FileRow {
+  if (!FILE_ID.test(id)) throw notFound('File not found.');
+  const db = getDb();
+  if (opts.share !== undefined) {
+    if (!SHARE_TOKEN.test(opts.share)) throw notFound('File not found.');
+    const share = getShareByToken(db, opts.share);
+    const included = share?.snapshot.some((m) => m.parts.some((p) => p.type === 'file' && p.id === id));
+    const row = included ? getFile(db, id) : null;
+    if (!row || row.userId !== share?.userId) throw notFound('File not found.');
+    return row;
+  }
+  const row = opts.userId ? getOwnFile(db, opts.userId, id) : null;
+  if (!row) throw notFound('File not found.');
+  return row;
+}
+
+export async function readBlob(row: Pick<FileRow, 'sha256'>): Promise<Buffer> {
+  try {
+    return await readFile(blobPath(row.sha256));
+  } catch {
+    throw notFound('File not found.');
+  }
+}
+
+/** The extracted text of a PDF, or the text of a text file. */
+export async function readFileText(row: Pick<FileRow, 'sha256' | 'mediaType'>): Promise<string> {
+  if (kindOf(row.mediaType) === 'pdf') {
+    try {
+      return await readFile(textPath(row.sha256), 'utf8');
+    } catch {
+      const text = await extractPdfText(await readBlob(row));
+      await writePrivate(textPath(row.sha256), text);
+      return text;
+    }
+  }
+  return (await readBlob(row)).toString('utf8');
+}
+
+/** `filename*` (RFC 6266/5987) with an ASCII fallback. */
+function disposition(kind: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/[\\"]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+/**
+ * The file as an HTTP answer: never as HTML (its type is one of the few sniffFile allows, and the browser
+ * may not sniff another), images inline for previews, everything else as a download, sandboxed.
+ */
+export function fileResponse(row: FileRow, bytes: Buffer, req: Request, shared: boolean): Response {
+  const etag = `"${row.sha256}"`;
+  const kind = kindOf(row.mediaType);
+  const headers: Record<string, string> = {
+    'content-type': kind === 'text' ? `${row.mediaType}; charset=utf-8` : row.mediaType,
+    'content-disposition': disposition(kind === 'image' ? 'inline' : 'attachment', row.name),
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; sandbox",
+    'cross-origin-resource-policy': 'same-origin',
+    'cache-control': shared ? 'no-store' : 'private, no-cache',
+    etag,
+  };
+  if (!shared && req.headers.get('if-none-match') === etag)
+    return new Response(null, { status: 304, headers });
+  return new Response(new Uint8Array(bytes), {
+    headers: { ...headers, 'content-length': String(bytes.length) },
+  });
+}
+
+/**
+ * After a conversation is deleted: its files that no stored message refers to any more are deleted, and
+ * a blob no file row keeps any more leaves the disk.
+ */
+export async function releaseFiles(ids: Iterable<string>): Promise<void> {
+  const db = getDb();
+  for (const id of new Set(ids)) {
+    const row = getFile(db, id);
+    if (!row || fileReferenced(db, fileUrl(id))) continue;
+    deleteFileRow(db, id);
+    if (!blobInUse(db, row.sha256)) {
+      await rm(blobPath(row.sha256), { force: true });
+      await rm(textPath(row.sha256), { force: true });
+    }
+  }
+}
+
+/** The file ids a message's parts refer to. */
+export function fileIdsOf(parts: ReadonlyArray<{ type: string; url?: unknown }>): string[] {
+  return parts.flatMap((p) => {
+    const id = p.type === 'file' && typeof p.url === 'string' ? fileIdOf(p.url) : null;
+    return id ? [id] : [];
+  });
+}
