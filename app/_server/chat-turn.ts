@@ -21,6 +21,7 @@ import {
   persistInput,
   withEndState,
 } from '@/app/_server/turn-stages';
+import { attachmentsForModel } from '@/app/_server/files';
 import { refreshChangedResources } from '@/app/_server/resource-refresh';
 import type { SessionUser } from '@/app/_server/session';
 import { replayPreamble } from '@/lib/chat/replay-preamble';
@@ -122,11 +123,21 @@ async function prepareTurn(
       : await prepareToolkit(user, conversation, samplingRunner(user, model, settings.chatRequestsPerMinute));
 
   let ended: ChatMessage['metadata'];
+  // Attachments become image parts or text for the model (the stored messages keep their file parts).
+  const forModel = await attachmentsForModel(
+    user.id,
+    await refreshChangedResources(user, body.id, input.history),
+    resolved.vision,
+  );
   const stream = await runChatTurn({
     model: resolved.model,
     modelId: resolved.info.id,
     instructions: INSTRUCTIONS,
-    history: await refreshChangedResources(user, body.id, input.history),
+    history: forModel.history,
+    notices: forModel.withheld.map(
+      (name) =>
+        `This model cannot view images: ${name} was not sent to it. Pick a model that can, to ask about it.`,
+    ),
     abortSignal,
     save: (message) => {
       ended = message.metadata;

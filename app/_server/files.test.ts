@@ -7,6 +7,7 @@ import { getDb } from '@/db/client';
 import { createShare } from '@/db/queries/shares';
 import { conversations, messages, user } from '@/db/schema';
 import {
+  attachmentsForModel,
   fileResponse,
   findReadableFile,
   readBlob,
@@ -15,6 +16,8 @@ import {
   releaseFiles,
 } from '@/app/_server/files';
 import { AppError } from '@/lib/errors';
+import { MAX_EXTRACT_CHARS } from '@/lib/files/sniff';
+import type { ChatMessage } from '@/lib/schemas/chat';
 import { minimalPdf } from '@/lib/files/test-pdf';
 import { resetProcessState } from '@/lib/process-state';
 
@@ -194,4 +197,54 @@ test('releasing files deletes those no message refers to, and a blob once no fil
   await rejects(() => findReadableFile(dropped.id, { userId: 'alice' }), 'not_found');
   const sha = (await import('node:crypto')).createHash('sha256').update('dropped').digest('hex');
   assert.equal(existsSync(join(root, 'data', 'files', sha.slice(0, 2), sha)), false);
+});
+
+test('the model gets images as image parts (or, without vision, a note) and files as text, cut when long', async () => {
+  process.env.MAX_UPLOAD_MB = '1';
+  resetProcessState();
+  try {
+    const image = await upload('alice', PNG, 'chart.png');
+    const long = await upload('alice', 'y'.repeat(MAX_EXTRACT_CHARS + 500), 'long.txt');
+    const pdf = await upload('alice', minimalPdf(['Board minutes']), 'minutes.pdf');
+    const bobs = await upload('bob', 'bob only', 'bob.txt');
+    const part = (f: { url: string; mediaType: string; name: string }) => ({
+      type: 'file' as const,
+      url: f.url,
+      mediaType: f.mediaType,
+      filename: f.name,
+    });
+    const history: ChatMessage[] = [
+      {
+        id: 'u1',
+        role: 'user',
+        parts: [{ type: 'text', text: 'look' }, part(image), part(long), part(pdf), part(bobs)],
+      },
+    ];
+    const seen = await attachmentsForModel('alice', history, true);
+    const [text, img, longText, pdfText, foreign] = seen.history[0]?.parts ?? [];
+    assert.deepEqual(text, { type: 'text', text: 'look' });
+    assert.equal(img?.type, 'file');
+    assert.equal(
+      img?.type === 'file' && img.url,
+      `data:image/png;base64,${Buffer.from(PNG).toString('base64')}`,
+    );
+    assert.ok(longText?.type === 'text');
+    assert.match(longText.text, /^<attachment name="long.txt" type="text\/plain">/);
+    assert.match(longText.text, /cut: the file has 50500 characters; only the first 50000 are included/);
+    assert.ok(pdfText?.type === 'text' && /Board minutes/.test(pdfText.text));
+    assert.deepEqual(foreign, { type: 'text', text: '[Attachment "bob.txt": no longer available.]' });
+    assert.deepEqual(seen.withheld, []);
+    // The stored history is not changed.
+    assert.equal(history[0]?.parts[1]?.type, 'file');
+
+    const blind = await attachmentsForModel('alice', history, false);
+    assert.deepEqual(blind.history[0]?.parts[1], {
+      type: 'text',
+      text: '[Image "chart.png" attached by the user: this model cannot view images, so it was not sent.]',
+    });
+    assert.deepEqual(blind.withheld, ['chart.png']);
+  } finally {
+    process.env.MAX_UPLOAD_MB = '0.01';
+    resetProcessState();
+  }
 });

@@ -28,19 +28,30 @@ const ResourcePartSchema = z
   })
   .strict();
 
+/** A file uploaded with POST /api/files (SPEC §7.4); the server checks it is the sender's and stores its own type and name. */
+export const FILE_PART_URL = /^\/api\/files\/[A-Za-z0-9_-]{16,64}$/;
+const FilePartSchema = z
+  .object({
+    type: z.literal('file'),
+    mediaType: z.string().max(200),
+    url: z.string().regex(FILE_PART_URL, 'must be a URL answered by POST /api/files'),
+    filename: z.string().max(300).optional(),
+  })
+  .strict();
+
 /** The user's new message, as `useChat` sends it (client metadata is accepted but never stored). */
 export const UserMessageSchema = z
   .object({
     id: z.string().min(1).max(128),
     role: z.literal('user'),
     parts: z
-      .array(z.union([TextPartSchema, ResourcePartSchema]))
+      .array(z.union([TextPartSchema, ResourcePartSchema, FilePartSchema]))
       .min(1)
       .max(20),
     metadata: z.unknown().optional(),
   })
   .strict()
-  .refine((m) => m.parts.some((p) => p.type === 'text' && p.text.trim().length > 0), {
+  .refine((m) => m.parts.some((p) => (p.type === 'text' && p.text.trim().length > 0) || p.type === 'file'), {
     message: 'message is empty',
     path: ['parts'],
   });
@@ -109,8 +120,8 @@ export type MessageMetadata = {
 /** Custom data parts in assistant messages: live MCP progress (not stored) and visible notices. */
 export type ChatDataParts = {
   'tool-progress': { progress: number; total?: number; message?: string };
-  /** `connect`: a server this turn would use needs the user to sign in or supply a value first. */
-  notice: { kind: 'step-limit' | 'connect'; text: string };
+  /** `connect`: a server this turn would use needs the user to sign in or supply a value first. `attachment`: an attachment the model could not take (an image for a model without vision). */
+  notice: { kind: 'step-limit' | 'connect' | 'attachment'; text: string };
   /** `updatedAt`: read again after the server said it changed (resources/subscribe). */
   resource: ResourceRead & { updatedAt?: string };
   /** A server asked the user something during a tool call (MCP elicitation); id = the request's id. */

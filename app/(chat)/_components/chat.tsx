@@ -11,6 +11,7 @@ import { ChatHeader } from './chat-header';
 import { Composer } from './composer';
 import { ErrorNotice } from './error-notice';
 import type { ResourceAttachment } from './attachment-chips';
+import type { UploadedFile } from './use-uploads';
 import { requestBody } from './chat-request';
 import { ConversationIdContext } from './turn-request-answer';
 import { MessageItem } from './message-item';
@@ -130,7 +131,7 @@ export function Chat({
     }
   }, [status]);
 
-  function send(text: string, attachments: ResourceAttachment[] = []) {
+  function send(text: string, attachments: ResourceAttachment[] = [], files: UploadedFile[] = []) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
       window.history.replaceState(null, '', `/c/${id}`);
     }
@@ -147,7 +148,29 @@ export function Chat({
         ),
       );
     }
-    void sendMessage(resources.length ? { parts: [{ type: 'text', text }, ...resources] } : { text });
+    const attached = files.map((f) => ({
+      type: 'file' as const,
+      mediaType: f.mediaType,
+      url: f.url,
+      filename: f.name,
+    }));
+    void sendMessage(
+      resources.length || attached.length
+        ? { parts: [...(text ? [{ type: 'text' as const, text }] : []), ...resources, ...attached] }
+        : { text },
+    );
+  }
+
+  /** An edited message keeps its attached files; only its text changes. */
+  function editResend(message: ChatMessage, messageId: string, text: string) {
+    const kept = message.parts.flatMap((p) =>
+      p.type === 'file'
+        ? [{ type: 'file' as const, mediaType: p.mediaType, url: p.url, filename: p.filename }]
+        : [],
+    );
+    void sendMessage(
+      kept.length ? { parts: [{ type: 'text', text }, ...kept], messageId } : { text, messageId },
+    );
   }
 
   /**
@@ -219,7 +242,7 @@ export function Chat({
               progress={progress}
               onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
               onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
-              onEditResend={busy ? undefined : (messageId, text) => void sendMessage({ text, messageId })}
+              onEditResend={busy ? undefined : (messageId, text) => editResend(m, messageId, text)}
             />
           )}
         />
