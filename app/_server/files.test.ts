@@ -15,6 +15,9 @@ import {
   receiveUpload,
   releaseFiles,
 } from '@/app/_server/files';
+import { deleteOwnConversation } from '@/app/_server/conversation-turns';
+import { exportConversation, importConversation } from '@/app/_server/conversation-transfer';
+import { listMessages } from '@/db/queries/messages';
 import { AppError } from '@/lib/errors';
 import { MAX_EXTRACT_CHARS } from '@/lib/files/sniff';
 import type { ChatMessage } from '@/lib/schemas/chat';
@@ -243,6 +246,65 @@ test('the model gets images as image parts (or, without vision, a note) and file
       text: '[Image "chart.png" attached by the user: this model cannot view images, so it was not sent.]',
     });
     assert.deepEqual(blind.withheld, ['chart.png']);
+  } finally {
+    process.env.MAX_UPLOAD_MB = '0.01';
+    resetProcessState();
+  }
+});
+
+test('a JSON export carries the files; an import stores them for the importer; deleting a conversation deletes its files', async () => {
+  process.env.MAX_UPLOAD_MB = '1';
+  resetProcessState();
+  try {
+    const db = getDb();
+    const alice = { id: 'alice', name: 'alice', email: 'alice@example.com', role: 'user' as const };
+    const bob = { id: 'bob', name: 'bob', email: 'bob@example.com', role: 'user' as const };
+    const image = await upload('alice', PNG, 'export.png');
+    db.insert(conversations).values({ id: 'conv-export-1', userId: 'alice', title: 'With a file' }).run();
+    db.insert(messages)
+      .values({
+        id: 'm1',
+        conversationId: 'conv-export-1',
+        role: 'user',
+        seq: 1,
+        parts: [
+          { type: 'text', text: 'here' },
+          { type: 'file', mediaType: 'image/png', url: image.url, filename: 'export.png' },
+        ],
+      })
+      .run();
+    const exported = JSON.parse(await (await exportConversation(alice, 'conv-export-1', 'json')).text());
+    const filePart = exported.messages[0].parts[1];
+    assert.equal(filePart.url, `data:image/png;base64,${Buffer.from(PNG).toString('base64')}`);
+    const md = await (await exportConversation(alice, 'conv-export-1', 'md')).text();
+    assert.match(md, /_\(attached: export\.png\)_/);
+
+    // Bob imports it: the image becomes a file of his; alice's URL, a foreign URL and a fake type do not pass.
+    exported.messages[0].parts.push(
+      { type: 'file', mediaType: 'image/png', url: image.url, filename: 'theirs.png' },
+      {
+        type: 'file',
+        mediaType: 'image/png',
+        url: `data:image/png;base64,${Buffer.from('<b>').toString('base64')}`,
+        filename: 'fake.png',
+      },
+    );
+    const { id } = await importConversation(bob, exported);
+    const parts = listMessages(db, id)[0]?.parts ?? [];
+    const mine = parts[1];
+    assert.ok(mine?.type === 'file');
+    assert.notEqual(mine.url, image.url);
+    const row = findReadableFile(mine.url.split('/').at(-1) ?? '', { userId: 'bob' });
+    assert.deepEqual(new Uint8Array(await readBlob(row)), PNG);
+    assert.deepEqual(
+      parts.slice(2).map((p) => p.type === 'text' && p.text.replace(/:.*$/, '')),
+      ['_(attachment theirs.png not imported', '_(attachment fake.png not imported'],
+    );
+
+    // Alice deletes her conversation: her file goes; bob's copy (same bytes, same blob) stays readable.
+    await deleteOwnConversation(alice, 'conv-export-1');
+    await rejects(() => findReadableFile(image.id, { userId: 'alice' }), 'not_found');
+    assert.deepEqual(new Uint8Array(await readBlob(findReadableFile(row.id, { userId: 'bob' }))), PNG);
   } finally {
     process.env.MAX_UPLOAD_MB = '0.01';
     resetProcessState();

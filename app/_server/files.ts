@@ -102,8 +102,13 @@ export async function receiveUpload(userId: string, req: Request): Promise<Publi
   if (!(file instanceof File))
     throw new AppError('bad_request', 'No file in the field "file".', { file: 'required' });
   if (file.size > max) throw tooLarge();
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const name = cleanFileName(file.name);
+  return storeFile(userId, new Uint8Array(await file.arrayBuffer()), file.name);
+}
+
+/** Checks the bytes (type by content, size) and stores them as a file of this user (uploads, imports). */
+export async function storeFile(userId: string, bytes: Uint8Array, fileName: string): Promise<PublicFile> {
+  if (bytes.length > maxUploadBytes()) throw tooLarge();
+  const name = cleanFileName(fileName);
   const sniffed = sniffFile(bytes, name);
   if (!sniffed.ok) throw new AppError('bad_request', sniffed.reason, { file: 'type not allowed' });
 

@@ -15,7 +15,7 @@ import { newShareToken, SHARE_TOKEN } from '@/lib/share/token';
 export function shareConversation(
   user: SessionUser,
   id: string,
-  opts: { includeToolDetails: boolean; includeOwnerName: boolean },
+  opts: { includeToolDetails: boolean; includeOwnerName: boolean; includeFiles: boolean },
 ) {
   const db = getDb();
   const conversation = getOwnConversation(db, user.id, id);

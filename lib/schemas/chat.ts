@@ -236,7 +236,12 @@ export const ConversationImportSchema = z
   .loose();
 
 export const ShareCreateSchema = z
-  .object({ includeToolDetails: z.boolean().default(false), includeOwnerName: z.boolean().default(false) })
+  .object({
+    includeToolDetails: z.boolean().default(false),
+    includeOwnerName: z.boolean().default(false),
+    /** Attachments (images, files) of the messages; left out unless the owner includes them. */
+    includeFiles: z.boolean().default(false),
+  })
   .strict();
 
 export const PromptGetSchema = z

@@ -16,6 +16,7 @@ export function FileAttachments({ files }: { files: ShownFile[] }) {
         <li key={`${f.url} ${i}`} data-file-attachment={f.name} data-media-type={f.mediaType}>
           {f.mediaType.startsWith('image/') ? (
             <a href={f.url} target="_blank" rel="noopener noreferrer" title={t('open', { name: f.name })}>
+              {/* biome-ignore lint/performance/noImgElement: a private file of ours, not something next/image may fetch and cache */}
               <img
                 src={f.url}
                 alt={f.name}

@@ -24,6 +24,7 @@ export function UploadChips({ uploads, onRemove }: Props) {
           }`}
         >
           {u.preview ? (
+            // biome-ignore lint/performance/noImgElement: a blob: URL of the file being attached
             <img src={u.preview} alt="" className="size-8 shrink-0 rounded object-cover" />
           ) : (
             <span
