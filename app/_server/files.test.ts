@@ -310,3 +310,29 @@ test('a JSON export carries the files; an import stores them for the importer; d
     resetProcessState();
   }
 });
+
+test('files uploaded but never sent are swept a day later; sent or shared ones stay', async () => {
+  const db = getDb();
+  const { files } = await import('@/db/schema');
+  const { eq } = await import('drizzle-orm');
+  const unsent = await upload('bob', 'never sent', 'unsent.txt');
+  const sentFile = await upload('bob', 'sent', 'sent.txt');
+  const fresh = await upload('bob', 'just now', 'fresh.txt');
+  db.insert(conversations).values({ id: 'conv-sweep-1', userId: 'bob', title: 't' }).run();
+  db.insert(messages)
+    .values({
+      id: 'm1',
+      conversationId: 'conv-sweep-1',
+      role: 'user',
+      seq: 1,
+      parts: [{ type: 'file', mediaType: 'text/plain', url: sentFile.url, filename: 'sent.txt' }],
+    })
+    .run();
+  const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+  for (const f of [unsent, sentFile])
+    db.update(files).set({ createdAt: dayAgo }).where(eq(files.id, f.id)).run();
+  await upload('bob', 'next upload', 'next.txt');
+  await rejects(() => findReadableFile(unsent.id, { userId: 'bob' }), 'not_found');
+  assert.equal(findReadableFile(sentFile.id, { userId: 'bob' }).id, sentFile.id);
+  assert.equal(findReadableFile(fresh.id, { userId: 'bob' }).id, fresh.id);
+});

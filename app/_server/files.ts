@@ -9,9 +9,11 @@ import {
   deleteFileRow,
   type FileRow,
   fileReferenced,
+  fileShared,
   getFile,
   getOwnFile,
   insertFile,
+  oldFilesOf,
 } from '@/db/queries/files';
 import { getShareByToken } from '@/db/queries/shares';
 import { getEnv } from '@/lib/env';
@@ -133,7 +135,19 @@ export async function storeFile(userId: string, bytes: Uint8Array, fileName: str
     mediaType: sniffed.mediaType,
     size: bytes.length,
   });
+  await sweepUnsent(userId);
   return toPublicFile(row);
+}
+
+/** A file uploaded but never sent (its chip removed, the tab closed) is deleted after this long. */
+export const UNSENT_FILE_MS = 24 * 60 * 60 * 1000;
+
+/** Deletes a few of the user's files older than UNSENT_FILE_MS that no message or share refers to. */
+export async function sweepUnsent(userId: string, now = Date.now()): Promise<void> {
+  const db = getDb();
+  const old = oldFilesOf(db, userId, new Date(now - UNSENT_FILE_MS), 20);
+  const unused = old.filter((row) => !fileReferenced(db, fileUrl(row.id)) && !fileShared(db, row.id));
+  await releaseFiles(unused.map((row) => row.id));
 }
 
 /**
@@ -215,7 +229,7 @@ export async function releaseFiles(ids: Iterable<string>): Promise<void> {
   const db = getDb();
   for (const id of new Set(ids)) {
     const row = getFile(db, id);
-    if (!row || fileReferenced(db, fileUrl(id))) continue;
+    if (!row || fileReferenced(db, fileUrl(id)) || fileShared(db, id)) continue;
     deleteFileRow(db, id);
     if (!blobInUse(db, row.sha256)) {
       await rm(blobPath(row.sha256), { force: true });

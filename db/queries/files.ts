@@ -1,7 +1,7 @@
 import 'server-only';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { files, messages } from '@/db/schema';
+import { files, messages, shares } from '@/db/schema';
 
 export type FileRow = typeof files.$inferSelect;
 
@@ -34,6 +34,29 @@ export function fileReferenced(db: Db, url: string): boolean {
       .limit(1)
       .get(),
   );
+}
+
+/** Whether a share's snapshot names the file (by id). */
+export function fileShared(db: Db, id: string): boolean {
+  return Boolean(
+    db
+      .select({ one: sql`1` })
+      .from(shares)
+      .where(sql`instr(${shares.snapshot}, ${`"id":"${id}"`}) > 0`)
+      .limit(1)
+      .get(),
+  );
+}
+
+/** A user's oldest files uploaded before `before` (candidates for the sweep of files never sent). */
+export function oldFilesOf(db: Db, userId: string, before: Date, limit: number): FileRow[] {
+  return db
+    .select()
+    .from(files)
+    .where(and(eq(files.userId, userId), lt(files.createdAt, before)))
+    .orderBy(asc(files.createdAt))
+    .limit(limit)
+    .all();
 }
 
 export function deleteFileRow(db: Db, id: string): void {
