@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -14,6 +15,7 @@ import {
   readFileText,
   receiveUpload,
   releaseFiles,
+  sweepOrphanBlobs,
 } from '@/app/_server/files';
 import { deleteOwnConversation } from '@/app/_server/conversation-turns';
 import { exportConversation, importConversation } from '@/app/_server/conversation-transfer';
@@ -335,4 +337,24 @@ test('files uploaded but never sent are swept a day later; sent or shared ones s
   await rejects(() => findReadableFile(unsent.id, { userId: 'bob' }), 'not_found');
   assert.equal(findReadableFile(sentFile.id, { userId: 'bob' }).id, sentFile.id);
   assert.equal(findReadableFile(fresh.id, { userId: 'bob' }).id, fresh.id);
+});
+
+test("at start, blobs no file row keeps (a deleted account's) leave the disk", async () => {
+  const db = getDb();
+  const { files } = await import('@/db/schema');
+  const { eq } = await import('drizzle-orm');
+  const kept = await upload('alice', 'alice keeps this', 'kept2.txt');
+  const gone = await upload('bob', 'bob account deleted', 'gone.txt');
+  db.delete(files).where(eq(files.id, gone.id)).run(); // what the account's cascade does
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  const path = (text: string) => join(root, 'data', 'files', sha(text).slice(0, 2), sha(text));
+  assert.equal(existsSync(path('bob account deleted')), true);
+  // Just written: it could be an upload in progress, so it stays until it is an hour old.
+  assert.equal(await sweepOrphanBlobs(), 0);
+  const hourAgo = new Date(Date.now() - 61 * 60 * 1000);
+  utimesSync(path('bob account deleted'), hourAgo, hourAgo);
+  assert.equal(await sweepOrphanBlobs(), 1);
+  assert.equal(existsSync(path('bob account deleted')), false);
+  assert.equal(existsSync(path('alice keeps this')), true);
+  assert.ok(findReadableFile(kept.id, { userId: 'alice' }));
 });

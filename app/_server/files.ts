@@ -1,7 +1,7 @@
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { getDb } from '@/db/client';
 import {
@@ -332,4 +332,39 @@ export async function attachmentsForModel(
     }),
   );
   return { history: out, withheld };
+}
+
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * At start: blobs no file row keeps any more (their owner's account was deleted, which drops the rows
+ * with it) leave the disk. Answers how many went.
+ */
+export async function sweepOrphanBlobs(): Promise<number> {
+  const db = getDb();
+  let removed = 0;
+  let folders: string[];
+  try {
+    folders = await readdir(filesDir());
+  } catch {
+    return 0; // no uploads yet
+  }
+  for (const folder of folders) {
+    let names: string[];
+    try {
+      names = await readdir(join(filesDir(), folder));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (!SHA256_HEX.test(name) || blobInUse(db, name)) continue;
+      // A blob written in the last hour may belong to an upload whose row is being written right now.
+      const written = await stat(blobPath(name)).catch(() => null);
+      if (!written || written.mtimeMs > Date.now() - 60 * 60 * 1000) continue;
+      await rm(blobPath(name), { force: true });
+      await rm(textPath(name), { force: true });
+      removed++;
+    }
+  }
+  return removed;
 }
