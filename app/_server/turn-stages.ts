@@ -2,7 +2,12 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { UIMessageChunk } from 'ai';
 import type { Db } from '@/db/client';
-import { allowToolsInConversation, loadConversation, updateConversation } from '@/db/queries/conversations';
+import {
+  allowToolsInConversation,
+  type ConversationPatch,
+  loadConversation,
+  updateConversation,
+} from '@/db/queries/conversations';
 import { changeMessage, listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
 import type { Conversation } from '@/app/_server/turn-toolkit';
@@ -41,7 +46,15 @@ export type PersistedInput = {
 
 export type TurnToolSettings = Pick<
   Conversation,
-  'id' | 'allowedTools' | 'toolMode' | 'toolServers' | 'disabledTools' | 'maxSteps' | 'maxToolCalls'
+  | 'id'
+  | 'allowedTools'
+  | 'toolMode'
+  | 'toolServers'
+  | 'disabledTools'
+  | 'maxSteps'
+  | 'maxToolCalls'
+  | 'instructions'
+  | 'temperature'
 >;
 
 /**
@@ -60,10 +73,15 @@ export async function persistInput(
     modelId: string | null;
     /** The user message's parts as stored (attached resources read now). */
     userParts: () => Promise<ChatPart[]>;
+    /** A new conversation's settings from its assistant (the request's own tool settings override them). */
+    seed?: ConversationPatch;
   },
 ): Promise<PersistedInput> {
   const { userId, body, loaded, modelId } = input;
-  const patch = 'tools' in body && body.tools ? toolSettingsPatch(body.tools) : {};
+  const patch = {
+    ...(!loaded.row ? input.seed : undefined),
+    ...('tools' in body && body.tools ? toolSettingsPatch(body.tools) : {}),
+  };
   const stored: TurnToolSettings = loaded.row ?? {
     id: body.id,
     allowedTools: [],
@@ -72,6 +90,8 @@ export async function persistInput(
     disabledTools: [],
     maxSteps: null,
     maxToolCalls: null,
+    instructions: null,
+    temperature: null,
   };
   let history = loaded.messages;
 

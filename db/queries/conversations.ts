@@ -53,7 +53,19 @@ function parseCursor(cursor: string | null | undefined): { at: Date; id: string 
 }
 
 export type ConversationPatch = Partial<
-  Pick<ConversationRow, 'title' | 'toolMode' | 'toolServers' | 'disabledTools' | 'maxSteps' | 'maxToolCalls'>
+  Pick<
+    ConversationRow,
+    | 'title'
+    | 'titleSource'
+    | 'toolMode'
+    | 'toolServers'
+    | 'disabledTools'
+    | 'maxSteps'
+    | 'maxToolCalls'
+    | 'assistantId'
+    | 'instructions'
+    | 'temperature'
+  >
 >;
 
 export function updateConversation(
@@ -70,6 +82,21 @@ export function updateConversation(
       .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
       .returning()
       .get() ?? null
+  );
+}
+
+/**
+ * Stores the model's title unless someone else wrote one first: only a title that is still the
+ * automatic one (the first words) is replaced, in one conditional UPDATE, so a rename made while the
+ * title request was in flight wins. Does not touch updated_at (a title is no new activity).
+ */
+export function setModelTitle(db: Db, id: string, title: string): boolean {
+  return (
+    db
+      .update(conversations)
+      .set({ title, titleSource: 'model' })
+      .where(and(eq(conversations.id, id), eq(conversations.titleSource, 'auto')))
+      .run().changes > 0
   );
 }
 
@@ -167,6 +194,8 @@ export function createConversationWithMessages(
         id: input.id,
         userId: input.userId,
         title: input.title,
+        // A title brought along (a file's, a share's) is kept as if the user had chosen it.
+        titleSource: 'user',
         model: input.model,
         createdAt: now,
         updatedAt: now,

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { conversations, messages } from '@/db/schema';
-import type { ChatMessage } from '@/lib/schemas/chat';
+import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
 import { parseStoredMetadata, parseStoredParts } from '@/lib/schemas/stored-message';
 
 export type MessageRow = typeof messages.$inferSelect;
@@ -211,4 +211,14 @@ export function markUnansweredTurns(db: Db, reason: string): number {
     from ${messages} m
     where m.role = 'user'
       and m.seq = (select max(seq) from ${messages} where conversation_id = m.conversation_id)`).changes;
+}
+
+/** A conversation's answers' stored usage and cost (the per-conversation totals; lib/usage.ts sums them). */
+export function listAnswerUsage(db: Db, conversationId: string): Array<MessageMetadata | undefined> {
+  return db
+    .select({ metadata: messages.metadata })
+    .from(messages)
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.role, 'assistant')))
+    .all()
+    .map((r) => parseStoredMetadata(r.metadata));
 }

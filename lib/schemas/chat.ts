@@ -81,6 +81,8 @@ export const ChatRequestSchema = z
     message: UserMessageSchema,
     model: z.string().min(1).max(200).optional(),
     tools: ToolSettingsSchema.optional(),
+    /** With a conversation's first message: the assistant it starts with (ignored afterwards). */
+    assistantId: z.string().min(1).max(64).optional(),
   })
   .strict();
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
@@ -89,9 +91,17 @@ export const RenameSchema = z
   .object({ title: z.string().trim().min(1, 'must not be empty').max(200) })
   .strict();
 
-/** PATCH /api/conversations/[id]: rename and/or tool settings. */
+/** The most characters of a conversation's (or an assistant's) instructions. */
+export const MAX_INSTRUCTIONS_CHARS = 8000;
+
+/** PATCH /api/conversations/[id]: rename, tool settings and/or its instructions ("" or null clears them). */
 export const ConversationPatchSchema = ToolSettingsSchema.extend({
   title: RenameSchema.shape.title.optional(),
+  instructions: z
+    .string()
+    .max(MAX_INSTRUCTIONS_CHARS, `must be at most ${MAX_INSTRUCTIONS_CHARS} characters`)
+    .nullable()
+    .optional(),
 }).strict();
 
 /** GET /api/conversations/[id]/messages: the page of messages just before position `before`. */
@@ -111,6 +121,8 @@ export type MessageMetadata = {
   createdAt?: number;
   model?: string;
   usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  /** USD, from the admin's price for the model when the answer was written (lib/usage.ts). */
+  cost?: number;
   interrupted?: boolean;
   error?: string;
   /** Written by an import (set by the server, whatever the file said): it did not happen here, its tool calls never ran here. */

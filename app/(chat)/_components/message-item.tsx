@@ -172,7 +172,9 @@ export const MessageItem = memo(function MessageItem({
           ■ Interrupted — this answer was cut short.
         </p>
       )}
-      {!streaming && hasText && <MessageActions text={textOf(message)} onRegenerate={onRegenerate} />}
+      {!streaming && hasText && (
+        <MessageActions text={textOf(message)} onRegenerate={onRegenerate} details={message.metadata ?? {}} />
+      )}
     </div>
   );
 });
