@@ -62,6 +62,9 @@ type ModelRequest = { body: { messages: Array<{ role: string; content: unknown }
 async function userContentWith(page: Page, marker: string): Promise<Array<Record<string, unknown>>> {
   const requests = (await fakeModelRequests(page.request)) as unknown as ModelRequest[];
   for (const request of requests.toReversed()) {
+    // A title request (app/_server/titles.ts) quotes the message as text: not the turn we look for.
+    const system = request.body.messages.find((m) => m.role === 'system');
+    if (String(system?.content ?? '').startsWith('You write titles for chat conversations.')) continue;
     const user = request.body.messages.findLast((m) => m.role === 'user');
     const content = Array.isArray(user?.content)
       ? (user.content as Array<Record<string, unknown>>)
