@@ -17,6 +17,8 @@ export async function register() {
   handleShutdownSignals();
   const { startMcp } = await import('@/app/_server/mcp');
   startMcp();
+  const { sweepOrphanBlobs } = await import('@/app/_server/files');
+  void sweepOrphanBlobs().catch((err) => console.warn('[files] could not sweep unused files', err));
   const [{ refreshOllama }, { getEnv }] = await Promise.all([import('@/lib/ollama'), import('@/lib/env')]);
   void refreshOllama(getEnv().OLLAMA_BASE_URL);
 }

@@ -9,7 +9,7 @@ const securityHeaders = [
 
 const config: NextConfig = {
   poweredByHeader: false,
-  serverExternalPackages: ['better-sqlite3', '@modelcontextprotocol/sdk'],
+  serverExternalPackages: ['better-sqlite3', '@modelcontextprotocol/sdk', 'unpdf'],
   async headers() {
     return [
       { source: '/:path*', headers: securityHeaders },

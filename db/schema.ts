@@ -323,3 +323,26 @@ export const auditLog = sqliteTable(
     index('audit_log_repeat_idx').on(t.action, t.userId, t.lastAt),
   ],
 );
+
+/**
+ * A file a user uploaded (POST /api/files) to attach to a message. The bytes live in the data folder under
+ * `files/`, named by their SHA-256 (two users uploading the same bytes share one copy on disk); the row is
+ * what makes it someone's: only its owner (or a share that includes it) may read it.
+ */
+export const files = sqliteTable(
+  'files',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    /** Hex SHA-256 of the bytes: the name of the blob on disk. */
+    sha256: text('sha256').notNull(),
+    name: text('name').notNull(),
+    /** Decided from the content (lib/files/sniff.ts), not from the name or the browser's word. */
+    mediaType: text('media_type').notNull(),
+    size: integer('size').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('files_user_idx').on(t.userId, t.createdAt), index('files_sha_idx').on(t.sha256)],
+);

@@ -34,6 +34,8 @@ const EnvSchema = z.object({
     .enum(['0', '1'], { error: 'must be 1 (password sign-in on, whatever the admin set) or 0' })
     .default('0')
     .transform((v) => v === '1'),
+  /** Largest file one upload may be (POST /api/files), in MB. */
+  MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(20),
   /** SPEC §7.5: the key that seals secrets stored in the database. */
   ENCRYPTION_KEY: z.string().regex(HEX_KEY, HEX_KEY_RULE).optional(),
 });

@@ -37,9 +37,18 @@ export function route<C>(handler: Handler<C>): Handler<C> {
 
 /** Reads at most `maxBytes` of the body, so an oversized upload is refused without buffering it all. */
 export async function readBodyText(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  return (await readBodyBytes(req, maxBytes)).toString('utf8');
+}
+
+/** The body's bytes, at most `maxBytes` (else 413, `tooLarge` as the message), read without buffering more. */
+export async function readBodyBytes(
+  req: Request,
+  maxBytes: number,
+  tooLarge = `Request body is over ${maxBytes} bytes.`,
+): Promise<Buffer> {
   const declared = Number(req.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) throw new AppError('payload_too_large', `Request body is over ${maxBytes} bytes.`);
-  if (!req.body) return '';
+  if (declared > maxBytes) throw new AppError('payload_too_large', tooLarge);
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -49,11 +58,11 @@ export async function readBodyText(req: Request, maxBytes = MAX_BODY_BYTES): Pro
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => {});
-      throw new AppError('payload_too_large', `Request body is over ${maxBytes} bytes.`);
+      throw new AppError('payload_too_large', tooLarge);
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
 
 export function zodFields(error: z.ZodError): Record<string, string> {

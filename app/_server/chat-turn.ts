@@ -21,6 +21,7 @@ import {
   persistInput,
   withEndState,
 } from '@/app/_server/turn-stages';
+import { attachmentsForModel } from '@/app/_server/files';
 import { refreshChangedResources } from '@/app/_server/resource-refresh';
 import { startTitle, wantsTitle } from '@/app/_server/titles';
 import type { SessionUser } from '@/app/_server/session';
@@ -148,12 +149,18 @@ async function prepareTurn(
   const history = await refreshChangedResources(user, body.id, input.history);
   // The first answer is followed by a title request (titles.ts), unless the user named the conversation.
   const titled = wantsTitle(loaded.row?.titleSource, history);
+  // Attachments become image parts or text for the model (the stored messages keep their file parts).
+  const forModel = await attachmentsForModel(user.id, history, resolved.vision);
   const stream = await runChatTurn({
     model: resolved.model,
     modelId: resolved.info.id,
     instructions: systemMessage(conversation.instructions),
     temperature: conversation.temperature ?? undefined,
-    history,
+    history: forModel.history,
+    notices: forModel.withheld.map(
+      (name) =>
+        `This model cannot view images: ${name} was not sent to it. Pick a model that can, to ask about it.`,
+    ),
     abortSignal,
     save: (message) => {
       ended = message.metadata;

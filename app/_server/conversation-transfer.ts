@@ -1,12 +1,14 @@
 import 'server-only';
 import { generateId } from 'ai';
+import { cleanFileName, fileIdOf, ownFilePart, readBlob, storeFile } from '@/app/_server/files';
+import type { SessionUser } from '@/app/_server/session';
 import { getDb } from '@/db/client';
 import { createConversationWithMessages, getOwnConversation } from '@/db/queries/conversations';
+import { getOwnFile } from '@/db/queries/files';
 import { listMessages, listMessageTree, selectedLeaf } from '@/db/queries/messages';
 import { rebuildTree } from '@/lib/chat/branches';
-import type { SessionUser } from '@/app/_server/session';
 import { conversationToMarkdown } from '@/lib/chat/export';
-import { notFound } from '@/lib/errors';
+import { AppError, notFound } from '@/lib/errors';
 import type { ChatPart, ConversationImportSchema, ToolState } from '@/lib/schemas/chat';
 import { parseStoredParts } from '@/lib/schemas/stored-message';
 import type { z } from 'zod';
@@ -21,10 +23,14 @@ const fileName = (title: string, ext: string) =>
 
 /**
  * Markdown for reading (the selected path), JSON for re-import: every message of every branch in the
- * order written, with full parts and metadata, each with its id and the id of the message it follows,
- * and `selectedId`, the end of the selected path.
+ * order written, with full parts (attachments inlined) and metadata, each with its id and the id of the
+ * message it follows, and `selectedId`, the end of the selected path.
  */
-export function exportConversation(user: SessionUser, id: string, format: 'md' | 'json'): Response {
+export async function exportConversation(
+  user: SessionUser,
+  id: string,
+  format: 'md' | 'json',
+): Promise<Response> {
   const db = getDb();
   const c = getOwnConversation(db, user.id, id);
   if (!c) throw notFound('Conversation not found.');
@@ -43,40 +49,96 @@ export function exportConversation(user: SessionUser, id: string, format: 'md' |
     model: c.model,
     createdAt: c.createdAt.toISOString(),
     selectedId: selectedLeaf(db, id),
-    messages: listMessageTree(db, id),
+    messages: await inlineFiles(user.id, listMessageTree(db, id)),
   };
   return new Response(JSON.stringify(body, null, 2), { headers: headers('application/json', 'json') });
+}
+
+/** A JSON export carries its attachments: each file part's URL becomes a data: URL of the file's bytes. */
+async function inlineFiles<M extends { parts: ChatPart[] }>(userId: string, messages: M[]): Promise<M[]> {
+  const db = getDb();
+  return Promise.all(
+    messages.map(async (m) => {
+      if (!m.parts.some((p) => p.type === 'file')) return m;
+      const parts = await Promise.all(
+        m.parts.map(async (p): Promise<ChatPart> => {
+          if (p.type !== 'file') return p;
+          const id = fileIdOf(p.url);
+          const row = id ? getOwnFile(db, userId, id) : null;
+          if (!row) return p;
+          const data = (await readBlob(row)).toString('base64');
+          return { ...p, url: `data:${row.mediaType};base64,${data}` };
+        }),
+      );
+      return { ...m, parts };
+    }),
+  );
+}
+
+const DATA_URL = /^data:[^;,]*;base64,([A-Za-z0-9+/]*={0,2})$/;
+
+/**
+ * The attachments of an imported file become files of the importer: a data: URL (what exports carry) is
+ * checked like an upload and stored; the importer's own /api/files URL is kept; anything else (another
+ * user's file, a remote URL) becomes a note, never a link.
+ */
+async function importFiles(userId: string, parts: ChatPart[]): Promise<ChatPart[]> {
+  return Promise.all(
+    parts.map(async (p): Promise<ChatPart> => {
+      if (p.type !== 'file') return p;
+      const name = cleanFileName(p.filename ?? 'file');
+      const base64 = DATA_URL.exec(p.url)?.[1];
+      try {
+        if (base64 !== undefined) {
+          const stored = await storeFile(userId, Buffer.from(base64, 'base64'), name);
+          return { type: 'file', mediaType: stored.mediaType, url: stored.url, filename: stored.name };
+        }
+        return ownFilePart(userId, p.url);
+      } catch (err) {
+        const why = err instanceof AppError ? err.message : 'not included';
+        return { type: 'text', text: `_(attachment ${name} not imported: ${why})_` };
+      }
+    }),
+  );
 }
 
 /** An imported tool call is a record of the past: one still pending (awaiting approval) would offer to run here. */
 const FINAL_TOOL_STATES = new Set<ToolState>(['output-available', 'output-error', 'output-denied']);
 const keptPart = (p: ChatPart) =>
-  p.type === 'text' || (p.type === 'dynamic-tool' && FINAL_TOOL_STATES.has(p.state));
+  p.type === 'text' || p.type === 'file' || (p.type === 'dynamic-tool' && FINAL_TOOL_STATES.has(p.state));
 
 /**
- * A JSON export becomes a new conversation of the importer, its branches kept; its parts are read like stored ones
- * (parseStoredParts), and only text and finished tool calls are kept. Every message
- * is marked imported by us (the file's own metadata is not trusted), so its tool calls never pass as run here.
+ * A JSON export becomes a new conversation of the importer, its branches kept; its parts are read like
+ * stored ones (parseStoredParts), and only text, attachments and finished tool calls are kept. Every
+ * message is marked imported by us (the file's own metadata is not trusted), so its tool calls never pass
+ * as run here.
  */
-export function importConversation(
+export async function importConversation(
   user: SessionUser,
   input: z.infer<typeof ConversationImportSchema>,
-): { id: string } {
+): Promise<{ id: string }> {
   const id = generateId();
   // Branches come back as they were (new ids); a file without them is one path.
   const tree = rebuildTree(input.messages, input.selectedId, generateId);
+  const messages = await Promise.all(
+    tree.messages.map(async ({ item: m, id, parentId }) => ({
+      id,
+      parentId,
+      role: m.role,
+      // Files only in the user's own messages (where the app puts them).
+      parts: await importFiles(
+        user.id,
+        parseStoredParts(m.parts).filter((p) => keptPart(p) && (p.type !== 'file' || m.role === 'user')),
+      ),
+      metadata: { imported: true, ...(m.metadata?.interrupted ? { interrupted: true } : {}) },
+    })),
+  );
   createConversationWithMessages(getDb(), {
     id,
     userId: user.id,
     title: input.title,
     model: null,
-    messages: tree.messages.map(({ item: m, id, parentId }) => ({
-      id,
-      parentId,
-      role: m.role,
-      parts: parseStoredParts(m.parts).filter(keptPart),
-      metadata: { imported: true, ...(m.metadata?.interrupted ? { interrupted: true } : {}) },
-    })),
+    messages,
     leafId: tree.leafId,
   });
   return { id };

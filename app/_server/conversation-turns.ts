@@ -1,7 +1,9 @@
 import 'server-only';
 import { getDb } from '@/db/client';
 import { deleteConversation, getOwnConversation } from '@/db/queries/conversations';
+import { listMessages } from '@/db/queries/messages';
 import { turnResponse } from '@/app/_server/chat-turn';
+import { fileIdsOf, releaseFiles } from '@/app/_server/files';
 import { isTurnRunning, readTurn, stopTurn } from '@/app/_server/running-turns';
 import { selectVersion, siblingsOf } from '@/db/queries/messages';
 import type { ChatMessage } from '@/lib/schemas/chat';
@@ -25,11 +27,16 @@ export async function stopOwnTurn(user: SessionUser, id: string): Promise<{ stop
   return { stopped: await stopTurn(id) };
 }
 
-/** Deleting a conversation stops its running turn first, so no answer is written after the delete. */
+/**
+ * Deleting a conversation stops its running turn first, so no answer is written after the delete; then
+ * its attachments go too, unless another message (of another conversation of the owner) still refers to them.
+ */
 export async function deleteOwnConversation(user: SessionUser, id: string): Promise<void> {
   assertOwn(user, id);
   await stopTurn(id);
+  const attached = listMessages(getDb(), id).flatMap((m) => fileIdsOf(m.parts));
   if (!deleteConversation(getDb(), user.id, id)) throw notFound('Conversation not found.');
+  await releaseFiles(attached);
 }
 
 /**

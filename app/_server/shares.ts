@@ -15,7 +15,7 @@ import { newShareToken, SHARE_TOKEN } from '@/lib/share/token';
 export function shareConversation(
   user: SessionUser,
   id: string,
-  opts: { includeToolDetails: boolean; includeOwnerName: boolean },
+  opts: { includeToolDetails: boolean; includeOwnerName: boolean; includeFiles: boolean },
 ) {
   const db = getDb();
   const conversation = getOwnConversation(db, user.id, id);
@@ -66,8 +66,13 @@ export function continueShare(user: SessionUser, token: string): { id: string } 
     messages: share.messages.map((m) => ({
       id: generateId(),
       role: m.role,
+      // The copy's owner does not own the sharer's files: an attachment stays as its name.
       parts: m.parts.map((p) =>
-        p.type === 'text' ? p : { type: 'text', text: `_(used ${p.server}.${p.tool})_` },
+        p.type === 'text'
+          ? p
+          : p.type === 'file'
+            ? { type: 'text', text: `_(attached ${p.name})_` }
+            : { type: 'text', text: `_(used ${p.server}.${p.tool})_` },
       ),
       // A message that was imported into the shared conversation stays marked in the copy.
       metadata: m.imported ? { imported: true } : undefined,

@@ -116,7 +116,10 @@ export async function persistInput(
   }
 
   history = skipPendingApprovals(db, body.id, history);
-  const text = body.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+  // A message of attachments only is titled by their names.
+  const text =
+    body.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n') ||
+    body.message.parts.map((p) => (p.type === 'file' ? (p.filename ?? '') : '')).join(' ');
   const message: ChatMessage = { id: body.message.id, role: 'user', parts: await input.userParts() };
   const outcome = saveUserMessage(db, {
     conversationId: body.id,

@@ -2,6 +2,7 @@ import 'server-only';
 import { getDb } from '@/db/client';
 import type { getOwnConversation } from '@/db/queries/conversations';
 import { recordToolCall } from '@/db/queries/tool-calls';
+import { ownFilePart } from '@/app/_server/files';
 import { readResourceForMessage } from '@/app/_server/mcp-context';
 import { connectNotices } from '@/app/_server/mcp-connections';
 import type { SamplingRun } from '@/app/_server/sampling';
@@ -73,6 +74,7 @@ export async function storedUserParts(
     parts.map(async (p): Promise<ChatPart> => {
       if (p.type === 'text') return { type: 'text', text: p.text };
       if (p.type === 'data-app-message' || p.type === 'data-app-context') return p;
+      if (p.type === 'file') return ownFilePart(user.id, p.url);
       try {
         const read = await readResourceForMessage(user, p.data.server, p.data.uri);
         return {

@@ -35,6 +35,8 @@ export function conversationToMarkdown(
     for (const p of m.parts) {
       if (p.type === 'text' && p.text) out.push(p.text, '');
       else if (p.type === 'dynamic-tool') out.push(toolBlock(p, imported), '');
+      else if (p.type === 'file')
+        out.push(`_(attached: ${(p.filename ?? 'file').replace(/[_*`[\]\n]/g, ' ')})_`, '');
     }
     if (m.metadata?.interrupted) out.push('_(interrupted)_', '');
   }

@@ -38,6 +38,8 @@ export type TurnInput = {
   temperature?: number;
   /** The stored conversation, ending with the user's new message (or the answer awaiting approvals). */
   history: ChatMessage[];
+  /** Shown at the start of the answer: attachments the model could not take (kind `attachment`). */
+  notices?: string[];
   /** Aborted by Stop, a deletion or shutdown; the partial answer is then saved as interrupted. */
   abortSignal: AbortSignal;
   /** Called exactly once when the answer ends, however it ends. */
@@ -109,6 +111,8 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
       const shown = new Set(
         input.history.flatMap((m) => m.parts.flatMap((p) => (p.type === 'data-notice' ? [p.data.text] : []))),
       );
+      for (const text of input.notices ?? [])
+        if (!shown.has(text)) writer.write({ type: 'data-notice', data: { kind: 'attachment', text } });
       for (const text of toolkit?.notices ?? [])
         if (!shown.has(text)) writer.write({ type: 'data-notice', data: { kind: 'connect', text } });
       const messages = await convertToModelMessages<ChatMessage>(input.history.filter(hasContent), {

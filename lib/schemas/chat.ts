@@ -46,13 +46,32 @@ const AppContextPartSchema = z
   })
   .strict();
 
+/** A file uploaded with POST /api/files (SPEC §7.4); the server checks it is the sender's and stores its own type and name. */
+export const FILE_PART_URL = /^\/api\/files\/[A-Za-z0-9_-]{16,64}$/;
+const FilePartSchema = z
+  .object({
+    type: z.literal('file'),
+    mediaType: z.string().max(200),
+    url: z.string().regex(FILE_PART_URL, 'must be a URL answered by POST /api/files'),
+    filename: z.string().max(300).optional(),
+  })
+  .strict();
+
 /** The user's new message, as `useChat` sends it (client metadata is accepted but never stored). */
 export const UserMessageSchema = z
   .object({
     id: z.string().min(1).max(128),
     role: z.literal('user'),
     parts: z
-      .array(z.union([TextPartSchema, ResourcePartSchema, AppMessagePartSchema, AppContextPartSchema]))
+      .array(
+        z.union([
+          TextPartSchema,
+          ResourcePartSchema,
+          FilePartSchema,
+          AppMessagePartSchema,
+          AppContextPartSchema,
+        ]),
+      )
       .min(1)
       .max(20)
       .refine((parts) => parts.filter((p) => p.type === 'data-app-message').length <= 1, {
@@ -61,7 +80,7 @@ export const UserMessageSchema = z
     metadata: z.unknown().optional(),
   })
   .strict()
-  .refine((m) => m.parts.some((p) => p.type === 'text' && p.text.trim().length > 0), {
+  .refine((m) => m.parts.some((p) => (p.type === 'text' && p.text.trim().length > 0) || p.type === 'file'), {
     message: 'message is empty',
     path: ['parts'],
   });
@@ -151,8 +170,8 @@ export type MessageMetadata = {
 /** Custom data parts in assistant messages: live MCP progress (not stored) and visible notices. */
 export type ChatDataParts = {
   'tool-progress': { progress: number; total?: number; message?: string };
-  /** `connect`: a server this turn would use needs the user to sign in or supply a value first. */
-  notice: { kind: 'step-limit' | 'connect'; text: string };
+  /** `connect`: a server this turn would use needs the user to sign in or supply a value first. `attachment`: an attachment the model could not take (an image for a model without vision). */
+  notice: { kind: 'step-limit' | 'connect' | 'attachment'; text: string };
   /** A user message an MCP App sent (`ui/message`), marked with the app it came from. */
   'app-message': { server: string; tool: string };
   /** Context an MCP App shared for the model (`ui/update-model-context`), sent with a user message. */
@@ -276,7 +295,12 @@ export const ConversationImportSchema = z
   .loose();
 
 export const ShareCreateSchema = z
-  .object({ includeToolDetails: z.boolean().default(false), includeOwnerName: z.boolean().default(false) })
+  .object({
+    includeToolDetails: z.boolean().default(false),
+    includeOwnerName: z.boolean().default(false),
+    /** Attachments (images, files) of the messages; left out unless the owner includes them. */
+    includeFiles: z.boolean().default(false),
+  })
   .strict();
 
 export const PromptGetSchema = z

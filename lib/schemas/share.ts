@@ -13,9 +13,18 @@ const PublicToolPartSchema = z.object({
   output: z.string().optional(),
   error: z.string().optional(),
 });
+/** An attachment the owner chose to share: the page shows it from /api/files/[id]?share=<token>. */
+const PublicFilePartSchema = z.object({
+  type: z.literal('file'),
+  id: z.string(),
+  name: z.string(),
+  mediaType: z.string(),
+  size: z.number().optional(),
+});
 const PublicPartSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }),
   PublicToolPartSchema,
+  PublicFilePartSchema,
 ]);
 const PublicMessageSchema = z.object({
   role: z.enum(['user', 'assistant']),
@@ -24,6 +33,7 @@ const PublicMessageSchema = z.object({
 });
 
 export type PublicToolPart = z.infer<typeof PublicToolPartSchema>;
+export type PublicFilePart = z.infer<typeof PublicFilePartSchema>;
 export type PublicPart = z.infer<typeof PublicPartSchema>;
 export type PublicMessage = Omit<z.infer<typeof PublicMessageSchema>, 'parts'> & { parts: PublicPart[] };
 

@@ -45,7 +45,7 @@ const StoredPartSchema = z.discriminatedUnion('type', [
   ]),
   z.object({
     type: z.literal('data-notice'),
-    data: z.object({ kind: z.enum(['step-limit', 'connect']), text: str }),
+    data: z.object({ kind: z.enum(['step-limit', 'connect', 'attachment']), text: str }),
   }),
   z.object({
     type: z.literal('data-resource'),

@@ -131,3 +131,25 @@ test('a shared result leaves out what the server meant for the model only (audie
   assert.ok(json.includes('USER-ONLY') && json.includes('SHARED'));
   assert.ok(!json.includes('MODEL-ONLY'));
 });
+
+test('attachments are shared only when the owner includes them, by id and name (never their URL)', () => {
+  const id = 'AbCdEfGhIjKlMnOpQrStUv';
+  const messages: ChatMessage[] = [
+    {
+      id: 'u1',
+      role: 'user',
+      parts: [
+        { type: 'text', text: 'see' },
+        { type: 'file', url: `/api/files/${id}`, mediaType: 'image/png', filename: 'cat.png' },
+        { type: 'file', url: 'https://example.com/x.png', mediaType: 'image/png', filename: 'remote.png' },
+      ],
+    },
+  ];
+  assert.deepEqual(serializeForShare(messages, { includeToolDetails: true })[0]?.parts, [
+    { type: 'text', text: 'see' },
+  ]);
+  assert.deepEqual(serializeForShare(messages, { includeToolDetails: false, includeFiles: true })[0]?.parts, [
+    { type: 'text', text: 'see' },
+    { type: 'file', id, name: 'cat.png', mediaType: 'image/png' },
+  ]);
+});

@@ -1,7 +1,8 @@
 /**
  * What a share link may show: an allowlist, not a denylist. Message text, and tool calls as
  * "Used server.tool" — with arguments and results only when the owner ticked "Include tool details".
- * Never ids, metadata (model, usage, errors), system prompts, files, reasoning or custom data parts;
+ * Never ids, metadata (model, usage, errors), system prompts, reasoning or custom data parts; the user's
+ * attachments only when the owner ticked "Include attachments" (then readable through the share's token);
  * only the imported flag, so an imported message (and its tool calls) never passes as having happened here.
  */
 import type { ChatMessage, ChatPart, ToolPart } from '@/lib/schemas/chat';
@@ -35,8 +36,20 @@ function toolState(part: ToolPart): PublicToolPart['state'] {
   return 'cancelled';
 }
 
-function publicPart(part: ChatPart, includeToolDetails: boolean): PublicPart | null {
+type ShareOptions = { includeToolDetails: boolean; includeFiles?: boolean };
+
+/** `/api/files/<id>` → the id (the public part names the file; the page builds a URL with the share's token). */
+const FILE_ID_IN_URL = /^\/api\/files\/([A-Za-z0-9_-]{16,64})$/;
+
+function publicPart(part: ChatPart, opts: ShareOptions): PublicPart | null {
   if (part.type === 'text') return { type: 'text', text: part.text };
+  if (part.type === 'file') {
+    const id = FILE_ID_IN_URL.exec(part.url)?.[1];
+    return opts.includeFiles && id
+      ? { type: 'file', id, name: part.filename ?? 'file', mediaType: part.mediaType }
+      : null;
+  }
+  const includeToolDetails = opts.includeToolDetails;
   if (part.type !== 'dynamic-tool') return null;
   const meta = toolMetadataOf(part);
   const tool: PublicToolPart = {
@@ -56,14 +69,12 @@ function publicPart(part: ChatPart, includeToolDetails: boolean): PublicPart | n
 
 export function serializeForShare(
   messages: Array<Pick<ChatMessage, 'role' | 'parts' | 'metadata'>>,
-  opts: { includeToolDetails: boolean },
+  opts: ShareOptions,
 ): PublicMessage[] {
   const out: PublicMessage[] = [];
   for (const m of messages) {
     if (m.role !== 'user' && m.role !== 'assistant') continue;
-    const parts = m.parts
-      .map((p) => publicPart(p, opts.includeToolDetails))
-      .filter((p): p is PublicPart => p !== null);
+    const parts = m.parts.map((p) => publicPart(p, opts)).filter((p): p is PublicPart => p !== null);
     if (parts.length)
       out.push({
         role: m.role,

@@ -15,6 +15,7 @@ import { type AppContextNote, type AppHost, AppHostContext } from './mcp-app-hos
 import { Composer } from './composer';
 import { ErrorNotice } from './error-notice';
 import type { ResourceAttachment } from './attachment-chips';
+import type { UploadedFile } from './use-uploads';
 import { requestBody } from './chat-request';
 import { ConversationIdContext } from './turn-request-answer';
 import { MessageItem } from './message-item';
@@ -222,6 +223,12 @@ export function Chat({
    * counter shows the new version at once (the server numbers versions the same way: in order written).
    */
   async function editMessage(messageId: string, text: string) {
+    // The new version keeps the message's attached files; only its text changes.
+    const kept = (messages.find((m) => m.id === messageId)?.parts ?? []).flatMap((p) =>
+      p.type === 'file'
+        ? [{ type: 'file' as const, mediaType: p.mediaType, url: p.url, filename: p.filename }]
+        : [],
+    );
     const editId = newMessageId();
     const versions = [...(siblings[messageId] ?? [messageId]), editId];
     mergeSiblings(Object.fromEntries(versions.map((v) => [v, versions])));
@@ -229,7 +236,7 @@ export function Chat({
       const at = list.findIndex((m) => m.id === messageId);
       return at < 0 ? list : list.slice(0, at);
     });
-    await sendMessage({ id: editId, role: 'user', parts: [{ type: 'text', text }] });
+    await sendMessage({ id: editId, role: 'user', parts: [{ type: 'text', text }, ...kept] });
   }
 
   function versionsOf(messageId: string): Versions | undefined {
@@ -282,7 +289,12 @@ export function Chat({
     }
   }, [status, hasAnswer, markCreated]);
 
-  function send(text: string, attachments: ResourceAttachment[] = [], fromApp?: AppContextNote) {
+  function send(
+    text: string,
+    attachments: ResourceAttachment[] = [],
+    files: UploadedFile[] = [],
+    fromApp?: AppContextNote,
+  ) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
       window.history.replaceState(null, '', `/c/${id}`);
     }
@@ -305,8 +317,16 @@ export function Chat({
       ? [{ type: 'data-app-message' as const, data: { server: fromApp.server, tool: fromApp.tool } }]
       : [];
     if (contexts.length) setAppContexts(new Map());
-    const extra = [...resources, ...contexts, ...mark];
-    void sendMessage(extra.length ? { parts: [{ type: 'text', text }, ...extra] } : { text });
+    const attached = files.map((f) => ({
+      type: 'file' as const,
+      mediaType: f.mediaType,
+      url: f.url,
+      filename: f.name,
+    }));
+    const extra = [...resources, ...attached, ...contexts, ...mark];
+    void sendMessage(
+      extra.length ? { parts: [...(text ? [{ type: 'text' as const, text }] : []), ...extra] } : { text },
+    );
   }
 
   const sendRef = useRef(send);
@@ -318,7 +338,7 @@ export function Chat({
       conversationId: id,
       sendFromApp: (note) => {
         if (busyRef.current) return false;
-        sendRef.current(note.text, [], note);
+        sendRef.current(note.text, [], [], note);
         return true;
       },
       shareContext: (toolCallId, note) => setAppContexts((m) => new Map(m).set(toolCallId, note)),

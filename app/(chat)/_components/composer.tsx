@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { readDraft, writeDraft } from '@/lib/drafts';
 import type { ToolSettings } from '@/lib/schemas/chat';
@@ -9,6 +10,8 @@ import { ComposerToolbar } from './composer-toolbar';
 import { MenuListbox } from './menu-listbox';
 import { renderPromptText } from './prompt-requests';
 import { SendButton } from './send-button';
+import { UploadChips } from './upload-chips';
+import { type UploadedFile, useUploads } from './use-uploads';
 import { MODE_LABELS } from './tool-selection';
 import { useComposerMenus } from './use-composer-menus';
 import { type PromptInfo, type TemplateInfo, useMcpCatalogs } from './use-mcp-catalogs';
@@ -24,8 +27,8 @@ const ToolsPanel = lazy(() => import('./tools-panel').then((m) => ({ default: m.
 type Props = {
   busy: boolean;
   disabled?: boolean;
-  /** The trimmed text, and the resources attached with `@` (cleared once sent). */
-  onSend: (text: string, attachments: ResourceAttachment[]) => void;
+  /** The trimmed text, the resources attached with `@` and the uploaded files (cleared once sent). */
+  onSend: (text: string, attachments: ResourceAttachment[], files: UploadedFile[]) => void;
   onStop: () => void;
   models?: Array<{ id: string; label: string }>;
   model?: string | null;
@@ -67,6 +70,10 @@ export function Composer(props: Props) {
   const [toolsOpen, setToolsOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const uploads = useUploads();
+  const t = useTranslations('attachments');
   const listboxId = useId();
   const { tools, toolsFailed, loadTools, prompts, loadPrompts, resources, loadResources } = useMcpCatalogs();
   const menus = useComposerMenus({ text, caret, prompts, resources });
@@ -149,13 +156,17 @@ export function Composer(props: Props) {
     else void insertPrompt(pick.prompt, {});
   }
 
+  // Files still uploading hold the message back; failed ones are left out (their chips say why).
+  const canSend = (Boolean(text.trim()) || uploads.ready.length > 0) && !uploads.uploading && !disabled;
+
   function submit() {
     const value = text.trim();
-    if (!value || busy || disabled) return;
-    onSend(value, attachments);
+    if (!canSend || busy) return;
+    onSend(value, attachments, uploads.ready);
     setText('');
     setCaret(0);
     setAttachments([]);
+    uploads.clear();
     setPanel(null);
     setNotice(null);
   }
@@ -196,8 +207,34 @@ export function Composer(props: Props) {
     </Suspense>
   ) : null;
 
+  const hasFiles = (e: { dataTransfer: DataTransfer }) => e.dataTransfer.types.includes('Files');
+
   return (
-    <div data-composer className="relative mx-auto w-full max-w-3xl space-y-1">
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; the "Attach files" button and paste do the same by keyboard
+    <div
+      data-composer
+      data-dragging={dragging || undefined}
+      className={`relative mx-auto w-full max-w-3xl space-y-1 rounded-2xl ${dragging ? 'ring-2 ring-blue-500' : ''}`}
+      onDragOver={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => {
+        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={(e) => {
+        if (!hasFiles(e)) return;
+        e.preventDefault();
+        setDragging(false);
+        uploads.add(Array.from(e.dataTransfer.files));
+      }}
+    >
+      {dragging && (
+        <p className="pointer-events-none absolute inset-x-0 -top-7 text-center text-xs font-medium text-blue-700 dark:text-blue-300">
+          {t('drop')}
+        </p>
+      )}
       {overlay}
       <ComposerToolbar
         busy={busy}
@@ -217,6 +254,7 @@ export function Composer(props: Props) {
         items={attachments}
         onRemove={(item) => setAttachments((list) => list.filter((a) => a !== item))}
       />
+      <UploadChips uploads={uploads.uploads} onRemove={uploads.remove} />
       <form
         className="flex w-full items-end gap-2 rounded-2xl border border-zinc-300 bg-white p-2 shadow-sm dark:border-zinc-700 dark:bg-zinc-900"
         onSubmit={(e) => {
@@ -224,6 +262,27 @@ export function Composer(props: Props) {
           submit();
         }}
       >
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          data-file-input
+          onChange={(e) => {
+            uploads.add(Array.from(e.target.files ?? []));
+            e.target.value = '';
+          }}
+        />
+        <button
+          type="button"
+          aria-label={t('attach')}
+          title={t('attach')}
+          disabled={disabled}
+          onClick={() => fileInput.current?.click()}
+          className="grid size-10 shrink-0 place-items-center rounded-xl text-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 disabled:opacity-40 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+        >
+          <span aria-hidden>📎</span>
+        </button>
         <label htmlFor="composer-input" className="sr-only">
           Message
         </label>
@@ -243,11 +302,17 @@ export function Composer(props: Props) {
             setNotice(null);
           }}
           onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+          onPaste={(e) => {
+            const pasted = Array.from(e.clipboardData.files);
+            if (!pasted.length) return;
+            e.preventDefault();
+            uploads.add(pasted);
+          }}
           onFocus={() => setToolsOpen(false)}
           onKeyDown={onKeyDown}
           className="max-h-48 min-h-10 min-w-0 flex-1 resize-none bg-transparent px-2 py-2 text-sm outline-none [field-sizing:content]"
         />
-        <SendButton busy={busy} canSend={Boolean(text.trim()) && !disabled} onStop={onStop} />
+        <SendButton busy={busy} canSend={canSend} onStop={onStop} />
       </form>
       {argsFor && (
         <Suspense fallback={null}>

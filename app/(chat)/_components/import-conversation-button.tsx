@@ -34,7 +34,8 @@ export function ImportConversationButton() {
 
   async function importFile(file: File) {
     setError(null);
-    if (file.size > MAX_BYTES) return setError(t('tooLarge'));
+    // A JSON export may carry attachments (inlined): its limit is the server's, which answers 413 with why.
+    if (isMarkdown(file) && file.size > MAX_BYTES) return setError(t('tooLarge'));
     let data: unknown;
     if (isMarkdown(file)) {
       data = parseConversationMarkdown(await file.text());

@@ -4,6 +4,7 @@ import { useTranslations } from 'next-intl';
 import { memo, useState } from 'react';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import { EditMessage } from './edit-message';
+import { FileAttachments, type ShownFile } from './file-attachments';
 import { ImportedMark } from './imported-mark';
 import { MessageActions } from './message-actions';
 import type { ChatMessage, ToolPart, ToolProgress } from '@/lib/schemas/chat';
@@ -71,6 +72,12 @@ function AppParts({ message }: { message: ChatMessage }) {
   );
 }
 
+/** The files attached to a user message. */
+const filesOf = (message: ChatMessage): ShownFile[] =>
+  message.parts.flatMap((p) =>
+    p.type === 'file' ? [{ url: p.url, name: p.filename ?? 'file', mediaType: p.mediaType }] : [],
+  );
+
 const textOf = (message: ChatMessage) => message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
 /** A server's elicitation and sampling requests, by the tool call they came from (shown in its card). */
@@ -135,12 +142,15 @@ export const MessageItem = memo(function MessageItem({
           <>
             <AttachmentChips items={resourcesOf(message)} />
             <AppParts message={message} />
-            <div
-              data-message-text
-              className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800"
-            >
-              {text}
-            </div>
+            <FileAttachments files={filesOf(message)} />
+            {text && (
+              <div
+                data-message-text
+                className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800"
+              >
+                {text}
+              </div>
+            )}
             <div className="flex items-center gap-2">
               {versions && <VersionSwitcher versions={versions} />}
               <MessageActions text={text} onEdit={onEditResend ? () => setEditing(true) : undefined} />

@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
 import { Modal, ModalClose } from '@/app/_components/modal';
 
@@ -20,6 +21,8 @@ export function ShareDialog({ conversationId, onClose }: Props) {
   const linkRef = useRef<HTMLInputElement>(null);
   const [includeToolDetails, setIncludeToolDetails] = useState(false);
   const [includeOwnerName, setIncludeOwnerName] = useState(false);
+  const [includeFiles, setIncludeFiles] = useState(false);
+  const t = useTranslations('attachments');
   const [created, setCreated] = useState<Created | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -34,7 +37,7 @@ export function ShareDialog({ conversationId, onClose }: Props) {
       const res = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}/share`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ includeToolDetails, includeOwnerName }),
+        body: JSON.stringify({ includeToolDetails, includeOwnerName, includeFiles }),
       });
       if (res.status !== 201) throw new Error(await errorMessage(res, 'Could not create the link.'));
       setCreated((await res.json()) as Created);
@@ -139,6 +142,15 @@ export function ShareDialog({ conversationId, onClose }: Props) {
               className="mt-0.5"
             />
             <span>Show my name</span>
+          </label>
+          <label className="flex items-start gap-2">
+            <input
+              type="checkbox"
+              checked={includeFiles}
+              onChange={(e) => setIncludeFiles(e.target.checked)}
+              className="mt-0.5"
+            />
+            <span>{t('includeInShare')}</span>
           </label>
           <button
             type="button"

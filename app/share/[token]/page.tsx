@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { FileAttachments } from '@/app/(chat)/_components/file-attachments';
 import { ImportedMark } from '@/app/(chat)/_components/imported-mark';
 import { Markdown } from '@/app/(chat)/_components/markdown';
 import { getSessionUser } from '@/app/_server/session';
@@ -74,16 +75,25 @@ function ToolLine({ part, imported }: { part: PublicToolPart; imported: boolean 
   );
 }
 
-function SharedMessage({ message }: { message: PublicMessage }) {
+function SharedMessage({ message, token }: { message: PublicMessage; token: string }) {
   const imported = message.imported === true;
   if (message.role === 'user') {
     const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+    // Attachments the owner included, read through this share's token (GET /api/files/[id]?share=).
+    const files = message.parts.flatMap((p) =>
+      p.type === 'file'
+        ? [{ url: `/api/files/${p.id}?share=${token}`, name: p.name, mediaType: p.mediaType }]
+        : [],
+    );
     return (
       <div data-role="user" data-imported={imported || undefined} className="flex flex-col items-end">
         {imported && <ImportedMark />}
-        <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">
-          {text}
-        </div>
+        <FileAttachments files={files} />
+        {text && (
+          <div className="max-w-[85%] whitespace-pre-wrap break-words rounded-2xl bg-zinc-100 px-4 py-2 text-sm dark:bg-zinc-800">
+            {text}
+          </div>
+        )}
       </div>
     );
   }
@@ -93,9 +103,9 @@ function SharedMessage({ message }: { message: PublicMessage }) {
       {message.parts.map((part, i) =>
         part.type === 'text' ? (
           <Markdown key={i} text={part.text} />
-        ) : (
+        ) : part.type === 'tool' ? (
           <ToolLine key={i} part={part} imported={imported} />
-        ),
+        ) : null,
       )}
     </div>
   );
@@ -135,7 +145,7 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
         {share.messages.length === 0 ? (
           <p className="text-center text-sm text-zinc-500">This conversation has no messages.</p>
         ) : (
-          share.messages.map((m, i) => <SharedMessage key={i} message={m} />)
+          share.messages.map((m, i) => <SharedMessage key={i} message={m} token={token} />)
         )}
       </div>
     </main>

@@ -1,0 +1,21 @@
+import { fileResponse, findReadableFile, readBlob } from '@/app/_server/files';
+import { getSessionUser } from '@/app/_server/session';
+import { AppError } from '@/lib/errors';
+import { route } from '@/lib/http';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** The owner's file; or, with `?share=<token>`, a file that share includes (for anyone holding the link). */
+export const GET = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
+  const { id } = await params;
+  const share = new URL(req.url).searchParams.get('share') ?? undefined;
+  let userId: string | undefined;
+  if (share === undefined) {
+    const user = await getSessionUser(req.headers);
+    if (!user) throw new AppError('unauthorized', 'Sign in first.');
+    userId = user.id;
+  }
+  const row = findReadableFile(id, { userId, share });
+  return fileResponse(row, await readBlob(row), req, share !== undefined);
+});
