@@ -105,7 +105,7 @@ test('A2: an approval is answered once: concurrent, repeated and contradicting a
   await admin.close();
 });
 
-test('A12: editing a message while its answer streams stops that answer first; no stale answer is stored', async ({
+test("A12: an edit sent under a streaming message's id is refused and stops nothing; an edit is a new version, and the stopped answer never takes over the conversation", async ({
   browser,
 }) => {
   const admin = await browser.newContext();
@@ -127,14 +127,24 @@ test('A12: editing a message while its answer streams stops that answer first; n
   expect(other.status()).toBe(409);
   expect((await other.json()).error.message).toMatch(/still being written/);
 
-  // The edit of the streaming turn's message stops it and answers the new text.
-  const edit = await admin.request.post('/api/chat', {
+  // Other text under the stored id: 409 naming the way to edit; the running answer goes on.
+  const rewrite = await admin.request.post('/api/chat', {
     data: { id, message: userMessage(messageId, 'Edited [[say:fresh answer]]') },
+    headers: h,
+  });
+  expect(rewrite.status()).toBe(409);
+  expect((await rewrite.json()).error.fields).toHaveProperty(['message.id']);
+  expect((await (await admin.request.get(`/api/conversations/${id}`)).json()).running).toBe(true);
+
+  // Stop, then the edit as a new version beside the first message.
+  await admin.request.post(`/api/chat/${id}/stop`, { headers: h });
+  await (await streaming).text();
+  const edit = await admin.request.post('/api/chat', {
+    data: { id, parentId: null, message: userMessage(`${id}-m2`, 'Edited [[say:fresh answer]]') },
     headers: h,
   });
   expect(edit.status()).toBe(200);
   await edit.text();
-  await (await streaming).text();
   const stored = (await (await admin.request.get(`/api/conversations/${id}`)).json()) as {
     messages: Array<{ role: string; parts: Array<{ type: string; text?: string }> }>;
   };

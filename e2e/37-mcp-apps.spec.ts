@@ -8,6 +8,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
 import {
   ADMIN,
+  chooseRowAction,
   ensureUser,
   fakeModelRequests,
   originHeaders,
@@ -283,7 +284,7 @@ test('admin: permissions granted per server, and apps switched off fall back to 
   // In the server form: the clipboard may be granted; the camera stays off.
   const adminPage = await admin.newPage();
   await adminPage.goto('/admin/mcp');
-  await adminPage.locator(`[data-server-row="${SERVER}"]`).getByRole('button', { name: 'Edit' }).click();
+  await chooseRowAction(adminPage, SERVER, 'Edit');
   const form = adminPage.getByRole('dialog', { name: `Edit server ${SERVER}` });
   await expect(form.getByLabel("Show this server's apps in tool cards")).toBeChecked();
   await expect(form.getByLabel('Camera')).not.toBeChecked();

@@ -15,12 +15,14 @@ import {
 import { admitTurn } from '@/app/_server/turn-admission';
 import { prepareToolkit, storedUserParts } from '@/app/_server/turn-toolkit';
 import {
+  editUnderStoredId,
   loadTurn,
   persistAnswer,
   persistFailure,
   persistInput,
   withEndState,
 } from '@/app/_server/turn-stages';
+import { textOfParts } from '@/db/queries/messages';
 import { attachmentsForModel } from '@/app/_server/files';
 import { refreshChangedResources } from '@/app/_server/resource-refresh';
 import { startTitle, wantsTitle } from '@/app/_server/titles';
@@ -96,7 +98,13 @@ function once(fn: () => void): () => void {
 async function claimConversation(user: SessionUser, body: ChatPost): Promise<TurnHandle> {
   if ('message' in body && isTurnRunning(body.id)) {
     const stored = loadConversation(getDb(), user.id, body.id);
-    if (stored.row && stored.messages.some((m) => m.id === body.message.id)) await stopTurn(body.id);
+    const same = stored.messages.find((m) => m.id === body.message.id);
+    if (stored.row && same) {
+      // An edit sent under the stored id is refused before it could stop anything.
+      if (same.role === 'user' && textOfParts(same.parts) !== textOfParts(body.message.parts))
+        throw editUnderStoredId();
+      await stopTurn(body.id);
+    }
   }
   return beginTurn(body.id);
 }

@@ -105,8 +105,10 @@ describe('persist input', () => {
       [text('one'), text('answer one'), text('two, edited')],
     );
     assert.deepEqual(siblingsOf(db, c, [edit]), { [edit]: [second, edit] });
+    // Other text under a stored id is refused (409), not a silent rewrite.
+    await assert.rejects(send('alice', say(c, first, 'one, rewritten')), isCode('conflict'));
     // Regenerate the first answer: the stored message is kept, the model sees the path up to it.
-    const again = await send('alice', say(c, first, 'ignored'));
+    const again = await send('alice', say(c, first, 'one'));
     assert.deepEqual(
       again.history.map((m) => m.parts),
       [text('one')],

@@ -136,6 +136,7 @@ export async function persistInput(
     throw new AppError('bad_request', 'The message this one follows does not exist.', {
       parentId: 'is not a message of this conversation',
     });
+  if (outcome === 'changed') throw editUnderStoredId();
   if (outcome === 'not-a-user-message')
     throw new AppError('bad_request', 'That message id belongs to an answer.', {
       'message.id': 'is not a user message',
@@ -149,6 +150,15 @@ export async function persistInput(
     history: followed ? [...history, message] : listMessages(db, body.id),
     settings: { ...stored, ...patch },
   };
+}
+
+/** A stored message id sent with other text: 409, and nothing changes (not even a running answer). */
+export function editUnderStoredId(): AppError {
+  return new AppError(
+    'conflict',
+    'This message is stored with other text. Send an edit as a new message (a new id, with parentId naming the message before it): the old version stays.',
+    { 'message.id': 'names a stored message with other text' },
+  );
 }
 
 /**

@@ -12,8 +12,14 @@ UPDATE `conversations` SET `leaf_id` = (
   SELECT m.`id` FROM `messages` m WHERE m.`conversation_id` = `conversations`.`id` ORDER BY m.`seq` DESC LIMIT 1
 );
 --> statement-breakpoint
--- A message written also becomes the end of the selected path (a new message, a new answer), in the same statement.
+-- A message written also becomes the end of the selected path, in the same statement: a user's message (new or
+-- an edit) always; an answer when it answers the end of the path or is a new version of the answer there. An
+-- answer to a branch left meanwhile (an edit stopped its turn; it is stored as interrupted) stays beside it.
 DROP TRIGGER IF EXISTS `messages_touch_insert`;--> statement-breakpoint
 CREATE TRIGGER `messages_touch_insert` AFTER INSERT ON `messages` BEGIN
-  UPDATE `conversations` SET `updated_at` = new.created_at, `leaf_id` = new.id WHERE `id` = new.conversation_id;
+  UPDATE `conversations` SET `updated_at` = new.created_at, `leaf_id` = CASE
+    WHEN new.role = 'user' OR `leaf_id` IS NULL OR `leaf_id` = new.parent_id
+      OR (SELECT l.`parent_id` FROM `messages` l WHERE l.`id` = `conversations`.`leaf_id`) IS new.parent_id
+    THEN new.id ELSE `leaf_id` END
+  WHERE `id` = new.conversation_id;
 END;

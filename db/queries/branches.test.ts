@@ -137,14 +137,44 @@ describe('a conversation tree', () => {
     assert.deepEqual(siblingsOf(db, c, ['q1b', 'a1b']), { q1b: ['q1', 'q1b'] });
 
     // Regenerate a1b: its question is kept and selected, the new answer is a sibling.
-    assert.equal(ask('q1b', 'ignored text', 'whatever-not-checked'), 'unknown-parent');
-    assert.equal(ask('q1b', 'ignored text', null), 'existing');
+    assert.equal(ask('q1b', 'capital of Italy?', 'whatever-not-checked'), 'unknown-parent');
+    // Other text under a stored id is an edit sent wrong: refused, nothing written.
+    assert.equal(ask('q1b', 'capital of Spain?', null), 'changed');
+    assert.equal(listMessageTree(db, c).length, 6);
+    assert.equal(ask('q1b', 'capital of Italy?', null), 'existing');
     assert.deepEqual(ids(listMessages(db, c)), ['q1b']);
     answer('a1c', 'Roma', 'q1b');
     assert.deepEqual(ids(listMessages(db, c)), ['q1b', 'a1c']);
     assert.deepEqual(listMessages(db, c)[0]?.parts, text('capital of Italy?'));
     assert.deepEqual(siblingsOf(db, c, ['q1b', 'a1c']), { q1b: ['q1', 'q1b'], a1c: ['a1b', 'a1c'] });
     assert.equal(listMessageTree(db, c).length, 7);
+  });
+
+  test('an answer to a branch left meanwhile (its turn stopped by an edit) stays beside it; the edit stays selected', () => {
+    const d = 'tree-late';
+    const say = (id: string, t: string, parentId: string | null, isNew = false) =>
+      saveUserMessage(db, {
+        conversationId: d,
+        userId: 'u',
+        title: 't',
+        model: null,
+        isNew,
+        modelChanged: false,
+        message: { id, role: 'user', parts: text(t) },
+        parentId,
+      });
+    assert.equal(say('l1', 'long question', null, true), 'appended');
+    // The edit arrives while l1's answer is still being written…
+    assert.equal(say('l1b', 'edited question', null), 'appended');
+    // …and the stopped answer is stored afterwards, as the answer to l1.
+    saveAssistantMessage(db, d, { id: 'la', role: 'assistant', parts: text('half an ans') }, 'l1');
+    assert.equal(selectedLeaf(db, d), 'l1b');
+    saveAssistantMessage(db, d, { id: 'lb', role: 'assistant', parts: text('fresh') }, 'l1b');
+    assert.deepEqual(ids(listMessages(db, d)), ['l1b', 'lb']);
+    // A regenerate of lb (a new answer to l1b while lb ends the path) is selected.
+    saveAssistantMessage(db, d, { id: 'lc', role: 'assistant', parts: text('fresher') }, 'l1b');
+    assert.deepEqual(ids(listMessages(db, d)), ['l1b', 'lc']);
+    assert.equal(listMessageTree(db, d).length, 5);
   });
 
   test('selecting a version follows its newest answers down, and the choice is stored', () => {
@@ -188,7 +218,7 @@ describe('a conversation tree', () => {
 
   test('after a crash during a regenerate, the question gets another (interrupted) answer beside the old ones', () => {
     selectVersion(db, c, 'q1b');
-    assert.equal(ask('q1b', 'regenerate', null), 'existing');
+    assert.equal(ask('q1b', 'capital of Italy?', null), 'existing');
     assert.deepEqual(ids(listMessages(db, c)), ['q1b']);
     assert.equal(markUnansweredTurns(db, 'The server stopped.'), 1);
     const path = listMessages(db, c);

@@ -211,9 +211,22 @@ function appendedRow(
   };
 }
 
+/** A message's own text (its text parts), to tell a retry of it from an edit sent under its id. */
+export function textOfParts(parts: unknown): string {
+  if (!Array.isArray(parts)) return '';
+  return parts
+    .map((p) =>
+      p && typeof p === 'object' && (p as { type?: unknown }).type === 'text'
+        ? String((p as { text?: unknown }).text ?? '')
+        : '',
+    )
+    .join('\n');
+}
+
 export type UserMessageOutcome =
   | 'appended'
   | 'existing'
+  | 'changed'
   | 'not-a-user-message'
   | 'not-yours'
   | 'unknown-parent';
@@ -223,7 +236,8 @@ export type UserMessageOutcome =
  * on its first message. A new message follows `parentId` (null: it starts the conversation; omitted:
  * the selected leaf), so an edit is a new version beside the edited message. A message id that is
  * already stored (a retry, a regenerate) is left as it is: its new answer becomes another version of
- * the old one. Nothing is deleted. Either way the message becomes the selected leaf.
+ * the old one. Nothing is deleted. Either way the message becomes the selected leaf. A stored id sent
+ * with other text is refused ('changed'): an edit is a new message, never a silent rewrite or a lost one.
  */
 export function saveUserMessage(
   db: Db,
@@ -291,11 +305,12 @@ export function saveUserMessage(
       .get();
     if (inserted) return 'appended';
     const existing = tx
-      .select({ role: messages.role })
+      .select({ role: messages.role, parts: messages.parts })
       .from(messages)
       .where(and(eq(messages.conversationId, conversationId), eq(messages.id, message.id)))
       .get();
     if (existing?.role !== 'user') return 'not-a-user-message';
+    if (textOfParts(existing.parts) !== textOfParts(message.parts)) return 'changed';
     setLeaf(tx, conversationId, message.id);
     return 'existing';
   });

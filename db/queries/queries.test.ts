@@ -103,7 +103,7 @@ describe('messages', () => {
       isNew: false,
       modelChanged: false,
       model: null,
-      message: { id: 'u1', role: 'user', parts: text('hi again') },
+      message: { id: 'u1', role: 'user', parts: text('hi') },
     });
     assert.equal(r, 'existing');
     // The selected path now ends at u1 (its new answer comes next); nothing was deleted or rewritten.
