@@ -2,7 +2,7 @@ import 'server-only';
 import { z } from 'zod';
 import { AUTH_CLIENT_ADDRESS_HEADER, getAuth } from '@/app/_server/auth';
 import { getEnv } from '@/lib/env';
-import { AppError } from '@/lib/errors';
+import { AppError, notFound } from '@/lib/errors';
 import { parseWith, readBodyText } from '@/lib/http';
 import { nestsDeeperThan } from '@/lib/json-depth';
 import { LoginBackoff } from '@/lib/login-backoff';
@@ -21,6 +21,21 @@ const AuthFieldsSchema = z
     image: z.string().max(2048, 'must be at most 2048 characters').nullable().optional(),
   })
   .loose();
+
+/**
+ * The auth library's endpoints the app uses; every other one (session lists that carry session tokens,
+ * account deletion that would skip the last-admin check and the data clean-up, password "verify" and
+ * reset flows, account linking, …) answers 404. The account page's own routes (app/api/account) call the
+ * library's functions on the server instead.
+ */
+const OPEN_PATHS = new Set([
+  '/sign-up/email',
+  '/sign-in/email',
+  '/sign-out',
+  '/get-session',
+  '/update-user',
+  '/change-password',
+]);
 
 const backoff = () => processState('loginBackoff', () => new LoginBackoff());
 
@@ -49,6 +64,7 @@ function parseFields(text: string): Record<string, unknown> | null {
  */
 export async function handleAuthRequest(req: Request): Promise<Response> {
   const path = new URL(req.url).pathname.replace(/^\/api\/auth/, '');
+  if (!OPEN_PATHS.has(path)) throw notFound();
   const address = clientAddress(req.headers, getEnv().TRUST_PROXY);
   const headers = new Headers(req.headers);
   headers.set(AUTH_CLIENT_ADDRESS_HEADER, address);
