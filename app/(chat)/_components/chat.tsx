@@ -37,6 +37,8 @@ type Props = {
   noProvider: { admin: boolean } | null;
   /** A turn of this conversation runs on the server (the page re-attaches to it). */
   running?: boolean;
+  /** Shown above an empty conversation (the admin's first-run setup checklist). */
+  setup?: React.ReactNode;
 };
 
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
@@ -51,6 +53,7 @@ export function Chat({
   initialToolSettings,
   noProvider,
   running = false,
+  setup = null,
 }: Props) {
   const router = useRouter();
   const [model, setModel] = useState(initialModel);
@@ -202,6 +205,7 @@ export function Chat({
           before={
             <>
               {noProvider && <NoProviderNotice admin={noProvider.admin} />}
+              {messages.length === 0 && setup}
               {messages.length === 0 && (
                 <div className="mt-24 text-center text-zinc-500">
                   <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
