@@ -1,5 +1,4 @@
 import 'server-only';
-import { APIError } from 'better-auth/api';
 import { getDb } from '@/db/client';
 import { conversationIdsOf, deleteUserAndData } from '@/db/queries/account';
 import { getAuth } from '@/app/_server/auth';
@@ -9,6 +8,16 @@ import type { SessionUser } from '@/app/_server/session';
 import { AppError, notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
 import type { AccountSession } from '@/lib/schemas/account';
+
+/**
+ * The status and code of an error the auth library threw (its APIError; read by shape, since the server
+ * bundle may hold more than one copy of the class, so `instanceof` is not reliable).
+ */
+function authError(err: unknown): { status?: unknown; code?: unknown } {
+  if (typeof err !== 'object' || err === null) return {};
+  const e = err as { status?: unknown; body?: { code?: unknown } };
+  return { status: e.status, code: e.body?.code };
+}
 
 /** The id of the session a request is signed in with. */
 async function currentSessionId(headers: Headers): Promise<string | null> {
@@ -63,12 +72,15 @@ export async function changeAccountPassword(
   try {
     await getAuth().api.changePassword({ body: { ...input, revokeOtherSessions: true }, headers });
   } catch (err) {
-    if (err instanceof APIError && err.body?.code === 'INVALID_PASSWORD')
+    const { status, code } = authError(err);
+    if (code === 'INVALID_PASSWORD')
       throw new AppError('bad_request', 'The current password is wrong.', {
         currentPassword: 'is wrong',
       });
-    if (err instanceof APIError && err.statusCode === 400)
-      throw new AppError('bad_request', err.body?.message ?? 'The password could not be changed.');
+    if (status === 'BAD_REQUEST')
+      throw new AppError('bad_request', 'The password could not be changed.', {
+        newPassword: 'was refused',
+      });
     throw err;
   }
 }
