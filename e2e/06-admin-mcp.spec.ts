@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { ADMIN, assistantMessages, originHeaders, send, signIn } from './helpers';
+import { ADMIN, assistantMessages, chooseRowAction, originHeaders, send, signIn } from './helpers';
 
 const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
 const CREATED = ['added', 'imp-one', 'imp-two'];
@@ -67,7 +67,7 @@ test('a command that does not exist: the test shows ENOENT, and after saving onl
   page,
 }) => {
   await page.goto('/admin/mcp');
-  await row(page, 'added').getByRole('button', { name: 'Edit' }).click();
+  await chooseRowAction(page, 'added', 'Edit');
   const form = page.getByRole('dialog', { name: 'Edit server added' });
   await expect(form.getByLabel('Arguments (one per line)')).toHaveValue(`${FIXTURE}\nstdio`);
   await form.getByLabel('Command', { exact: true }).fill('definitely-not-a-command-xyz');
@@ -129,4 +129,45 @@ test('invalid JSON in the import box is an inline alert, not a broken page', asy
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(badge(page, 'tests')).toBeVisible();
+});
+
+test('the servers table at 1280 px keeps every name on one line, actions in one menu; on a phone each row is a card', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/admin/mcp');
+  await expect(badge(page, 'tests')).toBeVisible();
+  const names = page.locator('[data-server-row] a');
+  expect(await names.count()).toBeGreaterThan(1);
+  // A name broken mid-word ("calcula tor") is an inline link drawn in two boxes.
+  expect(
+    await names.evaluateAll((links) => links.map((a) => [a.textContent, a.getClientRects().length])),
+  ).toEqual(await names.evaluateAll((links) => links.map((a) => [a.textContent, 1])));
+  const heights = await page
+    .locator('[data-server-row]')
+    .evaluateAll((rows) => rows.map((r) => r.getBoundingClientRect().height));
+  // Rows without an error message are one line of text: the actions no longer stack.
+  expect(Math.min(...heights)).toBeLessThan(80);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  const tests = row(page, 'tests');
+  await expect(tests).toHaveCSS('display', 'block');
+  const actions = tests.getByRole('button', { name: 'Actions for tests' });
+  await actions.scrollIntoViewIfNeeded();
+  await expect(actions).toBeInViewport();
+  // Inside its card, not pushed past the screen's edge.
+  const [card, button] = [await tests.boundingBox(), await actions.boundingBox()];
+  expect(button && card && button.x + button.width <= Math.min(card.x + card.width, 390)).toBe(true);
+  await chooseRowAction(page, 'tests', 'Edit');
+  await expect(page.getByRole('dialog', { name: 'Edit server tests' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Edit server tests' })).toBeHidden();
+  // The menu opens from the keyboard too, and Escape gives the focus back to its button.
+  await tests.getByRole('button', { name: 'Actions for tests' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menuitem', { name: 'Disable' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('menuitem', { name: 'Edit' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(tests.getByRole('button', { name: 'Actions for tests' })).toBeFocused();
 });

@@ -283,3 +283,36 @@ test('keyboard shortcuts: Ctrl+K searches, "?" shows help, Ctrl+Shift+O starts a
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText('How can I help?')).toBeVisible();
 });
+
+test('the Markdown export imports back through "Import conversation"; a Markdown file that is no export is refused', async ({
+  page,
+}) => {
+  const id = await createConversation(page, '[[say:An answer worth **keeping**]]');
+  const exported = await page.request.get(`/api/conversations/${id}/export?format=md`);
+  expect(exported.ok()).toBeTruthy();
+  const markdown = await exported.text();
+  expect(markdown).toContain('## Assistant');
+  const input = 'input[type="file"][aria-label="Import conversation"]';
+
+  await page.setInputFiles(input, {
+    name: 'notes.md',
+    mimeType: 'text/markdown',
+    buffer: Buffer.from('# My notes\n\nNot a conversation.\n'),
+  });
+  await expect(nav(page).getByRole('alert')).toContainText('not a conversation export');
+
+  await page.setInputFiles(input, {
+    name: 'chat.md',
+    mimeType: 'text/markdown',
+    buffer: Buffer.from(markdown),
+  });
+  await expect(page).not.toHaveURL(new RegExp(`/c/${id}$`));
+  await expect(page).toHaveURL(/\/c\//);
+  await expect(assistantMessages(page).last().locator('strong')).toHaveText('keeping');
+  const copy = (await (
+    await page.request.get(`/api/conversations/${conversationIdFromUrl(page)}`)
+  ).json()) as Stored;
+  const original = (await (await page.request.get(`/api/conversations/${id}`)).json()) as Stored;
+  expect(roleAndText(copy)).toEqual(roleAndText(original));
+  expect(copy.title).toBe(original.title);
+});

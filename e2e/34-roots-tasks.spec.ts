@@ -2,7 +2,16 @@
 // setting, and tools that run as MCP tasks. The test MCP server runs as a real stdio child
 // (TEST_MCP_RICH=1).
 import { type BrowserContext, expect, test } from '@playwright/test';
-import { ADMIN, ensureUser, originHeaders, sendAllTools, signIn, specUser, streamChunks } from './helpers';
+import {
+  ADMIN,
+  chooseRowAction,
+  ensureUser,
+  originHeaders,
+  sendAllTools,
+  signIn,
+  specUser,
+  streamChunks,
+} from './helpers';
 import { card, openChat, rich, toolText } from './rich-chat';
 
 const BOB = specUser('s34', 'Bob User');
@@ -72,7 +81,7 @@ test('admin: roots are validated; changing them tells a running server (list_cha
   expect(await toolText(bob, 't34roots', 'roots_changes')).toBe('Roots changed 0 times');
   const page = await admin.newPage();
   await page.goto('/admin/mcp');
-  await page.locator('[data-server-row="t34roots"]').getByRole('button', { name: 'Edit' }).click();
+  await chooseRowAction(page, 't34roots', 'Edit');
   const form = page.getByRole('dialog', { name: 'Edit server t34roots' });
   const roots = form.getByLabel('Roots (one file URI per line)');
   await expect(roots).toHaveValue('file:///srv/team-docs');
@@ -86,7 +95,7 @@ test('admin: roots are validated; changing them tells a running server (list_cha
   expect(await toolText(bob, 't34roots', 'list_roots')).toContain('"uri":"file:///srv/more"');
 
   // "Never sample": saved, exported, and the server is told the host does not sample.
-  await page.locator('[data-server-row="t34auto"]').getByRole('button', { name: 'Edit' }).click();
+  await chooseRowAction(page, 't34auto', 'Edit');
   const auto = page.getByRole('dialog', { name: 'Edit server t34auto' });
   await expect(auto.getByLabel('Sampling (the server asks the model)')).toHaveValue('auto');
   await auto.getByLabel('Sampling (the server asks the model)').selectOption('never');

@@ -105,3 +105,9 @@ export function streamChunks(sse: string): Array<{ type: string; [key: string]: 
     .filter((line) => line.startsWith('data: {'))
     .map((line) => JSON.parse(line.slice(6)) as { type: string });
 }
+
+/** Chooses an action ("Edit", "Delete", "Disable"…) from an admin table row's "Actions for <name>" menu. */
+export async function chooseRowAction(page: Page, name: string, action: string): Promise<void> {
+  await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
+  await page.getByRole('menuitem', { name: action, exact: true }).click();
+}

@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import { Modal } from '@/app/_components/modal';
 
 type Props = {
   title: string;
@@ -10,21 +10,10 @@ type Props = {
   onCancel: () => void;
 };
 
-/** A modal confirm on the native <dialog> (focus trap, Escape to cancel). */
+/** A modal confirm (focus trap, Escape or a click outside cancels). */
 export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
   return (
-    <dialog
-      ref={ref}
-      aria-label={title}
-      onCancel={onCancel}
-      className="m-auto w-[min(26rem,90vw)] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-    >
-      <h2 className="text-base font-semibold">{title}</h2>
+    <Modal title={title} onClose={onCancel}>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{body}</p>
       <div className="mt-5 flex justify-end gap-2">
         <button
@@ -42,6 +31,6 @@ export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }
           {confirmLabel}
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }

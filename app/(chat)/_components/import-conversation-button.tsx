@@ -1,24 +1,32 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
+import { parseConversationMarkdown } from '@/lib/chat/import-markdown';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
 
 const MAX_BYTES = 10 * 1024 * 1024;
 
-/** Why the import failed, in the API's own words when it gave any. */
-async function errorMessage(res: Response): Promise<string> {
+/** The API's own words when it gave any. */
+async function apiMessage(res: Response): Promise<string | null> {
   try {
     const body = (await res.json()) as { error?: { message?: unknown } };
     if (typeof body.error?.message === 'string' && body.error.message) return body.error.message;
   } catch {
     // not JSON: fall through
   }
-  return `Import failed (HTTP ${res.status}).`;
+  return null;
 }
 
-/** "Import conversation": picks a JSON export, posts it, and opens the new conversation. */
+const isMarkdown = (file: File) => /\.(md|markdown)$/i.test(file.name) || file.type === 'text/markdown';
+
+/**
+ * "Import conversation": picks an export (JSON, or the Markdown export read back as text messages), posts
+ * it, and opens the new conversation.
+ */
 export function ImportConversationButton() {
+  const t = useTranslations('importConversation');
   const input = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -26,12 +34,17 @@ export function ImportConversationButton() {
 
   async function importFile(file: File) {
     setError(null);
-    if (file.size > MAX_BYTES) return setError('That file is larger than 10 MB.');
+    if (file.size > MAX_BYTES) return setError(t('tooLarge'));
     let data: unknown;
-    try {
-      data = JSON.parse(await file.text());
-    } catch {
-      return setError('That file is not valid JSON.');
+    if (isMarkdown(file)) {
+      data = parseConversationMarkdown(await file.text());
+      if (!data) return setError(t('notMarkdownExport'));
+    } else {
+      try {
+        data = JSON.parse(await file.text());
+      } catch {
+        return setError(t('notJson'));
+      }
     }
     setBusy(true);
     try {
@@ -40,12 +53,12 @@ export function ImportConversationButton() {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(data),
       });
-      if (!res.ok) return setError(await errorMessage(res));
+      if (!res.ok) return setError((await apiMessage(res)) ?? t('failedStatus', { status: res.status }));
       const { id } = (await res.json()) as { id: string };
       router.push(`/c/${id}`);
       notifyConversationsChanged();
     } catch {
-      setError('Import failed: the server could not be reached.');
+      setError(t('unreachable'));
     } finally {
       setBusy(false);
     }
@@ -56,8 +69,8 @@ export function ImportConversationButton() {
       <input
         ref={input}
         type="file"
-        accept="application/json,.json"
-        aria-label="Import conversation"
+        accept="application/json,.json,text/markdown,.md,.markdown"
+        aria-label={t('label')}
         className="hidden"
         onChange={(e) => {
           const file = e.currentTarget.files?.[0];
@@ -71,7 +84,7 @@ export function ImportConversationButton() {
         disabled={busy}
         className="text-zinc-600 hover:underline disabled:opacity-50 dark:text-zinc-400"
       >
-        {busy ? 'Importing…' : 'Import conversation'}
+        {busy ? t('importing') : t('label')}
       </button>
       {error && (
         <p

@@ -1,7 +1,8 @@
 'use client';
 
 import Link from 'next/link';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
+import { Modal, ModalClose } from '@/app/_components/modal';
 
 type Props = { conversationId: string; onClose: () => void };
 type Created = { token: string; url: string };
@@ -16,9 +17,7 @@ const BUTTON =
 
 /** Creates a public, read-only snapshot link of a conversation; copy or revoke it right away. */
 export function ShareDialog({ conversationId, onClose }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const linkRef = useRef<HTMLInputElement>(null);
-  const titleId = useId();
   const [includeToolDetails, setIncludeToolDetails] = useState(false);
   const [includeOwnerName, setIncludeOwnerName] = useState(false);
   const [created, setCreated] = useState<Created | null>(null);
@@ -26,11 +25,6 @@ export function ShareDialog({ conversationId, onClose }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   async function create() {
     setBusy(true);
@@ -82,25 +76,14 @@ export function ShareDialog({ conversationId, onClose }: Props) {
   }
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={titleId}
-      onClose={onClose}
-      className="m-auto w-[min(30rem,92vw)] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-    >
-      <div className="flex items-start justify-between gap-3">
-        <h2 id={titleId} className="text-base font-semibold">
-          Share conversation
-        </h2>
-        <button
-          type="button"
-          onClick={onClose}
-          aria-label="Close"
-          className="rounded px-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
-        >
-          ✕
-        </button>
-      </div>
+    <Modal title="Share conversation" onClose={onClose} className="w-[min(30rem,92vw)] p-5">
+      <ModalClose
+        type="button"
+        aria-label="Close"
+        className="absolute top-4 right-4 rounded px-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
+      >
+        ✕
+      </ModalClose>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
         The link shows a snapshot of this conversation as it is now, to anyone who has the link, without
         signing in. Later messages are not included.
@@ -181,6 +164,6 @@ export function ShareDialog({ conversationId, onClose }: Props) {
           My shared links
         </Link>
       </div>
-    </dialog>
+    </Modal>
   );
 }

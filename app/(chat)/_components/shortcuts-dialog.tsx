@@ -1,20 +1,15 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useEffect, useRef } from 'react';
+import { Modal, ModalClose } from '@/app/_components/modal';
 
 type Props = { onClose: () => void };
 
 const isApple = () =>
   typeof navigator !== 'undefined' && /Mac|iPhone|iPad/i.test(navigator.platform || navigator.userAgent);
 
-/** The keyboard shortcuts on a native modal <dialog> (focus trap, Escape closes). Rendered only when open. */
+/** The keyboard shortcuts in a modal dialog (focus trap, Escape closes). Rendered only when open. */
 export function ShortcutsDialog({ onClose }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
   const t = useTranslations('shortcuts');
   const mod = isApple() ? '⌘' : 'Ctrl';
   const rows: Array<[string, string[]]> = [
@@ -26,13 +21,7 @@ export function ShortcutsDialog({ onClose }: Props) {
     [t('help'), ['?']],
   ];
   return (
-    <dialog
-      ref={ref}
-      aria-label={t('title')}
-      onClose={onClose}
-      className="m-auto w-[min(24rem,90vw)] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
-    >
-      <h2 className="text-base font-semibold">{t('title')}</h2>
+    <Modal title={t('title')} onClose={onClose} className="w-[min(24rem,90vw)] p-5">
       <dl className="mt-3 space-y-2 text-sm">
         {rows.map(([action, keys]) => (
           <div key={action} className="flex items-center justify-between gap-4">
@@ -51,14 +40,13 @@ export function ShortcutsDialog({ onClose }: Props) {
         ))}
       </dl>
       <div className="mt-5 flex justify-end">
-        <button
+        <ModalClose
           type="button"
-          onClick={() => ref.current?.close()}
           className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
         >
           {t('close')}
-        </button>
+        </ModalClose>
       </div>
-    </dialog>
+    </Modal>
   );
 }

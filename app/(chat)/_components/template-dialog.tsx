@@ -1,7 +1,8 @@
 'use client';
 
 import { DialogActions } from './dialog-actions';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { Modal } from '@/app/_components/modal';
 import { expandUriTemplate } from '@/lib/uri-template';
 import { PromptArgumentField } from './prompt-argument-field';
 import { completeTemplateVariable } from './prompt-requests';
@@ -19,15 +20,9 @@ type Props = {
  * server's completions (given the values of the others), then hands back the expanded URI.
  */
 export function TemplateDialog({ template, onAttach, onClose }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const { server, uriTemplate, variables } = template;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
   let preview: string | null = null;
@@ -52,16 +47,17 @@ export function TemplateDialog({ template, onAttach, onClose }: Props) {
   }
 
   return (
-    <dialog
-      ref={ref}
-      aria-label={`Fill in ${template.name}`}
-      data-resource-template={uriTemplate}
+    <Modal
+      title={`@${template.name}`}
+      titleClassName="break-words text-base font-semibold"
+      label={`Fill in ${template.name}`}
+      data={{ 'data-resource-template': uriTemplate }}
       onClose={onClose}
-      className="m-auto w-[min(26rem,92vw)] rounded-xl border border-zinc-200 bg-white p-5 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      closeOnOutsideClick={false}
+      className="w-[min(26rem,92vw)] p-5"
     >
       <form onSubmit={attach} className="space-y-3">
         <div>
-          <h2 className="break-words text-base font-semibold">@{template.name}</h2>
           <p className="break-all font-mono text-xs text-zinc-500">
             {server} · {uriTemplate}
           </p>
@@ -91,8 +87,8 @@ export function TemplateDialog({ template, onAttach, onClose }: Props) {
         <p className="break-all text-xs text-zinc-500" data-template-preview>
           {preview ?? 'Fill in every field.'}
         </p>
-        <DialogActions error={error} submit="Attach" onCancel={() => ref.current?.close()} />
+        <DialogActions error={error} submit="Attach" onCancel={onClose} />
       </form>
-    </dialog>
+    </Modal>
   );
 }

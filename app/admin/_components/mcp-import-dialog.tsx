@@ -1,6 +1,7 @@
 'use client';
 
-import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
+import { type ChangeEvent, useId, useState } from 'react';
+import { Modal } from '@/app/_components/modal';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 
 type ImportResult = {
@@ -42,18 +43,12 @@ function NameList({ kind, title, names }: { kind: string; title: string; names: 
 
 /** Paste or pick a Claude Desktop `{"mcpServers": {…}}` config, preview what changes (dry run), then apply it. */
 export function McpImportDialog({ onApplied, onClose }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const base = useId();
   const [text, setText] = useState('');
   const [inputError, setInputError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<{ applied: boolean; data: ImportResult } | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   function change(next: string) {
     setText(next);
@@ -113,15 +108,12 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
 
   const data = result?.data;
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={`${base}-title`}
+    <Modal
+      title="Import MCP servers"
       onClose={onClose}
-      className="m-auto max-h-[calc(100dvh-1rem)] w-[36rem] max-w-[calc(100vw-1rem)] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-4 text-zinc-900 shadow-xl backdrop:bg-black/40 sm:p-5 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      closeOnOutsideClick={false}
+      className="max-h-[calc(100dvh-1rem)] w-[36rem] max-w-[calc(100vw-1rem)] p-4 sm:p-5"
     >
-      <h2 id={`${base}-title`} className="text-base font-semibold">
-        Import MCP servers
-      </h2>
       <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
         Servers are matched by name: new names are added, existing ones updated.
       </p>
@@ -234,6 +226,6 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
           </button>
         </div>
       </div>
-    </dialog>
+    </Modal>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { Modal } from '@/app/_components/modal';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import { BUILTIN_SERVERS, type McpServerConfig } from '@/lib/schemas/mcp';
 import { CommandPreview } from './command-preview';
@@ -28,9 +29,8 @@ type Props = { server: (McpServerConfig & { id: string }) | null; onSaved: () =>
 const BUTTON =
   'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
-/** Add or edit an MCP server in a modal <dialog>: fields per transport, command preview, test connection, save. */
+/** Add or edit an MCP server in a modal dialog: fields per transport, command preview, test connection, save. */
 export function McpServerForm({ server, onSaved, onClose }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const base = useId();
   const [initial] = useState(() => toDraft(server));
@@ -40,10 +40,6 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
   const [result, setResult] = useState<TestResult | null>(null);
   const unchanged = JSON.stringify(draft) === JSON.stringify(initial);
 
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
   // After a failed check (not while typing), move focus to the first field in error.
   const focusError = useRef(false);
   useEffect(() => {
@@ -139,15 +135,12 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
   );
 
   return (
-    <dialog
-      ref={ref}
-      aria-labelledby={`${base}-title`}
+    <Modal
+      title={server ? `Edit server ${server.name}` : 'Add server'}
       onClose={onClose}
-      className="m-auto max-h-[calc(100dvh-1rem)] w-[40rem] max-w-[calc(100vw-1rem)] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-4 text-zinc-900 shadow-xl backdrop:bg-black/40 sm:p-5 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+      closeOnOutsideClick={false}
+      className="max-h-[calc(100dvh-1rem)] w-[40rem] max-w-[calc(100vw-1rem)] p-4 sm:p-5"
     >
-      <h2 id={`${base}-title`} className="text-base font-semibold">
-        {server ? `Edit server ${server.name}` : 'Add server'}
-      </h2>
       <form ref={formRef} onSubmit={submit} noValidate className="mt-3 space-y-3">
         {box(
           'name',
@@ -273,6 +266,6 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }

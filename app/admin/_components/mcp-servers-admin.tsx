@@ -7,6 +7,7 @@ import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 import { McpImportDialog } from './mcp-import-dialog';
 import { McpServerForm } from './mcp-server-form';
+import { RowActions } from './row-actions';
 import { BADGE, BUTTON, GREY } from './status-style';
 
 type ServerView = McpServerConfig & {
@@ -69,12 +70,12 @@ function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
   return (
     <tr
       data-server-row={s.name}
-      className="mb-3 block rounded-lg border border-zinc-200 p-3 md:table-row md:rounded-none md:border-0 md:border-b dark:border-zinc-800"
+      className="relative mb-3 block rounded-lg border border-zinc-200 p-3 pr-12 md:table-row md:rounded-none md:border-0 md:border-b dark:border-zinc-800"
     >
       <td className="block pb-1 md:table-cell md:px-2 md:py-2 md:align-top">
         <Link
           href={`/admin/mcp/${encodeURIComponent(s.id)}`}
-          className="break-all font-medium text-blue-700 hover:underline dark:text-blue-400"
+          className="break-words font-medium text-blue-700 hover:underline dark:text-blue-400"
         >
           {s.name}
         </Link>
@@ -120,23 +121,15 @@ function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
           '—'
         )}
       </Cell>
-      <td className="block pt-2 md:table-cell md:px-2 md:py-2 md:align-top">
-        <div className="flex flex-wrap gap-1.5 md:justify-end">
-          <button type="button" onClick={onToggle} disabled={busy} className={BUTTON}>
-            {s.enabled ? 'Disable' : 'Enable'}
-          </button>
-          <button type="button" onClick={onEdit} className={BUTTON}>
-            Edit
-          </button>
-          <button
-            type="button"
-            onClick={onDelete}
-            disabled={busy}
-            className={`${BUTTON} text-red-700 dark:text-red-300`}
-          >
-            Delete
-          </button>
-        </div>
+      <td className="absolute top-2 right-2 md:static md:table-cell md:px-2 md:py-2 md:text-right md:align-top">
+        <RowActions
+          name={s.name}
+          actions={[
+            { label: s.enabled ? 'Disable' : 'Enable', onSelect: onToggle, disabled: busy },
+            { label: 'Edit', onSelect: onEdit },
+            { label: 'Delete', onSelect: onDelete, disabled: busy, danger: true },
+          ]}
+        />
       </td>
     </tr>
   );

@@ -1,0 +1,60 @@
+'use client';
+
+import * as Dialog from '@radix-ui/react-dialog';
+import type { ReactNode } from 'react';
+
+type Props = {
+  /** The dialog's heading and accessible name. */
+  title: ReactNode;
+  /** Called when the dialog asks to close: Escape, a click outside, or Modal.Close. */
+  onClose: () => void;
+  children: ReactNode;
+  /** Width and padding of the panel (Tailwind classes). */
+  className?: string;
+  /** Classes of the heading. */
+  titleClassName?: string;
+  /** Whether a click outside closes it (off for forms, where a stray click must not lose typing). */
+  closeOnOutsideClick?: boolean;
+  /** An accessible name other than the title (e.g. "Arguments for x" beside a heading "/x"). */
+  label?: string;
+  /** Extra attributes on the dialog element (data-* hooks). */
+  data?: Record<`data-${string}`, string>;
+};
+
+/**
+ * A modal dialog, rendered only while open (the caller mounts it), on Radix UI's Dialog: focus moves in
+ * and is trapped, Escape closes, the page behind is inert to pointer and screen reader, and focus returns
+ * to where it was when it closes. Named by its title (role "dialog").
+ */
+export function Modal({
+  title,
+  onClose,
+  children,
+  className = 'w-[min(26rem,90vw)] p-5',
+  titleClassName = 'text-base font-semibold',
+  closeOnOutsideClick = true,
+  label,
+  data,
+}: Props) {
+  const naming = label ? { 'aria-label': label, 'aria-labelledby': undefined } : {};
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <Dialog.Content
+          {...data}
+          {...naming}
+          aria-describedby={undefined}
+          onPointerDownOutside={closeOnOutsideClick ? undefined : (e) => e.preventDefault()}
+          className={`fixed top-1/2 left-1/2 z-50 max-h-[90vh] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl focus:outline-none dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 ${className}`}
+        >
+          <Dialog.Title className={titleClassName}>{title}</Dialog.Title>
+          {children}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+/** A button that closes the surrounding Modal (through its onClose). */
+export const ModalClose = Dialog.Close;
