@@ -384,4 +384,11 @@ test('the sidebar links to the account page', async ({ page }) => {
   await expect(page).toHaveURL(/\/account$/);
   await expect(page.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Connected MCP servers' })).toBeVisible();
+
+  // On a phone the page fits the screen's width.
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Change password' })).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
 });
