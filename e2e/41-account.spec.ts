@@ -287,7 +287,7 @@ test('an admin resets a user’s password and signs them out everywhere; both ar
   const page = await admin.newPage();
   await page.goto('/admin/users');
   const row = page.locator(`[data-user="${rita.email.toLowerCase()}"]`);
-  await row.getByRole('button', { name: `Reset password of ${rita.email.toLowerCase()}` }).click();
+  await row.getByRole('button', { name: `Reset password: ${rita.email.toLowerCase()}` }).click();
   await row.getByLabel(`New password for ${rita.email.toLowerCase()}`).fill('rita-new-password-2');
   await row.getByRole('button', { name: 'Set password', exact: true }).click();
   await expect(row.getByRole('status')).toContainText('signed out everywhere');
@@ -297,7 +297,7 @@ test('an admin resets a user’s password and signs them out everywhere; both ar
   const after = await formSession(browser, { ...rita, password: 'rita-new-password-2' });
   expect((await after.request.get('/api/conversations')).status()).toBe(200);
 
-  await row.getByRole('button', { name: `Sign out ${rita.email.toLowerCase()} everywhere` }).click();
+  await row.getByRole('button', { name: `Sign out everywhere: ${rita.email.toLowerCase()}` }).click();
   await expect(row.getByRole('status')).toHaveText(`${rita.email.toLowerCase()} was signed out everywhere.`);
   expect((await after.request.get('/api/conversations')).status()).toBe(401);
 
