@@ -392,3 +392,46 @@ test('the sidebar links to the account page', async ({ page }) => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
 });
+
+test('connected MCP servers: the user’s own connections are listed with Disconnect', async ({ browser }) => {
+  const admin = await adminContext(browser);
+  const mona = specUser('s41', 'Mona Mcp');
+  await ensureUser(admin.request, mona);
+  const made = await admin.request.post('/api/mcp/servers', {
+    data: {
+      name: 's41mine',
+      transport: 'stdio',
+      command: 'node',
+      args: ['e2e/fixtures/test-mcp-server.mjs', 'stdio'],
+      scope: 'user',
+      allow: [mona.email],
+    },
+    headers: h,
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const serverId = ((await made.json()) as { id: string }).id;
+  try {
+    const ctx = await browser.newContext();
+    await signIn(ctx, mona);
+    const page = await ctx.newPage();
+    await page.goto('/account');
+    const row = page.locator('[data-connection="s41mine"]');
+    await expect(row).toBeVisible();
+    const forgotten = page.waitForResponse(
+      (r) => r.url().endsWith('/api/mcp/connections/s41mine') && r.request().method() === 'DELETE',
+    );
+    await row.getByRole('button', { name: 'Disconnect: s41mine' }).click();
+    expect((await forgotten).status()).toBe(200);
+    await expect(page.getByText('Disconnected from s41mine.')).toBeAttached();
+    await ctx.close();
+
+    // Someone the server is not allowed to sees no such connection.
+    const adminPage = await admin.newPage();
+    await adminPage.goto('/account');
+    await expect(adminPage.getByRole('heading', { name: 'Connected MCP servers' })).toBeVisible();
+    await expect(adminPage.locator('[data-connection="s41mine"]')).toHaveCount(0);
+  } finally {
+    await admin.request.delete(`/api/mcp/servers/${serverId}`, { headers: h });
+    await admin.close();
+  }
+});
