@@ -44,7 +44,7 @@ export function SessionsList({ version }: { version: number }) {
   const device = (s: AccountSession) => {
     const { browser, os } = describeUserAgent(s.userAgent);
     if (browser && os) return t('deviceOn', { browser, os });
-    return browser ?? os ?? s.userAgent?.slice(0, 80) ?? t('unknownDevice');
+    return browser ?? os ?? (s.userAgent?.slice(0, 80) || t('unknownDevice'));
   };
   const others = items?.filter((s) => !s.current).length ?? 0;
 
