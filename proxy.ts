@@ -6,6 +6,8 @@ import { takeShareLookup } from '@/lib/share/lookup-limit';
  * own inline scripts carry the nonce), no eval in production, images only from us and data: URLs
  * (remote images from model output open in a new tab only after a click), no framing. Every page
  * response gets it, prefetches included: a prefetched page is shown as it was fetched.
+ * Mermaid diagrams need nothing more: Mermaid (our own chunks) runs without eval, and its SVG is shown in a
+ * `sandbox=""` srcdoc iframe, which loads nothing (no frame-src request) and inherits this policy.
  */
 export function proxy(request: NextRequest) {
   // Public share links: probing for tokens is limited per client address (S13).

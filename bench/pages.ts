@@ -74,7 +74,7 @@ function seed(dbPath: string, userId: string): { long: string; short: string } {
     'insert into conversations (id, user_id, title, created_at, updated_at) values (?, ?, ?, ?, ?)',
   );
   const insertMsg = db.prepare(
-    'insert into messages (id, conversation_id, role, parts, metadata, seq, created_at) values (?, ?, ?, ?, null, ?, ?)',
+    'insert into messages (id, conversation_id, role, parts, metadata, parent_id, seq, created_at) values (?, ?, ?, ?, null, ?, ?, ?)',
   );
   const ids = { long: 'bench-long', short: 'bench-short' };
   db.transaction(() => {
@@ -86,7 +86,16 @@ function seed(dbPath: string, userId: string): { long: string; short: string } {
       for (let i = 0; i < count; i++) {
         const m = messageParts(i);
         // created_at ends at the conversation's own time, so the touch trigger keeps the order above.
-        insertMsg.run(`${id}-m${i}`, id, m.role, JSON.stringify(m.parts), i, at - (count - i));
+        // One path: each message follows the one before it.
+        insertMsg.run(
+          `${id}-m${i}`,
+          id,
+          m.role,
+          JSON.stringify(m.parts),
+          i ? `${id}-m${i - 1}` : null,
+          i,
+          at - (count - i),
+        );
       }
     }
   })();

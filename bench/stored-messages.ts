@@ -72,6 +72,7 @@ try {
           role: assistant ? 'assistant' : 'user',
           parts: partsOf(i),
           metadata: assistant ? { createdAt: now.getTime(), model: 'm', usage: { totalTokens: 42 } } : null,
+          parentId: i ? `m${i - 1}` : null,
           seq: i,
           createdAt: now,
         })

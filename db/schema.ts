@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 
 const createdAt = () =>
   integer('created_at', { mode: 'timestamp_ms' }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
@@ -80,6 +80,10 @@ export const conversations = sqliteTable(
       .notNull()
       .references(() => user.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
+    /** Who wrote the title: `auto` (the first words, then the model's title), `user` (a rename; never overwritten). */
+    titleSource: text('title_source', { enum: ['auto', 'model', 'user'] })
+      .notNull()
+      .default('auto'),
     model: text('model'),
     /** Tools the owner chose to "always allow" here, as `server/tool`. */
     allowedTools: text('allowed_tools', { mode: 'json' }).$type<string[]>().notNull().default([]),
@@ -93,10 +97,48 @@ export const conversations = sqliteTable(
     disabledTools: text('disabled_tools', { mode: 'json' }).$type<string[]>().notNull().default([]),
     maxSteps: integer('max_steps'),
     maxToolCalls: integer('max_tool_calls'),
+    /** The assistant the conversation was started with (its name is shown in the header); cleared when it is deleted. */
+    assistantId: text('assistant_id'),
+    /** The conversation's own instructions (seeded from its assistant, editable): the system message's first part. */
+    instructions: text('instructions'),
+    /** Sampling temperature (null = the provider's default). */
+    temperature: real('temperature'),
+    /**
+     * The last message of the selected path (messages form a tree: edits and regenerations add
+     * siblings); the conversation shows, exports, shares and searches the path from the root to it.
+     */
+    leafId: text('leaf_id'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [index('conversations_user_updated_idx').on(t.userId, t.updatedAt, t.id)],
+);
+
+/**
+ * A named bundle of instructions and conversation settings, picked when starting a chat. Personal (its
+ * owner only) or `shared` by an admin with every user.
+ */
+export const assistants = sqliteTable(
+  'assistants',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    instructions: text('instructions').notNull(),
+    /** null = the user's default model. */
+    model: text('model'),
+    /** null = the default tool mode. */
+    toolMode: text('tool_mode', { enum: ['off', 'auto', 'required'] }),
+    /** Servers a conversation started with it may use (null = every server the user may use). */
+    servers: text('servers', { mode: 'json' }).$type<string[] | null>(),
+    temperature: real('temperature'),
+    shared: integer('shared', { mode: 'boolean' }).notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('assistants_user_idx').on(t.userId), index('assistants_shared_idx').on(t.shared)],
 );
 
 export const messages = sqliteTable(
@@ -110,12 +152,16 @@ export const messages = sqliteTable(
     /** UIMessage.parts, stored verbatim. */
     parts: text('parts', { mode: 'json' }).$type<unknown[]>().notNull(),
     metadata: text('metadata', { mode: 'json' }).$type<Record<string, unknown>>(),
+    /** The message this one follows (null: the first of a path). Siblings are versions (edit, regenerate). */
+    parentId: text('parent_id'),
+    /** Order of writing within the conversation (siblings are numbered in this order). */
     seq: integer('seq').notNull(),
     createdAt: createdAt(),
   },
   (t) => [
     primaryKey({ columns: [t.conversationId, t.id] }),
     index('messages_conv_seq_idx').on(t.conversationId, t.seq),
+    index('messages_conv_parent_idx').on(t.conversationId, t.parentId, t.seq),
   ],
 );
 
@@ -219,6 +265,11 @@ export const providers = sqliteTable('providers', {
   modelAllow: text('model_allow', { mode: 'json' }).$type<Record<string, string[]>>().notNull().default({}),
   /** Models that cannot take images (tool-result images reach them as a note). */
   noVision: text('no_vision', { mode: 'json' }).$type<string[]>().notNull().default([]),
+  /** Per model, what 1M input and 1M output tokens cost (USD); a model not named here shows no cost. */
+  prices: text('prices', { mode: 'json' })
+    .$type<Record<string, { input: number; output: number }>>()
+    .notNull()
+    .default({}),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

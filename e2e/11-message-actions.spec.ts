@@ -6,7 +6,7 @@ test.beforeEach(async ({ page }) => {
   await page.goto('/');
 });
 
-test('regenerate the last answer, and edit-and-resend a message (later messages are replaced)', async ({
+test('regenerate the last answer, and edit-and-resend a message (the path shows the edit; later messages stay in the old version)', async ({
   page,
 }) => {
   await send(page, 'First question');

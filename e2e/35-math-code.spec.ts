@@ -104,3 +104,31 @@ test('while a formula or a fence is still streaming in, the page shows text and 
   await expect(message.locator('.code-block-bar')).toContainText('js');
   expect(errors).toEqual([]);
 });
+
+/** Whether any stylesheet of the page has KaTeX's rules. */
+const katexStyled = (page: Page) =>
+  page.evaluate(() =>
+    [...document.styleSheets].some((sheet) => {
+      try {
+        return [...sheet.cssRules].some((rule) => rule.cssText.startsWith('.katex'));
+      } catch {
+        return false;
+      }
+    }),
+  );
+
+test('KaTeX and its stylesheet load only once a message has math', async ({ page }) => {
+  await send(page, '[[say:Just words, and `code`, no formula.]]');
+  await expect(assistantMessages(page).last()).toContainText('no formula.');
+  expect(await katexStyled(page)).toBe(false);
+  await send(page, '[[say:Now one: $E=mc^2$ indeed.]]');
+  await expect(assistantMessages(page).last().locator('.katex')).toHaveCount(1);
+  expect(await katexStyled(page)).toBe(true);
+  // A page opened on a conversation without math does not get it either.
+  await page.goto('/');
+  await send(page, '[[say:Words only.]]');
+  await expect(assistantMessages(page).last()).toContainText('Words only.');
+  await page.reload();
+  await expect(assistantMessages(page).last()).toContainText('Words only.');
+  expect(await katexStyled(page)).toBe(false);
+});

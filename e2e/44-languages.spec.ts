@@ -25,6 +25,7 @@ test('a Chinese browser gets Chinese, an English one English; the pick overrides
   await page.goto('/');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await expect(page.getByRole('searchbox', { name: '搜索对话' })).toHaveAttribute('placeholder', '搜索…');
+  await expect(page.getByText('还没有对话。')).toBeVisible();
   await expect(page.getByRole('button', { name: '快捷键' })).toBeVisible();
   await page.getByRole('button', { name: '快捷键' }).click();
   await expect(page.getByRole('dialog', { name: '键盘快捷键' })).toBeVisible();
@@ -82,4 +83,29 @@ test('the language route validates its input and refuses other sites', async ({ 
   const signInPage = await anon.get('/sign-in');
   expect(await signInPage.text()).toContain('<html lang="zh-CN"');
   await anon.dispose();
+});
+
+test('admin pages speak Chinese too: the audit log, a server’s logs and tools, dates in the Chinese format', async ({
+  browser,
+}) => {
+  const zh = await browser.newContext({ locale: 'zh-CN' });
+  await signIn(zh, ADMIN);
+  const page = await zh.newPage();
+  await page.goto('/admin/audit');
+  await expect(page.getByRole('heading', { name: '审计日志' })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: '审计筛选' }).getByRole('link', { name: '管理操作' }),
+  ).toBeVisible();
+
+  const servers = (await (await page.request.get('/api/mcp/servers')).json()) as {
+    items: Array<{ id: string; name: string }>;
+  };
+  const tests = servers.items.find((s) => s.name === 'tests');
+  expect(tests).toBeDefined();
+  await page.goto(`/admin/mcp/${tests?.id}`);
+  await expect(page.getByRole('heading', { name: '日志', exact: true })).toBeVisible();
+  await expect(page.getByText('最近的调用')).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: /^启用 / }).first()).toBeVisible();
+  await expect(page.getByText('Recent calls')).toHaveCount(0);
+  await zh.close();
 });

@@ -29,6 +29,11 @@ const EnvSchema = z.object({
   MCP_MAX_CONNECTIONS_PER_USER: z.coerce.number().int().min(1).max(1000).default(10),
   /** Per-user MCP connections all users together may hold live at once. */
   MCP_MAX_USER_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(200),
+  /** `1`: email and password sign-in works whatever the admin set (recovery when single sign-on fails). */
+  FORCE_PASSWORD_SIGN_IN: z
+    .enum(['0', '1'], { error: 'must be 1 (password sign-in on, whatever the admin set) or 0' })
+    .default('0')
+    .transform((v) => v === '1'),
   /** SPEC §7.5: the key that seals secrets stored in the database. */
   ENCRYPTION_KEY: z.string().regex(HEX_KEY, HEX_KEY_RULE).optional(),
 });

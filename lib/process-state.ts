@@ -73,6 +73,8 @@ export type ProcessState = {
   runningTurns: Owned<'runningTurns'>;
   /** app/_server/turn-requests.ts: elicitation and sampling requests waiting for their owner's answer. */
   turnRequests: Owned<'turnRequests'>;
+  /** app/_server/titles.ts: title requests in flight by conversation, so a client can wait for its title. */
+  titleJobs: Map<string, Promise<void>>;
 };
 
 /** The types of the slots owned outside lib/, each added by its owner (see above). */

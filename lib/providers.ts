@@ -7,6 +7,7 @@ import { isAllowed, type Principal } from '@/lib/access';
 import type { Env } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import type { OllamaProbe } from '@/lib/ollama';
+import type { ModelPrice } from '@/lib/usage';
 import { processState } from '@/lib/process-state';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -26,6 +27,8 @@ export type ProviderSpec = {
   modelAllow: Record<string, string[]>;
   /** Models an admin marked as unable to take images (vision is assumed otherwise). */
   noVision: string[];
+  /** Per model, USD per 1M input / output tokens (lib/usage.ts); a model without one shows no cost. */
+  prices?: Record<string, ModelPrice>;
 };
 
 export type ModelSources = { env: Env; providers: ProviderSpec[]; ollama: OllamaProbe };
@@ -45,6 +48,7 @@ type Target = {
   allow: readonly string[];
   /** May images (from tool results) be sent to it. */
   vision: boolean;
+  price?: ModelPrice;
 };
 const EVERYONE = ['*'] as const;
 
@@ -73,6 +77,7 @@ function targets({ env, providers, ollama }: ModelSources): Target[] {
         cacheKey: `${p.id}:${p.version}`,
         allow: p.modelAllow[model] ?? p.allow,
         vision: !p.noVision.includes(model),
+        price: p.prices?.[model],
       });
     }
   }
@@ -128,7 +133,7 @@ export function resolveModel(
   sources: ModelSources,
   requested: string | undefined,
   who: Principal,
-): { info: ModelInfo; model: LanguageModel; vision: boolean } | null {
+): { info: ModelInfo; model: LanguageModel; vision: boolean; price?: ModelPrice } | null {
   const all = targets(sources);
   if (!all.length) return null;
   const usable = all.filter((t) => isAllowed(t.allow, who));
@@ -151,7 +156,12 @@ export function resolveModel(
     target.info.toolCalling === 'prompt'
       ? [promptToolsMiddleware(), coalesceDeltasMiddleware()]
       : [coalesceDeltasMiddleware()];
-  return { info: target.info, model: wrapLanguageModel({ model, middleware }), vision: target.vision };
+  return {
+    info: target.info,
+    model: wrapLanguageModel({ model, middleware }),
+    vision: target.vision,
+    price: target.price,
+  };
 }
 
 export { NO_PROVIDER_MESSAGE } from './no-provider';

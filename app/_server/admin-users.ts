@@ -1,4 +1,5 @@
 import 'server-only';
+import { type AuthEndpointContext, runWithEndpointContext } from '@better-auth/core/context';
 import { getDb } from '@/db/client';
 import { getUserById, type PublicUser, updateUser } from '@/db/queries/users';
 import { getAuth } from '@/app/_server/auth';
@@ -25,9 +26,9 @@ export async function createUserAsAdmin(input: CreateUser): Promise<PublicUser> 
   if (await ctx.internalAdapter.findUserByEmail(email)) {
     throw new AppError('conflict', 'A user with this email exists.', { email: 'is already registered' });
   }
-  const created = await ctx.internalAdapter.createUser(
-    { name: input.name, email, role: input.role },
-    { method: 'admin' },
+  // The library's user checks (validateUserInfo, app/_server/auth.ts) run only inside an endpoint's context.
+  const created = await runWithEndpointContext({ context: ctx } as unknown as AuthEndpointContext, () =>
+    ctx.internalAdapter.createUser({ name: input.name, email, role: input.role }, { method: 'admin' }),
   );
   await ctx.internalAdapter.linkAccount({
     userId: created.id,

@@ -1,6 +1,7 @@
 import 'server-only';
 import { handleAuthRequest } from '@/app/_server/auth-gate';
 import { assertSameOrigin, errorResponse, readBodyText } from '@/lib/http';
+import { isSecureOrLoopback, SSO_PROVIDER_ID } from '@/lib/sso';
 
 export type AuthFormMode = 'sign-in' | 'sign-up';
 
@@ -62,3 +63,57 @@ export function formError(code: string | string[] | undefined): string | null {
     ? AUTH_FORM_ERRORS[code as AuthFormError]
     : null;
 }
+
+/**
+ * "Sign in with <provider>" (`sso`) and "Link <provider>" (`sso-link`, signed in: adds the provider's
+ * identity with the same verified email to the account): a form POST that asks the auth library for
+ * the provider's authorization URL (its state cookie comes along) and sends the browser there. The
+ * provider sends it back to /api/auth/callback/sso, then to `/` or, on an error, to the page it came
+ * from with `?error=<code>`. A link form may name that page in `returnTo` (default /admin/sso; an
+ * account page can offer "Link" too).
+ */
+export async function handleSsoFormPost(req: Request, mode: 'sso' | 'sso-link'): Promise<Response> {
+  assertSameOrigin(req);
+  const returnTo = new URLSearchParams(await readBodyText(req)).get('returnTo') ?? '';
+  // Linking comes back to the page it started from: a plain path of this app (never another origin).
+  const back =
+    mode === 'sso' ? '/sign-in' : /^\/(?![/\\])[a-z0-9/_-]{0,100}$/.test(returnTo) ? returnTo : '/admin/sso';
+  const body =
+    mode === 'sso'
+      ? { provider: SSO_PROVIDER_ID, callbackURL: '/', newUserCallbackURL: '/', errorCallbackURL: back }
+      : { provider: SSO_PROVIDER_ID, callbackURL: `${back}?linked=1`, errorCallbackURL: back };
+  const headers = new Headers(req.headers);
+  headers.delete('content-length');
+  headers.set('content-type', 'application/json');
+  const path = mode === 'sso' ? '/api/auth/sign-in/social' : '/api/auth/link-social';
+  const inner = new Request(new URL(path, req.url), { method: 'POST', headers, body: JSON.stringify(body) });
+  const res = await handleAuthRequest(inner).catch(errorResponse);
+  const data = res.ok ? ((await res.json().catch(() => null)) as { url?: unknown } | null) : null;
+  // The provider's sign-in page: https (http only on this machine), as its discovery document said.
+  if (typeof data?.url !== 'string' || !isSecureOrLoopback(data.url))
+    return redirectTo(`${back}?error=${res.status === 401 ? 'signed_out' : 'sso_unavailable'}`);
+  const out = new Headers({
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Security-Policy':
+      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    'Referrer-Policy': 'no-referrer',
+  });
+  for (const cookie of res.headers.getSetCookie()) out.append('Set-Cookie', cookie);
+  // Not a redirect: the page's CSP (form-action 'self') would stop a form's redirect to the provider.
+  // A page that moves on by itself is a new navigation (and works without JavaScript).
+  const href = escapeAttribute(data.url);
+  return new Response(
+    `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}"><title>…</title></head><body><p><a href="${href}">→</a></p></body></html>`,
+    { status: 200, headers: out },
+  );
+}
+
+const ATTRIBUTE_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '<': '&lt;',
+  '>': '&gt;',
+};
+const escapeAttribute = (value: string) => value.replace(/[&"'<>]/g, (c) => ATTRIBUTE_ESCAPES[c] ?? c);

@@ -1,6 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { AUTH_CLIENT_ADDRESS_HEADER, getAuth } from '@/app/_server/auth';
+import { passwordSignInEnabled } from '@/app/_server/sso';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
 import { parseWith, readBodyText } from '@/lib/http';
@@ -8,6 +9,7 @@ import { nestsDeeperThan } from '@/lib/json-depth';
 import { LoginBackoff } from '@/lib/login-backoff';
 import { clientAddress } from '@/lib/net/client-address';
 import { processState } from '@/lib/process-state';
+import { SSO_PROVIDER_ID } from '@/lib/sso';
 
 /** Field maxima for every auth endpoint's JSON body; the library's own checks come after these. */
 const AuthFieldsSchema = z
@@ -25,7 +27,7 @@ const AuthFieldsSchema = z
 /**
  * The auth library's endpoints the app uses; every other one (session lists that carry session tokens,
  * account deletion that would skip the last-admin check and the data clean-up, password "verify" and
- * reset flows, account linking, …) answers 404. The account page's own routes (app/api/account) call the
+ * reset flows, listing and unlinking accounts, other providers, …) answers 404. The account page's own routes (app/api/account) call the
  * library's functions on the server instead.
  */
 const OPEN_PATHS = new Set([
@@ -35,6 +37,11 @@ const OPEN_PATHS = new Set([
   '/get-session',
   '/update-user',
   '/change-password',
+  // Single sign-on (app/_server/auth-form-post.ts): start, link, the provider's redirect back, the error page.
+  '/sign-in/social',
+  '/link-social',
+  `/callback/${SSO_PROVIDER_ID}`,
+  '/error',
 ]);
 
 const backoff = () => processState('loginBackoff', () => new LoginBackoff());
@@ -60,7 +67,8 @@ function parseFields(text: string): Record<string, unknown> | null {
 /**
  * Every request to the auth library's endpoints passes here first: the 1 MB body cap and field maxima
  * (the library has neither), the client address taken from the socket (or a trusted proxy), a password
- * change that always signs out the other sessions, and the per-account sign-in back-off.
+ * change that always signs out the other sessions, the per-account sign-in back-off, and no email and
+ * password sign-in or sign-up while the admin has turned it off (single sign-on only).
  */
 export async function handleAuthRequest(req: Request): Promise<Response> {
   const path = new URL(req.url).pathname.replace(/^\/api\/auth/, '');
@@ -70,6 +78,9 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   headers.set(AUTH_CLIENT_ADDRESS_HEADER, address);
   if (req.method === 'GET' || req.method === 'HEAD')
     return getAuth().handler(new Request(req.url, { method: req.method, headers }));
+
+  if ((path === '/sign-in/email' || path === '/sign-up/email') && !passwordSignInEnabled())
+    throw new AppError('forbidden', 'Password sign-in is turned off. Sign in with single sign-on.');
 
   let text = await readBodyText(req);
   const fields = parseFields(text);

@@ -3,18 +3,55 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { APIError } from 'better-auth/api';
 import { nextCookies } from 'better-auth/next-js';
+import { type GenericOAuthConfig, genericOAuth } from 'better-auth/plugins/generic-oauth';
 import { getDb } from '@/db/client';
 import { getSetting } from '@/db/queries/settings';
+import { getSsoProvider } from '@/db/queries/sso';
 import { countUsers, getUserById } from '@/db/queries/users';
 import * as schema from '@/db/schema';
 import { getEnv, trustedOrigins } from '@/lib/env';
-import { processState } from '@/lib/process-state';
+import { dropProcessState, processState } from '@/lib/process-state';
+import { checkSsoIdentity, discoveryUrl, SSO_PROVIDER_ID, type SsoConfig, ssoAccountId } from '@/lib/sso';
 
 /** Set by app/_server/auth-gate.ts on every request it hands to the library (kept here to avoid an import cycle). */
 export const AUTH_CLIENT_ADDRESS_HEADER = 'x-mcp-chat-client-address';
 
+/**
+ * The admin's OpenID Connect provider as a better-auth generic OAuth provider. Discovery runs when the
+ * instance starts (and again on the first sign-in if the provider was unreachable then); id_tokens must
+ * verify against the provider's JWKS, and carry the nonce of their own sign-in.
+ */
+function ssoProviderConfig(sso: SsoConfig): GenericOAuthConfig {
+  return {
+    providerId: SSO_PROVIDER_ID,
+    name: sso.name,
+    discoveryUrl: discoveryUrl(sso.issuer),
+    requireIdTokenVerification: true,
+    // The verified subject (the library checks the profile's `sub` against the id_token's), per issuer.
+    accountSubject: ({ profile }) => {
+      const sub = profile.sub == null ? '' : String(profile.sub);
+      return sub ? ssoAccountId(sso.issuer, sub) : '';
+    },
+    clientId: sso.clientId,
+    clientSecret: sso.clientSecret || undefined,
+    scopes: ['openid', 'email', 'profile'],
+    pkce: true,
+    // Providers without a secret (public clients) authenticate at the token endpoint with PKCE alone.
+    tokenEndpointAuth: sso.clientSecret ? undefined : { method: 'none' },
+    // Only the identity fields: nothing else from the provider's profile reaches the user row.
+    mapProfileToUser: (profile) => {
+      const email = typeof profile.email === 'string' ? profile.email : undefined;
+      const name = typeof profile.name === 'string' ? profile.name.trim().slice(0, 100) : '';
+      return { email, name: name || email?.split('@')[0] || 'User' };
+    },
+  };
+}
+
 function createAuth() {
   const env = getEnv();
+  // Read when the instance is built; an admin's change drops the instance (invalidateAuth) so the
+  // next request builds one with the new provider, without a restart.
+  const sso = getSsoProvider(getDb())?.config ?? null;
   return betterAuth({
     database: drizzleAdapter(getDb(), { provider: 'sqlite', schema }),
     secret: env.AUTH_SECRET,
@@ -26,7 +63,25 @@ function createAuth() {
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
     },
+    account: {
+      // An existing account is never taken over by signing in with the provider under the same email:
+      // its owner links the provider while signed in (POST /api/auth/link-social), proving both.
+      accountLinking: { enabled: true, disableImplicitLinking: true, allowDifferentEmails: false },
+      // The provider's access and refresh tokens are kept (the library stores them), encrypted.
+      encryptOAuthTokens: true,
+    },
     user: {
+      /** Identities from the provider: allowed email domain, verified email (lib/sso.ts). */
+      validateUserInfo: ({ user, source }) => {
+        if (source.method !== 'oauth' || source.oauth?.providerId !== SSO_PROVIDER_ID) return;
+        const current = getSsoProvider(getDb())?.config;
+        if (!current)
+          return { error: 'sso_not_configured', errorDescription: 'Single sign-on is not set up.' };
+        return (
+          checkSsoIdentity({ email: user.email, profile: source.oauth.profile }, current.allowedDomains) ??
+          undefined
+        );
+      },
       additionalFields: {
         role: { type: 'string', defaultValue: 'user', input: false },
         disabled: { type: 'boolean', defaultValue: false, input: false },
@@ -41,7 +96,14 @@ function createAuth() {
       enabled: true,
       window: 60,
       max: 300,
-      customRules: { '/sign-in/email': { window: 60, max: 30 }, '/sign-up/email': { window: 60, max: 30 } },
+      customRules: {
+        '/sign-in/email': { window: 60, max: 30 },
+        '/sign-up/email': { window: 60, max: 30 },
+        // Starting single sign-on (the library's default for /sign-in/* is 3 per 10 s, too few for an
+        // office behind one address); the provider's own sign-in is the real gate.
+        '/sign-in/social': { window: 60, max: 30 },
+        '/link-social': { window: 60, max: 30 },
+      },
     },
     databaseHooks: {
       user: {
@@ -50,6 +112,8 @@ function createAuth() {
           before: async (data, ctx) => {
             const db = getDb();
             if (countUsers(db) === 0) return { data: { ...data, role: 'admin' } };
+            // Through single sign-on (the allowed domains are the gate): always an ordinary user.
+            if (ctx?.path?.startsWith('/callback/')) return { data: { ...data, role: 'user' } };
             if (ctx?.path === '/sign-up/email' && !getSetting(db, 'signupOpen')) {
               throw new APIError('FORBIDDEN', {
                 message: 'Sign-up is closed. Ask an admin to create your account.',
@@ -70,7 +134,7 @@ function createAuth() {
         },
       },
     },
-    plugins: [nextCookies()],
+    plugins: [genericOAuth({ config: sso ? [ssoProviderConfig(sso)] : [] }), nextCookies()],
   });
 }
 
@@ -84,4 +148,9 @@ declare module '@/lib/process-state' {
 
 export function getAuth(): Auth {
   return processState('auth', createAuth);
+}
+
+/** After the admin changes single sign-on: the next request builds the instance with the new provider. */
+export function invalidateAuth(): void {
+  dropProcessState('auth');
 }

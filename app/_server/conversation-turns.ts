@@ -2,9 +2,11 @@ import 'server-only';
 import { getDb } from '@/db/client';
 import { deleteConversation, getOwnConversation } from '@/db/queries/conversations';
 import { turnResponse } from '@/app/_server/chat-turn';
-import { readTurn, stopTurn } from '@/app/_server/running-turns';
+import { isTurnRunning, readTurn, stopTurn } from '@/app/_server/running-turns';
+import { selectVersion, siblingsOf } from '@/db/queries/messages';
+import type { ChatMessage } from '@/lib/schemas/chat';
 import type { SessionUser } from '@/app/_server/session';
-import { notFound } from '@/lib/errors';
+import { AppError, notFound } from '@/lib/errors';
 
 function assertOwn(user: SessionUser, id: string): void {
   if (!getOwnConversation(getDb(), user.id, id)) throw notFound('Conversation not found.');
@@ -28,4 +30,30 @@ export async function deleteOwnConversation(user: SessionUser, id: string): Prom
   assertOwn(user, id);
   await stopTurn(id);
   if (!deleteConversation(getDb(), user.id, id)) throw notFound('Conversation not found.');
+}
+
+/**
+ * PUT /api/conversations/[id]/branch: selects a version of a message. Refused while a turn runs there
+ * (its answer ends the path it started on). Returns the path from that message down to its new leaf,
+ * with the versions of each of those messages that has more than one.
+ */
+export function selectOwnVersion(
+  user: SessionUser,
+  id: string,
+  messageId: string,
+): { messages: ChatMessage[]; siblings: Record<string, string[]> } {
+  assertOwn(user, id);
+  if (isTurnRunning(id))
+    throw new AppError('conflict', 'An answer is still being written here. Wait for it, or stop it first.');
+  const db = getDb();
+  const messages = selectVersion(db, id, messageId);
+  if (!messages) throw notFound('Message not found.');
+  return {
+    messages,
+    siblings: siblingsOf(
+      db,
+      id,
+      messages.map((m) => m.id),
+    ),
+  };
 }

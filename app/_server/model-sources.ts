@@ -18,6 +18,7 @@ export function providerSpec(row: ProviderRecord): ProviderSpec {
     allow: row.allow,
     modelAllow: row.modelAllow,
     noVision: row.noVision,
+    prices: row.prices,
   };
 }
 

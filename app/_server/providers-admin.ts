@@ -31,6 +31,7 @@ export function presentProvider(row: ProviderRecord) {
     allow: row.allow,
     modelAllow: row.modelAllow,
     noVision: row.noVision,
+    prices: row.prices,
     createdAt: row.createdAt.toISOString(),
     error: row.apiKeyUnreadable ? UNREADABLE_KEY : null,
   };
@@ -72,6 +73,7 @@ export function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
     allow: input.allow,
     modelAllow: input.modelAllow,
     noVision: [...new Set(input.noVision)],
+    prices: input.prices,
   });
   if (!row)
     throw new AppError('conflict', `A provider named "${input.name}" exists.`, { name: 'is already taken' });

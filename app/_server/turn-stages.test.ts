@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { UIMessageChunk } from 'ai';
 import { type Db, openDatabase } from '@/db/client';
-import { listMessages, saveAssistantMessage } from '@/db/queries/messages';
+import { listMessages, listMessageTree, saveAssistantMessage, siblingsOf } from '@/db/queries/messages';
 import { getOwnConversation } from '@/db/queries/conversations';
 import { user } from '@/db/schema';
 import {
@@ -89,20 +89,37 @@ describe('persist input', () => {
     assert.equal(listMessages(db, c).length, 1);
   });
 
-  test('an edit replaces the message and drops what followed; an answer id is refused', async () => {
+  test('an edit is a new version beside the edited message; nothing is dropped; an answer id is refused', async () => {
     const c = newId('c');
     const first = newId('m');
     await send('alice', say(c, first, 'one'));
-    persistAnswer(db, c, { id: newId('a'), role: 'assistant', parts: text('answer one') });
-    await send('alice', say(c, newId('m'), 'two'));
-    const edited = await send('alice', say(c, first, 'one, edited'));
+    const answerOne = newId('a');
+    persistAnswer(db, c, { id: answerOne, role: 'assistant', parts: text('answer one') }, first);
+    const second = newId('m');
+    await send('alice', { ...say(c, second, 'two'), parentId: answerOne } as ChatPost);
+    // Edit "two": a new message following the same answer.
+    const edit = newId('m');
+    const edited = await send('alice', { ...say(c, edit, 'two, edited'), parentId: answerOne } as ChatPost);
     assert.deepEqual(
       edited.history.map((m) => m.parts),
-      [text('one, edited')],
+      [text('one'), text('answer one'), text('two, edited')],
     );
-    const answer = newId('a');
-    persistAnswer(db, c, { id: answer, role: 'assistant', parts: text('answer') });
-    await assert.rejects(send('alice', say(c, answer, 'sneaky')), isCode('bad_request'));
+    assert.deepEqual(siblingsOf(db, c, [edit]), { [edit]: [second, edit] });
+    // Regenerate the first answer: the stored message is kept, the model sees the path up to it.
+    const again = await send('alice', say(c, first, 'ignored'));
+    assert.deepEqual(
+      again.history.map((m) => m.parts),
+      [text('one')],
+    );
+    const answerTwo = newId('a');
+    persistAnswer(db, c, { id: answerTwo, role: 'assistant', parts: text('answer two') }, first);
+    assert.deepEqual(siblingsOf(db, c, [answerTwo]), { [answerTwo]: [answerOne, answerTwo] });
+    assert.equal(listMessageTree(db, c).length, 5, 'every version is still stored');
+    await assert.rejects(
+      send('alice', { ...say(c, newId('m'), 'lost'), parentId: 'no-such-message' } as ChatPost),
+      isCode('bad_request'),
+    );
+    await assert.rejects(send('alice', say(c, answerTwo, 'sneaky')), isCode('bad_request'));
   });
 
   const awaiting = (approvalId: string): ChatMessage => ({

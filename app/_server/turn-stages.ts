@@ -2,7 +2,12 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { UIMessageChunk } from 'ai';
 import type { Db } from '@/db/client';
-import { allowToolsInConversation, loadConversation, updateConversation } from '@/db/queries/conversations';
+import {
+  allowToolsInConversation,
+  type ConversationPatch,
+  loadConversation,
+  updateConversation,
+} from '@/db/queries/conversations';
 import { changeMessage, listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
 import type { Conversation } from '@/app/_server/turn-toolkit';
@@ -41,13 +46,21 @@ export type PersistedInput = {
 
 export type TurnToolSettings = Pick<
   Conversation,
-  'id' | 'allowedTools' | 'toolMode' | 'toolServers' | 'disabledTools' | 'maxSteps' | 'maxToolCalls'
+  | 'id'
+  | 'allowedTools'
+  | 'toolMode'
+  | 'toolServers'
+  | 'disabledTools'
+  | 'maxSteps'
+  | 'maxToolCalls'
+  | 'instructions'
+  | 'temperature'
 >;
 
 /**
  * Persist input: store what the request brings before anything else happens. An approval answer is
  * applied to the stored answer in one transaction (of two answers to one approval only the first
- * counts: 409); a message is stored (new, or an edit that replaces a message and drops what followed),
+ * counts: 409); a message is stored (new, or an edit: a new version beside the edited one; nothing is dropped),
  * after resolving calls still awaiting approval as "skipped".
  */
 export async function persistInput(
@@ -60,10 +73,15 @@ export async function persistInput(
     modelId: string | null;
     /** The user message's parts as stored (attached resources read now). */
     userParts: () => Promise<ChatPart[]>;
+    /** A new conversation's settings from its assistant (the request's own tool settings override them). */
+    seed?: ConversationPatch;
   },
 ): Promise<PersistedInput> {
   const { userId, body, loaded, modelId } = input;
-  const patch = 'tools' in body && body.tools ? toolSettingsPatch(body.tools) : {};
+  const patch = {
+    ...(!loaded.row ? input.seed : undefined),
+    ...('tools' in body && body.tools ? toolSettingsPatch(body.tools) : {}),
+  };
   const stored: TurnToolSettings = loaded.row ?? {
     id: body.id,
     allowedTools: [],
@@ -72,6 +90,8 @@ export async function persistInput(
     disabledTools: [],
     maxSteps: null,
     maxToolCalls: null,
+    instructions: null,
+    temperature: null,
   };
   let history = loaded.messages;
 
@@ -106,16 +126,24 @@ export async function persistInput(
     isNew: !loaded.row,
     modelChanged: Boolean(loaded.row && modelId && loaded.row.model !== modelId),
     message,
+    parentId: body.parentId,
   });
   if (outcome === 'not-yours') throw notFound('Conversation not found.');
+  if (outcome === 'unknown-parent')
+    throw new AppError('bad_request', 'The message this one follows does not exist.', {
+      parentId: 'is not a message of this conversation',
+    });
   if (outcome === 'not-a-user-message')
     throw new AppError('bad_request', 'That message id belongs to an answer.', {
       'message.id': 'is not a user message',
     });
   if (Object.keys(patch).length) updateConversation(db, userId, body.id, patch);
-  // An edit or retry replaced a stored message and dropped what followed: read the result back.
+  // The message now ends the selected path. Unless it simply followed the path as loaded (a retry or
+  // regenerate of a stored message, an edit beside one), read that path back.
+  const followed =
+    outcome === 'appended' && (body.parentId === undefined || body.parentId === (history.at(-1)?.id ?? null));
   return {
-    history: outcome === 'replaced' ? listMessages(db, body.id) : [...history, message],
+    history: followed ? [...history, message] : listMessages(db, body.id),
     settings: { ...stored, ...patch },
   };
 }
@@ -134,19 +162,36 @@ function skipPendingApprovals(db: Db, conversationId: string, history: ChatMessa
   return skipped ? [...history.slice(0, -1), skipped] : history;
 }
 
-/** Persist answer: the answer, however it ended, is stored once. */
-export function persistAnswer(db: Db, conversationId: string, message: ChatMessage): void {
-  saveAssistantMessage(db, conversationId, message);
+/**
+ * Persist answer: the answer, however it ended, is stored once, as the answer to `parentId` (the turn's
+ * user message; a new version beside earlier answers to it), and ends the selected path.
+ */
+export function persistAnswer(
+  db: Db,
+  conversationId: string,
+  message: ChatMessage,
+  parentId?: string | null,
+): void {
+  saveAssistantMessage(db, conversationId, message, parentId);
 }
 
 /** Never a user message without an answer: a turn that cannot run stores its failure as one (with Retry). */
-export function persistFailure(db: Db, conversationId: string, error: string): void {
-  saveAssistantMessage(db, conversationId, {
+export function persistFailure(
+  db: Db,
+  conversationId: string,
+  error: string,
+  parentId?: string | null,
+): void {
+  saveAssistantMessage(db, conversationId, failure(error), parentId);
+}
+
+function failure(error: string): ChatMessage {
+  return {
     id: `failed-${randomUUID()}`,
     role: 'assistant',
     parts: [],
     metadata: { createdAt: Date.now(), interrupted: true, error },
-  });
+  };
 }
 
 /**

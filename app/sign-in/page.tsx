@@ -7,7 +7,10 @@ import { countUsers } from '@/db/queries/users';
 import { AuthCard } from '@/app/_components/auth-card';
 import { AuthForm } from '@/app/_components/auth-form';
 import { getSessionUser } from '@/app/_server/session';
-import { formError } from '@/app/_server/auth-form-post';
+import { AUTH_FORM_ERRORS, formError } from '@/app/_server/auth-form-post';
+import { SsoSignIn } from '@/app/_components/sso-sign-in';
+import { getSsoProviderPublic } from '@/db/queries/sso';
+import { passwordSignInEnabled } from '@/app/_server/sso';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,10 +20,15 @@ export default async function SignInPage({ searchParams }: Props) {
   if (await getSessionUser(await headers())) redirect('/');
   const db = getDb();
   if (countUsers(db) === 0) redirect('/sign-up');
+  const { error } = await searchParams;
+  const sso = getSsoProviderPublic(db);
+  const password = passwordSignInEnabled() || !sso;
+  const ssoError = typeof error === 'string' && !(error in AUTH_FORM_ERRORS) ? error : null;
   return (
     <AuthCard title="Sign in">
-      <AuthForm mode="sign-in" initialError={formError((await searchParams).error)} />
-      {getSetting(db, 'signupOpen') && (
+      {password && <AuthForm mode="sign-in" initialError={formError(error)} />}
+      {sso && <SsoSignIn name={sso.name} error={ssoError} passwordOff={!password} />}
+      {password && getSetting(db, 'signupOpen') && (
         <p className="text-sm text-zinc-500">
           New here?{' '}
           <Link href="/sign-up" className="text-blue-600 underline">

@@ -8,6 +8,9 @@ import { AuthCard } from '@/app/_components/auth-card';
 import { AuthForm } from '@/app/_components/auth-form';
 import { getSessionUser } from '@/app/_server/session';
 import { formError } from '@/app/_server/auth-form-post';
+import { SsoSignIn } from '@/app/_components/sso-sign-in';
+import { getSsoProviderPublic } from '@/db/queries/sso';
+import { passwordSignInEnabled } from '@/app/_server/sso';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,6 +20,14 @@ export default async function SignUpPage({ searchParams }: Props) {
   if (await getSessionUser(await headers())) redirect('/');
   const db = getDb();
   const first = countUsers(db) === 0;
+  const sso = first ? null : getSsoProviderPublic(db);
+  // With password sign-in off, people join through single sign-on (their first sign-in makes the account).
+  if (sso && !passwordSignInEnabled())
+    return (
+      <AuthCard title="Create an account">
+        <SsoSignIn name={sso.name} error={null} passwordOff />
+      </AuthCard>
+    );
   const open = first || getSetting(db, 'signupOpen');
   return (
     <AuthCard title={first ? 'Create the admin account' : 'Create an account'}>

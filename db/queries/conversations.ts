@@ -1,6 +1,6 @@
 import 'server-only';
-import { and, asc, desc, eq, lt, or, sql } from 'drizzle-orm';
-import { toChatMessage } from '@/db/queries/messages';
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { listMessages } from '@/db/queries/messages';
 import type { Db } from '@/db/client';
 import { conversations, messages } from '@/db/schema';
 import type { ChatMessage } from '@/lib/schemas/chat';
@@ -53,7 +53,19 @@ function parseCursor(cursor: string | null | undefined): { at: Date; id: string 
 }
 
 export type ConversationPatch = Partial<
-  Pick<ConversationRow, 'title' | 'toolMode' | 'toolServers' | 'disabledTools' | 'maxSteps' | 'maxToolCalls'>
+  Pick<
+    ConversationRow,
+    | 'title'
+    | 'titleSource'
+    | 'toolMode'
+    | 'toolServers'
+    | 'disabledTools'
+    | 'maxSteps'
+    | 'maxToolCalls'
+    | 'assistantId'
+    | 'instructions'
+    | 'temperature'
+  >
 >;
 
 export function updateConversation(
@@ -70,6 +82,21 @@ export function updateConversation(
       .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
       .returning()
       .get() ?? null
+  );
+}
+
+/**
+ * Stores the model's title unless someone else wrote one first: only a title that is still the
+ * automatic one (the first words) is replaced, in one conditional UPDATE, so a rename made while the
+ * title request was in flight wins. Does not touch updated_at (a title is no new activity).
+ */
+export function setModelTitle(db: Db, id: string, title: string): boolean {
+  return (
+    db
+      .update(conversations)
+      .set({ title, titleSource: 'model' })
+      .where(and(eq(conversations.id, id), eq(conversations.titleSource, 'auto')))
+      .run().changes > 0
   );
 }
 
@@ -108,7 +135,10 @@ export function ftsQuery(q: string): string | null {
   return words?.length ? words.map((w) => `"${w}"*`).join(' ') : null;
 }
 
-/** Own conversations whose title or message text matches; the snippet marks matches with \u0002…\u0003. */
+/**
+ * Own conversations whose title or the text of a message on the selected path matches (other versions
+ * are not searched); the snippet marks matches with \u0002…\u0003.
+ */
 export function searchConversations(db: Db, userId: string, q: string, limit = 30): SearchHit[] {
   const fts = ftsQuery(q);
   if (!fts) return [];
@@ -120,10 +150,25 @@ export function searchConversations(db: Db, userId: string, q: string, limit = 3
     message_id: string | null;
     snippet: string | null;
   }>(sql`
-    select c.id, c.title, c.updated_at, f.message_id, snippet(messages_fts, 0, char(2), char(3), '…', 12) as snippet
-    from messages_fts f join conversations c on c.id = f.conversation_id
-    where messages_fts match ${fts} and c.user_id = ${userId}
-    order by c.updated_at desc limit ${limit * 3}`);
+    with recursive hits as (
+      select c.id, c.title, c.updated_at, f.message_id,
+             snippet(messages_fts, 0, char(2), char(3), '…', 12) as snippet
+      from messages_fts f join conversations c on c.id = f.conversation_id
+      where messages_fts match ${fts} and c.user_id = ${userId}
+    ),
+    path(conversation_id, id, depth) as (
+      select c.id, coalesce(
+               (select m.id from messages m where m.conversation_id = c.id and m.id = c.leaf_id),
+               (select m.id from messages m where m.conversation_id = c.id order by m.seq desc limit 1)), 0
+      from conversations c where c.id in (select id from hits)
+      union all
+      select p.conversation_id, m.parent_id, p.depth + 1 from path p
+      join messages m on m.conversation_id = p.conversation_id and m.id = p.id
+      where m.parent_id is not null and p.depth < 1000000
+    )
+    select h.* from hits h
+    where exists (select 1 from path p where p.conversation_id = h.id and p.id = h.message_id)
+    order by h.updated_at desc limit ${limit * 3}`);
   const titleRows = db.all<{ id: string; title: string; updated_at: number }>(sql`
     select id, title, updated_at from conversations where user_id = ${userId} and title like ${like} escape '\\' order by updated_at desc limit ${limit}`);
   const hits = new Map<string, SearchHit>();
@@ -149,7 +194,11 @@ export function searchConversations(db: Db, userId: string, q: string, limit = 3
   return [...hits.values()].sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
 }
 
-/** Copies messages into a new conversation of the user (import, "continue in a new chat"). */
+/**
+ * Copies messages into a new conversation of the user (import, "continue in a new chat"). Each message
+ * follows its `parentId` (omitted: the message before it, so a plain list becomes one path); the
+ * selected path ends at `leafId` (omitted: the last message).
+ */
 export function createConversationWithMessages(
   db: Db,
   input: {
@@ -157,7 +206,8 @@ export function createConversationWithMessages(
     userId: string;
     title: string;
     model: string | null;
-    messages: Array<ChatMessage & { role: 'user' | 'assistant' }>;
+    messages: Array<ChatMessage & { role: 'user' | 'assistant'; parentId?: string | null }>;
+    leafId?: string;
   },
 ): void {
   db.transaction((tx) => {
@@ -167,6 +217,8 @@ export function createConversationWithMessages(
         id: input.id,
         userId: input.userId,
         title: input.title,
+        // A title brought along (a file's, a share's) is kept as if the user had chosen it.
+        titleSource: 'user',
         model: input.model,
         createdAt: now,
         updatedAt: now,
@@ -180,39 +232,28 @@ export function createConversationWithMessages(
           role: m.role,
           parts: m.parts,
           metadata: m.metadata ?? null,
+          parentId: m.parentId === undefined ? (input.messages[seq - 1]?.id ?? null) : m.parentId,
           seq,
           createdAt: now,
         })
         .run();
     });
+    // Each insert made its message the leaf (a trigger): the last one, unless another was selected.
+    if (input.leafId && input.leafId !== input.messages.at(-1)?.id)
+      tx.update(conversations).set({ leafId: input.leafId }).where(eq(conversations.id, input.id)).run();
   });
 }
 
 /**
- * A conversation with its messages in one statement (the chat turn's only read). `takenByOther` says
- * the id exists but belongs to someone else — callers answer 404 all the same.
+ * A conversation with the messages of its selected path (the chat turn's only read). `takenByOther`
+ * says the id exists but belongs to someone else — callers answer 404 all the same.
  */
 export function loadConversation(
   db: Db,
   userId: string,
   id: string,
 ): { row: ConversationRow | null; takenByOther: boolean; messages: ChatMessage[] } {
-  const rows = db
-    .select({
-      conversation: conversations,
-      message: { id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata },
-    })
-    .from(conversations)
-    .leftJoin(messages, eq(messages.conversationId, conversations.id))
-    .where(eq(conversations.id, id))
-    .orderBy(asc(messages.seq))
-    .all();
-  const row = rows[0]?.conversation ?? null;
+  const row = db.select().from(conversations).where(eq(conversations.id, id)).get() ?? null;
   if (!row || row.userId !== userId) return { row: null, takenByOther: row !== null, messages: [] };
-  const list: ChatMessage[] = [];
-  for (const r of rows) {
-    const m = r.message;
-    if (m?.id) list.push(toChatMessage(m));
-  }
-  return { row, takenByOther: false, messages: list };
+  return { row, takenByOther: false, messages: listMessages(db, id) };
 }

@@ -55,13 +55,13 @@ describe('listMessagePage', () => {
   test('the first page is the newest messages, oldest first, with a cursor to the older ones', () => {
     const page = listMessagePage(db, 'c-long', { limit: 10 });
     assert.deepEqual(ids(page), ['m15', 'm16', 'm17', 'm18', 'm19', 'm20', 'm21', 'm22', 'm23', 'm24']);
-    assert.equal(page.before, 15);
+    assert.equal(page.before, 'c-long-m15');
     assert.deepEqual(page.messages[0], { id: 'c-long-m15', role: 'assistant', parts: text('c-long 15') });
   });
 
   test('following the cursor walks back to the first message exactly once each, then says there is no more', () => {
     const seen: string[] = [];
-    let before: number | null | undefined;
+    let before: string | null | undefined;
     let pages = 0;
     do {
       const page = listMessagePage(db, 'c-long', { limit: 10, before });
@@ -77,7 +77,7 @@ describe('listMessagePage', () => {
   });
 
   test('a page that ends exactly at the first message has no cursor; a short conversation fits one page', () => {
-    const last = listMessagePage(db, 'c-long', { limit: 5, before: 5 });
+    const last = listMessagePage(db, 'c-long', { limit: 5, before: 'c-long-m5' });
     assert.deepEqual(ids(last), ['m0', 'm1', 'm2', 'm3', 'm4']);
     assert.equal(last.before, null);
     const short = listMessagePage(db, 'c-other', { limit: 50 });
@@ -87,16 +87,19 @@ describe('listMessagePage', () => {
 
   test('an unknown conversation or a cursor before the start gives an empty page', () => {
     assert.deepEqual(listMessagePage(db, 'nope', { limit: 10 }), { messages: [], before: null });
-    assert.deepEqual(listMessagePage(db, 'c-long', { limit: 10, before: 0 }), { messages: [], before: null });
+    assert.deepEqual(listMessagePage(db, 'c-long', { limit: 10, before: 'c-long-m0' }), {
+      messages: [],
+      before: null,
+    });
   });
 
-  test('reads the page through the (conversation_id, seq) index, not a scan', () => {
+  test('walks the path by primary key, one lookup per message, not a scan', () => {
     const plan = handle.sqlite
       .prepare(
-        'explain query plan select id from messages where conversation_id = ? and seq < ? order by seq desc limit 11',
+        'explain query plan select m.id from messages m where m.conversation_id = ? and m.id = (select parent_id from messages where conversation_id = ? and id = ?)',
       )
-      .all('c-long', 15) as Array<{ detail: string }>;
-    assert.match(plan.map((p) => p.detail).join('\n'), /USING INDEX messages_conv_seq_idx/);
-    assert.doesNotMatch(plan.map((p) => p.detail).join('\n'), /TEMP B-TREE/);
+      .all('c-long', 'c-long', 'c-long-m15') as Array<{ detail: string }>;
+    assert.match(plan.map((p) => p.detail).join('\n'), /USING INDEX sqlite_autoindex_messages_1/);
+    assert.doesNotMatch(plan.map((p) => p.detail).join('\n'), /SCAN m\b/);
   });
 });

@@ -13,6 +13,7 @@ import {
 } from '@/db/queries/conversations';
 import {
   listMessages,
+  listMessageTree,
   markUnansweredTurns,
   saveAssistantMessage,
   saveUserMessage,
@@ -94,8 +95,8 @@ describe('messages', () => {
     assert.equal(getOwnConversation(db, 'alice', 'conv-0001')?.title, 'Hello');
   });
 
-  test('re-sending a stored user message replaces it and drops what came after (retry, edit)', () => {
-    saveUserMessage(db, {
+  test('re-sending a stored user message (retry, regenerate) keeps it and everything after it', () => {
+    const r = saveUserMessage(db, {
       conversationId: 'conv-0001',
       userId: 'alice',
       title: 'x',
@@ -104,12 +105,22 @@ describe('messages', () => {
       model: null,
       message: { id: 'u1', role: 'user', parts: text('hi again') },
     });
+    assert.equal(r, 'existing');
+    // The selected path now ends at u1 (its new answer comes next); nothing was deleted or rewritten.
     const msgs = listMessages(db, 'conv-0001');
     assert.deepEqual(
       msgs.map((m) => m.id),
       ['u1'],
     );
-    assert.deepEqual(msgs[0]?.parts, text('hi again'));
+    assert.deepEqual(msgs[0]?.parts, text('hi'));
+    assert.deepEqual(
+      listMessageTree(db, 'conv-0001').map((m) => [m.id, m.parentId]),
+      [
+        ['u1', null],
+        ['a1', 'u1'],
+        ['u2', 'a1'],
+      ],
+    );
   });
 
   test('a user message may not overwrite an answer', () => {
@@ -219,7 +230,8 @@ describe('the chat turn path', () => {
     saveAssistantMessage(db, 'turn-0001', { id: 'x2', role: 'assistant', parts: text('a') });
     const before = statementCount();
     const loaded = loadConversation(db, 'alice', 'turn-0001');
-    assert.equal(statementCount() - before, 1);
+    // The conversation, then its selected path (one recursive read).
+    assert.equal(statementCount() - before, 2);
     assert.deepEqual(
       loaded.messages.map((m) => m.id),
       ['x1', 'x2'],

@@ -85,7 +85,7 @@ before(() => {
   rows.forEach((r, seq) => {
     handle.sqlite
       .prepare(
-        'insert into messages (id, conversation_id, role, parts, metadata, seq, created_at) values (?, ?, ?, ?, ?, ?, ?)',
+        'insert into messages (id, conversation_id, role, parts, metadata, parent_id, seq, created_at) values (?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
         r.id,
@@ -93,6 +93,8 @@ before(() => {
         r.role,
         JSON.stringify(r.parts),
         JSON.stringify(r.metadata),
+        // A chain in order, as the branches migration leaves older rows.
+        rows[seq - 1]?.id ?? null,
         seq,
         now.getTime(),
       );

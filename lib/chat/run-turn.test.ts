@@ -141,3 +141,16 @@ describe('limits', () => {
     assert.ok(saved?.parts.some((p) => p.type === 'data-notice'));
   });
 });
+
+describe('usage and cost in the answer metadata', () => {
+  test("the answer stores its tokens; with the model's price also its cost, streamed to the client too", async () => {
+    // Two steps (a tool call, then the answer), 3 input and 2 output tokens each.
+    const priced = await run(scriptedModel(1), { price: { input: 1_000_000, output: 500_000 } });
+    assert.deepEqual(priced.saved?.metadata?.usage, { inputTokens: 6, outputTokens: 4, totalTokens: 10 });
+    assert.equal(priced.saved?.metadata?.cost, 8);
+    assert.match(priced.body, /"messageMetadata":\{"usage":\{[^}]*\},"cost":8\}/);
+    const free = await run(scriptedModel(0));
+    assert.equal(free.saved?.metadata?.usage?.totalTokens, 5);
+    assert.equal(free.saved?.metadata?.cost, undefined);
+  });
+});

@@ -18,6 +18,7 @@ import type { ToolEntry } from '@/lib/chat/tools';
 import { createToolSearch, SEARCH_TOOL } from '@/lib/chat/tool-search';
 import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
 import type { ToolSearchBudget } from '@/lib/schemas/tool-budget';
+import { costOf, type ModelPrice } from '@/lib/usage';
 
 export type Toolkit = {
   tools: ToolSet;
@@ -33,6 +34,8 @@ export type TurnInput = {
   model: LanguageModel;
   modelId: string;
   instructions: string;
+  /** Sampling temperature; undefined = the provider's default. */
+  temperature?: number;
   /** The stored conversation, ending with the user's new message (or the answer awaiting approvals). */
   history: ChatMessage[];
   /** Aborted by Stop, a deletion or shutdown; the partial answer is then saved as interrupted. */
@@ -58,6 +61,8 @@ export type TurnInput = {
   vision: boolean;
   /** Signs approval requests so a client cannot forge an approval. */
   approvalSecret: string;
+  /** The admin's price for this model: the answer's metadata then carries its cost. */
+  price?: ModelPrice;
 };
 
 const messageId = createIdGenerator({ prefix: 'msg', size: 16 });
@@ -126,6 +131,7 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
             ? `${input.instructions}\nBefore answering, call at least one of the available tools.`
             : input.instructions,
         messages,
+        ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
         tools,
         toolCallConcurrency: input.maxParallelTools,
         toolApproval: ({ toolCall }) => {
@@ -183,7 +189,9 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
             if (part.type === 'start') return { createdAt: Date.now(), model: input.modelId };
             if (part.type === 'finish') {
               const { inputTokens, outputTokens, totalTokens } = part.totalUsage;
-              return { usage: { inputTokens, outputTokens, totalTokens } };
+              const usage = { inputTokens, outputTokens, totalTokens };
+              const cost = costOf(usage, input.price);
+              return { usage, ...(cost === undefined ? {} : { cost }) };
             }
             return undefined;
           },

@@ -14,8 +14,8 @@ import { parseSync } from '@swc/core';
 
 const READ_ATTRIBUTES = new Set(['aria-label', 'aria-description', 'title', 'placeholder', 'alt', 'label']);
 const WORDS = /\p{L}{2,}/u;
-/** Syntax shown as is in both languages: `/server:prompt`, `@name`. */
-const CODE_LIKE = /^\s*[/@][\w:./-]*\s*$/;
+/** Syntax shown as is in both languages: `/server:prompt`, `@name`, an example URI `file:///srv/docs`. */
+const CODE_LIKE = /^\s*([/@][\w:./-]*|[a-z][\w+.-]*:\/\/\S*)\s*$/i;
 const readable = (text: string) => WORDS.test(text) && !CODE_LIKE.test(text);
 
 /** Source files (app/, .tsx) whose strings are still English only. */

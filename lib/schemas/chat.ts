@@ -68,24 +68,43 @@ export const ChatRequestSchema = z
   .object({
     id: ConversationIdSchema,
     message: UserMessageSchema,
+    /**
+     * The message the new one follows (null: the first message). An edit names the edited message's
+     * parent, so the edit is a new version beside it. Omitted: the end of the selected path.
+     */
+    parentId: z.string().min(1).max(200).nullable().optional(),
     model: z.string().min(1).max(200).optional(),
     tools: ToolSettingsSchema.optional(),
+    /** With a conversation's first message: the assistant it starts with (ignored afterwards). */
+    assistantId: z.string().min(1).max(64).optional(),
   })
   .strict();
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;
+
+/** PUT /api/conversations/[id]/branch: the version of a message to show. */
+export const BranchSelectSchema = z.object({ messageId: z.string().min(1).max(200) }).strict();
 
 export const RenameSchema = z
   .object({ title: z.string().trim().min(1, 'must not be empty').max(200) })
   .strict();
 
-/** PATCH /api/conversations/[id]: rename and/or tool settings. */
+/** The most characters of a conversation's (or an assistant's) instructions. */
+export const MAX_INSTRUCTIONS_CHARS = 8000;
+
+/** PATCH /api/conversations/[id]: rename, tool settings and/or its instructions ("" or null clears them). */
 export const ConversationPatchSchema = ToolSettingsSchema.extend({
   title: RenameSchema.shape.title.optional(),
+  instructions: z
+    .string()
+    .max(MAX_INSTRUCTIONS_CHARS, `must be at most ${MAX_INSTRUCTIONS_CHARS} characters`)
+    .nullable()
+    .optional(),
 }).strict();
 
 /** GET /api/conversations/[id]/messages: the page of messages just before position `before`. */
 export const MessagePageQuerySchema = z.object({
-  before: z.coerce.number().int().min(0).optional(),
+  /** The id of the oldest message already loaded. */
+  before: z.string().min(1).max(200).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(100),
 });
 
@@ -100,6 +119,8 @@ export type MessageMetadata = {
   createdAt?: number;
   model?: string;
   usage?: { inputTokens?: number; outputTokens?: number; totalTokens?: number };
+  /** USD, from the admin's price for the model when the answer was written (lib/usage.ts). */
+  cost?: number;
   interrupted?: boolean;
   error?: string;
   /** Written by an import (set by the server, whatever the file said): it did not happen here, its tool calls never ran here. */
@@ -212,6 +233,9 @@ export const ConversationImportSchema = z
     messages: z
       .array(
         z.object({
+          /** The message's id in the file and the id of the message it follows (an export with branches). */
+          id: z.string().min(1).max(200).optional(),
+          parentId: z.string().min(1).max(200).nullable().optional(),
           role: z.enum(['user', 'assistant']),
           parts: z
             .array(z.union([TextPartSchema, ImportedToolPartSchema, z.object({ type: z.string() }).loose()]))
@@ -221,6 +245,8 @@ export const ConversationImportSchema = z
       )
       .min(1)
       .max(5000),
+    /** The last message of the selected path (an export with branches); default: the last message. */
+    selectedId: z.string().min(1).max(200).optional(),
   })
   .loose();
 

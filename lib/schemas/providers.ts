@@ -20,6 +20,18 @@ const fields = {
   modelAllow: z.record(z.string().trim().min(1).max(200), AllowListSchema),
   /** Models that cannot take images: a tool's images reach them as a note only. */
   noVision: z.array(z.string().trim().min(1).max(200)).max(500),
+  /** Per model, USD per 1M input and 1M output tokens (shown as the cost of answers). */
+  prices: z
+    .record(
+      z.string().trim().min(1).max(200),
+      z
+        .object({
+          input: z.number().finite().min(0).max(1_000_000),
+          output: z.number().finite().min(0).max(1_000_000),
+        })
+        .strict(),
+    )
+    .refine((r) => Object.keys(r).length <= 500, 'at most 500 models'),
 };
 
 export const ProviderCreateSchema = z
@@ -31,6 +43,7 @@ export const ProviderCreateSchema = z
     allow: fields.allow.default(['*']),
     modelAllow: fields.modelAllow.default({}),
     noVision: fields.noVision.default([]),
+    prices: fields.prices.default({}),
   })
   .strict();
 

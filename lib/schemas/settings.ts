@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** Admin-editable settings (GET·PATCH /api/admin/settings), without defaults: the fields themselves. */
 const SettingsFields = z.object({
   signupOpen: z.boolean(),
+  /** Email and password sign-in (and sign-up); off only while single sign-on works (app/_server/sso.ts). */
+  passwordSignIn: z.boolean(),
   /** Internal: the built-in MCP servers were added once. */
   builtinsSeeded: z.boolean(),
   /** Tool-loop limits (per turn). */
@@ -19,6 +21,7 @@ const SettingsFields = z.object({
 
 const DEFAULTS: z.infer<typeof SettingsFields> = {
   signupOpen: false,
+  passwordSignIn: true,
   builtinsSeeded: false,
   maxSteps: 10,
   maxParallelTools: 5,
@@ -36,6 +39,7 @@ const DEFAULTS: z.infer<typeof SettingsFields> = {
 /** Stored settings, each key falling back to its default when never written (or stored invalid). */
 export const AppSettingsSchema = z.object({
   signupOpen: SettingsFields.shape.signupOpen.catch(DEFAULTS.signupOpen),
+  passwordSignIn: SettingsFields.shape.passwordSignIn.catch(DEFAULTS.passwordSignIn),
   builtinsSeeded: SettingsFields.shape.builtinsSeeded.catch(DEFAULTS.builtinsSeeded),
   maxSteps: SettingsFields.shape.maxSteps.catch(DEFAULTS.maxSteps),
   maxParallelTools: SettingsFields.shape.maxParallelTools.catch(DEFAULTS.maxParallelTools),

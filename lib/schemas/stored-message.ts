@@ -117,6 +117,7 @@ const StoredMetadataSchema = z.looseObject({
       totalTokens: field(z.number()),
     }),
   ),
+  cost: field(z.number().finite().min(0)),
   interrupted: field(z.boolean()),
   error: field(str),
   imported: field(z.boolean()),

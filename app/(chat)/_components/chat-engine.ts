@@ -13,7 +13,11 @@ import type { ChatMessage } from '@/lib/schemas/chat';
 export type EngineCallbacks = {
   /** The request body for POST /api/chat (only the new message, or the approval answers). */
   body: (id: string, messages: ChatMessage[]) => object;
-  onFinish: () => void;
+  /**
+   * The turn's stream ended (however it ended): `isError` if with an error (the conversation may not have
+   * been stored); `messages` as they are then.
+   */
+  onFinish: (outcome: { isError: boolean; messages: ChatMessage[] }) => void;
   onData: NonNullable<ChatInit<ChatMessage>['onData']>;
 };
 
@@ -37,7 +41,7 @@ export function createChat(
       prepareSendMessagesRequest: ({ id, messages }) => ({ body: latest.current.body(id, messages) }),
     }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    onFinish: () => latest.current.onFinish(),
+    onFinish: ({ isError, messages }) => latest.current.onFinish({ isError, messages }),
     onData: (part) => latest.current.onData(part),
   });
 }

@@ -1,17 +1,42 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { lazy, Suspense, useRef, useState } from 'react';
+import { ConversationUsage } from './conversation-usage';
 
 /** Loaded when first opened, not with the page. */
 const ShareDialog = lazy(() => import('./share-dialog').then((m) => ({ default: m.ShareDialog })));
+const InstructionsDialog = lazy(() =>
+  import('./instructions-dialog').then((m) => ({ default: m.InstructionsDialog })),
+);
 
-type Props = { conversationId: string | null; title: string };
+type Props = {
+  conversationId: string | null;
+  title: string;
+  /** The assistant the conversation was started with. */
+  assistantName?: string | null;
+  /** The conversation's own instructions ("Instructions" edits them). */
+  instructions?: string;
+  onInstructionsSaved?: (instructions: string) => void;
+};
 
 const ITEM = 'block px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800';
 
-/** The bar over the messages: the title, and for a saved conversation "Share" and "Export". */
-export function ChatHeader({ conversationId, title }: Props) {
+/**
+ * The bar over the messages: the title and the conversation's assistant, and for a saved conversation
+ * "Instructions", "Share" and "Export".
+ */
+export function ChatHeader({
+  conversationId,
+  title,
+  assistantName = null,
+  instructions = '',
+  onInstructionsSaved,
+}: Props) {
+  const t = useTranslations('assistants');
+  const ti = useTranslations('instructions');
   const [sharing, setSharing] = useState(false);
+  const [editingInstructions, setEditingInstructions] = useState(false);
   const exportRef = useRef<HTMLDetailsElement>(null);
   const closeExport = () => {
     if (exportRef.current) exportRef.current.open = false;
@@ -23,8 +48,24 @@ export function ChatHeader({ conversationId, title }: Props) {
       <h1 className="min-w-0 flex-1 truncate text-sm font-medium" title={title}>
         {title}
       </h1>
+      {assistantName && (
+        <span
+          title={t('assistantLabel', { name: assistantName })}
+          className="max-w-[40%] shrink truncate rounded bg-blue-100 px-1.5 py-0.5 text-xs text-blue-800 dark:bg-blue-950 dark:text-blue-200"
+        >
+          {assistantName}
+        </span>
+      )}
       {conversationId && (
         <>
+          <ConversationUsage conversationId={conversationId} />
+          <button
+            type="button"
+            onClick={() => setEditingInstructions(true)}
+            className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          >
+            {ti('button')}
+          </button>
           <button
             type="button"
             onClick={() => setSharing(true)}
@@ -45,6 +86,16 @@ export function ChatHeader({ conversationId, title }: Props) {
               </a>
             </div>
           </details>
+          {editingInstructions && (
+            <Suspense fallback={null}>
+              <InstructionsDialog
+                conversationId={conversationId}
+                instructions={instructions}
+                onSaved={(value) => onInstructionsSaved?.(value)}
+                onClose={() => setEditingInstructions(false)}
+              />
+            </Suspense>
+          )}
           {sharing && (
             <Suspense fallback={null}>
               <ShareDialog conversationId={conversationId} onClose={() => setSharing(false)} />

@@ -9,8 +9,15 @@ export function requestBody(
 ) {
   const last = messages.at(-1);
   // A new chat's first message carries the tool settings chosen before it (later changes are PATCHed).
+  // The message follows the one shown before it (an edit: the edited message's parent, so the edit
+  // becomes a version beside it).
   if (last?.role !== 'assistant')
-    return { id, message: last, ...(tools && Object.keys(tools).length ? { tools } : {}) };
+    return {
+      id,
+      message: last,
+      parentId: messages.at(-2)?.id ?? null,
+      ...(tools && Object.keys(tools).length ? { tools } : {}),
+    };
   const approvals = last.parts.flatMap((part) => {
     if (part.type !== 'dynamic-tool' || part.state !== 'approval-responded' || !part.approval) return [];
     const { id: approvalId, approved, reason } = part.approval;

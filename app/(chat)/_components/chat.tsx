@@ -1,9 +1,11 @@
 'use client';
 
+import Link from 'next/link';
 import { useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
-import { notifyConversationsChanged } from '@/lib/conversation-events';
+import { notifyConversationsChanged, notifyTitleChanged, onTitleChanged } from '@/lib/conversation-events';
 import type { ChatMessage, ToolProgress, ToolSettings } from '@/lib/schemas/chat';
 import { isNoProviderError } from '@/lib/no-provider';
 import { titleFrom } from '@/lib/title';
@@ -20,6 +22,11 @@ import { NoProviderNotice } from './no-provider-notice';
 import { useLazyChat } from './use-lazy-chat';
 import { useEscapeStop } from './use-escape-stop';
 import { useOlderMessages } from './use-older-messages';
+import type { Versions } from './version-switcher';
+
+/** A message id made here (crypto.getRandomValues also works on a plain-http origin, unlike randomUUID). */
+const newMessageId = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 export type ModelInfo = { id: string; label: string; provider: string; toolCalling: 'native' | 'prompt' };
 
@@ -27,8 +34,10 @@ type Props = {
   id: string;
   title: string;
   initialMessages: ChatMessage[];
-  /** Position of the oldest message sent with the page, when older ones exist (loaded on scroll-up). */
-  olderBefore?: number | null;
+  /** Id of the oldest message sent with the page, when older ones exist (loaded on scroll-up). */
+  olderBefore?: string | null;
+  /** The versions of each message sent with the page that has more than one (edits, regenerations). */
+  initialSiblings?: Record<string, string[]>;
   isNew: boolean;
   models: ModelInfo[];
   initialModel: string | null;
@@ -39,7 +48,36 @@ type Props = {
   running?: boolean;
   /** Shown above an empty conversation (the admin's first-run setup checklist). */
   setup?: React.ReactNode;
+  /** The assistant the conversation starts (a new chat) or started (a saved one) with. */
+  assistant?: { id: string; name: string } | null;
+  /** The conversation's own instructions (a new chat: its assistant's). */
+  initialInstructions?: string | null;
+  /** A new chat without an assistant: the assistants offered to start with. */
+  assistants?: Array<{ id: string; name: string }>;
 };
+
+/** An answer that went through (not failed, not stopped): the first one is followed by a generated title. */
+const answered = (m: ChatMessage) =>
+  m.role === 'assistant' && !m.metadata?.error && !m.metadata?.interrupted && m.parts.length > 0;
+
+/**
+ * Waits (server side, bounded) for the title generated after the first answer, then shows it everywhere.
+ * True once the title is no longer the automatic first words (nothing more to wait for).
+ */
+async function fetchTitle(id: string): Promise<boolean> {
+  try {
+    const res = await fetch(`/api/conversations/${encodeURIComponent(id)}/summary?wait=1`, {
+      cache: 'no-store',
+    });
+    if (!res.ok) return false;
+    const { title, titleSource } = (await res.json()) as { title?: unknown; titleSource?: unknown };
+    if (typeof title === 'string' && title) notifyTitleChanged(id, title);
+    return titleSource !== 'auto';
+  } catch {
+    // The first words stay.
+    return false;
+  }
+}
 
 /** A conversation: streamed answers from POST /api/chat, which receives only the new message. */
 export function Chat({
@@ -47,6 +85,7 @@ export function Chat({
   title,
   initialMessages,
   olderBefore = null,
+  initialSiblings = {},
   isNew,
   models,
   initialModel,
@@ -54,7 +93,12 @@ export function Chat({
   noProvider,
   running = false,
   setup = null,
+  assistant = null,
+  initialInstructions = null,
+  assistants = [],
 }: Props) {
+  const t = useTranslations('assistants');
+  const [instructions, setInstructions] = useState(initialInstructions ?? '');
   const router = useRouter();
   const [model, setModel] = useState(initialModel);
   const [toolSettings, setToolSettings] = useState<ToolSettings>(initialToolSettings);
@@ -65,7 +109,22 @@ export function Chat({
   const [stopped, setStopped] = useState<ReadonlySet<string>>(new Set());
   const [progress, setProgress] = useState<ReadonlyMap<string, ToolProgress>>(new Map());
   const createdRef = useRef(!isNew);
+  // The same as state, for what shows only once the conversation exists (the header's actions).
+  const [created, setCreated] = useState(!isNew);
+  const markCreated = useCallback(() => {
+    createdRef.current = true;
+    setCreated(true);
+  }, []);
+  const awaitingTitle = useRef(!initialMessages.some(answered));
+  const [liveTitle, setLiveTitle] = useState<string | null>(null);
+  useEffect(() => onTitleChanged((changed, next) => changed === id && setLiveTitle(next)), [id]);
   const alwaysRef = useRef(new Set<string>());
+  const [siblings, setSiblings] = useState<Readonly<Record<string, string[]>>>(initialSiblings);
+  const mergeSiblings = useCallback(
+    (more: Record<string, string[]>) =>
+      setSiblings((s) => (Object.keys(more).length ? { ...s, ...more } : s)),
+    [],
+  );
   const {
     messages,
     setMessages,
@@ -83,8 +142,21 @@ export function Chat({
       body: (id, messages) => ({
         ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
         ...(modelRef.current ? { model: modelRef.current } : {}),
+        // A new chat's first message names its assistant (the server seeds the conversation from it).
+        ...(!createdRef.current && assistant ? { assistantId: assistant.id } : {}),
       }),
-      onFinish: () => notifyConversationsChanged(),
+      onFinish: ({ isError, messages: current }) => {
+        // An answer that streamed to its end was stored with its conversation (a fast one may never
+        // be seen "streaming").
+        if (!isError) markCreated();
+        notifyConversationsChanged();
+        void refreshVersions();
+        // After the first answer the server asks the model for a title: wait for it, then show it.
+        if (awaitingTitle.current && current.some(answered))
+          void fetchTitle(id).then((settled) => {
+            if (settled) awaitingTitle.current = false;
+          });
+      },
       onData: (part) => {
         if (part.type === 'data-tool-progress' && part.id) {
           const key = part.id;
@@ -97,14 +169,79 @@ export function Chat({
   );
 
   const prepend = useCallback(
-    (older: ChatMessage[]) =>
-      setMessages((current) => {
+    (older: ChatMessage[], olderSiblings: Record<string, string[]>) => {
+      mergeSiblings(olderSiblings);
+      return setMessages((current) => {
         const have = new Set(current.map((m) => m.id));
         return [...older.filter((m) => !have.has(m.id)), ...current];
-      }),
-    [setMessages],
+      });
+    },
+    [setMessages, mergeSiblings],
   );
   const { hasOlder, loadOlder } = useOlderMessages(id, olderBefore, prepend);
+
+  /**
+   * After a turn: the versions of the newest messages of the path (an edit or a regenerate just added
+   * one), read back from the server, which numbered them.
+   */
+  async function refreshVersions() {
+    try {
+      const res = await fetch(`/api/conversations/${encodeURIComponent(id)}/messages?limit=4`, {
+        cache: 'no-store',
+      });
+      if (res.ok)
+        mergeSiblings(((await res.json()) as { siblings?: Record<string, string[]> }).siblings ?? {});
+    } catch {
+      // The counter shows after the next reload.
+    }
+  }
+
+  /** Previous version / Next version: the path from that version down replaces what follows its parent. */
+  async function selectVersion(current: string, target: string): Promise<boolean> {
+    try {
+      const res = await fetch(`/api/conversations/${encodeURIComponent(id)}/branch`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ messageId: target }),
+      });
+      if (!res.ok) return false;
+      const branch = (await res.json()) as { messages: ChatMessage[]; siblings: Record<string, string[]> };
+      mergeSiblings(branch.siblings);
+      await setMessages((list) => {
+        const at = list.findIndex((m) => m.id === current);
+        return at < 0 ? list : [...list.slice(0, at), ...branch.messages];
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Edit: the edited text is a new version beside the message; the old one and its answers stay. The
+   * counter shows the new version at once (the server numbers versions the same way: in order written).
+   */
+  async function editMessage(messageId: string, text: string) {
+    const editId = newMessageId();
+    const versions = [...(siblings[messageId] ?? [messageId]), editId];
+    mergeSiblings(Object.fromEntries(versions.map((v) => [v, versions])));
+    await setMessages((list) => {
+      const at = list.findIndex((m) => m.id === messageId);
+      return at < 0 ? list : list.slice(0, at);
+    });
+    await sendMessage({ id: editId, role: 'user', parts: [{ type: 'text', text }] });
+  }
+
+  function versionsOf(messageId: string): Versions | undefined {
+    const ids = siblings[messageId];
+    if (!ids || ids.length < 2) return undefined;
+    return {
+      ids,
+      index: ids.indexOf(messageId) + 1,
+      count: ids.length,
+      onSelect: busy ? undefined : (target) => selectVersion(messageId, target),
+    };
+  }
 
   function onApproval(approvalId: string, approved: boolean, always: boolean) {
     if (always) alwaysRef.current.add(approvalId);
@@ -117,7 +254,16 @@ export function Chat({
 
   const busy = status === 'submitted' || status === 'streaming';
   const firstText = messages[0]?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
-  const headerTitle = !messages.length ? 'New chat' : isNew ? titleFrom(firstText) : title;
+  const headerTitle = !messages.length ? 'New chat' : (liveTitle ?? (isNew ? titleFrom(firstText) : title));
+  const appName = useTranslations('app')('name');
+  useEffect(() => {
+    if (!messages.length) return;
+    const before = document.title;
+    document.title = `${headerTitle} · ${appName}`;
+    return () => {
+      document.title = before;
+    };
+  }, [headerTitle, appName, messages.length]);
   const last = messages.at(-1);
   const storedError = !busy && !error && last?.role === 'assistant' ? last.metadata?.error : undefined;
   // The no-provider notice already says why there is no answer: not twice.
@@ -126,12 +272,15 @@ export function Chat({
 
   useEffect(preloadMarkdown, []);
 
+  // The conversation exists on the server once its first answer streams (or, for an answer that came in one
+  // burst, has arrived): the header then offers Usage, Share and Export.
+  const hasAnswer = messages.some((m) => m.role === 'assistant');
   useEffect(() => {
-    if (status === 'streaming' && !createdRef.current) {
-      createdRef.current = true;
+    if ((status === 'streaming' || hasAnswer) && !createdRef.current) {
+      markCreated();
       notifyConversationsChanged();
     }
-  }, [status]);
+  }, [status, hasAnswer, markCreated]);
 
   function send(text: string, attachments: ResourceAttachment[] = []) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
@@ -194,8 +343,11 @@ export function Chat({
         {announcement}
       </p>
       <ChatHeader
-        conversationId={messages.length && (!isNew || createdRef.current) ? id : null}
+        conversationId={messages.length && created ? id : null}
         title={headerTitle}
+        assistantName={assistant?.name ?? null}
+        instructions={instructions}
+        onInstructionsSaved={setInstructions}
       />
       <ConversationIdContext.Provider value={id}>
         <MessageList
@@ -210,6 +362,19 @@ export function Chat({
                 <div className="mt-24 text-center text-zinc-500">
                   <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
                   <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
+                  {assistants.length > 0 && (
+                    <nav aria-label={t('startWith')} className="mt-6 flex flex-wrap justify-center gap-2">
+                      {assistants.map((a) => (
+                        <Link
+                          key={a.id}
+                          href={`/?assistant=${encodeURIComponent(a.id)}`}
+                          className="rounded-full border border-zinc-300 px-3 py-1 text-sm text-zinc-700 hover:bg-zinc-100 dark:border-zinc-700 dark:text-zinc-300 dark:hover:bg-zinc-800"
+                        >
+                          {t('newChatWith', { name: a.name })}
+                        </Link>
+                      ))}
+                    </nav>
+                  )}
                 </div>
               )}
             </>
@@ -223,7 +388,8 @@ export function Chat({
               progress={progress}
               onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
               onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
-              onEditResend={busy ? undefined : (messageId, text) => void sendMessage({ text, messageId })}
+              onEditResend={busy ? undefined : (messageId, text) => void editMessage(messageId, text)}
+              versions={versionsOf(m.id)}
             />
           )}
         />

@@ -1,8 +1,10 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 
-type HastNode = {
+export type HastNode = {
+  position?: { start?: { line?: number } };
   type: string;
   tagName?: string;
   value?: string;
@@ -30,16 +32,27 @@ export const codeText = (pre: HastNode | undefined) => (pre ? textOf(pre).replac
 
 /**
  * A fenced code block: its language as a label and a "Copy code" button that copies the code as written
- * and says "Copied" for a moment.
+ * and says "Copied" for a moment. `children` is the block's body (the `<pre>` by default); `note` shows
+ * under it (e.g. why a diagram could not be drawn).
  */
-export function CodeBlock({ node, children }: { node?: HastNode; children?: ReactNode }) {
+export function CodeBlock({
+  language,
+  code,
+  children,
+  note,
+}: {
+  language: string | undefined;
+  code: string;
+  children: ReactNode;
+  note?: ReactNode;
+}) {
+  const t = useTranslations('markdown');
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
-  const language = codeLanguage(node);
   const copy = () => {
     void navigator.clipboard
-      ?.writeText(codeText(node))
+      ?.writeText(code)
       .then(() => {
         setCopied(true);
         clearTimeout(timer.current);
@@ -47,15 +60,17 @@ export function CodeBlock({ node, children }: { node?: HastNode; children?: Reac
       })
       .catch(() => {});
   };
+  const label = copied ? t('copied') : t('copyCode');
   return (
     <div className="code-block">
       <div className="code-block-bar">
-        <span className="font-mono">{language ?? 'code'}</span>
-        <button type="button" onClick={copy} aria-label={copied ? 'Copied' : 'Copy code'}>
-          {copied ? 'Copied' : 'Copy code'}
+        <span className="font-mono">{language ?? t('code')}</span>
+        <button type="button" onClick={copy} aria-label={label}>
+          {label}
         </button>
       </div>
-      <pre>{children}</pre>
+      {children}
+      {note}
     </div>
   );
 }

@@ -1,9 +1,11 @@
+import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 
 type Props = { title: string; onClose: () => void; children: ReactNode };
 
 /** An information panel shown above the composer (from `/tools` and `/help`); Escape in the message box closes it. */
 export function ComposerPanel({ title, onClose, children }: Props) {
+  const t = useTranslations('common');
   return (
     <section
       aria-label={title}
@@ -16,7 +18,7 @@ export function ComposerPanel({ title, onClose, children }: Props) {
           onClick={onClose}
           className="rounded px-2 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
         >
-          Close
+          {t('close')}
         </button>
       </div>
       {children}

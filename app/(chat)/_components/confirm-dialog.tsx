@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { Modal } from '@/app/_components/modal';
 
 type Props = {
@@ -12,6 +13,7 @@ type Props = {
 
 /** A modal confirm (focus trap, Escape or a click outside cancels). */
 export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }: Props) {
+  const t = useTranslations('common');
   return (
     <Modal title={title} onClose={onCancel}>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{body}</p>
@@ -21,7 +23,7 @@ export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }
           onClick={onCancel}
           className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
         >
-          Cancel
+          {t('cancel')}
         </button>
         <button
           type="button"

@@ -1,5 +1,7 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
+
 /** The end of a small form dialog: its error (announced), then Cancel and the submit button. */
 export function DialogActions({
   error,
@@ -12,6 +14,7 @@ export function DialogActions({
   busy?: boolean;
   onCancel: () => void;
 }) {
+  const t = useTranslations('common');
   return (
     <>
       {error && (
@@ -25,7 +28,7 @@ export function DialogActions({
           onClick={onCancel}
           className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
         >
-          Cancel
+          {t('cancel')}
         </button>
         <button
           type="submit"

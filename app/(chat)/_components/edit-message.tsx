@@ -4,7 +4,7 @@ import { useState } from 'react';
 
 type Props = { initial: string; onSave: (text: string) => void; onCancel: () => void };
 
-/** Edit and resend: the answers after this message are replaced by a new one. */
+/** Edit and resend: the edit becomes a new version of the message; the old one and its answers are kept. */
 export function EditMessage({ initial, onSave, onCancel }: Props) {
   const [text, setText] = useState(initial);
   return (
@@ -23,7 +23,9 @@ export function EditMessage({ initial, onSave, onCancel }: Props) {
         onKeyDown={(e) => e.key === 'Escape' && onCancel()}
         className="min-h-20 w-full rounded-xl border border-blue-500 bg-white p-3 text-sm dark:bg-zinc-900"
       />
-      <p className="text-xs text-zinc-500">Sending replaces every message after this one.</p>
+      <p className="text-xs text-zinc-500">
+        Sending adds a new version; the current one and its answers stay (Previous version).
+      </p>
       <div className="flex justify-end gap-2">
         <button
           type="button"

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { groupByDate } from '@/lib/history-groups';
 import { ConversationItem, type ConversationSummary } from './conversation-item';
@@ -42,6 +43,7 @@ export function HistoryList({
   onDelete,
 }: Props) {
   const dayStart = useLocalDayStart();
+  const t = useTranslations('history');
   const sentinel = useRef<HTMLButtonElement>(null);
   const count = items.length;
 
@@ -57,8 +59,7 @@ export function HistoryList({
     return () => observer.disconnect();
   }, [hasMore, count, onLoadMore]);
 
-  if (count === 0)
-    return <p className="px-3 py-6 text-center text-sm text-zinc-500">No conversations yet.</p>;
+  if (count === 0) return <p className="px-3 py-6 text-center text-sm text-zinc-500">{t('empty')}</p>;
 
   const groups = dayStart === null ? [{ label: null, items }] : groupByDate(items, new Date(dayStart));
   return (
@@ -74,7 +75,7 @@ export function HistoryList({
                 id={headingId}
                 className="px-3 pt-3 pb-1 text-xs font-medium text-zinc-500 dark:text-zinc-400"
               >
-                {group.label}
+                {t(`groups.${group.label}`)}
               </h2>
             )}
             <ul aria-labelledby={headingId} className="space-y-0.5">

@@ -1,66 +1,52 @@
 'use client';
 
-import { memo } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
-import rehypeKatex from 'rehype-katex';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
-import type { PluggableList } from 'unified';
-import { safeLinkUrl } from '@/lib/safe-url';
-import { CodeBlock } from './code-block';
-import { rehypeHighlightCode } from './highlight-code';
+import dynamic from 'next/dynamic';
+import { memo, useDeferredValue, useMemo } from 'react';
+import ReactMarkdown from 'react-markdown';
+import { components, keepUrl, OpenFenceLine, remarkPlugins } from './markdown-config';
 import { normalizeMath } from './math-delimiters';
-import { RemoteImage } from './remote-image';
+import { prepareStreamingMarkdown } from './streaming-markdown';
 
-const components: Components = {
-  a: ({ href, children }) => {
-    const safe = safeLinkUrl(href);
-    if (!safe) return <span>{children}</span>;
-    return (
-      <a href={safe} target="_blank" rel="noopener noreferrer nofollow">
-        {children}
-      </a>
-    );
-  },
-  img: ({ src, alt }) => <RemoteImage src={typeof src === 'string' ? src : undefined} alt={alt} />,
-  pre: ({ node, children }) => <CodeBlock node={node}>{children}</CodeBlock>,
-};
+/** KaTeX (JavaScript and CSS), loaded for the first message with math. */
+const MathMarkdown = dynamic(() => import('./markdown-math'));
 
-/** Only `$$` delimits math here: normalizeMath rewrites every accepted form (and leaves prices as text). */
-const remarkPlugins = [remarkGfm, [remarkMath, { singleDollarTextMath: false }]] satisfies PluggableList;
-
-/**
- * KaTeX never throws (a formula it cannot read shows as its source), never follows \href or \url
- * (`trust: false`) and caps sizes and macro expansion so a hostile formula cannot blow up the page.
- */
-const katexOptions = {
-  throwOnError: false,
-  trust: false,
-  strict: 'ignore',
-  maxSize: 20,
-  maxExpand: 500,
-} as const;
-const rehypePlugins = [[rehypeKatex, katexOptions], rehypeHighlightCode] satisfies PluggableList;
-
-/** Keep every URL as written; the components above decide what may be followed or loaded. */
-const keepUrl = (url: string) => url;
+function PlainMarkdown({ source }: { source: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={remarkPlugins} components={components} urlTransform={keepUrl}>
+      {source}
+    </ReactMarkdown>
+  );
+}
 
 /**
  * Untrusted text (model output, tool results) as Markdown: raw HTML is never rendered
  * (react-markdown escapes it without rehype-raw), links are http(s)/mailto only, remote images are click-to-load,
- * math is set by KaTeX, code blocks carry their language and a copy button.
+ * math is set by KaTeX, code blocks carry their language and a copy button, Mermaid diagrams are drawn in a
+ * sandboxed iframe. Text still streaming in (`streaming`) is completed first (streaming-markdown.ts) so a half-written
+ * marker or fence renders sanely. KaTeX, the highlighter and Mermaid load only when a message needs them.
  */
-const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
+const MarkdownView = memo(function MarkdownView({
+  text,
+  streaming = false,
+}: {
+  text: string;
+  streaming?: boolean;
+}) {
+  const { text: source, openFenceLine } = useMemo(
+    () => prepareStreamingMarkdown(normalizeMath(text), streaming),
+    [text, streaming],
+  );
+  // normalizeMath writes every formula as $$…$$ (a stray $$ becomes \$\$).
+  const hasMath = source.includes('$$');
+  // When math first shows up in a streaming answer, the answer keeps its render without KaTeX until the
+  // KaTeX chunk is there (a deferred render that suspends keeps the current UI) instead of falling back.
+  // On the server and at hydration the deferred value is the value itself.
+  const mathReady = useDeferredValue(hasMath);
   return (
     <div className="prose-chat">
-      <ReactMarkdown
-        remarkPlugins={remarkPlugins}
-        rehypePlugins={rehypePlugins}
-        components={components}
-        urlTransform={keepUrl}
-      >
-        {normalizeMath(text)}
-      </ReactMarkdown>
+      <OpenFenceLine.Provider value={openFenceLine}>
+        {hasMath && mathReady ? <MathMarkdown source={source} /> : <PlainMarkdown source={source} />}
+      </OpenFenceLine.Provider>
     </div>
   );
 });

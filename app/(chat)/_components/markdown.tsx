@@ -1,12 +1,12 @@
 'use client';
 
-import 'katex/dist/katex.min.css';
 import { lazy, memo, Suspense } from 'react';
 
 /**
- * The Markdown renderer (react-markdown, GFM, highlight.js) is its own chunk, loaded after the page's first
+ * The Markdown renderer (react-markdown, GFM) is its own chunk, loaded after the page's first
  * JavaScript: a server-rendered message keeps its server HTML until the chunk is there (React hydrates it
- * then), and a message mounted before that shows its text as written for that moment.
+ * then), and a message mounted before that shows its text as written for that moment. KaTeX (with its CSS),
+ * the highlighter's grammars and Mermaid are further chunks, loaded when a message needs them.
  */
 const MarkdownView = lazy(() => import('./markdown-view'));
 
@@ -15,12 +15,13 @@ export const preloadMarkdown = () => void import('./markdown-view');
 
 /**
  * Untrusted text (model output, tool results) as Markdown: raw HTML is never rendered, links are
- * http(s)/mailto only, remote images are click-to-load (see markdown-view.tsx).
+ * http(s)/mailto only, remote images are click-to-load (see markdown-view.tsx). `streaming`: the text is still
+ * coming in (unfinished markers and fences are completed for display).
  */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
   return (
     <Suspense fallback={<div className="prose-chat whitespace-pre-wrap break-words">{text}</div>}>
-      <MarkdownView text={text} />
+      <MarkdownView text={text} streaming={streaming} />
     </Suspense>
   );
 });

@@ -10,6 +10,7 @@ import { Markdown } from './markdown';
 import { ToolCallCard, toolRef } from './tool-call-card';
 import { type CardState, cardState } from './tool-result';
 import { isRequestPart, type RequestPart } from './turn-request';
+import { VersionSwitcher, type Versions } from './version-switcher';
 
 type Props = {
   message: ChatMessage;
@@ -21,6 +22,8 @@ type Props = {
   onRegenerate?: () => void;
   /** Offered on user messages when idle. */
   onEditResend?: (messageId: string, text: string) => void;
+  /** The message has other versions (edits, regenerated answers): Previous version / Next version. */
+  versions?: Versions;
 };
 
 /** The MCP resources attached to a user message (read-only chips). */
@@ -74,6 +77,7 @@ export const MessageItem = memo(function MessageItem({
   onApproval,
   onRegenerate,
   onEditResend,
+  versions,
 }: Props) {
   const [editing, setEditing] = useState(false);
   const imported = message.metadata?.imported === true;
@@ -106,7 +110,10 @@ export const MessageItem = memo(function MessageItem({
             >
               {text}
             </div>
-            <MessageActions text={text} onEdit={onEditResend ? () => setEditing(true) : undefined} />
+            <div className="flex items-center gap-2">
+              {versions && <VersionSwitcher versions={versions} />}
+              <MessageActions text={text} onEdit={onEditResend ? () => setEditing(true) : undefined} />
+            </div>
           </>
         )}
       </div>
@@ -125,7 +132,8 @@ export const MessageItem = memo(function MessageItem({
     >
       {imported && <ImportedMark />}
       {message.parts.map((part, i) => {
-        if (part.type === 'text') return <Markdown key={i} text={part.text} />;
+        if (part.type === 'text')
+          return <Markdown key={i} text={part.text} streaming={streaming && part.state !== 'done'} />;
         if (part.type === 'dynamic-tool') {
           return (
             <ToolCallCard
@@ -162,7 +170,18 @@ export const MessageItem = memo(function MessageItem({
           ■ Interrupted — this answer was cut short.
         </p>
       )}
-      {!streaming && hasText && <MessageActions text={textOf(message)} onRegenerate={onRegenerate} />}
+      {!streaming && (hasText || versions) && (
+        <div className="flex items-center gap-2">
+          {versions && <VersionSwitcher versions={versions} />}
+          {hasText && (
+            <MessageActions
+              text={textOf(message)}
+              onRegenerate={onRegenerate}
+              details={message.metadata ?? {}}
+            />
+          )}
+        </div>
+      )}
     </div>
   );
 });

@@ -1,3 +1,4 @@
+import { useTranslations } from 'next-intl';
 import { remoteImageHost } from '@/lib/safe-url';
 
 /**
@@ -5,8 +6,9 @@ import { remoteImageHost } from '@/lib/safe-url';
  * A placeholder names the domain; following it opens the image in a new tab, without a referrer.
  */
 export function RemoteImage({ src, alt }: { src?: string; alt?: string }) {
+  const t = useTranslations('remoteImage');
   const target = remoteImageHost(src);
-  if (!target) return <span className="text-zinc-500">[image removed{alt ? `: ${alt}` : ''}]</span>;
+  if (!target) return <span className="text-zinc-500">{alt ? t('removedAlt', { alt }) : t('removed')}</span>;
   return (
     <a
       href={target.href}
@@ -15,7 +17,7 @@ export function RemoteImage({ src, alt }: { src?: string; alt?: string }) {
       data-remote-image={target.host}
       className="inline-flex items-center gap-1 rounded border border-dashed border-zinc-400 px-2 py-1 text-xs text-zinc-600 no-underline dark:text-zinc-300"
     >
-      Open image{alt ? ` "${alt}"` : ''} from {target.host}
+      {alt ? t('openAlt', { alt, host: target.host }) : t('open', { host: target.host })}
     </a>
   );
 }

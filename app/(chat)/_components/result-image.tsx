@@ -1,17 +1,19 @@
 'use client';
 
 import { useState } from 'react';
+import { useTranslations } from 'next-intl';
 import { Modal, ModalClose } from '@/app/_components/modal';
 
 /** A tool's image as a thumbnail; activating it opens the full-size image in a modal dialog (Esc closes). */
 export function ResultImage({ src, alt }: { src: string; alt: string }) {
+  const t = useTranslations('resultImage');
   const [open, setOpen] = useState(false);
   return (
     <>
       <button
         type="button"
         onClick={() => setOpen(true)}
-        aria-label="View image full size"
+        aria-label={t('view')}
         className="block cursor-zoom-in rounded border focus-visible:outline-2 focus-visible:outline-blue-600"
       >
         {/* biome-ignore lint/performance/noImgElement: a data: URL image returned by the tool */}
@@ -19,7 +21,7 @@ export function ResultImage({ src, alt }: { src: string; alt: string }) {
       </button>
       {open && (
         <Modal
-          title="Image full size"
+          title={t('full')}
           titleClassName="sr-only"
           onClose={() => setOpen(false)}
           className="max-h-[95vh] max-w-[95vw] overflow-auto rounded-lg p-2"
@@ -29,7 +31,7 @@ export function ResultImage({ src, alt }: { src: string; alt: string }) {
               type="button"
               className="rounded px-2 py-1 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
             >
-              Close
+              {t('close')}
             </ModalClose>
           </div>
           {/* biome-ignore lint/performance/noImgElement: the same data: URL, at its natural size */}

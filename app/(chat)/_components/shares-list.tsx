@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from './confirm-dialog';
 
@@ -17,6 +18,8 @@ const BUTTON =
   'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 function ShareRow({ item, onRevoke }: { item: ShareItem; onRevoke: () => void }) {
+  const t = useTranslations('shares');
+  const format = useFormatter();
   const [copied, setCopied] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   async function copy() {
@@ -35,9 +38,11 @@ function ShareRow({ item, onRevoke }: { item: ShareItem; onRevoke: () => void })
           {item.title}
         </Link>
         <span className="text-xs text-zinc-500">
-          <time dateTime={item.createdAt}>{new Date(item.createdAt).toLocaleString()}</time>
+          <time dateTime={item.createdAt}>
+            {format.dateTime(new Date(item.createdAt), { dateStyle: 'medium', timeStyle: 'short' })}
+          </time>
           {' · '}
-          {item.includeToolDetails ? 'Tool details included' : 'Without tool details'}
+          {item.includeToolDetails ? t('withDetails') : t('withoutDetails')}
         </span>
       </div>
       <div className="mt-2 flex flex-wrap items-center gap-2">
@@ -45,19 +50,19 @@ function ShareRow({ item, onRevoke }: { item: ShareItem; onRevoke: () => void })
           ref={inputRef}
           readOnly
           value={item.url}
-          aria-label={`Share link for ${item.title}`}
+          aria-label={t('linkFor', { title: item.title })}
           onFocus={(e) => e.currentTarget.select()}
           className="min-w-0 flex-1 basis-56 rounded-md border border-zinc-300 bg-zinc-50 px-2 py-1 font-mono text-xs dark:border-zinc-700 dark:bg-zinc-950"
         />
         <button type="button" onClick={() => void copy()} className={BUTTON}>
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? t('copied') : t('copy')}
         </button>
         <button
           type="button"
           onClick={onRevoke}
           className="rounded-md border border-red-300 px-2.5 py-1 text-sm text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
         >
-          Revoke link
+          {t('revoke')}
         </button>
       </div>
     </li>
@@ -66,6 +71,7 @@ function ShareRow({ item, onRevoke }: { item: ShareItem; onRevoke: () => void })
 
 /** The signed-in user's share links (GET /api/shares), each with copy and revoke. */
 export function SharesList() {
+  const t = useTranslations('shares');
   const [items, setItems] = useState<ShareItem[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<ShareItem | null>(null);
@@ -77,9 +83,9 @@ export function SharesList() {
       setItems(((await res.json()) as { items: ShareItem[] }).items);
       setError(null);
     } catch {
-      setError('Could not load your shared links.');
+      setError(t('loadFailed'));
     }
-  }, []);
+  }, [t]);
 
   useEffect(() => {
     void load();
@@ -93,18 +99,16 @@ export function SharesList() {
     if (res && (res.ok || res.status === 404)) {
       setItems((list) => list?.filter((i) => i.token !== item.token) ?? null);
     } else {
-      setError('Could not revoke the link. Try again.');
+      setError(t('revokeFailed'));
     }
   }
 
   return (
     <section aria-labelledby="shares-heading" className="mx-auto max-w-3xl px-4 py-6">
       <h1 id="shares-heading" className="text-xl font-semibold">
-        My shared links
+        {t('title')}
       </h1>
-      <p className="mt-1 text-sm text-zinc-500">
-        Each link shows a snapshot of a conversation to anyone who has it. Revoke a link to turn it off.
-      </p>
+      <p className="mt-1 text-sm text-zinc-500">{t('intro')}</p>
       {error && (
         <p role="alert" className="mt-4 text-sm text-red-700 dark:text-red-400">
           {error}
@@ -113,11 +117,11 @@ export function SharesList() {
       {items === null ? (
         !error && (
           <p role="status" className="mt-6 text-sm text-zinc-500">
-            Loading…
+            {t('loading')}
           </p>
         )
       ) : items.length === 0 ? (
-        <p className="mt-6 text-sm text-zinc-500">You have not shared any conversation yet.</p>
+        <p className="mt-6 text-sm text-zinc-500">{t('none')}</p>
       ) : (
         <ul className="mt-4 space-y-3">
           {items.map((item) => (
@@ -127,9 +131,9 @@ export function SharesList() {
       )}
       {confirming && (
         <ConfirmDialog
-          title="Revoke link?"
-          body={`Anyone opening the link to “${confirming.title}” will get “not found”. This cannot be undone; you can share again with a new link.`}
-          confirmLabel="Revoke link"
+          title={t('confirmTitle')}
+          body={t('confirmBody', { title: confirming.title })}
+          confirmLabel={t('revoke')}
           onConfirm={() => void revoke(confirming)}
           onCancel={() => setConfirming(null)}
         />

@@ -2,8 +2,9 @@
 
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
+import { useTranslations } from 'next-intl';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
-import { notifyConversationsChanged } from '@/lib/conversation-events';
+import { notifyConversationsChanged, notifyTitleChanged } from '@/lib/conversation-events';
 import { HistoryList } from './history-list';
 import { SearchBox } from './search-box';
 import { SearchResults } from './search-results';
@@ -28,6 +29,7 @@ const sendJson = (url: string, method: string, body?: unknown) =>
 
 /** "New chat", search, the conversation history grouped by date (loaded as it scrolls), and the account footer. */
 export function Sidebar({ initial, user }: Props) {
+  const t = useTranslations('assistants');
   const [open, setOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   // A short polite status for what the list does not say itself (the list is no live region).
@@ -66,6 +68,7 @@ export function Sidebar({ initial, user }: Props) {
     list.renameLocal(id, title);
     const res = await sendJson(`/api/conversations/${id}`, 'PATCH', { title }).catch(() => null);
     if (!res?.ok && previous !== undefined) list.renameLocal(id, previous);
+    if (res?.ok) notifyTitleChanged(id, title);
     setAnnouncement(res?.ok ? 'Conversation renamed' : 'Could not rename the conversation');
     notifyConversationsChanged();
   }
@@ -111,6 +114,13 @@ export function Sidebar({ initial, user }: Props) {
             className="block rounded-md border border-zinc-300 px-3 py-2 text-center text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900"
           >
             New chat
+          </Link>
+          <Link
+            href="/assistants"
+            aria-current={pathname === '/assistants' ? 'page' : undefined}
+            className="mt-2 block rounded-md px-3 py-1.5 text-sm text-zinc-700 hover:bg-zinc-100 aria-[current=page]:bg-zinc-200 dark:text-zinc-300 dark:hover:bg-zinc-900 dark:aria-[current=page]:bg-zinc-800"
+          >
+            {t('title')}
           </Link>
           <SearchBox ref={searchInput} value={search.query} onChange={search.setQuery} />
         </div>

@@ -1,3 +1,5 @@
+import { useTranslations } from 'next-intl';
+
 /** A tool's `structuredContent`: arrays of flat objects as tables, anything else as a tree. Text only. */
 
 type Json = unknown;
@@ -15,6 +17,7 @@ function scalarText(v: Json): string {
 
 function Table({ rows }: { rows: Array<Record<string, Json>> }) {
   const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+  const t = useTranslations('structured');
   const shown = rows.slice(0, MAX_ITEMS);
   return (
     <div className="max-w-full overflow-x-auto">
@@ -45,7 +48,7 @@ function Table({ rows }: { rows: Array<Record<string, Json>> }) {
         </tbody>
       </table>
       {rows.length > shown.length && (
-        <p className="text-xs text-zinc-500">{rows.length - shown.length} more rows not shown</p>
+        <p className="text-xs text-zinc-500">{t('moreRows', { count: rows.length - shown.length })}</p>
       )}
     </div>
   );

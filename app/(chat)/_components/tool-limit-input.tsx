@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
 
 type Props = {
@@ -11,6 +12,7 @@ type Props = {
 
 /** A whole-number limit up to `max` (the admin's); empty means that maximum. Out-of-range input is shown as invalid, not applied. */
 export function ToolLimitInput({ label, value, max, onChange }: Props) {
+  const t = useTranslations('toolMenu');
   const id = useId();
   const [draft, setDraft] = useState<string | null>(null);
   const shown = draft ?? (value == null ? '' : String(value));
@@ -29,7 +31,7 @@ export function ToolLimitInput({ label, value, max, onChange }: Props) {
         min={1}
         max={max}
         step={1}
-        placeholder={`Default (${max})`}
+        placeholder={t('limitDefault', { max })}
         value={shown}
         aria-invalid={!valid || undefined}
         onChange={(e) => {
@@ -41,7 +43,7 @@ export function ToolLimitInput({ label, value, max, onChange }: Props) {
         onBlur={() => setDraft(null)}
         className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm aria-invalid:border-red-500 dark:border-zinc-700 dark:bg-zinc-950"
       />
-      {!valid && <span className="text-xs text-red-600 dark:text-red-400">1 to {max}, or empty</span>}
+      {!valid && <span className="text-xs text-red-600 dark:text-red-400">{t('limitRange', { max })}</span>}
     </div>
   );
 }

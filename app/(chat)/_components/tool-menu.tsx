@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef } from 'react';
 import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
 import { ToolLimitInput } from './tool-limit-input';
@@ -9,11 +10,9 @@ import {
   formatTokens,
   isHeavy,
   isToolSearchOn,
-  MODE_LABELS,
   modeOf,
   SCHEMA_LIMITS,
   type ToolCatalog,
-  toolSearchLabel,
 } from './tool-selection';
 
 type Props = {
@@ -26,17 +25,14 @@ type Props = {
   onReload: () => void;
 };
 
-const MODES: Array<{ mode: ToolMode; hint: string }> = [
-  { mode: 'off', hint: 'no tools sent' },
-  { mode: 'auto', hint: 'the model decides' },
-  { mode: 'required', hint: 'the first step must call a tool' },
-];
+const MODES: ToolMode[] = ['off', 'auto', 'required'];
 
 /**
  * The "Tools" button and its popover: tool mode, servers and tools for this conversation, and step limits.
  * The popover is positioned against the nearest `relative` ancestor (the composer), above it.
  */
 export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChange, onReload }: Props) {
+  const t = useTranslations('toolMenu');
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   const name = useId();
@@ -56,7 +52,8 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
     return () => document.removeEventListener('pointerdown', onPointer);
   }, [open, onOpenChange]);
 
-  const label = `Tools · ${MODE_LABELS[mode]}${mode !== 'off' && catalog ? ` · ${count}` : ''}`;
+  const label = `${t('button', { mode: t(`modes.${mode}`) })}${mode !== 'off' && catalog ? ` · ${count}` : ''}`;
+  const searchLabel = t('searchOn', { count, tokens: formatTokens(tokens) });
   return (
     <div ref={root} className="contents">
       <button
@@ -76,18 +73,18 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
       {searchOn && (
         <span
           role="status"
-          aria-label={toolSearchLabel(count, tokens)}
-          title="The model gets a search tool and loads only the tools it finds, not every definition."
+          aria-label={searchLabel}
+          title={t('searchHint')}
           data-tool-search
           className="rounded-full bg-sky-100 px-2 py-0.5 text-sky-800 dark:bg-sky-950 dark:text-sky-200"
         >
-          {toolSearchLabel(count, tokens)}
+          {searchLabel}
         </span>
       )}
       {open && (
         <div
           role="dialog"
-          aria-label="Tool settings"
+          aria-label={t('settings')}
           onKeyDown={(e) => {
             if (e.key !== 'Escape') return;
             e.preventDefault();
@@ -98,26 +95,26 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
           className="absolute inset-x-0 bottom-full z-30 mb-2 max-h-[min(32rem,70vh)] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-3 text-sm text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         >
           <p id={name} className="mb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
-            Tool mode
+            {t('mode')}
           </p>
           <div role="radiogroup" aria-labelledby={name} className="flex flex-wrap gap-x-4 gap-y-1">
             {MODES.map((m) => (
-              <label key={m.mode} className="flex items-center gap-1.5" title={m.hint}>
+              <label key={m} className="flex items-center gap-1.5" title={t(`hints.${m}`)}>
                 <input
                   type="radio"
                   name={`${name}-mode`}
-                  checked={mode === m.mode}
-                  onChange={() => onChange({ ...settings, toolMode: m.mode })}
+                  checked={mode === m}
+                  onChange={() => onChange({ ...settings, toolMode: m })}
                 />
-                {MODE_LABELS[m.mode]}
+                {t(`modes.${m}`)}
               </label>
             ))}
           </div>
-          <p className="mt-1 text-xs text-zinc-500">{MODES.find((m) => m.mode === mode)?.hint}</p>
+          <p className="mt-1 text-xs text-zinc-500">{t(`hints.${mode}`)}</p>
 
-          <h3 className="mt-3 text-xs font-semibold tracking-wide text-zinc-500 uppercase">Servers</h3>
+          <h3 className="mt-3 text-xs font-semibold tracking-wide text-zinc-500 uppercase">{t('servers')}</h3>
           {!catalog ? (
-            <p className="py-2 text-xs text-zinc-500">{failed ? 'Could not load the tools.' : 'Loading…'}</p>
+            <p className="py-2 text-xs text-zinc-500">{failed ? t('loadFailed') : t('loading')}</p>
           ) : catalog.servers.length ? (
             <ul className="divide-y divide-zinc-100 dark:divide-zinc-800">
               {catalog.servers.map((s) => (
@@ -132,7 +129,7 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
               ))}
             </ul>
           ) : (
-            <p className="py-2 text-xs text-zinc-500">No MCP servers are enabled.</p>
+            <p className="py-2 text-xs text-zinc-500">{t('noServers')}</p>
           )}
 
           <p
@@ -140,29 +137,27 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
             data-tool-summary
             className={`mt-2 text-xs ${heavy ? 'font-medium text-amber-700 dark:text-amber-400' : 'text-zinc-600 dark:text-zinc-400'}`}
           >
-            {count} tools · ~{formatTokens(tokens)} tokens per request
-            {mode === 'off' && ' (mode Off: none are sent)'}
-            {heavy && mode !== 'off' && ' — many tools cost tokens and can confuse the model'}
-            {searchOn && ' — tool search on: the model gets a search tool and loads only the tools it finds'}
+            {t('summary', { count, tokens: formatTokens(tokens) })}
+            {mode === 'off' && ` ${t('summaryOff')}`}
+            {heavy && mode !== 'off' && ` — ${t('summaryHeavy')}`}
+            {searchOn && ` — ${t('summarySearch')}`}
           </p>
 
           <div className="mt-3 flex gap-3">
             <ToolLimitInput
-              label="Max steps"
+              label={t('maxSteps')}
               value={settings.maxSteps}
               max={limits.maxSteps}
               onChange={(v) => onChange({ ...settings, maxSteps: v })}
             />
             <ToolLimitInput
-              label="Max tool calls"
+              label={t('maxToolCalls')}
               value={settings.maxToolCalls}
               max={limits.maxToolCalls}
               onChange={(v) => onChange({ ...settings, maxToolCalls: v })}
             />
           </div>
-          <p className="mt-1 text-xs text-zinc-500">
-            Empty = the admin&apos;s limit, which you can only lower.
-          </p>
+          <p className="mt-1 text-xs text-zinc-500">{t('limitsHint')}</p>
         </div>
       )}
     </div>

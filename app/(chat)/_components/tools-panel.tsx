@@ -1,32 +1,24 @@
+import { useTranslations } from 'next-intl';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { ComposerPanel } from './composer-panel';
-import {
-  enabledTools,
-  formatTokens,
-  isToolSearchOn,
-  MODE_LABELS,
-  modeOf,
-  type ToolCatalog,
-} from './tool-selection';
+import { enabledTools, formatTokens, isToolSearchOn, modeOf, type ToolCatalog } from './tool-selection';
 
 type Props = { catalog: ToolCatalog | null; settings: ToolSettings; onEdit: () => void; onClose: () => void };
 
 /** `/tools`: the servers and tools this conversation can use right now. */
 export function ToolsPanel({ catalog, settings, onEdit, onClose }: Props) {
+  const t = useTranslations('toolsPanel');
   const mode = modeOf(settings);
   const { servers, count, tokens } = enabledTools(catalog, settings);
   return (
-    <ComposerPanel title="Tools in this conversation" onClose={onClose}>
+    <ComposerPanel title={t('title')} onClose={onClose}>
       <p className="text-xs text-zinc-600 dark:text-zinc-400">
-        Mode: {MODE_LABELS[mode]}
-        {mode === 'off'
-          ? ' — no tools are sent to the model.'
-          : ` · ${count} tools · ~${formatTokens(tokens)} tokens per request`}
-        {isToolSearchOn(catalog, mode, count, tokens) &&
-          ' · tool search on: the model searches these tools and loads only the ones it finds'}
+        {t('mode', { mode: t(`modes.${mode}`) })}
+        {mode === 'off' ? ` — ${t('off')}` : ` · ${t('counts', { count, tokens: formatTokens(tokens) })}`}
+        {isToolSearchOn(catalog, mode, count, tokens) && ` · ${t('searchOn')}`}
       </p>
       {!catalog ? (
-        <p className="mt-2 text-xs text-zinc-500">Loading…</p>
+        <p className="mt-2 text-xs text-zinc-500">{t('loading')}</p>
       ) : (
         mode !== 'off' && (
           <ul className="mt-2 space-y-2">
@@ -46,11 +38,11 @@ export function ToolsPanel({ catalog, settings, onEdit, onClose }: Props) {
                     ))}
                   </ul>
                 ) : (
-                  <p className="text-xs text-zinc-500">No tools enabled.</p>
+                  <p className="text-xs text-zinc-500">{t('noTools')}</p>
                 )}
               </li>
             ))}
-            {!servers.length && <li className="text-xs text-zinc-500">No servers enabled.</li>}
+            {!servers.length && <li className="text-xs text-zinc-500">{t('noServers')}</li>}
           </ul>
         )
       )}
@@ -59,7 +51,7 @@ export function ToolsPanel({ catalog, settings, onEdit, onClose }: Props) {
         onClick={onEdit}
         className="mt-3 rounded-md border border-zinc-300 px-2.5 py-1 text-xs hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
       >
-        Change tool settings
+        {t('change')}
       </button>
     </ComposerPanel>
   );

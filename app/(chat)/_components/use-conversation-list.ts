@@ -1,7 +1,7 @@
 'use client';
 
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { onConversationsChanged } from '@/lib/conversation-events';
+import { onConversationsChanged, onTitleChanged } from '@/lib/conversation-events';
 import { appendPage, type ConversationPage, mergeFirstPage } from '@/lib/conversation-pages';
 import type { ConversationSummary } from './conversation-item';
 
@@ -63,6 +63,9 @@ export function useConversationList(initial: SummaryPage) {
       setPage((p) => ({ ...p, items: p.items.map((i) => (i.id === id ? { ...i, title } : i)) })),
     [],
   );
+
+  // A title generated after a first answer (or a rename elsewhere) shows at once.
+  useEffect(() => onTitleChanged(renameLocal), [renameLocal]);
 
   return { page, loadingMore, loadMore, refresh, removeLocal, renameLocal };
 }

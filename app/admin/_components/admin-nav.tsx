@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 
@@ -7,12 +8,14 @@ const LINKS = [
   { href: '/admin/mcp', label: 'MCP servers' },
   { href: '/admin/providers', label: 'Providers' },
   { href: '/admin/users', label: 'Users' },
+  { href: '/admin/sso', label: null },
   { href: '/admin/audit', label: 'Audit log' },
 ];
 
 /** The admin sections; a row of links on phones, a column on wider screens. */
 export function AdminNav() {
   const pathname = usePathname();
+  const t = useTranslations('sso.admin');
   return (
     <nav
       aria-label="Admin"
@@ -30,7 +33,7 @@ export function AdminNav() {
             aria-current={active ? 'page' : undefined}
             className={`rounded-md px-3 py-2 text-sm ${active ? 'bg-zinc-200 font-medium dark:bg-zinc-800' : 'hover:bg-zinc-100 dark:hover:bg-zinc-900'}`}
           >
-            {l.label}
+            {l.label ?? t('nav')}
           </Link>
         );
       })}

@@ -1,3 +1,5 @@
+import { useTranslations } from 'next-intl';
+
 type Props = { command: string; args: string[] };
 
 /** Characters a POSIX shell leaves alone in a word; anything else gets single quotes (`@` too, to be explicit). */
@@ -14,14 +16,15 @@ function shellQuote(word: string): string {
  * never truncated. The process runs without a shell; the quoting only shows where each argument ends.
  */
 export function CommandPreview({ command, args }: Props) {
+  const t = useTranslations('admin.command');
   const line = [command.trim(), ...args].map(shellQuote).join(' ');
   return (
     <div className="rounded-md border border-zinc-200 bg-zinc-50 p-2 dark:border-zinc-700 dark:bg-zinc-950">
-      <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">Command line</p>
+      <p className="text-xs font-medium text-zinc-600 dark:text-zinc-400">{t('title')}</p>
       <code data-command-preview className="mt-1 block whitespace-pre-wrap break-all font-mono text-xs">
         {line}
       </code>
-      <p className="mt-1 text-xs text-zinc-500">Runs without a shell: each line above is one argument.</p>
+      <p className="mt-1 text-xs text-zinc-500">{t('noShell')}</p>
     </div>
   );
 }

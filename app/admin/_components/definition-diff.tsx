@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { type Line, lineDiff } from '@/lib/text-diff';
 
 type Definition = { description: string; inputSchema: object };
@@ -11,13 +12,14 @@ const LINE_CLASS: Record<Line['kind'], string> = {
 };
 
 function DiffBlock({ label, before, after }: { label: string; before: string; after: string }) {
+  const t = useTranslations('admin.diff');
   const lines = lineDiff(before, after);
   const same = lines.every((l) => l.kind === ' ');
   return (
     <div>
       <p className="text-xs font-medium text-zinc-500">
         {label}
-        {same && ' (unchanged)'}
+        {same && ` ${t('unchanged')}`}
       </p>
       {!same && (
         <pre className="mt-1 max-h-96 overflow-auto rounded border border-zinc-200 bg-white py-1 text-xs dark:border-zinc-700 dark:bg-zinc-950">
@@ -38,11 +40,12 @@ function DiffBlock({ label, before, after }: { label: string; before: string; af
 
 /** What changed in a tool's definition since the admin last reviewed it: description and input schema, as plain-text line diffs. */
 export function DefinitionDiff({ previous, current }: { previous: Definition; current: Definition }) {
+  const t = useTranslations('admin.diff');
   return (
     <div data-definition-diff className="space-y-2">
-      <DiffBlock label="Description" before={previous.description} after={current.description} />
+      <DiffBlock label={t('description')} before={previous.description} after={current.description} />
       <DiffBlock
-        label="Input schema"
+        label={t('inputSchema')}
         before={JSON.stringify(previous.inputSchema, null, 2)}
         after={JSON.stringify(current.inputSchema, null, 2)}
       />

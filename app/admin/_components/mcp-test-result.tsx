@@ -1,5 +1,7 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
+
 export type TestResult = {
   ok: boolean;
   latencyMs: number;
@@ -12,6 +14,7 @@ export type TestResult = {
 
 /** What "Test connection" found: the tools, resources and prompts, or the failure and stderr. */
 export function TestResultPanel({ result }: { result: TestResult }) {
+  const t = useTranslations('admin.testResult');
   return (
     <div
       data-test-result
@@ -22,28 +25,26 @@ export function TestResultPanel({ result }: { result: TestResult }) {
       {result.ok ? (
         <>
           <p className="font-medium text-green-700 dark:text-green-400">
-            OK: connected and listed in {result.latencyMs} ms
+            {t('ok', { ms: result.latencyMs })}
           </p>
-          <p>Tools ({result.tools.length}):</p>
+          <p>{t('tools', { count: result.tools.length })}</p>
           <ul className="flex flex-wrap gap-1">
-            {result.tools.map((t) => (
-              <li key={t.name}>
-                <code className="rounded bg-zinc-100 px-1 text-xs dark:bg-zinc-800">{t.name}</code>
+            {result.tools.map((tool) => (
+              <li key={tool.name}>
+                <code className="rounded bg-zinc-100 px-1 text-xs dark:bg-zinc-800">{tool.name}</code>
               </li>
             ))}
           </ul>
-          <p>
-            Resources: {result.resources.length} · Prompts: {result.prompts.length}
-          </p>
+          <p>{t('counts', { resources: result.resources.length, prompts: result.prompts.length })}</p>
         </>
       ) : (
         <p className="break-words font-medium text-red-700 dark:text-red-400">
-          Failed after {result.latencyMs} ms: <span data-test-error>{result.error}</span>
+          {t('failed', { ms: result.latencyMs })} <span data-test-error>{result.error}</span>
         </p>
       )}
       {result.stderr.length > 0 && (
         <>
-          <p className="text-xs text-zinc-500">stderr</p>
+          <p className="text-xs text-zinc-500">{t('stderr')}</p>
           <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-1 text-xs dark:bg-zinc-950">
             {result.stderr.join('\n')}
           </pre>

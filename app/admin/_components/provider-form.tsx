@@ -1,6 +1,8 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { parsePrices, pricesText } from '@/lib/usage';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
 
@@ -14,6 +16,8 @@ export type ProviderView = {
   allow: string[];
   modelAllow: Record<string, string[]>;
   noVision: string[];
+  /** Per model, USD per 1M input / output tokens. */
+  prices: Record<string, { input: number; output: number }>;
   createdAt: string;
   /** Set when the stored key cannot be decrypted (ENCRYPTION_KEY changed). */
   error: string | null;
@@ -63,6 +67,8 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   const [allow, setAllow] = useState((editing?.allow ?? ['*']).join(', '));
   const [modelAllow, setModelAllow] = useState(modelAllowText(editing?.modelAllow ?? {}));
   const [noVision, setNoVision] = useState((editing?.noVision ?? []).join(', '));
+  const [prices, setPrices] = useState(pricesText(editing?.prices ?? {}));
+  const tp = useTranslations('prices');
   const [fields, setFields] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -103,6 +109,11 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
       setFields({ modelAllow: perModel.error });
       return;
     }
+    const priced = parsePrices(prices);
+    if ('line' in priced) {
+      setFields({ prices: tp('lineError', { line: priced.line }) });
+      return;
+    }
     const body = {
       name,
       baseURL,
@@ -111,6 +122,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
       allow: list(allow),
       modelAllow: perModel.value,
       noVision: list(noVision),
+      prices: priced.value,
       ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}),
     };
     try {
@@ -234,6 +246,18 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
           Optional: models, separated by commas, that cannot take images; they get a note instead of the
           images tools return.
         </p>
+      </div>
+      <div className="sm:col-span-2">
+        <Field label={tp('label')} error={fields.prices}>
+          <textarea
+            value={prices}
+            onChange={(e) => setPrices(e.target.value)}
+            rows={2}
+            className={`${inputClass} font-mono`}
+            placeholder={tp('placeholder')}
+          />
+        </Field>
+        <p className="mt-1 text-xs text-zinc-500">{tp('help')}</p>
       </div>
       {message && (
         <p role="status" className="text-xs text-zinc-500 sm:col-span-2">

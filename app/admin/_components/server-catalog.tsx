@@ -1,5 +1,7 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
+
 export type Resource = { uri: string; name: string; description?: string; mimeType?: string };
 export type Prompt = {
   name: string;
@@ -9,13 +11,14 @@ export type Prompt = {
 
 /** A server's resources and prompts; descriptions are untrusted and shown as plain text, in full. */
 export function ServerCatalog({ resources, prompts }: { resources: Resource[]; prompts: Prompt[] }) {
+  const t = useTranslations('admin.catalog');
   return (
     <div className="grid gap-6 md:grid-cols-2">
       <section aria-labelledby="server-resources" className="min-w-0">
         <h2 id="server-resources" className="text-base font-semibold">
-          Resources ({resources.length})
+          {t('resources', { count: resources.length })}
         </h2>
-        {resources.length === 0 && <p className="mt-1 text-sm text-zinc-500">No resources</p>}
+        {resources.length === 0 && <p className="mt-1 text-sm text-zinc-500">{t('noResources')}</p>}
         <ul className="mt-2 space-y-2">
           {resources.map((r) => (
             <li
@@ -39,9 +42,9 @@ export function ServerCatalog({ resources, prompts }: { resources: Resource[]; p
       </section>
       <section aria-labelledby="server-prompts" className="min-w-0">
         <h2 id="server-prompts" className="text-base font-semibold">
-          Prompts ({prompts.length})
+          {t('prompts', { count: prompts.length })}
         </h2>
-        {prompts.length === 0 && <p className="mt-1 text-sm text-zinc-500">No prompts</p>}
+        {prompts.length === 0 && <p className="mt-1 text-sm text-zinc-500">{t('noPrompts')}</p>}
         <ul className="mt-2 space-y-2">
           {prompts.map((p) => (
             <li
@@ -61,8 +64,8 @@ export function ServerCatalog({ resources, prompts }: { resources: Resource[]; p
                     <li key={a.name} className="break-words">
                       <code className="font-semibold">{a.name}</code>
                       {a.required && (
-                        <span className="ml-1 text-red-700 dark:text-red-400" title="required">
-                          * required
+                        <span className="ml-1 text-red-700 dark:text-red-400" title={t('required')}>
+                          * {t('required')}
                         </span>
                       )}
                       {a.description && (

@@ -1,5 +1,6 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import { LOG_LEVELS } from '@/lib/schemas/mcp';
@@ -34,6 +35,8 @@ type Props = {
  * `logLevel`; the server reconnects and is sent logging/setLevel). All of it plain text.
  */
 export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
+  const t = useTranslations('admin.logMessages');
+  const format = useFormatter();
   const selectId = useId();
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +51,7 @@ export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
       });
       onSaved();
     } catch (err) {
-      setError(err instanceof AdminApiError ? err.message : 'Could not save the log level.');
+      setError(err instanceof AdminApiError ? err.message : t('saveFailed'));
     } finally {
       setSaving(false);
     }
@@ -57,9 +60,9 @@ export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
   return (
     <div>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-sm font-medium text-zinc-500">Log messages from the server</h3>
+        <h3 className="text-sm font-medium text-zinc-500">{t('title')}</h3>
         <div className="flex items-center gap-2 text-sm">
-          <label htmlFor={selectId}>Log level</label>
+          <label htmlFor={selectId}>{t('level')}</label>
           <select
             id={selectId}
             value={logLevel ?? ''}
@@ -67,10 +70,10 @@ export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
             onChange={(e) => void save(e.target.value)}
             className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-950"
           >
-            <option value="">Server default</option>
+            <option value="">{t('serverDefault')}</option>
             {LOG_LEVELS.map((l) => (
               <option key={l} value={l}>
-                {l} and above
+                {t('andAbove', { level: l })}
               </option>
             ))}
           </select>
@@ -82,7 +85,7 @@ export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
         </p>
       )}
       {messages.length === 0 ? (
-        <p className="mt-1 text-sm text-zinc-500">No log messages yet.</p>
+        <p className="mt-1 text-sm text-zinc-500">{t('none')}</p>
       ) : (
         <ul
           data-log-messages
@@ -91,7 +94,7 @@ export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
           {[...messages].reverse().map((m, i) => (
             <li key={`${m.at}-${i}`} data-log-level={m.level} className="whitespace-pre-wrap break-all">
               <time dateTime={m.at} className="text-zinc-500">
-                {new Date(m.at).toLocaleTimeString()}
+                {format.dateTime(new Date(m.at), { timeStyle: 'medium' })}
               </time>{' '}
               <span className={`rounded px-1 ${LEVEL_STYLE[m.level] ?? SEVERE}`}>{m.level}</span>{' '}
               {m.user && <span className="text-zinc-500">[{m.user}] </span>}

@@ -1,5 +1,6 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import { type LogMessageView, ServerLogMessages } from './server-log-messages';
@@ -33,6 +34,9 @@ const OUTCOME: Record<CallView['outcome'], string> = {
 
 /** A server's stderr tail, its log messages, the failures users saw by reference, and its last 50 tool calls, polled every 5 s; all of it plain text. */
 export function ServerLogs({ id }: { id: string }) {
+  const t = useTranslations('admin.logs');
+  const format = useFormatter();
+  const when = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'medium' });
   const [logs, setLogs] = useState<Logs | null>(null);
   const [error, setError] = useState<string | null>(null);
   const stderrRef = useRef<HTMLPreElement>(null);
@@ -44,11 +48,11 @@ export function ServerLogs({ id }: { id: string }) {
       setLogs(await adminFetch<Logs>(`/api/mcp/servers/${encodeURIComponent(id)}/logs`));
       setError(null);
     } catch (err) {
-      setError(err instanceof AdminApiError ? err.message : 'Could not load the logs.');
+      setError(err instanceof AdminApiError ? err.message : t('loadFailed'));
     } finally {
       inFlight.current = false;
     }
-  }, [id]);
+  }, [id, t]);
 
   useEffect(() => {
     const tick = () => {
@@ -69,7 +73,7 @@ export function ServerLogs({ id }: { id: string }) {
   return (
     <section aria-labelledby="server-logs" className="space-y-3">
       <h2 id="server-logs" className="text-base font-semibold">
-        Logs
+        {t('title')}
       </h2>
       {error && (
         <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">
@@ -79,19 +83,19 @@ export function ServerLogs({ id }: { id: string }) {
       {logs === null ? (
         !error && (
           <p role="status" className="text-sm text-zinc-500">
-            Loading logs…
+            {t('loading')}
           </p>
         )
       ) : (
         <>
           <div>
-            <h3 className="text-sm font-medium text-zinc-500">stderr (latest lines)</h3>
+            <h3 className="text-sm font-medium text-zinc-500">{t('stderr')}</h3>
             <pre
               ref={stderrRef}
               data-stderr
               className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-all rounded-md border border-zinc-200 bg-zinc-50 p-2 font-mono text-xs dark:border-zinc-800 dark:bg-zinc-950"
             >
-              {stderrText || <span className="italic text-zinc-500">(no stderr output)</span>}
+              {stderrText || <span className="italic text-zinc-500">{t('noStderr')}</span>}
             </pre>
           </div>
           <ServerLogMessages
@@ -102,28 +106,28 @@ export function ServerLogs({ id }: { id: string }) {
           />
           {logs.failures.length > 0 && (
             <div>
-              <h3 className="text-sm font-medium text-zinc-500">Errors shown to users (by reference)</h3>
+              <h3 className="text-sm font-medium text-zinc-500">{t('failures')}</h3>
               <ul data-failures className="mt-1 space-y-1 text-xs">
                 {[...logs.failures].reverse().map((f) => (
                   <li key={f.ref} data-failure={f.ref} className="whitespace-pre-wrap break-words">
                     <span className="font-mono font-semibold">{f.ref}</span>{' '}
-                    <time dateTime={f.at}>{new Date(f.at).toLocaleString()}</time>{' '}
-                    <span className="font-semibold">{f.kind}:</span> {f.detail}
+                    <time dateTime={f.at}>{when(f.at)}</time> <span className="font-semibold">{f.kind}:</span>{' '}
+                    {f.detail}
                   </li>
                 ))}
               </ul>
             </div>
           )}
           <div>
-            <h3 className="text-sm font-medium text-zinc-500">Recent calls</h3>
+            <h3 className="text-sm font-medium text-zinc-500">{t('calls')}</h3>
             {logs.calls.length === 0 ? (
-              <p className="mt-1 text-sm text-zinc-500">No calls yet.</p>
+              <p className="mt-1 text-sm text-zinc-500">{t('noCalls')}</p>
             ) : (
               <div className="mt-1 overflow-x-auto">
                 <table data-calls className="w-full min-w-[32rem] text-left text-sm">
                   <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
                     <tr>
-                      {['Time', 'Tool', 'Duration', 'Outcome', 'Error'].map((h) => (
+                      {[t('time'), t('tool'), t('duration'), t('outcome'), t('error')].map((h) => (
                         <th key={h} scope="col" className="px-2 py-1.5 font-medium">
                           {h}
                         </th>
@@ -140,10 +144,12 @@ export function ServerLogs({ id }: { id: string }) {
                         className="border-b border-zinc-100 align-top dark:border-zinc-900"
                       >
                         <td className="whitespace-nowrap px-2 py-1.5 text-xs">
-                          <time dateTime={call.at}>{new Date(call.at).toLocaleString()}</time>
+                          <time dateTime={call.at}>{when(call.at)}</time>
                         </td>
                         <td className="break-all px-2 py-1.5 font-mono text-xs">{call.tool}</td>
-                        <td className="whitespace-nowrap px-2 py-1.5 tabular-nums">{call.durationMs} ms</td>
+                        <td className="whitespace-nowrap px-2 py-1.5 tabular-nums">
+                          {t('ms', { ms: call.durationMs })}
+                        </td>
                         <td className="px-2 py-1.5">
                           <span
                             className={`rounded px-1.5 py-0.5 text-xs font-medium ${OUTCOME[call.outcome] ?? OUTCOME.cancelled}`}

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { AdminApiError } from '@/app/admin/_components/admin-fetch';
 import { DefinitionDiff } from './definition-diff';
@@ -34,6 +35,7 @@ function annotationLabel(key: string, value: unknown): string {
  * is cut), annotations, the enabled switch, the approval policy, and a diff when the definition changed.
  */
 export function ToolAdminCard({ tool, onPatch }: Props) {
+  const t = useTranslations('admin.tool');
   const [pending, setPending] = useState<ToolPatch>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -48,7 +50,7 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
     try {
       await onPatch(body);
     } catch (err) {
-      setError(err instanceof AdminApiError ? err.message : 'Could not reach the server.');
+      setError(err instanceof AdminApiError ? err.message : t('unreachable'));
     } finally {
       setPending({});
       setBusy(false);
@@ -70,7 +72,7 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
             data-changed
             className="rounded-full bg-amber-400 px-2 py-0.5 text-xs font-bold uppercase text-amber-950"
           >
-            changed
+            {t('changed')}
           </span>
         )}
         {annotations.map(([key, value]) => (
@@ -88,24 +90,24 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
         <label className="flex items-center gap-2">
           <input
             type="checkbox"
-            aria-label={`Enabled ${tool.name}`}
+            aria-label={t('enabledFor', { name: tool.name })}
             checked={enabled}
             disabled={busy}
             onChange={(e) => void patch({ enabled: e.target.checked })}
           />
-          Enabled
+          {t('enabled')}
         </label>
         <label className="flex items-center gap-2">
-          <span>Approval</span>
+          <span>{t('approval')}</span>
           <select
-            aria-label={`Approval for ${tool.name}`}
+            aria-label={t('approvalFor', { name: tool.name })}
             value={approval}
             disabled={busy}
             onChange={(e) => void patch({ approval: e.target.value === 'auto' ? 'auto' : 'ask' })}
             className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
           >
-            <option value="auto">Run without asking</option>
-            <option value="ask">Ask every time</option>
+            <option value="auto">{t('auto')}</option>
+            <option value="ask">{t('ask')}</option>
           </select>
         </label>
       </div>
@@ -117,9 +119,7 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
 
       {tool.changed && (
         <div className="mt-3 space-y-2 rounded-md border border-amber-300 bg-amber-50 p-2 dark:border-amber-800 dark:bg-amber-950">
-          <p className="font-medium text-amber-900 dark:text-amber-200">
-            This tool&apos;s definition changed since it was last reviewed; it needs approval again.
-          </p>
+          <p className="font-medium text-amber-900 dark:text-amber-200">{t('changedNote')}</p>
           {tool.previous && <DefinitionDiff previous={tool.previous} current={tool} />}
           <button
             type="button"
@@ -127,17 +127,17 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
             onClick={() => void patch({ reviewed: true })}
             className={BUTTON}
           >
-            Mark reviewed
+            {t('markReviewed')}
           </button>
         </div>
       )}
 
-      <p className="mt-3 text-xs font-medium text-zinc-500">Description</p>
+      <p className="mt-3 text-xs font-medium text-zinc-500">{t('description')}</p>
       <p data-tool-description className="mt-1 whitespace-pre-wrap break-words">
-        {tool.description || <span className="italic text-zinc-500">(no description)</span>}
+        {tool.description || <span className="italic text-zinc-500">{t('noDescription')}</span>}
       </p>
       <details className="mt-3" open>
-        <summary className="cursor-pointer text-xs font-medium text-zinc-500">Input schema</summary>
+        <summary className="cursor-pointer text-xs font-medium text-zinc-500">{t('inputSchema')}</summary>
         <pre
           data-tool-schema
           className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950"

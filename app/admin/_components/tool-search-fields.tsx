@@ -1,29 +1,14 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useId } from 'react';
 import { inputClass } from './field';
 
 type Patch = { toolSearchMaxTools: number; toolSearchMaxTokens: number };
 
 const FIELDS = [
-  {
-    key: 'toolSearchMaxTools',
-    label: 'Tool search above this many tools',
-    help:
-      'When a conversation carries more tools than this, the model is sent one search tool instead of ' +
-      'every tool, and loads only the tools it finds. Many tools cost tokens and make the model choose worse.',
-    min: 1,
-    max: 10_000,
-  },
-  {
-    key: 'toolSearchMaxTokens',
-    label: 'Tool search above this many schema tokens',
-    help:
-      'The same, when the tools’ definitions are estimated above this many tokens (about 4 characters ' +
-      'each), whatever their number. Users see in the composer when tool search is on.',
-    min: 500,
-    max: 1_000_000,
-  },
+  { key: 'toolSearchMaxTools', min: 1, max: 10_000 },
+  { key: 'toolSearchMaxTokens', min: 500, max: 1_000_000 },
 ] as const;
 
 /** The two bounds above which a chat turn sends the built-in tool search instead of every tool. */
@@ -36,6 +21,7 @@ export function ToolSearchFields({
   maxTokens: number;
   onSave: (patch: Patch) => void;
 }) {
+  const t = useTranslations('admin.toolSearch');
   const id = useId();
   const values: Patch = { toolSearchMaxTools: maxTools, toolSearchMaxTokens: maxTokens };
   return (
@@ -52,13 +38,13 @@ export function ToolSearchFields({
       }}
     >
       <h3 id={`${id}-title`} className="text-sm font-semibold">
-        Tool search
+        {t('title')}
       </h3>
       <div className="grid gap-3 sm:grid-cols-2">
         {FIELDS.map((f) => (
           <div key={f.key} className="space-y-1 text-sm">
             <label htmlFor={`${id}-${f.key}`} className="block font-medium">
-              {f.label}
+              {t(`${f.key}.label`)}
             </label>
             <input
               id={`${id}-${f.key}`}
@@ -72,7 +58,7 @@ export function ToolSearchFields({
               className={inputClass}
             />
             <p id={`${id}-${f.key}-help`} className="text-xs text-zinc-500">
-              {f.help}
+              {t(`${f.key}.help`)}
             </p>
           </div>
         ))}
@@ -81,7 +67,7 @@ export function ToolSearchFields({
         type="submit"
         className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700"
       >
-        Save tool search
+        {t('save')}
       </button>
     </form>
   );

@@ -1,27 +1,28 @@
+import { useFormatter, useTranslations } from 'next-intl';
 import type { ServerStatusInfo } from '@/lib/schemas/mcp';
 
 export type UserConnection = { user: { id: string; email: string } } & ServerStatusInfo;
 
 /** A per-user server's live connections: whose, their status and last error (never their credentials). */
 export function UserConnections({ items }: { items: UserConnection[] }) {
+  const t = useTranslations('admin.connections');
+  const format = useFormatter();
   return (
     <section aria-labelledby="server-connections" className="space-y-2">
       <h2 id="server-connections" className="text-base font-semibold">
-        Connections ({items.length})
+        {t('title', { count: items.length })}
       </h2>
       {items.length === 0 ? (
-        <p className="text-sm text-zinc-500">
-          Nobody has a live connection. Each user's starts when they first use the server.
-        </p>
+        <p className="text-sm text-zinc-500">{t('none')}</p>
       ) : (
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm">
             <thead className="text-xs text-zinc-500">
               <tr>
-                <th className="py-1 pr-3 font-medium">User</th>
-                <th className="py-1 pr-3 font-medium">Status</th>
-                <th className="py-1 pr-3 font-medium">Since</th>
-                <th className="py-1 font-medium">Last error</th>
+                <th className="py-1 pr-3 font-medium">{t('user')}</th>
+                <th className="py-1 pr-3 font-medium">{t('status')}</th>
+                <th className="py-1 pr-3 font-medium">{t('since')}</th>
+                <th className="py-1 font-medium">{t('lastError')}</th>
               </tr>
             </thead>
             <tbody>
@@ -34,7 +35,12 @@ export function UserConnections({ items }: { items: UserConnection[] }) {
                   <td className="py-1 pr-3 break-all">{c.user.email}</td>
                   <td className="py-1 pr-3">{c.status}</td>
                   <td className="py-1 pr-3 whitespace-nowrap">
-                    {c.connectedSince ? new Date(c.connectedSince).toLocaleString() : '—'}
+                    {c.connectedSince
+                      ? format.dateTime(new Date(c.connectedSince), {
+                          dateStyle: 'medium',
+                          timeStyle: 'short',
+                        })
+                      : '—'}
                   </td>
                   <td className="py-1 break-words text-zinc-600 dark:text-zinc-400">
                     {c.lastError ? `${c.lastError.kind}: ${c.lastError.message}` : '—'}

@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { getFormatter, getTranslations } from 'next-intl/server';
 import { getDb } from '@/db/client';
 import { type AuditItem, listAudit } from '@/db/queries/audit';
 import { AuditQuerySchema } from '@/lib/schemas/audit';
@@ -7,20 +8,22 @@ import { requireAdminPage } from '@/app/_server/page-user';
 export const dynamic = 'force-dynamic';
 
 const FILTERS = [
-  { kind: undefined, label: 'All' },
-  { kind: 'admin', label: 'Admin actions' },
-  { kind: 'refused', label: 'Refused (signed in)' },
-  { kind: 'anonymous', label: 'Anonymous' },
+  { kind: undefined, label: 'all' },
+  { kind: 'admin', label: 'admin' },
+  { kind: 'refused', label: 'refused' },
+  { kind: 'anonymous', label: 'anonymous' },
 ] as const;
 
-const time = (iso: string) => iso.replace('T', ' ').slice(0, 19);
+/** UTC, to the second: one clock for every admin reading the log. */
+const time = (iso: string) => `${iso.replace('T', ' ').slice(0, 19)} UTC`;
 
 /** "×37 · last 12:03:04" for a repeated failure kept as one row. */
-function Repeats({ entry }: { entry: AuditItem }) {
+async function Repeats({ entry }: { entry: AuditItem }) {
   if (entry.count <= 1) return null;
+  const [t, format] = [await getTranslations('admin.audit'), await getFormatter()];
   return (
     <span data-audit-count={entry.count} className="ml-2 whitespace-nowrap text-xs text-zinc-500">
-      ×{entry.count.toLocaleString('en')} · last <time dateTime={entry.lastAt}>{time(entry.lastAt)}</time>
+      ×{format.number(entry.count)} · {t('last')} <time dateTime={entry.lastAt}>{time(entry.lastAt)}</time>
     </span>
   );
 }
@@ -34,13 +37,14 @@ export default async function AuditPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   await requireAdminPage();
+  const t = await getTranslations('admin.audit');
   const parsed = AuditQuerySchema.safeParse(await searchParams);
   const kind = parsed.success ? parsed.data.kind : undefined;
   const entries = listAudit(getDb(), { kind });
   return (
     <section className="space-y-4">
-      <h1 className="text-xl font-semibold">Audit log</h1>
-      <nav aria-label="Audit filter" className="flex flex-wrap gap-3 text-sm">
+      <h1 className="text-xl font-semibold">{t('title')}</h1>
+      <nav aria-label={t('filter')} className="flex flex-wrap gap-3 text-sm">
         {FILTERS.map((f) => (
           <Link
             key={f.label}
@@ -48,23 +52,23 @@ export default async function AuditPage({
             aria-current={f.kind === kind ? 'page' : undefined}
             className={f.kind === kind ? 'font-semibold' : 'text-blue-700 hover:underline dark:text-blue-400'}
           >
-            {f.label}
+            {t(`filters.${f.label}`)}
           </Link>
         ))}
       </nav>
       {entries.length === 0 ? (
-        <p className="text-sm text-zinc-500">Nothing recorded yet.</p>
+        <p className="text-sm text-zinc-500">{t('none')}</p>
       ) : (
         <div className="overflow-x-auto">
           <table className="w-full text-left text-sm">
             <thead className="text-xs text-zinc-500">
               <tr>
-                <th className="py-1 pr-3">When</th>
-                <th className="py-1 pr-3">Who</th>
-                <th className="py-1 pr-3">Action</th>
-                <th className="py-1 pr-3">Target</th>
-                <th className="py-1 pr-3">Outcome</th>
-                <th className="py-1">Detail</th>
+                <th className="py-1 pr-3">{t('when')}</th>
+                <th className="py-1 pr-3">{t('who')}</th>
+                <th className="py-1 pr-3">{t('action')}</th>
+                <th className="py-1 pr-3">{t('target')}</th>
+                <th className="py-1 pr-3">{t('outcome')}</th>
+                <th className="py-1">{t('detail')}</th>
               </tr>
             </thead>
             <tbody>
@@ -76,7 +80,7 @@ export default async function AuditPage({
                   className="border-t border-zinc-200 align-top dark:border-zinc-800"
                 >
                   <td className="py-1 pr-3 whitespace-nowrap">{time(e.at)}</td>
-                  <td className="py-1 pr-3">{e.email ?? 'anonymous'}</td>
+                  <td className="py-1 pr-3">{e.email ?? t('anonymous')}</td>
                   <td className="py-1 pr-3 font-mono text-xs">{e.action}</td>
                   <td className="py-1 pr-3 break-all">{e.target}</td>
                   <td

@@ -1,7 +1,8 @@
 import { notFound } from 'next/navigation';
 import { getDb } from '@/db/client';
+import { assistantName } from '@/db/queries/assistants';
 import { getOwnConversation } from '@/db/queries/conversations';
-import { listMessagePage } from '@/db/queries/messages';
+import { listMessagePage, siblingsOf } from '@/db/queries/messages';
 import { modelSources } from '@/app/_server/model-sources';
 import { requirePageUser } from '@/app/_server/page-user';
 import { isTurnRunning } from '@/app/_server/running-turns';
@@ -21,6 +22,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   if (!conversation) notFound();
   const models = listModels(modelSources(), user);
   const page = listMessagePage(db, id, { limit: FIRST_PAGE });
+  const name = assistantName(db, user.id, conversation.assistantId);
   const remembered = models.some((m) => m.id === conversation.model) ? conversation.model : null;
   return (
     <Chat
@@ -29,6 +31,11 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       title={conversation.title}
       initialMessages={page.messages}
       olderBefore={page.before}
+      initialSiblings={siblingsOf(
+        db,
+        id,
+        page.messages.map((m) => m.id),
+      )}
       isNew={false}
       initialToolSettings={{
         toolMode: conversation.toolMode,
@@ -41,6 +48,8 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       initialModel={remembered ?? models[0]?.id ?? null}
       noProvider={models.length ? null : { admin: user.role === 'admin' }}
       running={isTurnRunning(id)}
+      assistant={name && conversation.assistantId ? { id: conversation.assistantId, name } : null}
+      initialInstructions={conversation.instructions}
     />
   );
 }

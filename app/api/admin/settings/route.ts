@@ -3,6 +3,7 @@ import { getSettings, updateSettings } from '@/db/queries/settings';
 import { audit } from '@/app/_server/audit';
 import { invalidateSettings } from '@/app/_server/hot-cache';
 import { requireAdmin } from '@/app/_server/session';
+import { assertPasswordSignInCanBeOff } from '@/app/_server/sso';
 import { readJson, route } from '@/lib/http';
 import { SettingsPatchSchema } from '@/lib/schemas/settings';
 
@@ -17,6 +18,14 @@ export const GET = route(async (req) => {
 export const PATCH = route(async (req) => {
   const admin = await requireAdmin(req);
   const patch = await readJson(req, SettingsPatchSchema);
+  if (patch.passwordSignIn === false && getSettings(getDb()).passwordSignIn) {
+    try {
+      await assertPasswordSignInCanBeOff();
+    } catch (err) {
+      audit(admin, 'settings.update', null, 'denied', err instanceof Error ? err.message : undefined);
+      throw err;
+    }
+  }
   const next = updateSettings(getDb(), patch);
   invalidateSettings();
   audit(admin, 'settings.update', null, 'ok', JSON.stringify(patch));

@@ -22,13 +22,15 @@ export const GET = route<Ctx>(async (req, { params }) => {
   return Response.json({ ...presentConversation(c), messages: listMessages(db, c.id) });
 });
 
-/** Rename and/or change the tool settings. */
+/** Rename, change the tool settings and/or the conversation's instructions. */
 export const PATCH = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id } = await params;
-  const { title, ...tools } = await readJson(req, ConversationPatchSchema);
+  const { title, instructions, ...tools } = await readJson(req, ConversationPatchSchema);
   const c = updateConversation(getDb(), user.id, id, {
-    ...(title ? { title } : {}),
+    // A rename is the user's: a generated title never replaces it.
+    ...(title ? { title, titleSource: 'user' as const } : {}),
+    ...(instructions !== undefined ? { instructions: instructions?.trim() ? instructions : null } : {}),
     ...toolSettingsPatch(tools),
   });
   if (!c) throw notFound('Conversation not found.');

@@ -1,0 +1,74 @@
+'use client';
+
+import { useLocale, useTranslations } from 'next-intl';
+import { useState } from 'react';
+import { formatCost, type UsageTotals } from '@/lib/usage';
+
+type State = { kind: 'idle' | 'loading' | 'failed' } | { kind: 'done'; usage: UsageTotals };
+
+/** The header's "Usage" popover: the conversation's token totals (and cost), read when opened. */
+export function ConversationUsage({ conversationId }: { conversationId: string }) {
+  const t = useTranslations('usage');
+  const number = new Intl.NumberFormat(useLocale());
+  const [state, setState] = useState<State>({ kind: 'idle' });
+
+  async function load() {
+    setState({ kind: 'loading' });
+    try {
+      const res = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}/summary`, {
+        cache: 'no-store',
+      });
+      if (!res.ok) throw new Error(String(res.status));
+      const body = (await res.json()) as { usage: UsageTotals };
+      setState({ kind: 'done', usage: body.usage });
+    } catch {
+      setState({ kind: 'failed' });
+    }
+  }
+
+  return (
+    <details
+      className="relative"
+      onToggle={(e) => {
+        if (e.currentTarget.open) void load();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape' && e.currentTarget.open) {
+          e.stopPropagation();
+          e.currentTarget.open = false;
+          e.currentTarget.querySelector('summary')?.focus();
+        }
+      }}
+    >
+      <summary className="cursor-pointer list-none rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden">
+        {t('conversation')}
+      </summary>
+      <section
+        aria-label={t('conversationTitle')}
+        className="absolute right-0 z-10 mt-1 w-64 rounded-md border border-zinc-200 bg-white p-3 text-xs shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
+      >
+        <p className="mb-1 font-medium">{t('conversationTitle')}</p>
+        {state.kind === 'loading' && <p className="text-zinc-500">{t('loading')}</p>}
+        {state.kind === 'failed' && <p role="alert">{t('failed')}</p>}
+        {state.kind === 'done' && (
+          <dl data-conversation-usage className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
+            <dt>{t('answers')}</dt>
+            <dd>{number.format(state.usage.answers)}</dd>
+            <dt>{t('input')}</dt>
+            <dd>{number.format(state.usage.inputTokens)}</dd>
+            <dt>{t('output')}</dt>
+            <dd>{number.format(state.usage.outputTokens)}</dd>
+            <dt>{t('total')}</dt>
+            <dd data-total-tokens>{number.format(state.usage.totalTokens)}</dd>
+            {state.usage.cost !== undefined && (
+              <>
+                <dt>{t('cost')}</dt>
+                <dd data-total-cost>{formatCost(state.usage.cost)}</dd>
+              </>
+            )}
+          </dl>
+        )}
+      </section>
+    </details>
+  );
+}

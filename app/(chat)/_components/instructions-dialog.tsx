@@ -1,0 +1,91 @@
+'use client';
+
+import { useTranslations } from 'next-intl';
+import { type FormEvent, useId, useState } from 'react';
+import { Modal } from '@/app/_components/modal';
+import { MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/chat';
+
+type Props = {
+  conversationId: string;
+  instructions: string;
+  onSaved: (instructions: string) => void;
+  onClose: () => void;
+};
+
+/** A conversation's own instructions (the system message of its next answers), edited from the header. */
+export function InstructionsDialog({ conversationId, instructions, onSaved, onClose }: Props) {
+  const t = useTranslations('instructions');
+  const id = useId();
+  const [value, setValue] = useState(instructions);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function save(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    const res = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ instructions: value }),
+    }).catch(() => null);
+    setBusy(false);
+    if (res?.ok) {
+      onSaved(value.trim() ? value : '');
+      onClose();
+      return;
+    }
+    const answer = (await res?.json().catch(() => null)) as {
+      error?: { message?: string; fields?: Record<string, string> };
+    } | null;
+    setError(answer?.error?.fields?.instructions ?? answer?.error?.message ?? t('failed'));
+  }
+
+  return (
+    <Modal
+      title={t('title')}
+      onClose={onClose}
+      closeOnOutsideClick={false}
+      className="w-[min(34rem,94vw)] p-5"
+    >
+      <form onSubmit={(e) => void save(e)} className="mt-3 space-y-2">
+        <label htmlFor={id} className="block text-sm font-medium">
+          {t('label')}
+        </label>
+        <textarea
+          id={id}
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          rows={8}
+          aria-invalid={Boolean(error)}
+          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+          className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-950 aria-[invalid=true]:border-red-500"
+        />
+        <p id={`${id}-hint`} className="text-xs text-zinc-500">
+          {t('hint', { max: MAX_INSTRUCTIONS_CHARS })}
+        </p>
+        {error && (
+          <p id={`${id}-error`} role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {error}
+          </p>
+        )}
+        <div className="flex justify-end gap-2 pt-2">
+          <button
+            type="button"
+            onClick={onClose}
+            className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
+          >
+            {t('cancel')}
+          </button>
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-50"
+          >
+            {t('save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type Db, openDatabase } from '@/db/client';
+import { listVisibleAssistants } from '@/db/queries/assistants';
+import { getOwnConversation } from '@/db/queries/conversations';
+import { user } from '@/db/schema';
+import {
+  assistantForChat,
+  assistantSeed,
+  changeAssistant,
+  createAssistant,
+  presentAssistant,
+  removeAssistant,
+} from '@/app/_server/assistants';
+import { systemMessage } from '@/app/_server/chat-turn';
+import { loadTurn, persistInput } from '@/app/_server/turn-stages';
+import type { SessionUser } from '@/app/_server/session';
+import { AppError } from '@/lib/errors';
+import { getPool } from '@/lib/mcp/pool';
+import { AssistantCreateSchema, MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/assistants';
+import { McpServerConfigSchema } from '@/lib/schemas/mcp';
+import type { ChatPost } from '@/lib/schemas/chat';
+
+// Who sees, changes and uses which assistant, against a real migrated SQLite file (no HTTP, no model).
+
+let dir: string;
+let db: Db;
+let close: () => void;
+const alice: SessionUser = { id: 'alice', name: 'Alice', email: 'alice@example.com', role: 'user' };
+const bob: SessionUser = { id: 'bob', name: 'Bob', email: 'bob@example.com', role: 'user' };
+const root: SessionUser = { id: 'root', name: 'Root', email: 'root@example.com', role: 'admin' };
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'assistants-'));
+  const handle = openDatabase(join(dir, 'test.db'));
+  db = handle.db;
+  close = () => handle.sqlite.close();
+  for (const u of [alice, bob, root])
+    db.insert(user).values({ id: u.id, name: u.name, email: u.email, role: u.role }).run();
+  // Per-user servers: nothing connects until someone uses one.
+  const server = (name: string, allow: string[]) =>
+    McpServerConfigSchema.parse({ name, transport: 'stdio', command: 'true', scope: 'user', allow });
+  getPool().sync([server('everyone', ['*']), server('admins', ['admin'])]);
+});
+after(() => {
+  getPool().sync([]);
+  close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs fn and returns the AppError it throws. */
+function refused(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof AppError, String(err));
+    return err;
+  }
+  assert.fail('expected an error');
+}
+
+describe('ownership', () => {
+  test("a user sees their own and the shared assistants, never another user's personal one (404)", () => {
+    const mine = createAssistant(db, alice, { name: 'Alice writer', instructions: 'Write well.' });
+    const shared = createAssistant(db, root, { name: 'Team', instructions: 'Be kind.', shared: true });
+    const rootOwn = createAssistant(db, root, { name: 'Root private', instructions: 'x' });
+    const bobs = listVisibleAssistants(db, bob.id).map((a) => a.id);
+    assert.ok(bobs.includes(shared.id));
+    assert.ok(!bobs.includes(mine.id) && !bobs.includes(rootOwn.id));
+    assert.equal(refused(() => assistantForChat(db, bob.id, mine.id)).code, 'not_found');
+    assert.equal(refused(() => changeAssistant(db, bob, mine.id, { name: 'Mine now' })).code, 'not_found');
+    assert.equal(refused(() => removeAssistant(db, bob, mine.id)).code, 'not_found');
+    // Another admin's personal assistant is not theirs either.
+    assert.equal(refused(() => changeAssistant(db, alice, rootOwn.id, { name: 'x' })).code, 'not_found');
+    assert.equal(assistantForChat(db, bob.id, shared.id).name, 'Team');
+  });
+
+  test('only admins share, change or delete a shared assistant (403)', () => {
+    const err = refused(() => createAssistant(db, alice, { name: 'Mine', instructions: 'x', shared: true }));
+    assert.equal(err.code, 'forbidden');
+    assert.deepEqual(err.fields, { shared: 'admins only' });
+    const own = createAssistant(db, alice, { name: 'Own', instructions: 'x' });
+    assert.equal(refused(() => changeAssistant(db, alice, own.id, { shared: true })).code, 'forbidden');
+
+    const shared = createAssistant(db, root, { name: 'Shared', instructions: 'x', shared: true });
+    assert.equal(presentAssistant(alice, shared).editable, false);
+    assert.equal(presentAssistant(root, shared).editable, true);
+    assert.equal(
+      refused(() => changeAssistant(db, alice, shared.id, { name: 'Hijacked' })).code,
+      'forbidden',
+    );
+    assert.equal(refused(() => removeAssistant(db, alice, shared.id)).code, 'forbidden');
+    assert.equal(assistantForChat(db, alice.id, shared.id).name, 'Shared');
+    assert.equal(changeAssistant(db, root, shared.id, { name: 'Renamed' }).name, 'Renamed');
+    removeAssistant(db, root, shared.id);
+    assert.equal(refused(() => assistantForChat(db, alice.id, shared.id)).code, 'not_found');
+  });
+});
+
+describe('validation', () => {
+  test('a server the author may not use is refused, naming the field; one they may use is kept', () => {
+    const err = refused(() =>
+      createAssistant(db, alice, { name: 'Sneaky', instructions: 'x', servers: ['everyone', 'admins'] }),
+    );
+    assert.equal(err.code, 'bad_request');
+    assert.match(err.fields?.servers ?? '', /admins/);
+    const ok = createAssistant(db, alice, { name: 'Fine', instructions: 'x', servers: ['everyone'] });
+    assert.deepEqual(ok.servers, ['everyone']);
+    assert.equal(
+      refused(() => changeAssistant(db, alice, ok.id, { servers: ['admins'] })).code,
+      'bad_request',
+    );
+    assert.deepEqual(
+      createAssistant(db, root, { name: 'A', instructions: 'x', servers: ['admins'] }).servers,
+      ['admins'],
+    );
+  });
+
+  test('a shared assistant shows a user only the servers they may use', () => {
+    const shared = createAssistant(db, root, {
+      name: 'Ops',
+      instructions: 'x',
+      servers: ['everyone', 'admins'],
+      shared: true,
+    });
+    assert.deepEqual(presentAssistant(alice, shared).servers, ['everyone']);
+    assert.deepEqual(presentAssistant(root, shared).servers, ['everyone', 'admins']);
+  });
+
+  test('the body schema: name required, instructions capped, temperature 0..2, no unknown fields', () => {
+    const fields = (body: unknown) => {
+      const r = AssistantCreateSchema.safeParse(body);
+      return r.success ? null : r.error.issues.map((i) => i.path.join('.'));
+    };
+    assert.deepEqual(fields({ name: '  ', instructions: '' }), ['name']);
+    assert.deepEqual(fields({ name: 'a', instructions: 'x'.repeat(MAX_INSTRUCTIONS_CHARS + 1) }), [
+      'instructions',
+    ]);
+    assert.deepEqual(fields({ name: 'a', instructions: '', temperature: 3 }), ['temperature']);
+    assert.deepEqual(fields({ name: 'a', instructions: '', toolMode: 'sometimes' }), ['toolMode']);
+    assert.ok(fields({ name: 'a', instructions: '', owner: 'bob' }));
+    assert.equal(
+      fields({ name: 'a', instructions: 'x'.repeat(MAX_INSTRUCTIONS_CHARS), temperature: 0.2 }),
+      null,
+    );
+  });
+});
+
+describe('a chat started with an assistant', () => {
+  test("the new conversation takes its instructions and settings; the request's tool settings win", async () => {
+    const a = createAssistant(db, alice, {
+      name: 'Poet',
+      instructions: 'Answer in verse.',
+      toolMode: 'off',
+      servers: ['everyone'],
+      temperature: 0.3,
+    });
+    const body: ChatPost = {
+      id: 'conv-assist-1',
+      message: { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+      tools: { toolMode: 'auto' },
+      assistantId: a.id,
+    };
+    const input = await persistInput(db, {
+      userId: alice.id,
+      body,
+      loaded: loadTurn(db, alice.id, body),
+      modelId: 'm1',
+      userParts: async () => [{ type: 'text', text: 'hi' }],
+      seed: assistantSeed(a),
+    });
+    assert.equal(input.settings.instructions, 'Answer in verse.');
+    assert.equal(input.settings.temperature, 0.3);
+    assert.equal(input.settings.toolMode, 'auto');
+    const row = getOwnConversation(db, alice.id, 'conv-assist-1');
+    assert.equal(row?.assistantId, a.id);
+    assert.equal(row?.instructions, 'Answer in verse.');
+    assert.deepEqual(row?.toolServers, ['everyone']);
+
+    // Deleting the assistant keeps the conversation's own instructions.
+    removeAssistant(db, alice, a.id);
+    const after = getOwnConversation(db, alice.id, 'conv-assist-1');
+    assert.equal(after?.assistantId, null);
+    assert.equal(after?.instructions, 'Answer in verse.');
+  });
+
+  test('the system message: the instructions first, then the host guidance', () => {
+    const host = systemMessage(null);
+    assert.ok(host.length > 0);
+    assert.equal(systemMessage('   '), host);
+    assert.equal(systemMessage('Answer in verse.'), `Answer in verse.\n\n${host}`);
+  });
+});

@@ -1,0 +1,204 @@
+import 'server-only';
+import { and, eq, sql } from 'drizzle-orm';
+import { fetch as undiciFetch } from 'undici';
+import { getDb } from '@/db/client';
+import { getSetting } from '@/db/queries/settings';
+import { deleteSsoProvider, getSsoProvider, getSsoProviderPublic, saveSsoProvider } from '@/db/queries/sso';
+import { unreadableMessage } from '@/db/sealing';
+import { account, user } from '@/db/schema';
+import { invalidateAuth } from '@/app/_server/auth';
+import { getEnv } from '@/lib/env';
+import { AppError } from '@/lib/errors';
+import {
+  checkDiscovery,
+  type Discovery,
+  domainAllowed,
+  discoveryUrl,
+  isSecureOrLoopback,
+  SSO_CALLBACK_PATH,
+  SSO_PROVIDER_ID,
+  type SsoConfigInput,
+  ssoAccountPrefix,
+} from '@/lib/sso';
+
+const FETCH_TIMEOUT_MS = 5000;
+const MAX_DOCUMENT_BYTES = 256 * 1024;
+const UNREADABLE_SECRET = unreadableMessage(['client secret']);
+
+/** Email and password sign-in is on: the admin's setting, or FORCE_PASSWORD_SIGN_IN=1 (recovery). */
+export function passwordSignInEnabled(): boolean {
+  return getEnv().FORCE_PASSWORD_SIGN_IN || getSetting(getDb(), 'passwordSignIn');
+}
+
+/** JSON from the provider: no redirects, a timeout, a size cap; the reason when it fails. */
+async function fetchJson(url: string, what: string): Promise<unknown> {
+  let res: Awaited<ReturnType<typeof undiciFetch>>;
+  try {
+    res = await undiciFetch(url, {
+      redirect: 'error',
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      headers: { accept: 'application/json' },
+    });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new AppError(
+      'bad_request',
+      `The ${what} (${url}) could not be fetched: ${cause?.code ?? cause?.message ?? (err as Error).message}.`,
+    );
+  }
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new AppError('bad_request', `The ${what} (${url}) answered HTTP ${res.status}.`);
+  }
+  const text = await res.text();
+  if (text.length > MAX_DOCUMENT_BYTES) throw new AppError('bad_request', `The ${what} is too large.`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('bad_request', `The ${what} (${url}) is not JSON.`);
+  }
+}
+
+/**
+ * The provider's discovery document, checked (lib/sso.ts checkDiscovery), and its JWKS holding at least
+ * one signing key: what sign-in will need, tried now so that a mistake shows when the admin saves.
+ */
+export async function verifyProvider(issuer: string): Promise<Discovery> {
+  if (!isSecureOrLoopback(issuer))
+    throw new AppError('bad_request', 'The issuer must be an https URL (http only for localhost).', {
+      issuer: 'must be https',
+    });
+  const checked = checkDiscovery(await fetchJson(discoveryUrl(issuer), 'discovery document'), issuer);
+  if (!checked.ok) throw new AppError('bad_request', checked.reason, { issuer: checked.reason });
+  const jwks = (await fetchJson(checked.doc.jwks_uri, 'key set (jwks_uri)')) as { keys?: unknown };
+  if (!Array.isArray(jwks?.keys) || jwks.keys.length === 0)
+    throw new AppError('bad_request', "The provider's key set (jwks_uri) has no keys.", {
+      issuer: 'no signing keys',
+    });
+  return checked.doc;
+}
+
+/** Accounts linked to the provider at this issuer (links made under an earlier issuer no longer sign in). */
+const linkedAt = (issuer: string) => {
+  const prefix = ssoAccountPrefix(issuer);
+  return and(
+    eq(account.providerId, SSO_PROVIDER_ID),
+    sql`substr(${account.accountId}, 1, ${prefix.length}) = ${prefix}`,
+  );
+};
+
+/** Enabled admins who have signed in with the provider (or linked it), with their emails. */
+function adminsWithSso(issuer: string | undefined): Array<{ id: string; email: string }> {
+  if (!issuer) return [];
+  return getDb()
+    .select({ id: user.id, email: user.email })
+    .from(account)
+    .innerJoin(user, eq(user.id, account.userId))
+    .where(and(linkedAt(issuer), eq(user.role, 'admin'), eq(user.disabled, false)))
+    .all();
+}
+
+function userHasSso(userId: string, issuer: string | undefined): boolean {
+  if (!issuer) return false;
+  const row = getDb()
+    .select({ id: account.id })
+    .from(account)
+    .where(and(linkedAt(issuer), eq(account.userId, userId)))
+    .get();
+  return Boolean(row);
+}
+
+/** GET /api/admin/sso: the provider without its secret, and where sign-in stands. */
+export function ssoOverview(adminId: string) {
+  const db = getDb();
+  const stored = getSsoProvider(db);
+  const plain = getSsoProviderPublic(db);
+  return {
+    provider: plain && {
+      name: plain.name,
+      issuer: plain.issuer,
+      clientId: plain.clientId,
+      hasClientSecret: stored?.secretUnreadable || Boolean(stored?.config?.clientSecret),
+      allowedDomains: plain.allowedDomains,
+      updatedAt: plain.updatedAt,
+      error: stored?.secretUnreadable ? UNREADABLE_SECRET : null,
+    },
+    redirectUri: `${getEnv().APP_URL.replace(/\/+$/, '')}${SSO_CALLBACK_PATH}`,
+    passwordSignIn: getSetting(db, 'passwordSignIn'),
+    passwordSignInForced: getEnv().FORCE_PASSWORD_SIGN_IN,
+    linked: userHasSso(adminId, plain?.issuer),
+    adminsWithSso: adminsWithSso(plain?.issuer).length,
+  };
+}
+
+/** PUT /api/admin/sso: checks the provider, stores it (secret sealed) and reloads the auth library's config. */
+export async function saveSso(input: SsoConfigInput) {
+  const db = getDb();
+  const stored = getSsoProvider(db);
+  let clientSecret = input.clientSecret ?? '';
+  if (!clientSecret) {
+    if (stored?.secretUnreadable)
+      throw new AppError('bad_request', UNREADABLE_SECRET, { clientSecret: 'enter it again' });
+    clientSecret = stored?.config?.clientSecret ?? '';
+  }
+  const doc = await verifyProvider(input.issuer);
+  const issuer = doc.issuer.replace(/\/+$/, '');
+  // While password sign-in is off, the change must leave an admin able to sign in with the provider.
+  if (!getSetting(db, 'passwordSignIn')) {
+    const still = adminsWithSso(issuer).filter((a) => domainAllowed(a.email, input.allowedDomains));
+    if (still.length === 0)
+      throw new AppError(
+        'conflict',
+        'Password sign-in is off, and with this change no admin could sign in. Turn password sign-in on first.',
+      );
+  }
+  saveSsoProvider(db, {
+    name: input.name,
+    issuer,
+    clientId: input.clientId,
+    clientSecret,
+    allowedDomains: input.allowedDomains,
+  });
+  invalidateAuth();
+}
+
+/** DELETE /api/admin/sso: refused while password sign-in is off (nobody could sign in). */
+export function removeSso(): void {
+  if (!getSetting(getDb(), 'passwordSignIn'))
+    throw new AppError(
+      'conflict',
+      'Turn password sign-in back on before removing single sign-on, or nobody could sign in.',
+    );
+  deleteSsoProvider(getDb());
+  invalidateAuth();
+}
+
+/**
+ * Before password sign-in goes off: the provider must be set up and answering now, and at least one
+ * enabled admin must have signed in with it (linked it to their account), so an admin can still get in.
+ * Recovery if the provider later fails: FORCE_PASSWORD_SIGN_IN=1 and a restart (README).
+ */
+export async function assertPasswordSignInCanBeOff(): Promise<void> {
+  const stored = getSsoProvider(getDb());
+  if (!stored?.config)
+    throw new AppError(
+      'conflict',
+      stored?.secretUnreadable
+        ? `Password sign-in stays on: ${UNREADABLE_SECRET}`
+        : 'Password sign-in stays on: set up single sign-on first.',
+    );
+  try {
+    await verifyProvider(stored.config.issuer);
+  } catch (err) {
+    throw new AppError(
+      'conflict',
+      `Password sign-in stays on: the identity provider does not work now. ${(err as Error).message}`,
+    );
+  }
+  const { issuer, allowedDomains } = stored.config;
+  if (adminsWithSso(issuer).filter((a) => domainAllowed(a.email, allowedDomains)).length === 0)
+    throw new AppError(
+      'conflict',
+      `Password sign-in stays on: no admin has signed in with ${stored.config.name} yet. Link your account first.`,
+    );
+}

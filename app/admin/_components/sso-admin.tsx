@@ -1,0 +1,237 @@
+'use client';
+
+import { useTranslations } from 'next-intl';
+import { useCallback, useEffect, useState } from 'react';
+import { AdminApiError, adminFetch } from './admin-fetch';
+import { Field, inputClass } from './field';
+
+type Overview = {
+  provider: {
+    name: string;
+    issuer: string;
+    clientId: string;
+    hasClientSecret: boolean;
+    allowedDomains: string[];
+    updatedAt: string;
+    error: string | null;
+  } | null;
+  redirectUri: string;
+  passwordSignIn: boolean;
+  passwordSignInForced: boolean;
+  linked: boolean;
+  adminsWithSso: number;
+};
+
+/** Examples (URLs and domains, the same in every language). */
+const ISSUER_EXAMPLE = 'https://id.example.com/realms/main';
+const DOMAINS_EXAMPLE = 'example.com, example.org';
+const section = 'space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800';
+const button =
+  'rounded-md border border-zinc-300 px-3 py-1.5 text-sm disabled:opacity-60 dark:border-zinc-700';
+
+/** Admin ▸ Single sign-on: the OpenID Connect provider, linking the admin's own account, password sign-in. */
+export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; justLinked: boolean }) {
+  const t = useTranslations('sso.admin');
+  const [data, setData] = useState<Overview | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    adminFetch<Overview>('/api/admin/sso').then(setData, (e: Error) => setLoadError(e.message));
+  }, []);
+  useEffect(load, [load]);
+
+  async function save(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const text = (key: string) => String(form.get(key) ?? '');
+    const secret = text('clientSecret');
+    setSaving(true);
+    setStatus(null);
+    setError(null);
+    setFields({});
+    try {
+      const next = await adminFetch<Overview>('/api/admin/sso', {
+        method: 'PUT',
+        json: {
+          name: text('name'),
+          issuer: text('issuer'),
+          clientId: text('clientId'),
+          ...(secret && { clientSecret: secret }),
+          allowedDomains: text('allowedDomains')
+            .split(/[\s,]+/)
+            .filter(Boolean),
+        },
+      });
+      setData(next);
+      setStatus(t('saved'));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      if (e instanceof AdminApiError && e.fields) setFields(e.fields);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function remove() {
+    setError(null);
+    setStatus(null);
+    try {
+      setData(await adminFetch<Overview>('/api/admin/sso', { method: 'DELETE' }));
+      setStatus(t('removed'));
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  async function setPasswordSignIn(on: boolean) {
+    setPasswordError(null);
+    setData((d) => (d ? { ...d, passwordSignIn: on } : d)); // show the change at once; the answer confirms it
+    try {
+      await adminFetch('/api/admin/settings', { method: 'PATCH', json: { passwordSignIn: on } });
+    } catch (e) {
+      setPasswordError(e instanceof Error ? e.message : String(e));
+    }
+    load();
+  }
+
+  if (!data) return <p className="p-4 text-sm text-zinc-500">{loadError ?? t('loading')}</p>;
+  const p = data.provider;
+  return (
+    <div className="max-w-2xl space-y-6 p-4">
+      <h1 className="text-xl font-semibold">{t('title')}</h1>
+      <p className="text-sm text-zinc-500">{t('intro')}</p>
+
+      <section className={section} aria-labelledby="sso-provider">
+        <h2 id="sso-provider" className="font-semibold">
+          {t('provider')}
+        </h2>
+        <p className="text-sm">
+          {t('redirectUri')}{' '}
+          <code className="break-all rounded bg-zinc-100 px-1 dark:bg-zinc-900">{data.redirectUri}</code>
+        </p>
+        {p?.error && (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {p.error}
+          </p>
+        )}
+        <form key={p?.updatedAt ?? 'new'} onSubmit={save} className="space-y-3">
+          <Field label={t('name')} error={fields.name}>
+            <input name="name" required maxLength={60} defaultValue={p?.name ?? ''} className={inputClass} />
+          </Field>
+          <Field label={t('issuer')} error={fields.issuer}>
+            <input
+              name="issuer"
+              type="url"
+              required
+              placeholder={ISSUER_EXAMPLE}
+              defaultValue={p?.issuer ?? ''}
+              className={inputClass}
+            />
+          </Field>
+          <Field label={t('clientId')} error={fields.clientId}>
+            <input name="clientId" required defaultValue={p?.clientId ?? ''} className={inputClass} />
+          </Field>
+          <Field label={t('clientSecret')} error={fields.clientSecret}>
+            <input
+              name="clientSecret"
+              type="password"
+              autoComplete="off"
+              placeholder={p?.hasClientSecret ? t('secretKept') : ''}
+              className={inputClass}
+            />
+          </Field>
+          <Field label={t('domains')} error={fields.allowedDomains}>
+            <input
+              name="allowedDomains"
+              required
+              placeholder={DOMAINS_EXAMPLE}
+              defaultValue={p?.allowedDomains.join(', ') ?? ''}
+              className={inputClass}
+            />
+          </Field>
+          <p className="text-xs text-zinc-500">{t('domainsHelp')}</p>
+          {error && (
+            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+              {error}
+            </p>
+          )}
+          <div className="flex flex-wrap gap-2">
+            <button type="submit" disabled={saving} className={button}>
+              {saving ? t('checking') : t('save')}
+            </button>
+            {p && (
+              <button type="button" onClick={() => void remove()} className={button}>
+                {t('remove')}
+              </button>
+            )}
+          </div>
+        </form>
+        {status && (
+          <p role="status" className="text-sm text-zinc-500">
+            {status}
+          </p>
+        )}
+      </section>
+
+      {p && (
+        <section className={section} aria-labelledby="sso-link">
+          <h2 id="sso-link" className="font-semibold">
+            {t('yourAccount')}
+          </h2>
+          {justLinked && data.linked && (
+            <p role="status" className="text-sm">
+              {t('justLinked', { name: p.name })}
+            </p>
+          )}
+          {linkError && (
+            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+              {linkError === 'domain_not_allowed'
+                ? t('linkDomain')
+                : linkError === 'email_not_verified'
+                  ? t('linkUnverified', { name: p.name })
+                  : t('linkFailed', { code: linkError })}
+            </p>
+          )}
+          {data.linked ? (
+            <p className="text-sm">{t('linked', { name: p.name })}</p>
+          ) : (
+            <form method="post" action="/api/auth-form/sso-link" className="space-y-2">
+              <p className="text-sm text-zinc-500">{t('linkHelp', { name: p.name })}</p>
+              <button type="submit" className={button}>
+                {t('link', { name: p.name })}
+              </button>
+            </form>
+          )}
+        </section>
+      )}
+
+      <section className={section} aria-labelledby="sso-password">
+        <h2 id="sso-password" className="font-semibold">
+          {t('passwordTitle')}
+        </h2>
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={data.passwordSignIn}
+            onChange={(e) => void setPasswordSignIn(e.target.checked)}
+          />
+          {t('passwordToggle')}
+        </label>
+        <p className="text-xs text-zinc-500">{t('passwordHelp')}</p>
+        {data.passwordSignInForced && (
+          <p className="text-sm text-amber-700 dark:text-amber-400">{t('forced')}</p>
+        )}
+        {passwordError && (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {passwordError}
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}

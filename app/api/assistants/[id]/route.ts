@@ -1,0 +1,24 @@
+import { getDb } from '@/db/client';
+import { changeAssistant, presentAssistant, removeAssistant } from '@/app/_server/assistants';
+import { requireUser } from '@/app/_server/session';
+import { readJson, route } from '@/lib/http';
+import { AssistantPatchSchema } from '@/lib/schemas/assistants';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+type Ctx = { params: Promise<{ id: string }> };
+
+export const PATCH = route<Ctx>(async (req, { params }) => {
+  const user = await requireUser(req);
+  const { id } = await params;
+  const patch = await readJson(req, AssistantPatchSchema);
+  return Response.json(presentAssistant(user, changeAssistant(getDb(), user, id, patch)));
+});
+
+export const DELETE = route<Ctx>(async (req, { params }) => {
+  const user = await requireUser(req);
+  const { id } = await params;
+  removeAssistant(getDb(), user, id);
+  return new Response(null, { status: 204 });
+});
