@@ -125,3 +125,9 @@ export async function signOutUserEverywhere(userId: string): Promise<void> {
   const ctx = await getAuth().$context;
   await ctx.internalAdapter.deleteUserSessions(userId);
 }
+
+/** Whether the user has a password (an account made through single sign-on may have none). */
+export async function hasPassword(userId: string): Promise<boolean> {
+  const ctx = await getAuth().$context;
+  return Boolean((await ctx.internalAdapter.findCredentialAccount(userId))?.password);
+}

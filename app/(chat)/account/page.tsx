@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { getTranslations } from 'next-intl/server';
+import { hasPassword } from '@/app/_server/account';
 import { requirePageUser } from '@/app/_server/page-user';
 import { AccountSettings } from './_components/account-settings';
 
@@ -18,7 +19,10 @@ export default async function AccountPage() {
     <div className="h-full overflow-y-auto">
       <div className="mx-auto max-w-2xl p-4 md:p-6">
         <h1 className="mb-4 text-xl font-semibold">{t('title')}</h1>
-        <AccountSettings user={{ name: user.name, email: user.email }} />
+        <AccountSettings
+          user={{ name: user.name, email: user.email }}
+          hasPassword={await hasPassword(user.id)}
+        />
       </div>
     </div>
   );

@@ -12,14 +12,27 @@ import { Section } from './section';
 import { SessionsList } from './sessions-list';
 
 /** Every block of the account page; a password change reloads the session list (the others are gone). */
-export function AccountSettings({ user }: { user: { name: string; email: string } }) {
+export function AccountSettings({
+  user,
+  hasPassword,
+}: {
+  user: { name: string; email: string };
+  /** False for an account made through single sign-on: no password to change. */
+  hasPassword: boolean;
+}) {
   const t = useTranslations('account');
   const id = useId();
   const [version, setVersion] = useState(0);
   return (
     <div className="space-y-4">
       <ProfileForm name={user.name} email={user.email} />
-      <PasswordForm onChanged={() => setVersion((v) => v + 1)} />
+      {hasPassword ? (
+        <PasswordForm onChanged={() => setVersion((v) => v + 1)} />
+      ) : (
+        <Section id={`${id}-pw`} title={t('password')}>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">{t('noPassword')}</p>
+        </Section>
+      )}
       <SessionsList version={version} />
       <Section id={`${id}-prefs`} title={t('preferences')}>
         <div className="flex flex-wrap gap-4 text-sm">
