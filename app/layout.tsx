@@ -10,7 +10,7 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t('name'), description: t('description') };
 }
 
-export const viewport: Viewport = { width: 'device-width', initialScale: 1 };
+export const viewport: Viewport = { width: 'device-width', initialScale: 1, themeColor: '#2563eb' };
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // The CSP allows inline scripts only with this request's nonce (proxy.ts).

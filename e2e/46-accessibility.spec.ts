@@ -82,7 +82,12 @@ for (const variant of VARIANTS) {
   });
 
   test(`chat pages have no serious accessibility violations (${name})`, async ({ browser }) => {
-    const found = await scanPages(browser, variant, true, () => ['/', `/c/${conversationId}`, '/shares']);
+    const found = await scanPages(browser, variant, true, () => [
+      '/',
+      `/c/${conversationId}`,
+      '/shares',
+      '/account',
+    ]);
     expect(found, found.join('\n')).toEqual([]);
   });
 

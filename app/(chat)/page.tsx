@@ -5,8 +5,10 @@ import { presentAssistant } from '@/app/_server/assistants';
 import { requirePageUser } from '@/app/_server/page-user';
 import { modelSources } from '@/app/_server/model-sources';
 import { listModels } from '@/lib/providers';
+import { setupStatus } from '@/app/_server/setup-status';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { Chat } from './_components/chat';
+import { SetupChecklist } from './_components/setup-checklist';
 
 export const dynamic = 'force-dynamic';
 
@@ -20,6 +22,9 @@ export default async function NewChatPage({ searchParams }: { searchParams: Sear
   const id = generateId();
   const db = getDb();
   const models = listModels(modelSources(), user);
+  // An admin's first-run checklist, until every step is done.
+  const setup = user.role === 'admin' ? setupStatus(user) : null;
+  const setupOpen = setup && !(setup.provider && setup.mcp && setup.users);
   // An assistant the user cannot see (another user's, deleted) is ignored: a plain new chat.
   const row = typeof requested === 'string' ? getVisibleAssistant(db, user.id, requested) : null;
   const assistant = row ? presentAssistant(user, row) : null;
@@ -45,6 +50,7 @@ export default async function NewChatPage({ searchParams }: { searchParams: Sear
       models={models}
       initialModel={model}
       noProvider={models.length ? null : { admin: user.role === 'admin' }}
+      setup={setupOpen ? <SetupChecklist status={setup} /> : null}
       assistant={assistant ? { id: assistant.id, name: assistant.name } : null}
       initialInstructions={assistant?.instructions ?? null}
       assistants={offered}

@@ -3,12 +3,13 @@ import { z } from 'zod';
 import { AUTH_CLIENT_ADDRESS_HEADER, getAuth } from '@/app/_server/auth';
 import { passwordSignInEnabled } from '@/app/_server/sso';
 import { getEnv } from '@/lib/env';
-import { AppError } from '@/lib/errors';
+import { AppError, notFound } from '@/lib/errors';
 import { parseWith, readBodyText } from '@/lib/http';
 import { nestsDeeperThan } from '@/lib/json-depth';
 import { LoginBackoff } from '@/lib/login-backoff';
 import { clientAddress } from '@/lib/net/client-address';
 import { processState } from '@/lib/process-state';
+import { SSO_PROVIDER_ID } from '@/lib/sso';
 
 /** Field maxima for every auth endpoint's JSON body; the library's own checks come after these. */
 const AuthFieldsSchema = z
@@ -22,6 +23,26 @@ const AuthFieldsSchema = z
     image: z.string().max(2048, 'must be at most 2048 characters').nullable().optional(),
   })
   .loose();
+
+/**
+ * The auth library's endpoints the app uses; every other one (session lists that carry session tokens,
+ * account deletion that would skip the last-admin check and the data clean-up, password "verify" and
+ * reset flows, listing and unlinking accounts, other providers, …) answers 404. The account page's own routes (app/api/account) call the
+ * library's functions on the server instead.
+ */
+const OPEN_PATHS = new Set([
+  '/sign-up/email',
+  '/sign-in/email',
+  '/sign-out',
+  '/get-session',
+  '/update-user',
+  '/change-password',
+  // Single sign-on (app/_server/auth-form-post.ts): start, link, the provider's redirect back, the error page.
+  '/sign-in/social',
+  '/link-social',
+  `/callback/${SSO_PROVIDER_ID}`,
+  '/error',
+]);
 
 const backoff = () => processState('loginBackoff', () => new LoginBackoff());
 
@@ -51,6 +72,7 @@ function parseFields(text: string): Record<string, unknown> | null {
  */
 export async function handleAuthRequest(req: Request): Promise<Response> {
   const path = new URL(req.url).pathname.replace(/^\/api\/auth/, '');
+  if (!OPEN_PATHS.has(path)) throw notFound();
   const address = clientAddress(req.headers, getEnv().TRUST_PROXY);
   const headers = new Headers(req.headers);
   headers.set(AUTH_CLIENT_ADDRESS_HEADER, address);

@@ -358,3 +358,19 @@ test("at start, blobs no file row keeps (a deleted account's) leave the disk", a
   assert.equal(existsSync(path('alice keeps this')), true);
   assert.ok(findReadableFile(kept.id, { userId: 'alice' }));
 });
+
+test("deleting an account removes its uploads' bytes at once, except those another user's file keeps", async () => {
+  const { deleteAccountAndData } = await import('@/app/_server/account');
+  getDb().insert(user).values({ id: 'carol', name: 'carol', email: 'carol@example.com' }).run();
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  const path = (text: string) => join(root, 'data', 'files', sha(text).slice(0, 2), sha(text));
+  const own = await upload('carol', 'only carol has this', 'own.txt');
+  await upload('carol', 'alice has this too', 'shared-bytes.txt');
+  const alices = await upload('alice', 'alice has this too', 'same-bytes.txt');
+  assert.equal(existsSync(path('only carol has this')), true);
+  await deleteAccountAndData('carol');
+  await rejects(() => findReadableFile(own.id, { userId: 'carol' }), 'not_found');
+  assert.equal(existsSync(path('only carol has this')), false);
+  assert.equal(existsSync(path('alice has this too')), true);
+  assert.ok(findReadableFile(alices.id, { userId: 'alice' }));
+});

@@ -238,6 +238,16 @@ export async function releaseFiles(ids: Iterable<string>): Promise<void> {
   }
 }
 
+/** Blobs no file row keeps any more (e.g. after their owner's account was deleted) leave the disk now. */
+export async function removeUnusedBlobs(sha256s: Iterable<string>): Promise<void> {
+  const db = getDb();
+  for (const sha of new Set(sha256s)) {
+    if (blobInUse(db, sha)) continue;
+    await rm(blobPath(sha), { force: true });
+    await rm(textPath(sha), { force: true });
+  }
+}
+
 /** The file ids a message's parts refer to. */
 export function fileIdsOf(parts: ReadonlyArray<{ type: string; url?: unknown }>): string[] {
   return parts.flatMap((p) => {

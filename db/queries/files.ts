@@ -67,3 +67,13 @@ export function deleteFileRow(db: Db, id: string): void {
 export function blobInUse(db: Db, sha256: string): boolean {
   return Boolean(db.select({ id: files.id }).from(files).where(eq(files.sha256, sha256)).limit(1).get());
 }
+
+/** The blobs a user's files keep (to remove from disk what no other row keeps once the user is gone). */
+export function blobsOfUser(db: Db, userId: string): string[] {
+  return db
+    .selectDistinct({ sha256: files.sha256 })
+    .from(files)
+    .where(eq(files.userId, userId))
+    .all()
+    .map((r) => r.sha256);
+}

@@ -49,6 +49,8 @@ type Props = {
   noProvider: { admin: boolean } | null;
   /** A turn of this conversation runs on the server (the page re-attaches to it). */
   running?: boolean;
+  /** Shown above an empty conversation (the admin's first-run setup checklist). */
+  setup?: React.ReactNode;
   /** The assistant the conversation starts (a new chat) or started (a saved one) with. */
   assistant?: { id: string; name: string } | null;
   /** The conversation's own instructions (a new chat: its assistant's). */
@@ -93,6 +95,7 @@ export function Chat({
   initialToolSettings,
   noProvider,
   running = false,
+  setup = null,
   assistant = null,
   initialInstructions = null,
   assistants = [],
@@ -402,6 +405,7 @@ export function Chat({
             before={
               <>
                 {noProvider && <NoProviderNotice admin={noProvider.admin} />}
+                {messages.length === 0 && setup}
                 {messages.length === 0 && (
                   <div className="mt-24 text-center text-zinc-500">
                     <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>

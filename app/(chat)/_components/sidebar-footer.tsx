@@ -17,7 +17,7 @@ async function signOut() {
   window.location.assign('/sign-in');
 }
 
-/** Import, shortcuts help, the theme, and the account: name, email, Admin (for admins), Sign out. */
+/** Import, shortcuts help, the theme, and the account: name, email, Account, Admin (for admins), Sign out. */
 export function SidebarFooter({ user, onShowShortcuts }: Props) {
   const t = useTranslations('sidebar');
   return (
@@ -39,6 +39,9 @@ export function SidebarFooter({ user, onShowShortcuts }: Props) {
       </p>
       <p className="truncate text-xs text-zinc-500">{user.email}</p>
       <div className="mt-2 flex gap-3 text-xs">
+        <Link href="/account" className="text-blue-600 hover:underline">
+          {t('account')}
+        </Link>
         {user.role === 'admin' && (
           <Link href="/admin/users" className="text-blue-600 hover:underline">
             {t('admin')}

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { adminFetch } from './admin-fetch';
 import { CreateUserForm } from './create-user-form';
 import { SettingsForm } from './settings-form';
+import { UserAccessActions } from './user-access-actions';
 
 type User = {
   id: string;
@@ -88,6 +89,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                   >
                     {u.disabled ? 'Enable' : 'Disable'}
                   </button>
+                  <UserAccessActions email={u.email} userId={u.id} />
                 </>
               )}
             </li>

@@ -1,0 +1,24 @@
+import 'server-only';
+import { getDb } from '@/db/client';
+import { listMcpServers } from '@/db/queries/mcp-servers';
+import { getSetting } from '@/db/queries/settings';
+import { countUsers } from '@/db/queries/users';
+import { modelSources } from '@/app/_server/model-sources';
+import type { SessionUser } from '@/app/_server/session';
+import { listModels } from '@/lib/providers';
+
+/** The first-run checklist's steps, each done or not. */
+export type SetupStatus = { provider: boolean; mcp: boolean; users: boolean };
+
+/**
+ * What an admin has set up: a model provider (any model to answer), an MCP server of their own (the
+ * built-in ones do not count), and other people (a second account, or sign-up open).
+ */
+export function setupStatus(admin: SessionUser): SetupStatus {
+  const db = getDb();
+  return {
+    provider: listModels(modelSources(), admin).length > 0,
+    mcp: listMcpServers(db).some((s) => s.config.transport !== 'builtin'),
+    users: countUsers(db) > 1 || getSetting(db, 'signupOpen'),
+  };
+}
