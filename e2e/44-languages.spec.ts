@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
-import { ADMIN, ensureUser, originHeaders, signIn, specUser } from './helpers';
+import { ADMIN, assistantMessages, ensureUser, originHeaders, signIn, specUser } from './helpers';
 
 // Languages (SPEC §7.4): the UI follows the browser's Accept-Language until the user picks a language;
 // the pick is stored for the user (every device they sign in on) and in a cookie (signed-out pages).
@@ -107,5 +107,42 @@ test('admin pages speak Chinese too: the audit log, a server’s logs and tools,
   await expect(page.getByText('最近的调用')).toBeVisible();
   await expect(page.getByRole('checkbox', { name: /^启用 / }).first()).toBeVisible();
   await expect(page.getByText('Recent calls')).toHaveCount(0);
+  await zh.close();
+});
+
+test('the chat speaks Chinese: the composer, a message’s actions, the header and the sidebar', async ({
+  browser,
+}) => {
+  const zh = await browser.newContext({ locale: 'zh-CN' });
+  await signIn(zh, LIN);
+  const page = await zh.newPage();
+  await page.goto('/');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByRole('link', { name: '新对话', exact: true })).toBeVisible();
+  const box = page.getByRole('textbox', { name: '消息', exact: true });
+  await expect(box).toHaveAttribute('placeholder', '发送消息…');
+  await expect(page.getByRole('button', { name: '附加文件' })).toBeVisible();
+
+  await box.fill('你好，世界');
+  await box.press('Enter');
+  const answer = assistantMessages(page).last();
+  await expect(answer).toContainText('You said: 你好，世界');
+  await answer.hover();
+  await expect(answer.getByRole('button', { name: '复制', exact: true })).toBeVisible();
+  await expect(answer.getByRole('button', { name: '重新生成' })).toBeVisible();
+  const question = page.locator('[data-role="user"]').last();
+  await question.hover();
+  await question.getByRole('button', { name: '编辑', exact: true }).click();
+  await expect(page.getByRole('textbox', { name: '编辑消息' })).toHaveValue('你好，世界');
+  await expect(page.getByRole('button', { name: '保存并发送' })).toBeVisible();
+  await question.getByRole('button', { name: '取消', exact: true }).click();
+
+  await expect(page.getByRole('button', { name: '分享', exact: true })).toBeVisible();
+  await expect(page.getByText('导出', { exact: true })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: '对话', exact: true })).toBeVisible();
+  // None of the English names are left on the page.
+  for (const english of ['Regenerate', 'Attach files', 'New chat', 'Share']) {
+    await expect(page.getByRole('button', { name: english, exact: true })).toHaveCount(0);
+  }
   await zh.close();
 });

@@ -1,3 +1,5 @@
+import { useFormatter, useTranslations } from 'next-intl';
+
 /** An MCP resource attached to a message with `@` (the server reads it when the message is sent). */
 export type ResourceAttachment = {
   server: string;
@@ -11,9 +13,11 @@ type Props = { items: ResourceAttachment[]; onRemove?: (item: ResourceAttachment
 
 /** Resource chips: above the message box (removable), or under a sent user message (read-only, no `onRemove`). */
 export function AttachmentChips({ items, onRemove }: Props) {
+  const t = useTranslations('resourceChips');
+  const format = useFormatter();
   if (!items.length) return null;
   return (
-    <ul aria-label="Attached resources" className="flex flex-wrap gap-1.5">
+    <ul aria-label={t('list')} className="flex flex-wrap gap-1.5">
       {items.map((item) => (
         <li
           key={`${item.server} ${item.uri}`}
@@ -28,16 +32,18 @@ export function AttachmentChips({ items, onRemove }: Props) {
           {item.updatedAt && (
             <span
               data-resource-updated={item.updatedAt}
-              title={`Read again ${new Date(item.updatedAt).toLocaleString()}: the server said it changed`}
+              title={t('updatedTitle', {
+                time: format.dateTime(new Date(item.updatedAt), { dateStyle: 'short', timeStyle: 'medium' }),
+              })}
               className="rounded-full bg-blue-100 px-1.5 text-blue-800 dark:bg-blue-900 dark:text-blue-200"
             >
-              updated
+              {t('updated')}
             </span>
           )}
           {onRemove ? (
             <button
               type="button"
-              aria-label={`Remove ${item.name}`}
+              aria-label={t('remove', { name: item.name })}
               onClick={() => onRemove(item)}
               className="grid size-5 place-items-center rounded-full text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-zinc-100"
             >

@@ -35,6 +35,7 @@ export function ChatHeader({
 }: Props) {
   const t = useTranslations('assistants');
   const ti = useTranslations('instructions');
+  const th = useTranslations('chatHeader');
   const [sharing, setSharing] = useState(false);
   const [editingInstructions, setEditingInstructions] = useState(false);
   const exportRef = useRef<HTMLDetailsElement>(null);
@@ -71,18 +72,18 @@ export function ChatHeader({
             onClick={() => setSharing(true)}
             className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
           >
-            Share
+            {th('share')}
           </button>
           <details ref={exportRef} className="relative">
             <summary className="cursor-pointer list-none rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden">
-              Export
+              {th('export')}
             </summary>
             <div className="absolute right-0 z-10 mt-1 w-36 overflow-hidden rounded-md border border-zinc-200 bg-white py-1 shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
               <a href={`${base}?format=md`} download onClick={closeExport} className={ITEM}>
-                Markdown
+                {th('markdown')}
               </a>
               <a href={`${base}?format=json`} download onClick={closeExport} className={ITEM}>
-                JSON
+                {th('json')}
               </a>
             </div>
           </details>

@@ -1,3 +1,4 @@
+import { useTranslations } from 'next-intl';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { ToolMenu } from './tool-menu';
 import type { ToolCatalog } from './tool-selection';
@@ -32,11 +33,12 @@ export function ComposerToolbar({
   onReloadTools,
   notice,
 }: Props) {
+  const t = useTranslations('composer');
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-500">
       {models.length > 1 && (
         <label className="flex min-w-0 items-center gap-2">
-          <span>Model</span>
+          <span>{t('model')}</span>
           <select
             value={model ?? ''}
             onChange={(e) => onModelChange?.(e.target.value)}

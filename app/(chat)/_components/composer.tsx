@@ -12,7 +12,6 @@ import { renderPromptText } from './prompt-requests';
 import { SendButton } from './send-button';
 import { UploadChips } from './upload-chips';
 import { type UploadedFile, useUploads } from './use-uploads';
-import { MODE_LABELS } from './tool-selection';
 import { useComposerMenus } from './use-composer-menus';
 import { type PromptInfo, type TemplateInfo, useMcpCatalogs } from './use-mcp-catalogs';
 
@@ -74,6 +73,8 @@ export function Composer(props: Props) {
   const [dragging, setDragging] = useState(false);
   const uploads = useUploads();
   const t = useTranslations('attachments');
+  const tc = useTranslations('composer');
+  const tm = useTranslations('toolMenu');
   const listboxId = useId();
   const { tools, toolsFailed, loadTools, prompts, loadPrompts, resources, loadResources } = useMcpCatalogs();
   const menus = useComposerMenus({ text, caret, prompts, resources });
@@ -123,7 +124,11 @@ export function Composer(props: Props) {
       replaceText(await renderPromptText(prompt.server, prompt.name, args));
     } catch (err) {
       setNotice(
-        `Could not load /${prompt.server}:${prompt.name}: ${err instanceof Error ? err.message : String(err)}`,
+        tc('promptFailed', {
+          server: prompt.server,
+          name: prompt.name,
+          error: err instanceof Error ? err.message : String(err),
+        }),
       );
     }
   }
@@ -151,7 +156,7 @@ export function Composer(props: Props) {
     else if (pick.kind === 'new') onNewChat();
     else if (pick.kind === 'mode') {
       onToolSettingsChange({ ...toolSettings, toolMode: pick.mode });
-      setNotice(`Tool mode: ${MODE_LABELS[pick.mode]}`);
+      setNotice(tc('toolMode', { mode: tm(`modes.${pick.mode}`) }));
     } else if (pick.prompt.arguments?.length) setArgsFor(pick.prompt);
     else void insertPrompt(pick.prompt, {});
   }
@@ -191,7 +196,7 @@ export function Composer(props: Props) {
   const overlay = menu ? (
     <MenuListbox
       id={listboxId}
-      label={menu.trigger.kind === 'slash' ? 'Commands' : 'Resources'}
+      label={menu.trigger.kind === 'slash' ? tc('commands') : tc('resources')}
       options={menu.options}
       active={menu.active}
       onPick={choose}
@@ -284,7 +289,7 @@ export function Composer(props: Props) {
           <span aria-hidden>📎</span>
         </button>
         <label htmlFor="composer-input" className="sr-only">
-          Message
+          {tc('message')}
         </label>
         <textarea
           id="composer-input"
@@ -292,7 +297,7 @@ export function Composer(props: Props) {
           value={text}
           rows={1}
           autoFocus
-          placeholder="Send a message…"
+          placeholder={tc('placeholder')}
           aria-autocomplete="list"
           aria-controls={menu ? listboxId : undefined}
           aria-activedescendant={menu && menu.active >= 0 ? `${listboxId}-${menu.active}` : undefined}

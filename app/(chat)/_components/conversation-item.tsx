@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { ConfirmDialog } from './confirm-dialog';
 
@@ -15,6 +16,7 @@ type Props = {
 
 /** A sidebar row: link to the conversation, rename in place, delete after a confirm. */
 export function ConversationItem({ item, active, onRename, onDelete }: Props) {
+  const t = useTranslations('conversationItem');
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
 
@@ -31,7 +33,7 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
       >
         <input
           name="title"
-          aria-label="Conversation title"
+          aria-label={t('titleLabel')}
           defaultValue={item.title}
           autoFocus
           maxLength={200}
@@ -58,8 +60,8 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
       <div className="flex shrink-0 gap-0.5 pr-1 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
         <button
           type="button"
-          aria-label={`Rename ${item.title}`}
-          title="Rename"
+          aria-label={t('renameNamed', { title: item.title })}
+          title={t('rename')}
           onClick={() => setEditing(true)}
           className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
         >
@@ -67,8 +69,8 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
         </button>
         <button
           type="button"
-          aria-label={`Delete ${item.title}`}
-          title="Delete"
+          aria-label={t('deleteNamed', { title: item.title })}
+          title={t('delete')}
           onClick={() => setConfirming(true)}
           className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
         >
@@ -77,9 +79,9 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
       </div>
       {confirming && (
         <ConfirmDialog
-          title="Delete conversation?"
-          body={`“${item.title}” and all its messages will be deleted. This cannot be undone.`}
-          confirmLabel="Delete"
+          title={t('confirmTitle')}
+          body={t('confirmBody', { title: item.title })}
+          confirmLabel={t('delete')}
           onCancel={() => setConfirming(false)}
           onConfirm={() => {
             setConfirming(false);

@@ -1,11 +1,14 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 
 type Props = { initial: string; onSave: (text: string) => void; onCancel: () => void };
 
 /** Edit and resend: the edit becomes a new version of the message; the old one and its answers are kept. */
 export function EditMessage({ initial, onSave, onCancel }: Props) {
+  const t = useTranslations('editMessage');
+  const tc = useTranslations('common');
   const [text, setText] = useState(initial);
   return (
     <form
@@ -16,29 +19,27 @@ export function EditMessage({ initial, onSave, onCancel }: Props) {
       }}
     >
       <textarea
-        aria-label="Edit message"
+        aria-label={t('label')}
         value={text}
         autoFocus
         onChange={(e) => setText(e.target.value)}
         onKeyDown={(e) => e.key === 'Escape' && onCancel()}
         className="min-h-20 w-full rounded-xl border border-blue-500 bg-white p-3 text-sm dark:bg-zinc-900"
       />
-      <p className="text-xs text-zinc-500">
-        Sending adds a new version; the current one and its answers stay (Previous version).
-      </p>
+      <p className="text-xs text-zinc-500">{t('hint')}</p>
       <div className="flex justify-end gap-2">
         <button
           type="button"
           onClick={onCancel}
           className="rounded-md px-3 py-1 text-xs hover:bg-zinc-100 dark:hover:bg-zinc-800"
         >
-          Cancel
+          {tc('cancel')}
         </button>
         <button
           type="submit"
           className="rounded-md bg-blue-600 px-3 py-1 text-xs font-semibold text-white hover:bg-blue-700"
         >
-          Save and send
+          {t('save')}
         </button>
       </div>
     </form>

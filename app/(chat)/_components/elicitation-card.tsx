@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useMemo, useState } from 'react';
 import { checkAnswer, type ElicitField, type ElicitValue, formFields } from '@/lib/elicitation-form';
 import { FieldInput } from './elicitation-field';
@@ -11,17 +12,6 @@ type Values = Record<string, ElicitValue | undefined>;
 
 const BUTTON = 'rounded px-3 py-1 text-xs font-semibold text-white disabled:opacity-50';
 
-const STATUS: Record<Data['status'], string> = {
-  pending: 'Waiting for your answer',
-  accepted: 'Sent',
-  declined: 'You declined',
-  cancelled: 'You cancelled',
-  expired: 'No longer waiting: the tool call ended',
-  invalid: 'The server sent a request this app cannot show',
-  opened: 'Waiting for the page to finish',
-  completed: 'Finished',
-};
-
 const domainOf = (url: string | undefined) => {
   try {
     return new URL(url ?? '').host;
@@ -31,6 +21,7 @@ const domainOf = (url: string | undefined) => {
 };
 
 function Form({ requestId, fields }: { requestId: string; fields: ElicitField[] }) {
+  const t = useTranslations('elicitation');
   const answer = useAnswerRequest();
   const [values, setValues] = useState<Values>(() =>
     Object.fromEntries(fields.map((f) => [f.key, f.default])),
@@ -82,7 +73,7 @@ function Form({ requestId, fields }: { requestId: string; fields: ElicitField[] 
       )}
       <div className="flex flex-wrap gap-2">
         <button type="submit" disabled={sending} className={`${BUTTON} bg-green-600 hover:bg-green-700`}>
-          Submit
+          {t('submit')}
         </button>
         <Refuse disabled={sending} send={send} />
       </div>
@@ -97,6 +88,7 @@ function Refuse({
   disabled: boolean;
   send: (reply: { action: 'decline' } | { action: 'cancel' }) => Promise<void>;
 }) {
+  const t = useTranslations('elicitation');
   return (
     <>
       <button
@@ -105,7 +97,7 @@ function Refuse({
         onClick={() => void send({ action: 'decline' })}
         className={`${BUTTON} bg-zinc-600 hover:bg-zinc-700`}
       >
-        Decline
+        {t('decline')}
       </button>
       <button
         type="button"
@@ -113,13 +105,14 @@ function Refuse({
         onClick={() => void send({ action: 'cancel' })}
         className="rounded px-3 py-1 text-xs font-semibold text-zinc-700 hover:underline disabled:opacity-50 dark:text-zinc-300"
       >
-        Cancel
+        {t('cancel')}
       </button>
     </>
   );
 }
 
 function LinkRequest({ requestId, url }: { requestId: string; url: string }) {
+  const t = useTranslations('elicitation');
   const answer = useAnswerRequest();
   const [failure, setFailure] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -145,7 +138,7 @@ function LinkRequest({ requestId, url }: { requestId: string; url: string }) {
           onClick={() => void send({ action: 'accept' })}
           className={`${BUTTON} bg-blue-600 hover:bg-blue-700`}
         >
-          Open {domainOf(url)}
+          {t('open', { domain: domainOf(url) })}
         </a>
         <Refuse disabled={sending} send={send} />
       </div>
@@ -158,6 +151,7 @@ function LinkRequest({ requestId, url }: { requestId: string; url: string }) {
  * or a link to open (its domain shown plainly). Answerable only while the turn runs.
  */
 export function ElicitationCard({ id, data, active }: { id: string; data: Data; active: boolean }) {
+  const t = useTranslations('elicitation');
   const form = useMemo(
     () => (data.mode === 'form' ? formFields(data.schema) : null),
     [data.mode, data.schema],
@@ -172,8 +166,12 @@ export function ElicitationCard({ id, data, active }: { id: string; data: Data; 
       className="space-y-2 rounded border border-blue-200 bg-blue-50 p-2 dark:border-blue-900 dark:bg-blue-950"
     >
       <p className="text-xs">
-        <strong>{data.server}</strong> asks{data.mode === 'url' ? ` you to open a page on ` : ':'}
-        {data.mode === 'url' && <strong data-elicitation-domain>{domain}</strong>}
+        {t.rich(data.mode === 'url' ? 'asksUrl' : 'asksForm', {
+          server: data.server,
+          domain,
+          b: (chunks) => <strong>{chunks}</strong>,
+          site: (chunks) => <strong data-elicitation-domain>{chunks}</strong>,
+        })}
       </p>
       <p className="whitespace-pre-wrap break-words text-sm">{data.message}</p>
       {status === 'pending' && form && 'fields' in form && <Form requestId={id} fields={form.fields} />}
@@ -182,7 +180,7 @@ export function ElicitationCard({ id, data, active }: { id: string; data: Data; 
       )}
       {status !== 'pending' && (
         <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
-          {STATUS[status]}
+          {t(`status.${status}`)}
           {status === 'opened' || status === 'completed' ? ` (${domain})` : ''}
           {data.error ? `: ${data.error}` : ''}
         </p>

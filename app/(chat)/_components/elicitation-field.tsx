@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useId } from 'react';
 import type { ElicitField, ElicitValue } from '@/lib/elicitation-form';
 
@@ -27,6 +28,7 @@ export function FieldInput({
   error?: string;
   onChange: (v: ElicitValue | undefined) => void;
 }) {
+  const t = useTranslations('elicitation');
   const id = useId();
   const hint = [field.description, error].filter(Boolean).join(' — ');
   const described = hint ? `${id}-hint` : undefined;
@@ -85,7 +87,7 @@ export function FieldInput({
         aria-invalid={Boolean(error)}
         onChange={(e) => onChange(e.target.value || undefined)}
       >
-        <option value="">Choose…</option>
+        <option value="">{t('choose')}</option>
         {field.options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

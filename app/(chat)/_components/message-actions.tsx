@@ -22,6 +22,7 @@ export function MessageActions({ text, onRegenerate, onEdit, details }: Props) {
   const [showDetails, setShowDetails] = useState(false);
   const detailsId = useId();
   const t = useTranslations('usage');
+  const ta = useTranslations('messageActions');
   return (
     <>
       <div
@@ -37,16 +38,16 @@ export function MessageActions({ text, onRegenerate, onEdit, details }: Props) {
             });
           }}
         >
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? ta('copied') : ta('copy')}
         </button>
         {onEdit && (
           <button type="button" className={button} onClick={onEdit}>
-            Edit
+            {ta('edit')}
           </button>
         )}
         {onRegenerate && (
           <button type="button" className={button} onClick={onRegenerate}>
-            Regenerate
+            {ta('regenerate')}
           </button>
         )}
         {details !== undefined && (

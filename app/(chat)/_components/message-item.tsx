@@ -73,9 +73,9 @@ function AppParts({ message }: { message: ChatMessage }) {
 }
 
 /** The files attached to a user message. */
-const filesOf = (message: ChatMessage): ShownFile[] =>
+const filesOf = (message: ChatMessage, unnamed: string): ShownFile[] =>
   message.parts.flatMap((p) =>
-    p.type === 'file' ? [{ url: p.url, name: p.filename ?? 'file', mediaType: p.mediaType }] : [],
+    p.type === 'file' ? [{ url: p.url, name: p.filename ?? unnamed, mediaType: p.mediaType }] : [],
   );
 
 const textOf = (message: ChatMessage) => message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
@@ -116,6 +116,7 @@ export const MessageItem = memo(function MessageItem({
   onEditResend,
   versions,
 }: Props) {
+  const t = useTranslations('message');
   const [editing, setEditing] = useState(false);
   const imported = message.metadata?.imported === true;
   if (message.role === 'user') {
@@ -142,7 +143,7 @@ export const MessageItem = memo(function MessageItem({
           <>
             <AttachmentChips items={resourcesOf(message)} />
             <AppParts message={message} />
-            <FileAttachments files={filesOf(message)} />
+            <FileAttachments files={filesOf(message, t('file'))} />
             {text && (
               <div
                 data-message-text
@@ -203,12 +204,12 @@ export const MessageItem = memo(function MessageItem({
         return null;
       })}
       {streaming && !hasText && !tools.length && (
-        <span className="animate-pulse text-zinc-400">Thinking…</span>
+        <span className="animate-pulse text-zinc-400">{t('thinking')}</span>
       )}
       <ChainSummary tools={tools} interrupted={interrupted} />
       {interrupted && (
         <p data-interrupted className="mt-2 text-xs font-medium text-amber-600 dark:text-amber-400">
-          ■ Interrupted — this answer was cut short.
+          {t('interrupted')}
         </p>
       )}
       {!streaming && (hasText || versions) && (

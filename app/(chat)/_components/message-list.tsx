@@ -1,6 +1,7 @@
 'use client';
 
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { useTranslations } from 'next-intl';
 import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '@/lib/schemas/chat';
 
@@ -34,6 +35,7 @@ const toBottom = (el: HTMLElement | null) => {
  * covers the whole conversation).
  */
 export function MessageList({ messages, renderItem, hasOlder, loadOlder, before, after }: Props) {
+  const t = useTranslations('message');
   const scrollRef = useRef<HTMLDivElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
@@ -152,7 +154,7 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
         {before}
         {hasOlder && (
           <p data-older-messages className="text-center text-xs text-zinc-500">
-            Loading earlier messages…
+            {t('olderLoading')}
           </p>
         )}
         {messages.length > 0 && (

@@ -1,6 +1,8 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState } from 'react';
+
 type Argument = { name: string; description?: string; required?: boolean };
 type Props = {
   /** The server's suggestions for a value (POST /api/prompts/complete or /api/resources/complete). */
@@ -24,6 +26,7 @@ export function PromptArgumentField({
   autoFocus,
   onChange,
 }: Props) {
+  const t = useTranslations('promptArgument');
   const id = useId();
   const [open, setOpen] = useState(false);
   const [suggestions, setSuggestions] = useState<string[]>([]);
@@ -67,8 +70,8 @@ export function PromptArgumentField({
       <label htmlFor={id} className="block text-sm font-medium">
         {argument.name}
         {argument.required && (
-          <span className="ml-1 text-red-600 dark:text-red-400" title="required">
-            *<span className="sr-only"> (required)</span>
+          <span className="ml-1 text-red-600 dark:text-red-400" title={t('required')}>
+            *<span className="sr-only"> {t('requiredNote')}</span>
           </span>
         )}
       </label>
@@ -113,7 +116,7 @@ export function PromptArgumentField({
       <div
         id={listId}
         role="listbox"
-        aria-label={`Suggestions for ${argument.name}`}
+        aria-label={t('suggestions', { name: argument.name })}
         hidden={!shown.length}
         className="mt-1 max-h-40 overflow-y-auto rounded-md border border-zinc-200 bg-white p-1 text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
       >

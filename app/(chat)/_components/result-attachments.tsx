@@ -1,3 +1,4 @@
+import { useTranslations } from 'next-intl';
 import type { ResultBlock } from './tool-result';
 
 type Attachment = Exclude<ResultBlock, { kind: 'text' } | { kind: 'image' }>;
@@ -12,21 +13,17 @@ function size(bytes: number): string {
 
 /** Audio, resource links and embedded resources of a tool result: players, links and attachments, never JSON. */
 export function ResultAttachment({ block }: { block: Attachment }) {
+  const t = useTranslations('resultAttachments');
   switch (block.kind) {
     case 'audio':
       return (
         // biome-ignore lint/a11y/useMediaCaption: audio returned by a tool comes without captions
-        <audio
-          controls
-          src={block.src}
-          data-tool-audio
-          aria-label={`Audio from the tool (${block.mimeType})`}
-        />
+        <audio controls src={block.src} data-tool-audio aria-label={t('audio', { type: block.mimeType })} />
       );
     case 'link':
       return (
         <p data-tool-link className={BOX}>
-          <span className="text-zinc-500">Link: </span>
+          <span className="text-zinc-500">{t('link')}</span>
           {block.href ? (
             <a
               href={block.href}
@@ -63,7 +60,7 @@ export function ResultAttachment({ block }: { block: Attachment }) {
             type={block.mimeType}
             className="text-blue-600 underline"
           >
-            Download {block.name}
+            {t('download', { name: block.name })}
           </a>{' '}
           <span className="text-zinc-500">
             ({block.mimeType}, {size(block.bytes)}) <code className="break-all">{block.uri}</code>

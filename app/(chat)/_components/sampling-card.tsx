@@ -1,19 +1,11 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import type { ChatDataParts } from '@/lib/schemas/chat';
 import { useAnswerRequest } from './turn-request-answer';
 
 type Data = ChatDataParts['sampling'];
-
-const STATUS: Record<Data['status'], string> = {
-  pending: 'Waiting for your approval',
-  running: 'Running on the model…',
-  done: 'Answered',
-  denied: 'You denied it',
-  expired: 'No longer waiting: the tool call ended',
-  failed: 'Failed',
-};
 
 const BUTTON = 'rounded px-3 py-1 text-xs font-semibold text-white disabled:opacity-50';
 
@@ -22,6 +14,8 @@ const BUTTON = 'rounded px-3 py-1 text-xs font-semibold text-white disabled:opac
  * prompt, messages, length limit) with Approve / Deny, and the last message editable before approving.
  */
 export function SamplingCard({ id, data, active }: { id: string; data: Data; active: boolean }) {
+  const t = useTranslations('sampling');
+  const format = useFormatter();
   const answer = useAnswerRequest();
   const status =
     (data.status === 'pending' || data.status === 'running') && !active ? 'expired' : data.status;
@@ -46,12 +40,15 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
       className="space-y-2 rounded border border-violet-200 bg-violet-50 p-2 dark:border-violet-900 dark:bg-violet-950"
     >
       <p className="text-xs">
-        <strong>{data.server}</strong> {data.auto ? 'used' : 'asks to use'} the model (up to{' '}
-        {data.request.maxTokens.toLocaleString()} tokens).
+        {t.rich(data.auto ? 'used' : 'asks', {
+          server: data.server,
+          max: format.number(data.request.maxTokens),
+          b: (chunks) => <strong>{chunks}</strong>,
+        })}
       </p>
       {data.request.systemPrompt && (
         <p className="whitespace-pre-wrap break-words text-xs">
-          <span className="text-zinc-500">System prompt: </span>
+          <span className="text-zinc-500">{t('systemPrompt')}</span>
           {data.request.systemPrompt}
         </p>
       )}
@@ -61,7 +58,7 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
             key={i}
             className="whitespace-pre-wrap break-words rounded bg-white/60 p-1 text-xs dark:bg-black/20"
           >
-            <span className="text-zinc-500">{m.role === 'user' ? 'User' : 'Assistant'}: </span>
+            <span className="text-zinc-500">{m.role === 'user' ? t('user') : t('assistant')}</span>
             {m.text}
           </li>
         ))}
@@ -70,7 +67,7 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
         <div className="space-y-2">
           {editing && lastUser >= 0 && (
             <label className="block text-xs">
-              Message to send instead
+              {t('editInstead')}
               <textarea
                 value={text}
                 onChange={(e) => setText(e.target.value)}
@@ -91,7 +88,7 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
               onClick={() => void send(editing ? { action: 'approve', text } : { action: 'approve' })}
               className={`${BUTTON} bg-green-600 hover:bg-green-700`}
             >
-              Approve
+              {t('approve')}
             </button>
             <button
               type="button"
@@ -99,7 +96,7 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
               onClick={() => void send({ action: 'deny' })}
               className={`${BUTTON} bg-zinc-600 hover:bg-zinc-700`}
             >
-              Deny
+              {t('deny')}
             </button>
             {lastUser >= 0 && !editing && (
               <button
@@ -107,7 +104,7 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
                 onClick={() => setEditing(true)}
                 className="rounded px-3 py-1 text-xs font-semibold text-zinc-700 hover:underline dark:text-zinc-300"
               >
-                Edit message
+                {t('editMessage')}
               </button>
             )}
           </div>
@@ -115,14 +112,14 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
       )}
       {status !== 'pending' && (
         <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
-          {STATUS[status]}
+          {t(`status.${status}`)}
           {data.model ? ` · ${data.model}` : ''}
           {data.error ? `: ${data.error}` : ''}
         </p>
       )}
       {data.answer && (
         <p data-sampling-answer className="whitespace-pre-wrap break-words text-xs">
-          <span className="text-zinc-500">Model: </span>
+          <span className="text-zinc-500">{t('model')}</span>
           {data.answer}
         </p>
       )}

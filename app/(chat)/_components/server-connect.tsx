@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
 import type { CatalogServer } from './tool-selection';
 
@@ -42,6 +43,8 @@ function useConnectionRequest(server: string) {
  * only a click on "Continue to <domain>" opens it; it returns to this conversation.
  */
 export function ServerConnect({ server, onConnected }: Props) {
+  const t = useTranslations('serverConnect');
+  const tc = useTranslations('common');
   const { busy, error, send } = useConnectionRequest(server.name);
   /** The authorization server's page, shown (domain and full URL) before the browser goes there. */
   const [signInUrl, setSignInUrl] = useState<string | null>(null);
@@ -77,7 +80,7 @@ export function ServerConnect({ server, onConnected }: Props) {
           {missing.map((v) => (
             <label key={v.key} htmlFor={`${id}-${v.key}`} className="block">
               <span className="text-zinc-600 dark:text-zinc-400">
-                Your {v.key} for {server.name}
+                {t('value', { key: v.key, server: server.name })}
               </span>
               <input
                 id={`${id}-${v.key}`}
@@ -94,14 +97,18 @@ export function ServerConnect({ server, onConnected }: Props) {
             disabled={busy}
             className="rounded bg-zinc-900 px-2 py-1 text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
           >
-            {busy ? 'Saving…' : 'Save'}
+            {busy ? t('saving') : t('save')}
           </button>
-          <p className="text-zinc-500">Stored encrypted; only this server receives it.</p>
+          <p className="text-zinc-500">{t('stored')}</p>
         </form>
       ) : connect.oauth && signInUrl ? (
         <div data-sign-in-url className="space-y-1 rounded border border-zinc-200 p-2 dark:border-zinc-700">
           <p>
-            Sign in to {server.name} at <strong>{new URL(signInUrl).host}</strong>:
+            {t.rich('signInAt', {
+              server: server.name,
+              host: new URL(signInUrl).host,
+              b: (chunks) => <strong>{chunks}</strong>,
+            })}
           </p>
           <p className="font-mono break-all text-zinc-500">{signInUrl}</p>
           <div className="flex gap-2">
@@ -110,10 +117,10 @@ export function ServerConnect({ server, onConnected }: Props) {
               rel="noreferrer"
               className="rounded bg-zinc-900 px-2 py-1 text-white dark:bg-zinc-100 dark:text-zinc-900"
             >
-              Continue to {new URL(signInUrl).host}
+              {t('continueTo', { host: new URL(signInUrl).host })}
             </a>
             <button type="button" onClick={() => setSignInUrl(null)} className="px-2 py-1">
-              Cancel
+              {tc('cancel')}
             </button>
           </div>
         </div>
@@ -124,7 +131,7 @@ export function ServerConnect({ server, onConnected }: Props) {
           onClick={() => void signIn()}
           className="rounded bg-zinc-900 px-2 py-1 text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
         >
-          {busy ? 'Opening sign-in…' : `Connect ${server.name}`}
+          {busy ? t('opening') : t('connect', { server: server.name })}
         </button>
       ) : null}
       {error && (
@@ -138,6 +145,7 @@ export function ServerConnect({ server, onConnected }: Props) {
 
 /** Forgets the user's sign-in to a server (its tokens) and closes their connection. */
 function Disconnect({ server, onDone }: { server: CatalogServer; onDone: () => void }) {
+  const t = useTranslations('serverConnect');
   const { busy, error, send } = useConnectionRequest(server.name);
   async function disconnect() {
     if (await send('DELETE', '')) onDone();
@@ -150,7 +158,7 @@ function Disconnect({ server, onDone }: { server: CatalogServer; onDone: () => v
         onClick={() => void disconnect()}
         className="text-zinc-600 underline hover:text-zinc-900 disabled:opacity-50 dark:text-zinc-400 dark:hover:text-zinc-100"
       >
-        {busy ? 'Disconnecting…' : `Disconnect ${server.name}`}
+        {busy ? t('disconnecting') : t('disconnect', { server: server.name })}
       </button>
       {error && (
         <p role="alert" className="mt-1 text-red-700 dark:text-red-400">

@@ -23,6 +23,8 @@ export function ShareDialog({ conversationId, onClose }: Props) {
   const [includeOwnerName, setIncludeOwnerName] = useState(false);
   const [includeFiles, setIncludeFiles] = useState(false);
   const t = useTranslations('attachments');
+  const ts = useTranslations('shareDialog');
+  const tc = useTranslations('common');
   const [created, setCreated] = useState<Created | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -39,11 +41,11 @@ export function ShareDialog({ conversationId, onClose }: Props) {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ includeToolDetails, includeOwnerName, includeFiles }),
       });
-      if (res.status !== 201) throw new Error(await errorMessage(res, 'Could not create the link.'));
+      if (res.status !== 201) throw new Error(await errorMessage(res, ts('createFailed')));
       setCreated((await res.json()) as Created);
       setCopied(false);
     } catch (err) {
-      setError(err instanceof Error ? err.message : 'Could not create the link.');
+      setError(err instanceof Error ? err.message : ts('createFailed'));
     } finally {
       setBusy(false);
     }
@@ -56,12 +58,11 @@ export function ShareDialog({ conversationId, onClose }: Props) {
     try {
       const res = await fetch(`/api/shares/${encodeURIComponent(created.token)}`, { method: 'DELETE' });
       // 404: already revoked (or the conversation is gone) — the link is dead either way.
-      if (!res.ok && res.status !== 404)
-        throw new Error(await errorMessage(res, 'Could not revoke the link.'));
+      if (!res.ok && res.status !== 404) throw new Error(await errorMessage(res, ts('revokeFailed')));
       setCreated(null);
-      setStatus('Link revoked');
+      setStatus(ts('revoked'));
     } catch (err) {
-      setError(err instanceof Error ? err.message : 'Could not revoke the link.');
+      setError(err instanceof Error ? err.message : ts('revokeFailed'));
     } finally {
       setBusy(false);
     }
@@ -74,28 +75,25 @@ export function ShareDialog({ conversationId, onClose }: Props) {
       setCopied(true);
     } catch {
       linkRef.current?.select();
-      setError('Could not copy automatically; the link is selected, copy it by hand.');
+      setError(ts('copyFailed'));
     }
   }
 
   return (
-    <Modal title="Share conversation" onClose={onClose} className="w-[min(30rem,92vw)] p-5">
+    <Modal title={ts('title')} onClose={onClose} className="w-[min(30rem,92vw)] p-5">
       <ModalClose
         type="button"
-        aria-label="Close"
+        aria-label={tc('close')}
         className="absolute top-4 right-4 rounded px-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
       >
         ✕
       </ModalClose>
-      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">
-        The link shows a snapshot of this conversation as it is now, to anyone who has the link, without
-        signing in. Later messages are not included.
-      </p>
+      <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{ts('intro')}</p>
 
       {created ? (
         <div className="mt-4 space-y-3">
           <label className="block text-sm font-medium">
-            Share link
+            {ts('link')}
             <input
               ref={linkRef}
               readOnly
@@ -106,7 +104,7 @@ export function ShareDialog({ conversationId, onClose }: Props) {
           </label>
           <div className="flex flex-wrap gap-2">
             <button type="button" onClick={() => void copy()} className={BUTTON}>
-              {copied ? 'Copied' : 'Copy'}
+              {copied ? ts('copied') : ts('copy')}
             </button>
             <button
               type="button"
@@ -114,7 +112,7 @@ export function ShareDialog({ conversationId, onClose }: Props) {
               disabled={busy}
               className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50 disabled:opacity-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
             >
-              Revoke link
+              {ts('revoke')}
             </button>
           </div>
         </div>
@@ -128,10 +126,8 @@ export function ShareDialog({ conversationId, onClose }: Props) {
               className="mt-0.5"
             />
             <span>
-              Include tool details
-              <span className="block text-xs text-zinc-500">
-                Tool arguments and results. Otherwise only “Used server.tool” is shown.
-              </span>
+              {ts('includeTools')}
+              <span className="block text-xs text-zinc-500">{ts('includeToolsHint')}</span>
             </span>
           </label>
           <label className="flex items-start gap-2">
@@ -141,7 +137,7 @@ export function ShareDialog({ conversationId, onClose }: Props) {
               onChange={(e) => setIncludeOwnerName(e.target.checked)}
               className="mt-0.5"
             />
-            <span>Show my name</span>
+            <span>{ts('showName')}</span>
           </label>
           <label className="flex items-start gap-2">
             <input
@@ -158,7 +154,7 @@ export function ShareDialog({ conversationId, onClose }: Props) {
             disabled={busy}
             className="mt-2 rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
           >
-            {busy ? 'Creating…' : 'Create link'}
+            {busy ? ts('creating') : ts('create')}
           </button>
         </div>
       )}
@@ -173,7 +169,7 @@ export function ShareDialog({ conversationId, onClose }: Props) {
       </p>
       <div className="mt-4 border-t border-zinc-200 pt-3 text-sm dark:border-zinc-800">
         <Link href="/shares" onClick={onClose} className="text-blue-700 underline dark:text-blue-400">
-          My shared links
+          {ts('myLinks')}
         </Link>
       </div>
     </Modal>

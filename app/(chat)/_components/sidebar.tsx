@@ -30,6 +30,7 @@ const sendJson = (url: string, method: string, body?: unknown) =>
 /** "New chat", search, the conversation history grouped by date (loaded as it scrolls), and the account footer. */
 export function Sidebar({ initial, user }: Props) {
   const t = useTranslations('assistants');
+  const ts = useTranslations('sidebar');
   const [open, setOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   // A short polite status for what the list does not say itself (the list is no live region).
@@ -69,7 +70,7 @@ export function Sidebar({ initial, user }: Props) {
     const res = await sendJson(`/api/conversations/${id}`, 'PATCH', { title }).catch(() => null);
     if (!res?.ok && previous !== undefined) list.renameLocal(id, previous);
     if (res?.ok) notifyTitleChanged(id, title);
-    setAnnouncement(res?.ok ? 'Conversation renamed' : 'Could not rename the conversation');
+    setAnnouncement(res?.ok ? ts('renamed') : ts('renameFailed'));
     notifyConversationsChanged();
   }
 
@@ -77,16 +78,16 @@ export function Sidebar({ initial, user }: Props) {
     const res = await sendJson(`/api/conversations/${id}`, 'DELETE');
     if (res.ok || res.status === 404) {
       list.removeLocal(id);
-      setAnnouncement('Conversation deleted');
+      setAnnouncement(ts('deleted'));
       if (pathname === `/c/${id}`) router.push('/');
-    } else setAnnouncement('Could not delete the conversation');
+    } else setAnnouncement(ts('deleteFailed'));
   }
 
   return (
     <>
       <button
         type="button"
-        aria-label="Open menu"
+        aria-label={ts('openMenu')}
         onClick={() => setOpen(true)}
         className="fixed left-2 top-2 z-20 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm md:hidden dark:border-zinc-700 dark:bg-zinc-900"
       >
@@ -95,13 +96,13 @@ export function Sidebar({ initial, user }: Props) {
       {open && (
         <button
           type="button"
-          aria-label="Close menu"
+          aria-label={ts('closeMenu')}
           className="fixed inset-0 z-30 bg-black/40 md:hidden"
           onClick={() => setOpen(false)}
         />
       )}
       <nav
-        aria-label="Conversations"
+        aria-label={ts('nav')}
         className={`fixed inset-y-0 left-0 z-40 flex w-72 flex-col border-r border-zinc-200 bg-zinc-50 transition-transform md:static md:translate-x-0 dark:border-zinc-800 dark:bg-zinc-950 ${open ? 'translate-x-0' : '-translate-x-full'}`}
       >
         <div className="p-3">
@@ -113,7 +114,7 @@ export function Sidebar({ initial, user }: Props) {
             }}
             className="block rounded-md border border-zinc-300 px-3 py-2 text-center text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900"
           >
-            New chat
+            {ts('newChat')}
           </Link>
           <Link
             href="/assistants"

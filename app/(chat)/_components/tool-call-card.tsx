@@ -1,12 +1,13 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useContext, useEffect, useState } from 'react';
 import type { ToolPart, ToolProgress } from '@/lib/schemas/chat';
 import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
 import { McpApp } from './mcp-app';
 import { AppHostContext } from './mcp-app-host';
 import { ToolOutput } from './tool-output';
-import { type CardState, cardState, STATE_LABEL } from './tool-result';
+import { type CardState, cardState } from './tool-result';
 import { type RequestPart, TurnRequest } from './turn-request';
 
 type Props = {
@@ -37,17 +38,29 @@ const BADGE: Record<CardState, string> = {
 };
 
 function Elapsed() {
+  const t = useTranslations('toolCall');
+  const format = useFormatter();
   const [started] = useState(() => Date.now());
   const [now, setNow] = useState(started);
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(timer);
   }, []);
-  return <span className="tabular-nums">{((now - started) / 1000).toFixed(1)} s</span>;
+  return (
+    <span className="tabular-nums">
+      {t('elapsed', {
+        seconds: format.number((now - started) / 1000, {
+          minimumFractionDigits: 1,
+          maximumFractionDigits: 1,
+        }),
+      })}
+    </span>
+  );
 }
 
 /** One MCP tool call inside an answer: server and tool, arguments, live state, result or error, approval. */
 export function ToolCallCard({ part, interrupted, imported, progress, requests, active, onApproval }: Props) {
+  const t = useTranslations('toolCall');
   const { server, tool } = toolRef(part);
   const appUri = toolMetadataOf(part).app;
   const appHost = useContext(AppHostContext);
@@ -68,13 +81,13 @@ export function ToolCallCard({ part, interrupted, imported, progress, requests, 
           <span className="text-zinc-500">{server}.</span>
           <span className="font-semibold">{tool}</span>
         </span>
-        <span className={`rounded px-1.5 py-0.5 text-xs ${BADGE[state]}`}>{STATE_LABEL[state]}</span>
+        <span className={`rounded px-1.5 py-0.5 text-xs ${BADGE[state]}`}>{t(`states.${state}`)}</span>
         {imported && (
           <span
             data-tool-imported
             className="rounded bg-violet-100 px-1.5 py-0.5 text-xs text-violet-800 dark:bg-violet-950 dark:text-violet-200"
           >
-            imported — not run here
+            {t('imported')}
           </span>
         )}
         {state === 'running' && (
@@ -86,7 +99,7 @@ export function ToolCallCard({ part, interrupted, imported, progress, requests, 
       <div className="space-y-2 px-3 py-2">
         {args && (
           <details open={state === 'awaiting-approval' || state === 'streaming-input'}>
-            <summary className="cursor-pointer text-xs text-zinc-500">Arguments</summary>
+            <summary className="cursor-pointer text-xs text-zinc-500">{t('arguments')}</summary>
             <pre
               data-tool-args
               className="mt-1 whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950"
@@ -99,7 +112,7 @@ export function ToolCallCard({ part, interrupted, imported, progress, requests, 
           <div className="space-y-1">
             <progress
               className="h-1.5 w-full"
-              aria-label={`Progress of ${server}.${tool}`}
+              aria-label={t('progress', { name: `${server}.${tool}` })}
               value={progress.progress}
               max={progress.total ?? undefined}
             />
@@ -131,12 +144,11 @@ export function ToolCallCard({ part, interrupted, imported, progress, requests, 
         {state === 'awaiting-approval' && part.approval && onApproval && (
           <div className="space-y-2 rounded bg-amber-50 p-2 dark:bg-amber-950">
             <p className="text-xs">
-              The model wants to run <strong>{tool}</strong> on server <strong>{server}</strong> with the
-              arguments above.
+              {t.rich('wantsToRun', { tool, server, strong: (chunks) => <strong>{chunks}</strong> })}
             </p>
             <label className="flex items-center gap-2 text-xs">
               <input type="checkbox" checked={always} onChange={(e) => setAlways(e.target.checked)} />
-              Always allow this tool in this conversation
+              {t('alwaysAllow')}
             </label>
             <div className="flex gap-2">
               <button
@@ -144,14 +156,14 @@ export function ToolCallCard({ part, interrupted, imported, progress, requests, 
                 onClick={() => part.approval && onApproval(part.approval.id, true, always)}
                 className="rounded bg-green-600 px-3 py-1 text-xs font-semibold text-white hover:bg-green-700"
               >
-                Approve
+                {t('approve')}
               </button>
               <button
                 type="button"
                 onClick={() => part.approval && onApproval(part.approval.id, false, false)}
                 className="rounded bg-zinc-600 px-3 py-1 text-xs font-semibold text-white hover:bg-zinc-700"
               >
-                Deny
+                {t('deny')}
               </button>
             </div>
           </div>

@@ -1,5 +1,6 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { ResultAttachment } from './result-attachments';
 import { ResultImage } from './result-image';
@@ -9,6 +10,8 @@ import { resultBlocks, structuredOf } from './tool-result';
 const PRE = 'whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950';
 
 function TextResult({ text }: { text: string }) {
+  const t = useTranslations('toolCall');
+  const format = useFormatter();
   const [open, setOpen] = useState(false);
   const long = text.length > 600;
   return (
@@ -20,7 +23,7 @@ function TextResult({ text }: { text: string }) {
           onClick={() => setOpen((o) => !o)}
           className="text-xs text-blue-600 hover:underline"
         >
-          {open ? 'Show less' : `Show all (${text.length.toLocaleString()} characters)`}
+          {open ? t('showLess') : t('showAll', { count: format.number(text.length) })}
         </button>
       )}
     </>
@@ -33,6 +36,7 @@ function TextResult({ text }: { text: string }) {
  * Items with `audience: ["assistant"]` are not shown (resultBlocks leaves them out).
  */
 export function ToolOutput({ output }: { output: unknown }) {
+  const t = useTranslations('toolCall');
   const blocks = resultBlocks(output);
   const structured = structuredOf(output);
   const text = blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('\n');
@@ -44,7 +48,7 @@ export function ToolOutput({ output }: { output: unknown }) {
           <StructuredView value={structured} />
           {text && (
             <details>
-              <summary className="cursor-pointer text-xs text-zinc-500">Text result</summary>
+              <summary className="cursor-pointer text-xs text-zinc-500">{t('textResult')}</summary>
               <pre className={`mt-1 ${PRE}`}>{text}</pre>
             </details>
           )}

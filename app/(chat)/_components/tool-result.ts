@@ -155,13 +155,3 @@ export function cardState(part: ToolPart, interrupted: boolean): CardState {
       return interrupted ? 'cancelled' : 'running';
   }
 }
-
-export const STATE_LABEL: Record<CardState, string> = {
-  'streaming-input': 'Preparing…',
-  'awaiting-approval': 'Waiting for approval',
-  running: 'Running',
-  done: 'Done',
-  error: 'Failed',
-  denied: 'Denied',
-  cancelled: 'Cancelled',
-};

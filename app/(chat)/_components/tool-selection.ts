@@ -25,8 +25,6 @@ export const SCHEMA_LIMITS: ToolLimits = { maxSteps: 100, maxToolCalls: 200 };
 export const TOOL_WARN_COUNT = 40;
 export const TOOL_WARN_TOKENS = 8_000;
 
-export const MODE_LABELS: Record<ToolMode, string> = { off: 'Off', auto: 'Auto', required: 'Required' };
-
 export const modeOf = (s: ToolSettings): ToolMode => s.toolMode ?? 'auto';
 
 export const isAvailable = (server: CatalogServer) => server.error === null;
