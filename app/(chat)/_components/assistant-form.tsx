@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { Modal } from '@/app/_components/modal';
+import { DialogActions } from './dialog-actions';
 import { MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/chat';
 import type { AssistantView } from '@/lib/schemas/assistants';
 
@@ -273,27 +274,12 @@ export function AssistantForm({ assistant, models, servers, admin, onCancel, onS
             {t('shareWithEveryone')}
           </label>
         )}
-        {error && (
-          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {error}
-          </p>
-        )}
-        <div className="flex justify-end gap-2 pt-2">
-          <button
-            type="button"
-            onClick={onCancel}
-            className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
-          >
-            {t('cancel')}
-          </button>
-          <button
-            type="submit"
-            disabled={busy}
-            className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-50"
-          >
-            {assistant ? t('save') : t('create')}
-          </button>
-        </div>
+        <DialogActions
+          error={error}
+          submit={assistant ? t('save') : t('create')}
+          busy={busy}
+          onCancel={onCancel}
+        />
       </form>
     </Modal>
   );
