@@ -146,3 +146,40 @@ test('the chat speaks Chinese: the composer, a message’s actions, the header a
   }
   await zh.close();
 });
+
+test('signed out, the sign-in page is Chinese; so are Admin → MCP servers and Providers', async ({
+  browser,
+}) => {
+  const zh = await browser.newContext({ locale: 'zh-CN' });
+  const page = await zh.newPage();
+  await page.goto('/sign-in');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByRole('heading', { name: '登录' })).toBeVisible();
+  await expect(page.getByLabel('邮箱')).toBeVisible();
+  await expect(page.getByLabel('密码')).toBeVisible();
+  await expect(page.getByRole('button', { name: '登录', exact: true })).toBeVisible();
+  await expect(page.getByText('Password', { exact: true })).toHaveCount(0);
+
+  await signIn(zh, ADMIN);
+  await page.goto('/admin/mcp');
+  const nav = page.getByRole('navigation', { name: '管理' });
+  await expect(nav.getByRole('link', { name: 'MCP 服务器' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('heading', { name: 'MCP 服务器' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '添加服务器' })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: '错误率' })).toBeVisible();
+  await expect(page.locator('[data-server-row="tests"] [data-status]')).toHaveText(
+    /^(已连接|连接中|空闲|错误|已停用)$/,
+  );
+  await expect(page.getByText('Add server')).toHaveCount(0);
+  await page.getByRole('button', { name: '导入' }).click();
+  await expect(page.getByRole('dialog', { name: '导入 MCP 服务器' })).toBeVisible();
+  await page.getByRole('button', { name: '取消' }).click();
+
+  await nav.getByRole('link', { name: '模型提供方' }).click();
+  await expect(page.getByRole('heading', { name: '模型提供方', level: 1 })).toBeVisible();
+  await expect(page.getByText('来自环境变量（只读）')).toBeVisible();
+  await page.getByRole('button', { name: '添加提供方' }).click();
+  await expect(page.getByRole('form', { name: '添加提供方' }).getByLabel('基础 URL')).toBeVisible();
+  await expect(page.getByText('Model providers')).toHaveCount(0);
+  await zh.close();
+});

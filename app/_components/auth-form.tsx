@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 
 type Mode = 'sign-up' | 'sign-in';
@@ -12,6 +13,7 @@ const input =
  * JavaScript it posts the form to /api/auth-form/<mode> (a POST, so the password never lands in a URL).
  */
 export function AuthForm({ mode, initialError = null }: { mode: Mode; initialError?: string | null }) {
+  const t = useTranslations('auth.form');
   const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState(false);
 
@@ -38,14 +40,14 @@ export function AuthForm({ mode, initialError = null }: { mode: Mode; initialErr
         setError(
           data?.message ??
             data?.error?.message ??
-            `Could not ${mode === 'sign-up' ? 'create the account' : 'sign in'} (HTTP ${res.status}).`,
+            t(mode === 'sign-up' ? 'signUpFailed' : 'signInFailed', { status: res.status }),
         );
         setPending(false);
         return;
       }
       window.location.assign('/');
     } catch {
-      setError('The server could not be reached. Check your connection and try again.');
+      setError(t('unreachable'));
       setPending(false);
     }
   }
@@ -60,12 +62,12 @@ export function AuthForm({ mode, initialError = null }: { mode: Mode; initialErr
     >
       {mode === 'sign-up' && (
         <label className="block space-y-1 text-sm font-medium">
-          <span>Name</span>
+          <span>{t('name')}</span>
           <input name="name" required maxLength={100} autoComplete="name" className={input} autoFocus />
         </label>
       )}
       <label className="block space-y-1 text-sm font-medium">
-        <span>Email</span>
+        <span>{t('email')}</span>
         <input
           name="email"
           type="email"
@@ -77,7 +79,7 @@ export function AuthForm({ mode, initialError = null }: { mode: Mode; initialErr
         />
       </label>
       <label className="block space-y-1 text-sm font-medium">
-        <span>Password</span>
+        <span>{t('password')}</span>
         <input
           name="password"
           type="password"
@@ -101,7 +103,7 @@ export function AuthForm({ mode, initialError = null }: { mode: Mode; initialErr
         disabled={pending}
         className="w-full rounded-md bg-blue-600 px-3 py-2 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-60"
       >
-        {pending ? 'Please wait…' : mode === 'sign-up' ? 'Create account' : 'Sign in'}
+        {pending ? t('wait') : mode === 'sign-up' ? t('createAccount') : t('signIn')}
       </button>
     </form>
   );

@@ -1,13 +1,14 @@
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
 import { getDb } from '@/db/client';
 import { getSetting } from '@/db/queries/settings';
 import { countUsers } from '@/db/queries/users';
 import { AuthCard } from '@/app/_components/auth-card';
 import { AuthForm } from '@/app/_components/auth-form';
 import { getSessionUser } from '@/app/_server/session';
-import { AUTH_FORM_ERRORS, formError } from '@/app/_server/auth-form-post';
+import { AUTH_FORM_ERRORS } from '@/app/_server/auth-form-post';
 import { SsoSignIn } from '@/app/_components/sso-sign-in';
 import { getSsoProviderPublic } from '@/db/queries/sso';
 import { passwordSignInEnabled } from '@/app/_server/sso';
@@ -23,16 +24,21 @@ export default async function SignInPage({ searchParams }: Props) {
   const { error } = await searchParams;
   const sso = getSsoProviderPublic(db);
   const password = passwordSignInEnabled() || !sso;
+  const t = await getTranslations('auth');
+  const formError =
+    typeof error === 'string' && error in AUTH_FORM_ERRORS
+      ? t(`errors.${error as keyof typeof AUTH_FORM_ERRORS}`)
+      : null;
   const ssoError = typeof error === 'string' && !(error in AUTH_FORM_ERRORS) ? error : null;
   return (
-    <AuthCard title="Sign in">
-      {password && <AuthForm mode="sign-in" initialError={formError(error)} />}
+    <AuthCard title={t('signIn.title')}>
+      {password && <AuthForm mode="sign-in" initialError={formError} />}
       {sso && <SsoSignIn name={sso.name} error={ssoError} passwordOff={!password} />}
       {password && getSetting(db, 'signupOpen') && (
         <p className="text-sm text-zinc-500">
-          New here?{' '}
+          {t('signIn.newHere')}{' '}
           <Link href="/sign-up" className="text-blue-600 underline">
-            Create an account
+            {t('signIn.createAccount')}
           </Link>
         </p>
       )}

@@ -1,11 +1,13 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
 
 /** Admins create accounts directly (works while self sign-up is closed). */
 export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
+  const t = useTranslations('admin.createUser');
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -43,14 +45,14 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
         void submit(e.currentTarget);
       }}
     >
-      <h2 className="font-semibold sm:col-span-2">Create user</h2>
-      <Field label="Name" error={fields.name}>
+      <h2 className="font-semibold sm:col-span-2">{t('title')}</h2>
+      <Field label={t('name')} error={fields.name}>
         <input name="name" required className={inputClass} />
       </Field>
-      <Field label="Email" error={fields.email}>
+      <Field label={t('email')} error={fields.email}>
         <input name="email" type="email" required className={inputClass} />
       </Field>
-      <Field label="Password" error={fields.password}>
+      <Field label={t('password')} error={fields.password}>
         <input
           name="password"
           type="password"
@@ -60,10 +62,10 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
           className={inputClass}
         />
       </Field>
-      <Field label="Role" error={fields.role}>
+      <Field label={t('role')} error={fields.role}>
         <select name="role" defaultValue="user" className={inputClass}>
-          <option value="user">user</option>
-          <option value="admin">admin</option>
+          <option value="user">{t('roleUser')}</option>
+          <option value="admin">{t('roleAdmin')}</option>
         </select>
       </Field>
       {error && !Object.keys(fields).length && (
@@ -77,7 +79,7 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
           disabled={pending}
           className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white disabled:opacity-50"
         >
-          Create user
+          {t('title')}
         </button>
       </div>
     </form>

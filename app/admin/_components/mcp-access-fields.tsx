@@ -1,15 +1,12 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import type { Scope } from '@/lib/schemas/mcp';
 import { type FieldGroupProps, INPUT } from './mcp-server-draft';
 
-const SCOPE_HINT: Record<Scope, string> = {
-  user: 'Each person gets their own process or session, sign-in and state; nobody sees what another stored.',
-  shared: 'One connection serves everyone: what one person stores or opens, the others can see.',
-};
-
 /** Whose connection a server is, who may use it, what each user supplies, and its OAuth client. */
 export function McpAccessFields({ base, draft, update, bind, box }: FieldGroupProps) {
+  const t = useTranslations('admin.access');
   const remote = draft.transport === 'http' || draft.transport === 'sse';
   const text = (key: 'oauthClientId' | 'oauthClientSecret' | 'oauthScopes', label: string) => (
     <label htmlFor={`${base}-${key}`} className="block text-xs text-zinc-600 dark:text-zinc-400">
@@ -28,10 +25,10 @@ export function McpAccessFields({ base, draft, update, bind, box }: FieldGroupPr
   );
   return (
     <fieldset className="space-y-3 rounded-md border border-zinc-200 p-3 dark:border-zinc-700">
-      <legend className="px-1 text-sm font-medium">Access</legend>
+      <legend className="px-1 text-sm font-medium">{t('legend')}</legend>
       <div>
         <label htmlFor={`${base}-scope`} className="block text-sm font-medium">
-          Connection
+          {t('connection')}
         </label>
         <select
           id={`${base}-scope`}
@@ -40,27 +37,26 @@ export function McpAccessFields({ base, draft, update, bind, box }: FieldGroupPr
           aria-describedby={`${base}-scope-hint`}
           className={INPUT}
         >
-          <option value="user">One per user</option>
-          <option value="shared">Shared by everyone</option>
+          <option value="user">{t('perUser')}</option>
+          <option value="shared">{t('shared')}</option>
         </select>
         <p id={`${base}-scope-hint`} className="mt-1 text-xs text-zinc-500">
-          {SCOPE_HINT[draft.scope]}
+          {t(`hint.${draft.scope}`)}
         </p>
       </div>
       {box(
         'allow',
-        'Who may use it',
+        t('allow'),
         <input {...bind('allow')} autoComplete="off" autoCapitalize="off" className={INPUT} />,
       )}
       <p className="-mt-2 text-xs text-zinc-500">
-        <code>*</code> for everyone, a role (<code>admin</code>, <code>user</code>) or emails, separated by
-        commas. To anyone else the server does not exist.
+        {t.rich('allowHelp', { code: (chunks) => <code>{chunks}</code> })}
       </p>
       {draft.transport !== 'builtin' && draft.scope === 'user' && (
         <>
           {box(
             'userValues',
-            `Values each user supplies (${draft.transport === 'stdio' ? 'environment variable' : 'header'} names)`,
+            draft.transport === 'stdio' ? t('userValuesEnv') : t('userValuesHeader'),
             <input
               {...bind('userValues')}
               autoComplete="off"
@@ -69,23 +65,18 @@ export function McpAccessFields({ base, draft, update, bind, box }: FieldGroupPr
               className={`${INPUT} font-mono`}
             />,
           )}
-          <p className="-mt-2 text-xs text-zinc-500">
-            e.g. a personal API token: each user enters theirs once in the Tools menu (stored encrypted); the
-            server does not start for a user who has not.
-          </p>
+          <p className="-mt-2 text-xs text-zinc-500">{t('userValuesHelp')}</p>
         </>
       )}
       {remote &&
         box(
           'oauth',
-          'OAuth client (optional)',
+          t('oauth'),
           <div className="space-y-1">
-            <p className="text-xs text-zinc-500">
-              Leave empty and each user's sign-in discovers the provider and registers this app by itself.
-            </p>
-            {text('oauthClientId', 'Client ID')}
-            {text('oauthClientSecret', 'Client secret')}
-            {text('oauthScopes', 'Scopes (space-separated)')}
+            <p className="text-xs text-zinc-500">{t('oauthHelp')}</p>
+            {text('oauthClientId', t('clientId'))}
+            {text('oauthClientSecret', t('clientSecret'))}
+            {text('oauthScopes', t('scopes'))}
           </div>,
         )}
     </fieldset>

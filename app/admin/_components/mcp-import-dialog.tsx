@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { type ChangeEvent, useId, useState } from 'react';
 import { Modal } from '@/app/_components/modal';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
@@ -21,11 +22,10 @@ const PLACEHOLDER =
   '{\n  "mcpServers": {\n    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/share"] }\n  }\n}';
 
 function NameList({ kind, title, names }: { kind: string; title: string; names: string[] }) {
+  const t = useTranslations('admin.mcpImport');
   return (
     <section aria-label={title} data-import-list={kind}>
-      <h3 className="text-sm font-medium">
-        {title} ({names.length})
-      </h3>
+      <h3 className="text-sm font-medium">{t('listTitle', { title, count: names.length })}</h3>
       {names.length ? (
         <ul className="mt-1 flex flex-wrap gap-1">
           {names.map((n) => (
@@ -35,7 +35,7 @@ function NameList({ kind, title, names }: { kind: string; title: string; names: 
           ))}
         </ul>
       ) : (
-        <p className="text-xs text-zinc-500">None</p>
+        <p className="text-xs text-zinc-500">{t('none')}</p>
       )}
     </section>
   );
@@ -43,6 +43,7 @@ function NameList({ kind, title, names }: { kind: string; title: string; names: 
 
 /** Paste or pick a Claude Desktop `{"mcpServers": {…}}` config, preview what changes (dry run), then apply it. */
 export function McpImportDialog({ onApplied, onClose }: Props) {
+  const t = useTranslations('admin.mcpImport');
   const base = useId();
   const [text, setText] = useState('');
   const [inputError, setInputError] = useState<string | null>(null);
@@ -60,10 +61,10 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
   function pickFile(e: ChangeEvent<HTMLInputElement>) {
     const file = e.target.files?.[0];
     if (!file) return;
-    if (file.size > MAX_BYTES) return setInputError(`${file.name} is over 1 MB.`);
+    if (file.size > MAX_BYTES) return setInputError(t('tooLarge', { name: file.name }));
     const reader = new FileReader();
     reader.onload = () => change(typeof reader.result === 'string' ? reader.result : '');
-    reader.onerror = () => setInputError(`Could not read ${file.name}.`);
+    reader.onerror = () => setInputError(t('unreadable', { name: file.name }));
     reader.readAsText(file);
   }
 
@@ -73,12 +74,12 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
     try {
       value = JSON.parse(text);
     } catch (err) {
-      setInputError(`Invalid JSON: ${err instanceof Error ? err.message : 'cannot be parsed'}`);
+      setInputError(t('invalidJson', { message: err instanceof Error ? err.message : t('cannotParse') }));
       return null;
     }
     const servers = (value as { mcpServers?: unknown } | null)?.mcpServers;
     if (typeof value !== 'object' || !servers || typeof servers !== 'object' || Array.isArray(servers)) {
-      setInputError('Expected an object with an "mcpServers" object, as in claude_desktop_config.json.');
+      setInputError(t('notConfig'));
       return null;
     }
     return value as { mcpServers: unknown };
@@ -100,7 +101,7 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
         if (data.errors.length === 0) onClose();
       }
     } catch (err) {
-      setError(err instanceof AdminApiError ? err.message : 'Could not reach the server.');
+      setError(err instanceof AdminApiError ? err.message : t('unreachable'));
     } finally {
       setBusy(false);
     }
@@ -109,18 +110,16 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
   const data = result?.data;
   return (
     <Modal
-      title="Import MCP servers"
+      title={t('title')}
       onClose={onClose}
       closeOnOutsideClick={false}
       className="max-h-[calc(100dvh-1rem)] w-[36rem] max-w-[calc(100vw-1rem)] p-4 sm:p-5"
     >
-      <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">
-        Servers are matched by name: new names are added, existing ones updated.
-      </p>
+      <p className="mt-1 text-sm text-zinc-600 dark:text-zinc-400">{t('intro')}</p>
       <div className="mt-3 space-y-3">
         <div>
           <label htmlFor={`${base}-file`} className="block text-sm font-medium">
-            Config file
+            {t('file')}
           </label>
           <input
             id={`${base}-file`}
@@ -132,7 +131,7 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
         </div>
         <div>
           <label htmlFor={`${base}-json`} className="block text-sm font-medium">
-            Claude Desktop config (JSON)
+            {t('json')}
           </label>
           <textarea
             id={`${base}-json`}
@@ -166,32 +165,33 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
             data-import-result={result.applied ? 'applied' : 'preview'}
             className="space-y-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-700"
           >
-            <NameList kind="added" title={result.applied ? 'Added' : 'Will be added'} names={data.added} />
+            <NameList kind="added" title={result.applied ? t('added') : t('willAdd')} names={data.added} />
             <NameList
               kind="updated"
-              title={result.applied ? 'Updated' : 'Will be updated'}
+              title={result.applied ? t('updated') : t('willUpdate')}
               names={data.updated}
             />
-            <NameList kind="unchanged" title="Unchanged" names={data.unchanged} />
+            <NameList kind="unchanged" title={t('unchanged')} names={data.unchanged} />
             {data.kept.length > 0 && (
-              <section aria-label="Stored secrets kept" data-import-list="kept">
-                <h3 className="text-sm font-medium">Stored secrets kept ({data.kept.length})</h3>
-                <p className="text-xs text-zinc-500">
-                  Masked values (••••••) keep the value stored for that server.
-                </p>
+              <section aria-label={t('kept')} data-import-list="kept">
+                <h3 className="text-sm font-medium">
+                  {t('listTitle', { title: t('kept'), count: data.kept.length })}
+                </h3>
+                <p className="text-xs text-zinc-500">{t('keptHelp')}</p>
                 <ul className="mt-1 space-y-1 text-xs">
                   {data.kept.map((k) => (
                     <li key={k.name} className="break-words">
-                      <code className="font-semibold">{k.name}</code>: {k.keys.join(', ')} kept
+                      <code className="font-semibold">{k.name}</code>:{' '}
+                      {t('keptKeys', { keys: k.keys.join(', ') })}
                     </li>
                   ))}
                 </ul>
               </section>
             )}
             {data.errors.length > 0 && (
-              <section aria-label="Errors" data-import-list="errors">
+              <section aria-label={t('errors')} data-import-list="errors">
                 <h3 className="text-sm font-medium text-red-700 dark:text-red-400">
-                  Errors ({data.errors.length}), not imported
+                  {t('errorsTitle', { count: data.errors.length })}
                 </h3>
                 <ul className="mt-1 space-y-1 text-xs">
                   {data.errors.map((e) => (
@@ -206,7 +206,7 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
         )}
         <div className="flex flex-wrap justify-end gap-2">
           <button type="button" onClick={onClose} className={`${BUTTON} mr-auto`}>
-            {result?.applied ? 'Close' : 'Cancel'}
+            {result?.applied ? t('close') : t('cancel')}
           </button>
           <button
             type="button"
@@ -214,7 +214,7 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
             disabled={busy || !text.trim()}
             className={BUTTON}
           >
-            Preview
+            {t('preview')}
           </button>
           <button
             type="button"
@@ -222,7 +222,7 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
             disabled={busy || !result || result.applied}
             className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
           >
-            Apply
+            {t('apply')}
           </button>
         </div>
       </div>

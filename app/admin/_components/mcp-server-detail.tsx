@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
@@ -31,6 +32,7 @@ const BACK = 'text-sm text-blue-700 hover:underline dark:text-blue-400';
 const message = (err: unknown, fallback: string) => (err instanceof AdminApiError ? err.message : fallback);
 
 function TestResultPanel({ result }: { result: TestResult }) {
+  const t = useTranslations('admin.mcpDetail');
   return (
     <div
       data-test-result
@@ -40,11 +42,11 @@ function TestResultPanel({ result }: { result: TestResult }) {
     >
       {result.ok ? (
         <p className="font-medium text-green-700 dark:text-green-400">
-          OK: connected and listed {result.tools.length} tools in {result.latencyMs} ms
+          {t('testOk', { count: result.tools.length, ms: result.latencyMs })}
         </p>
       ) : (
         <p className="whitespace-pre-wrap break-words font-medium text-red-700 dark:text-red-400">
-          Failed after {result.latencyMs} ms: <span data-test-error>{result.error}</span>
+          {t('testFailed', { ms: result.latencyMs })} <span data-test-error>{result.error}</span>
         </p>
       )}
       {result.stderr.length > 0 && (
@@ -58,6 +60,10 @@ function TestResultPanel({ result }: { result: TestResult }) {
 
 /** /admin/mcp/[id]: one server's status and controls, every tool in full for review, resources, prompts and logs. */
 export function McpServerDetail({ id }: { id: string }) {
+  const t = useTranslations('admin.mcpDetail');
+  const ts = useTranslations('admin.status');
+  const format = useFormatter();
+  const when = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'medium' });
   const base = `/api/mcp/servers/${encodeURIComponent(id)}`;
   const [detail, setDetail] = useState<Detail | null>(null);
   const [missing, setMissing] = useState(false);
@@ -78,9 +84,9 @@ export function McpServerDetail({ id }: { id: string }) {
     } catch (err) {
       if (mine !== seq.current) return;
       if (err instanceof AdminApiError && err.status === 404) setMissing(true);
-      else setError(message(err, 'Could not load the server.'));
+      else setError(message(err, t('loadFailed')));
     }
-  }, [base]);
+  }, [base, t]);
 
   useEffect(() => {
     const tick = () => {
@@ -98,7 +104,7 @@ export function McpServerDetail({ id }: { id: string }) {
       await adminFetch(base, { method: 'PATCH', json: { enabled } });
       await load();
     } catch (err) {
-      setError(message(err, 'Could not reach the server.'));
+      setError(message(err, t('unreachable')));
     } finally {
       setBusy(false);
     }
@@ -110,7 +116,7 @@ export function McpServerDetail({ id }: { id: string }) {
     try {
       setTest(await adminFetch<TestResult>(`${base}/test`, { method: 'POST' }));
     } catch (err) {
-      setTest({ failed: message(err, 'Could not reach the server.') });
+      setTest({ failed: message(err, t('unreachable')) });
     } finally {
       setTesting(false);
     }
@@ -130,11 +136,11 @@ export function McpServerDetail({ id }: { id: string }) {
     return (
       <div className="mx-auto max-w-5xl p-4">
         <p role="alert" className="text-lg font-semibold">
-          Server not found
+          {t('notFound')}
         </p>
-        <p className="mt-1 text-sm text-zinc-500">It may have been deleted.</p>
+        <p className="mt-1 text-sm text-zinc-500">{t('maybeDeleted')}</p>
         <Link href="/admin/mcp" className={BACK}>
-          ← Back to servers
+          ← {t('back')}
         </Link>
       </div>
     );
@@ -145,7 +151,7 @@ export function McpServerDetail({ id }: { id: string }) {
     <div className="mx-auto max-w-5xl space-y-6 p-4">
       <div className="space-y-2">
         <Link href="/admin/mcp" className={BACK}>
-          ← Back to servers
+          ← {t('back')}
         </Link>
         {error && (
           <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">
@@ -155,7 +161,7 @@ export function McpServerDetail({ id }: { id: string }) {
         {!detail || !status ? (
           !error && (
             <p role="status" className="text-sm text-zinc-500">
-              Loading server…
+              {t('loading')}
             </p>
           )
         ) : (
@@ -167,7 +173,7 @@ export function McpServerDetail({ id }: { id: string }) {
                 data-status={status.status}
                 className={`rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[status.status] ?? GREY}`}
               >
-                {status.status}
+                {ts(status.status)}
               </span>
               <div className="flex flex-wrap gap-1.5 sm:ml-auto">
                 <button
@@ -176,19 +182,17 @@ export function McpServerDetail({ id }: { id: string }) {
                   disabled={busy}
                   className={BUTTON}
                 >
-                  {detail.enabled ? 'Disable' : 'Enable'}
+                  {detail.enabled ? t('disable') : t('enable')}
                 </button>
                 <button type="button" onClick={() => void runTest()} disabled={testing} className={BUTTON}>
-                  {testing ? 'Testing…' : 'Test connection'}
+                  {testing ? t('testing') : t('test')}
                 </button>
               </div>
             </div>
             <p className="text-sm text-zinc-500">
-              Connected since:{' '}
+              {t('connectedSince')}{' '}
               {status.connectedSince ? (
-                <time dateTime={status.connectedSince}>
-                  {new Date(status.connectedSince).toLocaleString()}
-                </time>
+                <time dateTime={status.connectedSince}>{when(status.connectedSince)}</time>
               ) : (
                 '—'
               )}
@@ -199,14 +203,14 @@ export function McpServerDetail({ id }: { id: string }) {
                 className={`whitespace-pre-wrap break-words text-sm ${status.status === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-500'}`}
               >
                 <span className="font-semibold">
-                  Last error ({status.lastError.kind}, {new Date(status.lastError.at).toLocaleString()}):
+                  {t('lastError', { kind: status.lastError.kind, at: when(status.lastError.at) })}
                 </span>{' '}
                 {status.lastError.message}
               </p>
             )}
             {testing && (
               <p role="status" className="text-sm text-zinc-500">
-                Connecting…
+                {t('connecting')}
               </p>
             )}
             {test &&
@@ -225,11 +229,11 @@ export function McpServerDetail({ id }: { id: string }) {
         <>
           <section aria-labelledby="server-tools" className="space-y-3">
             <h2 id="server-tools" className="text-base font-semibold">
-              Tools ({detail.tools.length})
+              {t('tools', { count: detail.tools.length })}
             </h2>
             {detail.tools.length === 0 && (
               <p className="text-sm text-zinc-500">
-                {status?.status === 'connected' ? 'No tools' : 'No tools (the server is not connected).'}
+                {status?.status === 'connected' ? t('noTools') : t('noToolsDisconnected')}
               </p>
             )}
             {detail.tools.map((tool) => (

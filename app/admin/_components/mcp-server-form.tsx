@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Modal } from '@/app/_components/modal';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
@@ -26,11 +27,14 @@ import { type TestResult, TestResultPanel } from './mcp-test-result';
 
 type Props = { server: (McpServerConfig & { id: string }) | null; onSaved: () => void; onClose: () => void };
 
+/** Protocol names: the same in every language. */
+const TRANSPORTS: Transport[] = ['stdio', 'http', 'sse', 'builtin'];
 const BUTTON =
   'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 /** Add or edit an MCP server in a modal dialog: fields per transport, command preview, test connection, save. */
 export function McpServerForm({ server, onSaved, onClose }: Props) {
+  const t = useTranslations('admin.mcpForm');
   const formRef = useRef<HTMLFormElement>(null);
   const base = useId();
   const [initial] = useState(() => toDraft(server));
@@ -75,7 +79,7 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
   );
 
   function showApiError(err: unknown) {
-    if (!(err instanceof AdminApiError)) return setErrors({ form: 'Could not reach the server. Try again.' });
+    if (!(err instanceof AdminApiError)) return setErrors({ form: t('unreachable') });
     const next: Errors = {};
     for (const [path, message] of Object.entries(err.fields ?? {})) addError(next, path.split('.'), message);
     if (!next.form && FIELDS.every((f) => !next[f])) next.form = err.message;
@@ -130,13 +134,13 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
   );
   const timeoutBox = box(
     'timeoutMs',
-    'Timeout (ms)',
+    t('timeout'),
     <input {...bind('timeoutMs')} inputMode="numeric" className={INPUT} />,
   );
 
   return (
     <Modal
-      title={server ? `Edit server ${server.name}` : 'Add server'}
+      title={server ? t('editTitle', { name: server.name }) : t('addTitle')}
       onClose={onClose}
       closeOnOutsideClick={false}
       className="max-h-[calc(100dvh-1rem)] w-[40rem] max-w-[calc(100vw-1rem)] p-4 sm:p-5"
@@ -144,12 +148,12 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
       <form ref={formRef} onSubmit={submit} noValidate className="mt-3 space-y-3">
         {box(
           'name',
-          'Name',
+          t('name'),
           <input {...bind('name')} autoComplete="off" autoCapitalize="off" className={INPUT} />,
         )}
         <div>
           <label htmlFor={`${base}-transport`} className="block text-sm font-medium">
-            Transport
+            {t('transport')}
           </label>
           <select
             id={`${base}-transport`}
@@ -157,17 +161,18 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
             onChange={(e) => update({ transport: e.target.value as Transport })}
             className={INPUT}
           >
-            <option value="stdio">stdio</option>
-            <option value="http">http</option>
-            <option value="sse">sse</option>
-            <option value="builtin">builtin</option>
+            {TRANSPORTS.map((tr) => (
+              <option key={tr} value={tr}>
+                {tr}
+              </option>
+            ))}
           </select>
         </div>
         {draft.transport === 'stdio' && (
           <>
             {box(
               'command',
-              'Command',
+              t('command'),
               <input
                 {...bind('command')}
                 autoComplete="off"
@@ -176,11 +181,11 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
                 className={`${INPUT} font-mono`}
               />,
             )}
-            {box('args', 'Arguments (one per line)', pairsArea('args'))}
-            {box('env', 'Environment (KEY=VALUE per line)', pairsArea('env'))}
+            {box('args', t('args'), pairsArea('args'))}
+            {box('env', t('env'), pairsArea('env'))}
             {box(
               'cwd',
-              'Working directory',
+              t('cwd'),
               <input
                 {...bind('cwd')}
                 autoComplete="off"
@@ -197,17 +202,17 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
           <>
             {box(
               'url',
-              'URL',
+              t('url'),
               <input {...bind('url')} type="url" autoComplete="off" className={`${INPUT} font-mono`} />,
             )}
-            {box('headers', 'Headers (Name: value per line)', pairsArea('headers'))}
+            {box('headers', t('headers'), pairsArea('headers'))}
             <label className="flex items-center gap-2 text-sm">
               <input
                 type="checkbox"
                 checked={draft.allowPrivateNetwork}
                 onChange={(e) => update({ allowPrivateNetwork: e.target.checked })}
               />
-              Private network (allow loopback and LAN addresses; never reached by a redirect)
+              {t('privateNetwork')}
             </label>
             {timeoutBox}
           </>
@@ -215,7 +220,7 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
         {draft.transport === 'builtin' &&
           box(
             'builtin',
-            'Built-in server',
+            t('builtin'),
             <select {...bind('builtin')} className={INPUT}>
               {BUILTIN_SERVERS.map((b) => (
                 <option key={b} value={b}>
@@ -232,18 +237,14 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
             checked={draft.enabled}
             onChange={(e) => update({ enabled: e.target.checked })}
           />
-          Enabled
+          {t('enabled')}
         </label>
         {errors.form && (
           <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">
             {errors.form}
           </p>
         )}
-        {maskedChange && (
-          <p className="text-xs text-zinc-500">
-            Testing unsaved changes sends masked values (••••••) as typed, not the stored secrets.
-          </p>
-        )}
+        {maskedChange && <p className="text-xs text-zinc-500">{t('maskedNote')}</p>}
         {result && <TestResultPanel result={result} />}
         <div className="flex flex-wrap justify-end gap-2 pt-1">
           <button
@@ -252,17 +253,17 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
             disabled={busy !== null}
             className={`${BUTTON} mr-auto`}
           >
-            {busy === 'test' ? 'Testing…' : 'Test connection'}
+            {busy === 'test' ? t('testing') : t('test')}
           </button>
           <button type="button" onClick={onClose} className={BUTTON}>
-            Cancel
+            {t('cancel')}
           </button>
           <button
             type="submit"
             disabled={busy !== null}
             className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
           >
-            {busy === 'save' ? 'Saving…' : 'Save'}
+            {busy === 'save' ? t('saving') : t('save')}
           </button>
         </div>
       </form>

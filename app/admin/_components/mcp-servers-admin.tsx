@@ -1,6 +1,7 @@
 'use client';
 
 import Link from 'next/link';
+import { useFormatter, useTranslations } from 'next-intl';
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/app/(chat)/_components/confirm-dialog';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
@@ -26,18 +27,17 @@ type ServerView = McpServerConfig & {
 
 const POLL_MS = 3000;
 
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
-function timeAgo(iso: string): string {
-  const seconds = Math.round((new Date(iso).getTime() - Date.now()) / 1000);
-  const steps: Array<[Intl.RelativeTimeFormatUnit, number]> = [
-    ['day', 86_400],
-    ['hour', 3600],
-    ['minute', 60],
-  ];
-  for (const [unit, size] of steps)
-    if (Math.abs(seconds) >= size) return relative.format(Math.round(seconds / size), unit);
-  return relative.format(seconds, 'second');
-}
+/** Column keys (admin.mcpServers.columns.*); the empty one is the actions column. */
+const COLUMNS = [
+  'server',
+  'status',
+  'tools',
+  'calls',
+  'errorRate',
+  'latency',
+  'connected',
+  'actions',
+] as const;
 
 /** A table cell on wide screens; a labelled line of a card on a phone. */
 function Cell({
@@ -66,6 +66,11 @@ type RowProps = {
 };
 
 function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
+  const t = useTranslations('admin.mcpServers');
+  const ts = useTranslations('admin.status');
+  const format = useFormatter();
+  // Re-rendered by the poll every few seconds, so "now" stays current.
+  const timeAgo = (iso: string) => format.relativeTime(new Date(iso), Date.now());
   const { status, lastError, connectedSince, toolCount, retryAt } = s.status;
   return (
     <tr
@@ -81,15 +86,15 @@ function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
         </Link>
         <span className="ml-2 text-xs text-zinc-500 md:ml-0 md:block">{s.transport}</span>
       </td>
-      <Cell label="Status" className="md:w-2/5">
+      <Cell label={t('columns.status')} className="md:w-2/5">
         <span
           data-status={status}
           className={`inline-block rounded-full px-2 py-0.5 text-xs font-medium ${BADGE[status] ?? GREY}`}
         >
-          {status}
+          {ts(status)}
         </span>
         {retryAt && status === 'error' && (
-          <span className="ml-2 text-xs text-zinc-500">retry {timeAgo(retryAt)}</span>
+          <span className="ml-2 text-xs text-zinc-500">{t('retry', { when: timeAgo(retryAt) })}</span>
         )}
         {lastError && (
           <p
@@ -100,21 +105,26 @@ function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
           </p>
         )}
       </Cell>
-      <Cell label="Tools">
+      <Cell label={t('columns.tools')}>
         <span data-tool-count>{toolCount}</span>
       </Cell>
-      <Cell label="Calls (24 h)">{s.stats.calls24h}</Cell>
-      <Cell label="Error rate">
-        {s.stats.calls24h ? `${Math.round(s.stats.errorRate * 1000) / 10}%` : '—'}
+      <Cell label={t('columns.calls')}>{format.number(s.stats.calls24h)}</Cell>
+      <Cell label={t('columns.errorRate')}>
+        {s.stats.calls24h
+          ? format.number(s.stats.errorRate, { style: 'percent', maximumFractionDigits: 1 })
+          : '—'}
       </Cell>
-      <Cell label="p50 / p95">
+      <Cell label={t('columns.latency')}>
         <span className="whitespace-nowrap">
-          {s.stats.p50Ms ?? '—'} / {s.stats.p95Ms ?? '—'} ms
+          {t('latency', { p50: s.stats.p50Ms ?? '—', p95: s.stats.p95Ms ?? '—' })}
         </span>
       </Cell>
-      <Cell label="Connected">
+      <Cell label={t('columns.connected')}>
         {connectedSince ? (
-          <time dateTime={connectedSince} title={new Date(connectedSince).toLocaleString()}>
+          <time
+            dateTime={connectedSince}
+            title={format.dateTime(new Date(connectedSince), { dateStyle: 'medium', timeStyle: 'medium' })}
+          >
             {timeAgo(connectedSince)}
           </time>
         ) : (
@@ -125,9 +135,9 @@ function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
         <RowActions
           name={s.name}
           actions={[
-            { label: s.enabled ? 'Disable' : 'Enable', onSelect: onToggle, disabled: busy },
-            { label: 'Edit', onSelect: onEdit },
-            { label: 'Delete', onSelect: onDelete, disabled: busy, danger: true },
+            { label: s.enabled ? t('disable') : t('enable'), onSelect: onToggle, disabled: busy },
+            { label: t('edit'), onSelect: onEdit },
+            { label: t('delete'), onSelect: onDelete, disabled: busy, danger: true },
           ]}
         />
       </td>
@@ -137,6 +147,7 @@ function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
 
 /** /admin/mcp: the registered MCP servers with live status (polled), add/edit/delete, import and export. */
 export function McpServersAdmin() {
+  const t = useTranslations('admin.mcpServers');
   const [items, setItems] = useState<ServerView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -157,12 +168,11 @@ export function McpServersAdmin() {
         setError(null);
       }
     } catch (err) {
-      if (mine === seq.current)
-        setError(err instanceof AdminApiError ? err.message : 'Could not load the servers.');
+      if (mine === seq.current) setError(err instanceof AdminApiError ? err.message : t('loadFailed'));
     } finally {
       if (mine === seq.current) inFlight.current = false;
     }
-  }, []);
+  }, [t]);
 
   useEffect(() => {
     const tick = () => {
@@ -184,9 +194,7 @@ export function McpServersAdmin() {
       await adminFetch(`/api/mcp/servers/${encodeURIComponent(server.id)}`, init);
       await load();
     } catch (err) {
-      setActionError(
-        err instanceof AdminApiError ? `${server.name}: ${err.message}` : 'Could not reach the server.',
-      );
+      setActionError(err instanceof AdminApiError ? `${server.name}: ${err.message}` : t('unreachable'));
     } finally {
       setBusyIds((ids) => new Set([...ids].filter((id) => id !== server.id)));
     }
@@ -195,27 +203,27 @@ export function McpServersAdmin() {
   return (
     <div className="mx-auto max-w-7xl p-4">
       <div className="flex flex-wrap items-center gap-2">
-        <h1 className="mr-auto text-lg font-semibold">MCP servers</h1>
+        <h1 className="mr-auto text-lg font-semibold">{t('title')}</h1>
         <button
           type="button"
           onClick={() => setEditing('new')}
           className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
         >
-          Add server
+          {t('add')}
         </button>
         <button type="button" onClick={() => setImporting(true)} className={BUTTON}>
-          Import
+          {t('import')}
         </button>
         <a href="/api/mcp/servers/export" download className={BUTTON}>
-          Export
+          {t('export')}
         </a>
         <a
           href="/api/mcp/servers/export?secrets=1"
           download
-          title="Includes env and header values in clear text"
+          title={t('exportSecretsTitle')}
           className={BUTTON}
         >
-          Export with secrets
+          {t('exportSecrets')}
         </a>
       </div>
       {[actionError, error].map(
@@ -229,24 +237,24 @@ export function McpServersAdmin() {
       {items === null ? (
         !error && (
           <p role="status" className="mt-6 text-sm text-zinc-500">
-            Loading servers…
+            {t('loading')}
           </p>
         )
       ) : items.length === 0 ? (
-        <p className="mt-6 text-sm text-zinc-500">
-          No MCP servers yet. Add one, or import a Claude Desktop config.
-        </p>
+        <p className="mt-6 text-sm text-zinc-500">{t('empty')}</p>
       ) : (
         <table className="mt-4 block w-full text-sm md:table">
           <thead className="hidden border-b border-zinc-200 text-left text-xs text-zinc-500 md:table-header-group dark:border-zinc-800">
             <tr>
-              {['Server', 'Status', 'Tools', 'Calls (24 h)', 'Error rate', 'p50 / p95', 'Connected', ''].map(
-                (h) => (
-                  <th key={h} scope="col" className="px-2 py-2 font-medium">
-                    {h || <span className="sr-only">Actions</span>}
-                  </th>
-                ),
-              )}
+              {COLUMNS.map((h) => (
+                <th key={h} scope="col" className="px-2 py-2 font-medium">
+                  {h === 'actions' ? (
+                    <span className="sr-only">{t('columns.actions')}</span>
+                  ) : (
+                    t(`columns.${h}`)
+                  )}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody className="block md:table-row-group">
@@ -275,9 +283,9 @@ export function McpServersAdmin() {
       )}
       {deleting && (
         <ConfirmDialog
-          title="Delete server"
-          body={`Delete "${deleting.name}"? Its tools disappear from every chat. This cannot be undone.`}
-          confirmLabel="Delete"
+          title={t('deleteTitle')}
+          body={t('deleteBody', { name: deleting.name })}
+          confirmLabel={t('delete')}
           onCancel={() => setDeleting(null)}
           onConfirm={() => {
             setDeleting(null);

@@ -35,15 +35,15 @@ const list = (text: string) =>
     .map((v) => v.trim())
     .filter(Boolean);
 
-/** `model: who, who` per line into `{ model: [who…] }`; a line without a colon is an error. */
-function parseModelAllow(text: string): { value: Record<string, string[]> } | { error: string } {
+/** `model: who, who` per line into `{ model: [who…] }`; a line without a colon is an error (its number). */
+function parseModelAllow(text: string): { value: Record<string, string[]> } | { line: number } {
   const value: Record<string, string[]> = {};
   const lines = text.split('\n');
   for (const [i, line] of lines.entries()) {
     if (!line.trim()) continue;
     const at = line.lastIndexOf(':');
     const model = line.slice(0, at).trim();
-    if (at <= 0 || !model) return { error: `line ${i + 1}: expected "model: who, who"` };
+    if (at <= 0 || !model) return { line: i + 1 };
     value[model] = list(line.slice(at + 1));
   }
   return { value };
@@ -69,6 +69,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   const [noVision, setNoVision] = useState((editing?.noVision ?? []).join(', '));
   const [prices, setPrices] = useState(pricesText(editing?.prices ?? {}));
   const tp = useTranslations('prices');
+  const t = useTranslations('admin.providerForm');
   const [fields, setFields] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -80,7 +81,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   }
 
   async function fetchModels() {
-    setMessage('Fetching models…');
+    setMessage(t('fetching'));
     setFields({});
     setError(null);
     try {
@@ -91,7 +92,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
         json: body,
       });
       setModels(res.models.join('\n'));
-      setMessage(`${res.models.length} models found.`);
+      setMessage(t('found', { count: res.models.length }));
     } catch (e) {
       fail(e);
     }
@@ -105,8 +106,8 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
       .map((m) => m.trim())
       .filter(Boolean);
     const perModel = parseModelAllow(modelAllow);
-    if ('error' in perModel) {
-      setFields({ modelAllow: perModel.error });
+    if ('line' in perModel) {
+      setFields({ modelAllow: t('modelAllowError', { line: perModel.line }) });
       return;
     }
     const priced = parsePrices(prices);
@@ -136,7 +137,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
 
   return (
     <form
-      aria-label={editing ? `Edit ${editing.name}` : 'Add provider'}
+      aria-label={editing ? t('editLabel', { name: editing.name }) : t('add')}
       className="grid gap-3 rounded-lg border border-zinc-200 p-4 sm:grid-cols-2 dark:border-zinc-800"
       onSubmit={(e) => {
         e.preventDefault();
@@ -144,7 +145,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
       }}
     >
       <div className="flex flex-wrap gap-2 sm:col-span-2">
-        <span className="text-sm text-zinc-500">Presets:</span>
+        <span className="text-sm text-zinc-500">{t('presets')}</span>
         {PRESETS.map((p) => (
           <button
             key={p.name}
@@ -159,10 +160,10 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
           </button>
         ))}
       </div>
-      <Field label="Name" error={fields.name}>
+      <Field label={t('name')} error={fields.name}>
         <input value={name} onChange={(e) => setName(e.target.value)} required className={inputClass} />
       </Field>
-      <Field label="Base URL" error={fields.baseURL}>
+      <Field label={t('baseURL')} error={fields.baseURL}>
         <input
           value={baseURL}
           onChange={(e) => setBaseURL(e.target.value)}
@@ -171,40 +172,40 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
           placeholder="https://…/v1"
         />
       </Field>
-      <Field label="API key" error={fields.apiKey}>
+      <Field label={t('apiKey')} error={fields.apiKey}>
         <input
           type="password"
           value={apiKey}
           onChange={(e) => setApiKey(e.target.value)}
           autoComplete="off"
           className={inputClass}
-          placeholder={editing?.hasApiKey ? 'Saved — leave empty to keep' : 'Optional'}
+          placeholder={editing?.hasApiKey ? t('apiKeySaved') : t('optional')}
         />
       </Field>
-      <Field label="Tool calling" error={fields.toolCalling}>
+      <Field label={t('toolCalling')} error={fields.toolCalling}>
         <select
           value={toolCalling}
           onChange={(e) => setToolCalling(e.target.value as 'native' | 'prompt')}
           className={inputClass}
         >
-          <option value="native">native (function calling)</option>
-          <option value="prompt">prompt (tags in text, for models without function calling)</option>
+          <option value="native">{t('native')}</option>
+          <option value="prompt">{t('prompt')}</option>
         </select>
       </Field>
       {editing?.hasApiKey && (
         <label className="flex items-center gap-2 text-sm sm:col-span-2">
           <input type="checkbox" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} />{' '}
-          Remove key
+          {t('removeKey')}
         </label>
       )}
       <div className="sm:col-span-2">
-        <Field label="Models" error={fields.models}>
+        <Field label={t('models')} error={fields.models}>
           <textarea
             value={models}
             onChange={(e) => setModels(e.target.value)}
             rows={4}
             className={`${inputClass} font-mono`}
-            placeholder="one model id per line"
+            placeholder={t('modelsPlaceholder')}
           />
         </Field>
         <button
@@ -212,40 +213,34 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
           onClick={() => void fetchModels()}
           className="mt-1 rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700"
         >
-          Fetch models
+          {t('fetch')}
         </button>
       </div>
       <div className="sm:col-span-2">
-        <Field label="Access" error={fields.allow}>
+        <Field label={t('access')} error={fields.allow}>
           <input value={allow} onChange={(e) => setAllow(e.target.value)} className={inputClass} />
         </Field>
         <p className="mt-1 text-xs text-zinc-500">
-          Who may use these models: <code>*</code> for everyone, a role (<code>admin</code>, <code>user</code>
-          ) or emails, separated by commas. Others never see them in the model picker.
+          {t.rich('accessHelp', { code: (chunks) => <code>{chunks}</code> })}
         </p>
       </div>
       <div className="sm:col-span-2">
-        <Field label="Per-model access" error={fields.modelAllow}>
+        <Field label={t('modelAccess')} error={fields.modelAllow}>
           <textarea
             value={modelAllow}
             onChange={(e) => setModelAllow(e.target.value)}
             rows={2}
             className={`${inputClass} font-mono`}
-            placeholder="model: admin, alice@example.com"
+            placeholder={t('modelAccessPlaceholder')}
           />
         </Field>
-        <p className="mt-1 text-xs text-zinc-500">
-          Optional, one model per line: replaces Access for that model (e.g. an expensive one for admins).
-        </p>
+        <p className="mt-1 text-xs text-zinc-500">{t('modelAccessHelp')}</p>
       </div>
       <div className="sm:col-span-2">
-        <Field label="Without vision" error={fields.noVision}>
+        <Field label={t('noVision')} error={fields.noVision}>
           <input value={noVision} onChange={(e) => setNoVision(e.target.value)} className={inputClass} />
         </Field>
-        <p className="mt-1 text-xs text-zinc-500">
-          Optional: models, separated by commas, that cannot take images; they get a note instead of the
-          images tools return.
-        </p>
+        <p className="mt-1 text-xs text-zinc-500">{t('noVisionHelp')}</p>
       </div>
       <div className="sm:col-span-2">
         <Field label={tp('label')} error={fields.prices}>
@@ -271,10 +266,10 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
       )}
       <div className="flex gap-2 sm:col-span-2">
         <button type="submit" className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white">
-          {editing ? 'Save provider' : 'Add provider'}
+          {editing ? t('save') : t('add')}
         </button>
         <button type="button" onClick={onCancel} className="rounded-md px-3 py-1.5 text-sm">
-          Cancel
+          {t('cancel')}
         </button>
       </div>
     </form>

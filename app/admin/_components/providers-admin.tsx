@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog } from '@/app/(chat)/_components/confirm-dialog';
 import { adminFetch } from './admin-fetch';
@@ -13,6 +14,7 @@ type Overview = {
 type TestResult = { ok: boolean; latencyMs: number; model: string | null; reply?: string; error?: string };
 
 function TestButton({ id }: { id: string }) {
+  const t = useTranslations('admin.providers');
   const [result, setResult] = useState<TestResult | null>(null);
   const [pending, setPending] = useState(false);
   return (
@@ -31,14 +33,16 @@ function TestButton({ id }: { id: string }) {
         }}
         className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700"
       >
-        {pending ? 'Testing…' : 'Test'}
+        {pending ? t('testing') : t('test')}
       </button>
       {result && (
         <span
           data-provider-test={result.ok ? 'ok' : 'error'}
           className={`text-xs ${result.ok ? 'text-green-700 dark:text-green-400' : 'text-red-700 dark:text-red-400'}`}
         >
-          {result.ok ? `${result.latencyMs} ms · ${result.model}: “${result.reply}”` : result.error}
+          {result.ok
+            ? t('testOk', { ms: result.latencyMs, model: String(result.model), reply: String(result.reply) })
+            : result.error}
         </span>
       )}
     </span>
@@ -47,6 +51,7 @@ function TestButton({ id }: { id: string }) {
 
 /** The env provider (read-only), the Ollama probe, and the admin's OpenAI-compatible providers. */
 export function ProvidersAdmin() {
+  const t = useTranslations('admin.providers');
   const [data, setData] = useState<Overview | null>(null);
   const [form, setForm] = useState<{ editing: ProviderView | null } | null>(null);
   const [deleting, setDeleting] = useState<ProviderView | null>(null);
@@ -63,36 +68,39 @@ export function ProvidersAdmin() {
         {error}
       </p>
     ) : (
-      <p className="text-sm text-zinc-500">Loading providers…</p>
+      <p className="text-sm text-zinc-500">{t('loading')}</p>
     );
   return (
     <div className="max-w-4xl space-y-6">
-      <h1 className="text-xl font-semibold">Model providers</h1>
+      <h1 className="text-xl font-semibold">{t('title')}</h1>
       {error && (
         <p role="alert" className="text-sm text-red-600 dark:text-red-400">
           {error}
         </p>
       )}
       <section className="space-y-1 rounded-lg border border-zinc-200 p-4 text-sm dark:border-zinc-800">
-        <h2 className="font-semibold">From the environment (read-only)</h2>
+        <h2 className="font-semibold">{t('env')}</h2>
         {data.env.configured ? (
           <p>
-            {data.env.baseURL} · model <code>{data.env.model}</code> ·{' '}
-            {data.env.hasApiKey ? 'key set' : 'no key'} <TestButton id="env" />
+            {data.env.baseURL} · {t('model')} <code>{data.env.model}</code> ·{' '}
+            {data.env.hasApiKey ? t('keySet') : t('noKey')} <TestButton id="env" />
           </p>
         ) : (
-          <p className="text-zinc-500">Not configured (set OPENAI_API_KEY and/or OPENAI_BASE_URL).</p>
+          <p className="text-zinc-500">{t('envNotConfigured')}</p>
         )}
         <p className="text-zinc-500">
-          Ollama at {data.ollama.baseURL}:{' '}
+          {t('ollama', { url: data.ollama.baseURL })}{' '}
           {data.ollama.reachable
-            ? `reachable, ${data.ollama.models.length} models (${data.ollama.models.join(', ') || 'none'})`
-            : 'not reachable'}
+            ? t('ollamaReachable', {
+                count: data.ollama.models.length,
+                models: data.ollama.models.join(', ') || t('none'),
+              })
+            : t('ollamaUnreachable')}
         </p>
       </section>
       <section className="space-y-2">
-        <h2 className="font-semibold">Added providers</h2>
-        {data.items.length === 0 && <p className="text-sm text-zinc-500">None yet.</p>}
+        <h2 className="font-semibold">{t('added')}</h2>
+        {data.items.length === 0 && <p className="text-sm text-zinc-500">{t('noneYet')}</p>}
         <ul className="space-y-2">
           {data.items.map((p) => (
             <li
@@ -103,11 +111,12 @@ export function ProvidersAdmin() {
               <p className="font-medium">
                 {p.name}{' '}
                 <span className="font-normal text-zinc-500">
-                  · {p.baseURL} · {p.hasApiKey ? 'key set' : 'no key'} · tool calling: {p.toolCalling}
+                  · {p.baseURL} · {p.hasApiKey ? t('keySet') : t('noKey')} ·{' '}
+                  {t('toolCalling', { mode: p.toolCalling })}
                 </span>
               </p>
               <p className="break-words font-mono text-xs text-zinc-500">
-                {p.models.join(', ') || 'no models'}
+                {p.models.join(', ') || t('noModels')}
               </p>
               {p.error && (
                 <p
@@ -125,14 +134,14 @@ export function ProvidersAdmin() {
                   onClick={() => setForm({ editing: p })}
                   className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700"
                 >
-                  Edit
+                  {t('edit')}
                 </button>
                 <button
                   type="button"
                   onClick={() => setDeleting(p)}
                   className="rounded border border-zinc-300 px-2 py-0.5 text-xs text-red-700 dark:border-zinc-700"
                 >
-                  Delete
+                  {t('delete')}
                 </button>
               </div>
             </li>
@@ -154,15 +163,15 @@ export function ProvidersAdmin() {
             onClick={() => setForm({ editing: null })}
             className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white"
           >
-            Add provider
+            {t('add')}
           </button>
         )}
       </section>
       {deleting && (
         <ConfirmDialog
-          title="Delete provider?"
-          body={`“${deleting.name}” and its stored key will be deleted. Conversations using its models fall back to the default model.`}
-          confirmLabel="Delete"
+          title={t('deleteTitle')}
+          body={t('deleteBody', { name: deleting.name })}
+          confirmLabel={t('delete')}
           onCancel={() => setDeleting(null)}
           onConfirm={() => {
             const id = deleting.id;

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useEffect, useState } from 'react';
 import { adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
@@ -16,16 +17,17 @@ type Settings = {
   toolSearchMaxTokens: number;
 };
 
-const LIMITS: Array<[keyof Settings, string]> = [
-  ['maxSteps', 'Max steps per turn'],
-  ['maxToolCalls', 'Max tool calls per turn'],
-  ['maxParallelTools', 'Max parallel tool calls'],
-  ['chatRequestsPerMinute', 'Chat requests per minute (per user)'],
-  ['maxConcurrentTurns', 'Answers at once (per user)'],
-];
+const LIMITS = [
+  'maxSteps',
+  'maxToolCalls',
+  'maxParallelTools',
+  'chatRequestsPerMinute',
+  'maxConcurrentTurns',
+] as const satisfies ReadonlyArray<keyof Settings>;
 
 /** Sign-up and the limits of the tool loop and of chat use. */
 export function SettingsForm() {
+  const t = useTranslations('admin.settings');
   const [settings, setSettings] = useState<Settings | null>(null);
   const [status, setStatus] = useState<string | null>(null);
 
@@ -37,34 +39,34 @@ export function SettingsForm() {
     setSettings((s) => (s ? { ...s, ...patch } : s)); // show the change at once; the answer confirms it
     try {
       setSettings(await adminFetch<Settings>('/api/admin/settings', { method: 'PATCH', json: patch }));
-      setStatus('Saved.');
+      setStatus(t('saved'));
     } catch (e) {
       setStatus(e instanceof Error ? e.message : String(e));
     }
   }
 
-  if (!settings) return <p className="text-sm text-zinc-500">{status ?? 'Loading settings…'}</p>;
+  if (!settings) return <p className="text-sm text-zinc-500">{status ?? t('loading')}</p>;
   return (
     <section className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
-      <h2 className="font-semibold">Settings</h2>
+      <h2 className="font-semibold">{t('title')}</h2>
       <label className="flex items-center gap-2 text-sm">
         <input
           type="checkbox"
           checked={settings.signupOpen}
           onChange={(e) => void save({ signupOpen: e.target.checked })}
         />
-        Open sign-up (anyone who can reach this app may create an account)
+        {t('signupOpen')}
       </label>
       <form
         className="grid gap-3 sm:grid-cols-3"
         onSubmit={(e) => {
           e.preventDefault();
           const data = new FormData(e.currentTarget);
-          void save(Object.fromEntries(LIMITS.map(([key]) => [key, Number(data.get(key))])));
+          void save(Object.fromEntries(LIMITS.map((key) => [key, Number(data.get(key))])));
         }}
       >
-        {LIMITS.map(([key, label]) => (
-          <Field key={key} label={label}>
+        {LIMITS.map((key) => (
+          <Field key={key} label={t(`limits.${key}`)}>
             <input
               name={key}
               type="number"
@@ -79,7 +81,7 @@ export function SettingsForm() {
             type="submit"
             className="rounded-md border border-zinc-300 px-3 py-1.5 text-sm dark:border-zinc-700"
           >
-            Save limits
+            {t('saveLimits')}
           </button>
         </div>
       </form>

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { getFormatter, getTranslations } from 'next-intl/server';
 import { FileAttachments } from '@/app/(chat)/_components/file-attachments';
 import { ImportedMark } from '@/app/(chat)/_components/imported-mark';
 import { Markdown } from '@/app/(chat)/_components/markdown';
@@ -12,25 +13,23 @@ import { ContinueButton } from './continue-button';
 
 export const dynamic = 'force-dynamic';
 
-export const metadata: Metadata = {
-  title: 'Shared conversation',
-  robots: { index: false, follow: false },
-  referrer: 'no-referrer',
-};
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('sharePage');
+  return { title: t('metaTitle'), robots: { index: false, follow: false }, referrer: 'no-referrer' };
+}
 
-const STATE_NOTE: Record<PublicToolPart['state'], string> = {
-  done: '',
-  error: ' (failed)',
-  denied: ' (denied)',
-  cancelled: ' (cancelled)',
-};
 const PRE =
   'mt-1 max-h-80 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900';
 
 /** "Used server.tool"; arguments and result only when the owner chose to include them (and they exist). */
-function ToolLine({ part, imported }: { part: PublicToolPart; imported: boolean }) {
+async function ToolLine({ part, imported }: { part: PublicToolPart; imported: boolean }) {
+  const t = await getTranslations('sharePage');
   const hasDetails = part.input !== undefined || part.output !== undefined || part.error !== undefined;
-  const line = `Used ${part.server}.${part.tool}${STATE_NOTE[part.state]}${imported ? ' (imported — not run here)' : ''}`;
+  const line = t('used', {
+    tool: `${part.server}.${part.tool}`,
+    state: part.state,
+    imported: imported ? 'yes' : 'no',
+  });
   return (
     <div
       data-tool-call
@@ -45,7 +44,7 @@ function ToolLine({ part, imported }: { part: PublicToolPart; imported: boolean 
           <summary className="cursor-pointer font-mono">{line}</summary>
           {part.input !== undefined && (
             <div className="mt-2">
-              <p className="font-medium text-zinc-600 dark:text-zinc-400">Arguments</p>
+              <p className="font-medium text-zinc-600 dark:text-zinc-400">{t('arguments')}</p>
               <pre data-tool-args className={PRE}>
                 {JSON.stringify(part.input, null, 2)}
               </pre>
@@ -53,7 +52,7 @@ function ToolLine({ part, imported }: { part: PublicToolPart; imported: boolean 
           )}
           {part.output !== undefined && (
             <div className="mt-2">
-              <p className="font-medium text-zinc-600 dark:text-zinc-400">Result</p>
+              <p className="font-medium text-zinc-600 dark:text-zinc-400">{t('result')}</p>
               <pre data-tool-output className={PRE}>
                 {part.output}
               </pre>
@@ -61,7 +60,7 @@ function ToolLine({ part, imported }: { part: PublicToolPart; imported: boolean 
           )}
           {part.error !== undefined && (
             <div className="mt-2">
-              <p className="font-medium text-red-700 dark:text-red-400">Error</p>
+              <p className="font-medium text-red-700 dark:text-red-400">{t('error')}</p>
               <pre data-tool-error className={PRE}>
                 {part.error}
               </pre>
@@ -111,39 +110,39 @@ function SharedMessage({ message, token }: { message: PublicMessage; token: stri
   );
 }
 
-const formatDate = (iso: string) =>
-  new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
-
 /** The public, read-only snapshot behind a share link. Unknown, malformed and revoked tokens are the same 404. */
 export default async function SharePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const share = readShare(token);
   if (!share) notFound();
   const viewer = await getSessionUser(await headers());
+  const [t, format] = [await getTranslations('sharePage'), await getFormatter()];
+  const date = format.dateTime(new Date(share.createdAt), { dateStyle: 'long', timeZone: 'UTC' });
+  const time = (chunks: React.ReactNode) => <time dateTime={share.createdAt}>{chunks}</time>;
 
   return (
     <main className="mx-auto flex min-h-dvh max-w-3xl flex-col px-4 py-6">
       <header className="border-b border-zinc-200 pb-4 dark:border-zinc-800">
-        <p className="text-xs uppercase tracking-wide text-zinc-500">Shared conversation · read-only</p>
+        <p className="text-xs uppercase tracking-wide text-zinc-500">{t('readOnly')}</p>
         <h1 className="mt-1 break-words text-xl font-semibold">{share.title}</h1>
         <p className="mt-1 text-sm text-zinc-500">
-          {share.ownerName ? <>Shared by {share.ownerName} on </> : <>Shared on </>}
-          <time dateTime={share.createdAt}>{formatDate(share.createdAt)}</time>. A snapshot: later messages
-          are not shown.
+          {share.ownerName
+            ? t.rich('sharedBy', { name: share.ownerName, date, time })
+            : t.rich('sharedOn', { date, time })}
         </p>
         <div className="mt-3">
           {viewer ? (
             <ContinueButton token={token} />
           ) : (
             <Link href="/sign-in" className="text-sm text-blue-700 underline dark:text-blue-400">
-              Sign in to continue this conversation
+              {t('signInToContinue')}
             </Link>
           )}
         </div>
       </header>
       <div className="flex flex-col gap-6 py-6">
         {share.messages.length === 0 ? (
-          <p className="text-center text-sm text-zinc-500">This conversation has no messages.</p>
+          <p className="text-center text-sm text-zinc-500">{t('empty')}</p>
         ) : (
           share.messages.map((m, i) => <SharedMessage key={i} message={m} token={token} />)
         )}
