@@ -1,4 +1,5 @@
 import { generateId } from 'ai';
+import { getTranslations } from 'next-intl/server';
 import { getDb } from '@/db/client';
 import { getVisibleAssistant, listVisibleAssistants } from '@/db/queries/assistants';
 import { presentAssistant } from '@/app/_server/assistants';
@@ -43,7 +44,7 @@ export default async function NewChatPage({ searchParams }: { searchParams: Sear
     <Chat
       key={id}
       id={id}
-      title="New chat"
+      title={(await getTranslations('chat'))('newChat')}
       initialMessages={[]}
       initialToolSettings={seeded}
       isNew

@@ -101,6 +101,7 @@ export function Chat({
   assistants = [],
 }: Props) {
   const t = useTranslations('assistants');
+  const tc = useTranslations('chat');
   const [instructions, setInstructions] = useState(initialInstructions ?? '');
   const router = useRouter();
   const [model, setModel] = useState(initialModel);
@@ -264,7 +265,9 @@ export function Chat({
 
   const busy = status === 'submitted' || status === 'streaming';
   const firstText = messages[0]?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
-  const headerTitle = !messages.length ? 'New chat' : (liveTitle ?? (isNew ? titleFrom(firstText) : title));
+  const headerTitle = !messages.length
+    ? tc('newChat')
+    : (liveTitle ?? (isNew ? titleFrom(firstText) : title));
   const appName = useTranslations('app')('name');
   useEffect(() => {
     if (!messages.length) return;
@@ -381,7 +384,7 @@ export function Chat({
   // The message list is no live region (it would read every streamed word): one polite line instead.
   const lastStopped = last !== undefined && stopped.has(last.id);
   const announcement =
-    status === 'submitted' ? 'Answering…' : status === 'streaming' ? '' : lastStopped ? 'Answer stopped' : '';
+    status === 'submitted' ? tc('answering') : status === 'streaming' ? '' : lastStopped ? tc('stopped') : '';
 
   return (
     <div className="flex h-full min-h-0 flex-col">
@@ -408,8 +411,10 @@ export function Chat({
                 {messages.length === 0 && setup}
                 {messages.length === 0 && (
                   <div className="mt-24 text-center text-zinc-500">
-                    <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">How can I help?</p>
-                    <p className="mt-2 text-sm">Ask anything. Enter sends, Shift+Enter adds a line.</p>
+                    <p className="text-2xl font-semibold text-zinc-700 dark:text-zinc-300">
+                      {tc('emptyTitle')}
+                    </p>
+                    <p className="mt-2 text-sm">{tc('emptyHint')}</p>
                     {assistants.length > 0 && (
                       <nav aria-label={t('startWith')} className="mt-6 flex flex-wrap justify-center gap-2">
                         {assistants.map((a) => (

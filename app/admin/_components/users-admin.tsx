@@ -1,5 +1,6 @@
 'use client';
 
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { adminFetch } from './admin-fetch';
 import { CreateUserForm } from './create-user-form';
@@ -17,6 +18,8 @@ type User = {
 
 /** Users with role and created date; change role, disable or enable; create accounts; sign-up and limits. */
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
+  const t = useTranslations('admin.users');
+  const format = useFormatter();
   const [users, setUsers] = useState<User[] | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -41,7 +44,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
 
   return (
     <div className="max-w-4xl space-y-6">
-      <h1 className="text-xl font-semibold">Users</h1>
+      <h1 className="text-xl font-semibold">{t('title')}</h1>
       {error && (
         <p
           role="alert"
@@ -51,9 +54,9 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
         </p>
       )}
       {!users ? (
-        <p className="text-sm text-zinc-500">Loading users…</p>
+        <p className="text-sm text-zinc-500">{t('loading')}</p>
       ) : users.length === 0 ? (
-        <p className="text-sm text-zinc-500">No users yet.</p>
+        <p className="text-sm text-zinc-500">{t('none')}</p>
       ) : (
         <ul className="divide-y divide-zinc-200 rounded-lg border border-zinc-200 dark:divide-zinc-800 dark:border-zinc-800">
           {users.map((u) => (
@@ -62,32 +65,35 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                 <p className="font-medium">
                   {u.name}{' '}
                   {u.disabled && (
-                    <span className="ml-1 rounded bg-zinc-200 px-1 text-xs dark:bg-zinc-700">disabled</span>
+                    <span className="ml-1 rounded bg-zinc-200 px-1 text-xs dark:bg-zinc-700">
+                      {t('disabled')}
+                    </span>
                   )}
                 </p>
                 <p className="truncate text-xs text-zinc-500">
-                  {u.email} · created {new Date(u.createdAt).toLocaleDateString()}
+                  {u.email} ·{' '}
+                  {t('created', { date: format.dateTime(new Date(u.createdAt), { dateStyle: 'medium' }) })}
                 </p>
               </div>
               {u.id === currentUserId ? (
-                <span className="text-xs text-zinc-500">{u.role} (you)</span>
+                <span className="text-xs text-zinc-500">{t('you', { role: t(`roles.${u.role}`) })}</span>
               ) : (
                 <>
                   <select
-                    aria-label={`Role of ${u.email}`}
+                    aria-label={t('roleOf', { email: u.email })}
                     value={u.role}
                     onChange={(e) => void patch(u.id, { role: e.target.value as User['role'] })}
                     className="rounded border border-zinc-300 bg-white px-1 py-1 text-xs dark:border-zinc-700 dark:bg-zinc-900"
                   >
-                    <option value="user">user</option>
-                    <option value="admin">admin</option>
+                    <option value="user">{t('roles.user')}</option>
+                    <option value="admin">{t('roles.admin')}</option>
                   </select>
                   <button
                     type="button"
                     onClick={() => void patch(u.id, { disabled: !u.disabled })}
                     className="rounded border border-zinc-300 px-2 py-1 text-xs dark:border-zinc-700"
                   >
-                    {u.disabled ? 'Enable' : 'Disable'}
+                    {u.disabled ? t('enable') : t('disable')}
                   </button>
                   <UserAccessActions email={u.email} userId={u.id} />
                 </>
