@@ -85,6 +85,23 @@ test('the language route validates its input and refuses other sites', async ({ 
   await anon.dispose();
 });
 
+test('API errors answer in the request’s language; unknown details stay as written', async ({
+  playwright,
+}) => {
+  const zh = await playwright.request.newContext({
+    baseURL: APP_URL,
+    extraHTTPHeaders: { 'accept-language': 'zh-CN,zh;q=0.9' },
+  });
+  const anonymous = await zh.get('/api/conversations');
+  expect(anonymous.status()).toBe(401);
+  expect((await anonymous.json()).error).toEqual({ code: 'unauthorized', message: '请先登录。' });
+  const en = await playwright.request.newContext({ baseURL: APP_URL });
+  expect((await (await en.get('/api/conversations')).json()).error.message).toBe('Sign in first.');
+  const foreign = await zh.post('/api/chat', { data: {}, headers: { origin: 'https://evil.test' } });
+  expect(foreign.status()).toBe(403);
+  await Promise.all([zh.dispose(), en.dispose()]);
+});
+
 test('admin pages speak Chinese too: the audit log, a server’s logs and tools, dates in the Chinese format', async ({
   browser,
 }) => {

@@ -2,6 +2,8 @@ import 'server-only';
 import type { z } from 'zod';
 import { AppError, type ErrorBody, STATUS_BY_CODE } from '@/lib/errors';
 import { trustedOrigins } from '@/lib/env';
+import { localizeErrorMessage } from '@/lib/i18n/error-messages';
+import { isLocale, type Locale, negotiateLocale } from '@/lib/i18n/locales';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -24,15 +26,40 @@ export function errorResponse(err: unknown): Response {
 
 type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
 
-/** Wraps a route handler so that every failure becomes a JSON error answer. */
+/** Wraps a route handler so that every failure becomes a JSON error answer, in the request's language. */
 export function route<C>(handler: Handler<C>): Handler<C> {
   return async (req, ctx) => {
     try {
       return await handler(req, ctx);
     } catch (err) {
-      return errorResponse(err);
+      return localized(errorResponse(err), req);
     }
   };
+}
+
+/**
+ * An error answer's message and field messages in the request's language (the user's pick, the
+ * `locale` cookie, else Accept-Language; see app/_server/locale.ts). English answers pass unchanged.
+ */
+async function localized(res: Response, req: Request): Promise<Response> {
+  let locale: Locale;
+  try {
+    locale = await (await import('@/app/_server/locale')).requestLocale();
+  } catch {
+    // Outside a Next request (a handler called directly): the request's own headers decide.
+    const cookie = /(?:^|;\s*)locale=([^;]+)/.exec(req.headers.get('cookie') ?? '')?.[1];
+    locale = isLocale(cookie) ? cookie : negotiateLocale(req.headers.get('accept-language'));
+  }
+  if (locale === 'en') return res;
+  const body = (await res.json()) as ErrorBody;
+  body.error.message = localizeErrorMessage(body.error.message, locale);
+  if (body.error.fields)
+    body.error.fields = Object.fromEntries(
+      Object.entries(body.error.fields).map(([k, v]) => [k, localizeErrorMessage(v, locale)]),
+    );
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  return Response.json(body, { status: res.status, headers });
 }
 
 /** Reads at most `maxBytes` of the body, so an oversized upload is refused without buffering it all. */
