@@ -1,6 +1,7 @@
 'use client';
 
 import { useFormatter, useTranslations } from 'next-intl';
+import { ScrollRegion } from '@/app/_components/scroll-region';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import { type LogMessageView, ServerLogMessages } from './server-log-messages';
@@ -123,7 +124,7 @@ export function ServerLogs({ id }: { id: string }) {
             {logs.calls.length === 0 ? (
               <p className="mt-1 text-sm text-zinc-500">{t('noCalls')}</p>
             ) : (
-              <div className="mt-1 overflow-x-auto">
+              <ScrollRegion label={t('calls')} className="mt-1">
                 <table data-calls className="w-full min-w-[32rem] text-left text-sm">
                   <thead className="border-b border-zinc-200 text-xs text-zinc-500 dark:border-zinc-800">
                     <tr>
@@ -165,7 +166,7 @@ export function ServerLogs({ id }: { id: string }) {
                     ))}
                   </tbody>
                 </table>
-              </div>
+              </ScrollRegion>
             )}
           </div>
         </>

@@ -1,4 +1,5 @@
 import { useFormatter, useTranslations } from 'next-intl';
+import { ScrollRegion } from '@/app/_components/scroll-region';
 import type { ServerStatusInfo } from '@/lib/schemas/mcp';
 
 export type UserConnection = { user: { id: string; email: string } } & ServerStatusInfo;
@@ -15,7 +16,7 @@ export function UserConnections({ items }: { items: UserConnection[] }) {
       {items.length === 0 ? (
         <p className="text-sm text-zinc-500">{t('none')}</p>
       ) : (
-        <div className="overflow-x-auto">
+        <ScrollRegion label={t('title', { count: items.length })}>
           <table className="w-full text-left text-sm">
             <thead className="text-xs text-zinc-500">
               <tr>
@@ -49,7 +50,7 @@ export function UserConnections({ items }: { items: UserConnection[] }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );

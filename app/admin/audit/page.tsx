@@ -1,4 +1,5 @@
 import Link from 'next/link';
+import { ScrollRegion } from '@/app/_components/scroll-region';
 import { getFormatter, getTranslations } from 'next-intl/server';
 import { getDb } from '@/db/client';
 import { type AuditItem, listAudit } from '@/db/queries/audit';
@@ -59,7 +60,7 @@ export default async function AuditPage({
       {entries.length === 0 ? (
         <p className="text-sm text-zinc-500">{t('none')}</p>
       ) : (
-        <div className="overflow-x-auto">
+        <ScrollRegion label={t('title')}>
           <table className="w-full text-left text-sm">
             <thead className="text-xs text-zinc-500">
               <tr>
@@ -94,7 +95,7 @@ export default async function AuditPage({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       )}
     </section>
   );
