@@ -1,7 +1,7 @@
 import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
 import { NextIntlClientProvider } from 'next-intl';
-import { getLocale, getTranslations } from 'next-intl/server';
+import { getLocale, getMessages, getTranslations } from 'next-intl/server';
 import { THEME_SCRIPT } from '@/lib/theme';
 import './globals.css';
 
@@ -16,6 +16,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // The CSP allows inline scripts only with this request's nonce (proxy.ts).
   const nonce = (await headers()).get('x-nonce') ?? undefined;
   const locale = await getLocale();
+  // Every page's client components get the catalog without the admin pages' texts and the API's error
+  // messages (the admin layout adds its own): smaller pages, and no admin wording on a user's page.
+  const { admin: _admin, errors: _errors, ...messages } = await getMessages();
   return (
     // The theme script sets the `dark` class before React hydrates.
     <html lang={locale} suppressHydrationWarning>
@@ -29,7 +32,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       </head>
       <body className="h-full bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         {/* Client components get this request's language and its messages. */}
-        <NextIntlClientProvider>{children}</NextIntlClientProvider>
+        <NextIntlClientProvider messages={messages}>{children}</NextIntlClientProvider>
       </body>
     </html>
   );

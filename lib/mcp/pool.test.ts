@@ -209,13 +209,18 @@ describe('McpPool', () => {
     assert.equal(text(await pool.forUser(tester).callTool('a', 'add', { a: 1, b: 2 })), '3');
     const pidA2 = pidOf(await connection(pool, 'a').getClient());
 
-    pool.sync([a2]);
+    // The default apps setting written out (what the admin form saves) is no change: no restart.
+    const a3 = { ...a2, apps: { enabled: true, permissions: [] } };
+    pool.sync([a3, b]);
+    assert.equal(pidOf(await connection(pool, 'a').getClient()), pidA2);
+
+    pool.sync([a3]);
     assert.equal(pool.get('b'), undefined);
     await exited(pidB);
     assert.ok(alive(pidA2), '"a" is untouched');
     await assert.rejects(pool.forUser(tester).callTool('b', 'add', { a: 1, b: 2 }), /not available/);
 
-    pool.sync([{ ...a2, enabled: false }]);
+    pool.sync([{ ...a3, enabled: false }]);
     await exited(pidA2); // the disabled child
     assert.equal(pool.statuses()[0]?.status, 'disabled');
     await assert.rejects(

@@ -27,7 +27,10 @@ export const DEFAULT_POOL_LIMITS: PoolLimits = { perUser: 10, total: 200 };
 /** One user's live connection to a per-user server, for the admin's view (never their credentials). */
 export type UserConnectionInfo = { user: { id: string; email: string } } & ServerStatusInfo;
 
-const sameConfig = (a: McpServerConfig, b: McpServerConfig) => JSON.stringify(a) === JSON.stringify(b);
+/** A config as it behaves: no `apps` is the default (apps on, no permissions), so saving it explicitly is no change. */
+const canonical = (c: McpServerConfig) => ({ ...c, apps: c.apps ?? { enabled: true, permissions: [] } });
+const sameConfig = (a: McpServerConfig, b: McpServerConfig) =>
+  JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 const withoutRoots = (c: McpServerConfig) => ({ ...c, roots: undefined });
 
 type UserConnection = { conn: McpConnection; user: Principal };
