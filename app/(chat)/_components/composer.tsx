@@ -1,5 +1,6 @@
 'use client';
 
+import { Paperclip } from 'lucide-react';
 import { useTranslations } from 'next-intl';
 import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { readDraft, writeDraft } from '@/lib/drafts';
@@ -286,7 +287,7 @@ export function Composer(props: Props) {
           onClick={() => fileInput.current?.click()}
           className="grid size-10 shrink-0 place-items-center rounded-xl text-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 disabled:opacity-40 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
         >
-          <span aria-hidden>📎</span>
+          <Paperclip aria-hidden className="size-5" />
         </button>
         <label htmlFor="composer-input" className="sr-only">
           {tc('message')}

@@ -1,5 +1,6 @@
 'use client';
 
+import { Pencil, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
@@ -65,7 +66,7 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
           onClick={() => setEditing(true)}
           className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
         >
-          ✎
+          <Pencil aria-hidden className="size-3.5" />
         </button>
         <button
           type="button"
@@ -74,7 +75,7 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
           onClick={() => setConfirming(true)}
           className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
         >
-          ✕
+          <Trash2 aria-hidden className="size-3.5" />
         </button>
       </div>
       {confirming && (

@@ -1,3 +1,4 @@
+import { Check } from 'lucide-react';
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import type { SetupStatus } from '@/app/_server/setup-status';
@@ -34,7 +35,7 @@ export function SetupChecklist({ status }: { status: SetupStatus }) {
                     : 'mt-0.5 inline-block size-4 shrink-0 rounded-full border border-zinc-400'
                 }
               >
-                {done ? '✓' : ''}
+                {done ? <Check className="size-3" /> : null}
               </span>
               <span className="min-w-0 flex-1">
                 <Link

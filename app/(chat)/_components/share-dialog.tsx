@@ -1,5 +1,6 @@
 'use client';
 
+import { X } from 'lucide-react';
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
@@ -86,7 +87,7 @@ export function ShareDialog({ conversationId, onClose }: Props) {
         aria-label={tc('close')}
         className="absolute top-4 right-4 rounded px-1.5 text-zinc-500 hover:bg-zinc-100 dark:hover:bg-zinc-800"
       >
-        ✕
+        <X aria-hidden className="size-4" />
       </ModalClose>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{ts('intro')}</p>
 

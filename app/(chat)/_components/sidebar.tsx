@@ -1,5 +1,6 @@
 'use client';
 
+import { Menu } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
@@ -91,7 +92,7 @@ export function Sidebar({ initial, user }: Props) {
         onClick={() => setOpen(true)}
         className="fixed left-2 top-2 z-20 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm md:hidden dark:border-zinc-700 dark:bg-zinc-900"
       >
-        ☰
+        <Menu aria-hidden className="size-4" />
       </button>
       {open && (
         <button

@@ -1,5 +1,6 @@
 'use client';
 
+import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { ServerConnect } from './server-connect';
@@ -63,7 +64,11 @@ export function ToolServerRow({ server, catalog, settings, onChange, onReload }:
               disabled={!server.tools.length}
               className="shrink-0 rounded px-1.5 text-xs text-zinc-500 hover:bg-zinc-100 disabled:opacity-40 dark:hover:bg-zinc-800"
             >
-              {expanded ? '▾' : '▸'}
+              {expanded ? (
+                <ChevronDown aria-hidden className="size-3.5" />
+              ) : (
+                <ChevronRight aria-hidden className="size-3.5" />
+              )}
             </button>
           </>
         ) : (
