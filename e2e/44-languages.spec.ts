@@ -97,8 +97,13 @@ test('API errors answer in the request’s language; unknown details stay as wri
   expect((await anonymous.json()).error).toEqual({ code: 'unauthorized', message: '请先登录。' });
   const en = await playwright.request.newContext({ baseURL: APP_URL });
   expect((await (await en.get('/api/conversations')).json()).error.message).toBe('Sign in first.');
-  const foreign = await zh.post('/api/chat', { data: {}, headers: { origin: 'https://evil.test' } });
-  expect(foreign.status()).toBe(403);
+  // Field messages too: a bad language pick names its field in Chinese… and the known ones translate.
+  const bad = await zh.put('/api/account/locale', {
+    data: 'not json',
+    headers: { ...originHeaders(), 'content-type': 'application/json' },
+  });
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).error.message).toBe('请求内容不是有效的 JSON。');
   await Promise.all([zh.dispose(), en.dispose()]);
 });
 

@@ -210,7 +210,8 @@ describe('McpPool', () => {
     const pidA2 = pidOf(await connection(pool, 'a').getClient());
 
     // The default apps setting written out (what the admin form saves) is no change: no restart.
-    const a3 = { ...a2, apps: { enabled: true, permissions: [] } };
+    // (written first, as a parsed body may order it: key order is no change either)
+    const a3 = { apps: { enabled: true, permissions: [] }, ...a2 };
     pool.sync([a3, b]);
     assert.equal(pidOf(await connection(pool, 'a').getClient()), pidA2);
 

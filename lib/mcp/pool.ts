@@ -27,10 +27,17 @@ export const DEFAULT_POOL_LIMITS: PoolLimits = { perUser: 10, total: 200 };
 /** One user's live connection to a per-user server, for the admin's view (never their credentials). */
 export type UserConnectionInfo = { user: { id: string; email: string } } & ServerStatusInfo;
 
+/** JSON with object keys sorted: equal configs compare equal whatever order their keys were written in. */
+const stableJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 /** A config as it behaves: no `apps` is the default (apps on, no permissions), so saving it explicitly is no change. */
 const canonical = (c: McpServerConfig) => ({ ...c, apps: c.apps ?? { enabled: true, permissions: [] } });
 const sameConfig = (a: McpServerConfig, b: McpServerConfig) =>
-  JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+  stableJson(canonical(a)) === stableJson(canonical(b));
 const withoutRoots = (c: McpServerConfig) => ({ ...c, roots: undefined });
 
 type UserConnection = { conn: McpConnection; user: Principal };
