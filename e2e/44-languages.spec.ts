@@ -99,7 +99,7 @@ test('API errors answer in the request’s language; unknown details stay as wri
   expect((await (await en.get('/api/conversations')).json()).error.message).toBe('Sign in first.');
   // Field messages too: a bad language pick names its field in Chinese… and the known ones translate.
   const bad = await zh.put('/api/account/locale', {
-    data: 'not json',
+    data: Buffer.from('{ not json'),
     headers: { ...originHeaders(), 'content-type': 'application/json' },
   });
   expect(bad.status()).toBe(400);
