@@ -172,8 +172,6 @@ async function main() {
     );
   } finally {
     for (const c of children.reverse()) await stopChild(c);
-    const { stopMcp } = await import('@/app/_server/mcp').catch(() => ({ stopMcp: undefined }));
-    await stopMcp?.().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   }
 }
