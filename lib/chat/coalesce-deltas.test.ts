@@ -41,7 +41,11 @@ test('a model streaming token by token: the first token at once, then a few toke
   })
     .pipeThrough(coalesceDeltas())
     .getReader();
-  // The first token is not held back (time to first token unchanged).
+  // The first token is not held back (time to first token unchanged), even after an empty delta (the
+  // role chunk OpenAI sends first).
+  source.enqueue(delta('t', ''));
+  assert.deepEqual((await reader.read()).value, delta('t', ''));
+  t.mock.timers.tick(20);
   source.enqueue(delta('t', 'a'));
   assert.deepEqual((await reader.read()).value, delta('t', 'a'));
   // Tokens that follow within the window (each in its own network read) wait for it, then leave as one.

@@ -17,7 +17,7 @@ export const COALESCE_WINDOW_MS = 50;
  * together at the end of that turn (`setImmediate`); after a delta has left, the next ones are held
  * until {@link COALESCE_WINDOW_MS} has passed since, so a model streaming token by token is passed on a
  * few tokens at a time, at most that much later (20 updates a second, smooth to read). The first delta
- * is not delayed. Any other part (the end of the text, a tool call, finish) first releases what is
+ * with text is not delayed. Any other part (the end of the text, a tool call, finish) first releases what is
  * held, and so does an error of the source (the text before a cut connection is kept). Only the
  * chunking changes, never the text.
  */
@@ -35,7 +35,8 @@ export function coalesceDeltas(): TransformStream<LanguageModelV4StreamPart, Lan
     if (!pending) return;
     const part = pending;
     pending = undefined;
-    lastRelease = Date.now();
+    // An empty delta (OpenAI's first chunk carries the role and "") starts no window: the first word is not held.
+    if (part.delta) lastRelease = Date.now();
     try {
       controller?.enqueue(part);
     } catch {
