@@ -49,8 +49,13 @@ export function systemMessage(instructions: string | null | undefined): string {
   return own ? `${own}\n\n${HOST_INSTRUCTIONS}` : HOST_INSTRUCTIONS;
 }
 
+/** Derived once per AUTH_SECRET (an HMAC per turn cost ~0.2 ms of CPU before the model request). */
+let approval: { from: string; secret: string } | undefined;
 function approvalSecret(): string {
-  return createHmac('sha256', getEnv().AUTH_SECRET).update('tool-approval').digest('base64url');
+  const from = getEnv().AUTH_SECRET;
+  if (approval?.from !== from)
+    approval = { from, secret: createHmac('sha256', from).update('tool-approval').digest('base64url') };
+  return approval.secret;
 }
 
 /**

@@ -8,9 +8,29 @@ import type { ChatMessage } from '@/lib/schemas/chat';
 export type ConversationRow = typeof conversations.$inferSelect;
 export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'updatedAt'>;
 
+/**
+ * A conversation row by id, as a query built once per database: drizzle otherwise rebuilds its SQL on
+ * every call (~0.3 ms of CPU, on every chat turn before the model request).
+ */
+const byIdQueries = new WeakMap<Db, ReturnType<typeof byIdQuery>>();
+const byIdQuery = (db: Db) =>
+  db
+    .select()
+    .from(conversations)
+    .where(eq(conversations.id, sql.placeholder('id')))
+    .prepare();
+function conversationById(db: Db, id: string): ConversationRow | undefined {
+  let query = byIdQueries.get(db);
+  if (!query) {
+    query = byIdQuery(db);
+    byIdQueries.set(db, query);
+  }
+  return query.get({ id });
+}
+
 /** The conversation if it exists and belongs to the user; null otherwise (callers answer 404 either way). */
 export function getOwnConversation(db: Db, userId: string, id: string): ConversationRow | null {
-  const row = db.select().from(conversations).where(eq(conversations.id, id)).get();
+  const row = conversationById(db, id);
   return row && row.userId === userId ? row : null;
 }
 
@@ -253,7 +273,7 @@ export function loadConversation(
   userId: string,
   id: string,
 ): { row: ConversationRow | null; takenByOther: boolean; messages: ChatMessage[] } {
-  const row = db.select().from(conversations).where(eq(conversations.id, id)).get() ?? null;
+  const row = conversationById(db, id) ?? null;
   if (!row || row.userId !== userId) return { row: null, takenByOther: row !== null, messages: [] };
   return { row, takenByOther: false, messages: listMessages(db, id) };
 }

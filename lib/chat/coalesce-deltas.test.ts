@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { coalesceDeltas } from './coalesce-deltas';
+import { COALESCE_WINDOW_MS, coalesceDeltas } from './coalesce-deltas';
 
 const delta = (
   id: string,
@@ -31,36 +31,62 @@ test('deltas that arrive in one event-loop turn (one network read) leave as one 
   ]);
 });
 
-test('a model streaming token by token is passed on token by token, before the next token arrives', async (t) => {
-  // Clocks are frozen: a release that waited on a timer would never come, and the test would fail.
-  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'] });
-  // The source sends the next token only once the previous one has come out: no token can be merged
-  // with a later one, and a transform that held a lone token back until more input came would stall.
-  let sent = 0;
-  let seen: (() => void) | undefined;
-  const source = new ReadableStream<LanguageModelV4StreamPart>({
-    async start(c) {
-      for (const w of ['a', 'b', 'c']) {
-        const out = new Promise<void>((resolve) => {
-          seen = resolve;
-        });
-        c.enqueue(delta('t', w));
-        sent++;
-        await out;
-      }
-      c.close();
+test('a model streaming token by token: the first token at once, then a few tokens per window, none lost', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  let source!: ReadableStreamDefaultController<LanguageModelV4StreamPart>;
+  const reader = new ReadableStream<LanguageModelV4StreamPart>({
+    start: (c) => {
+      source = c;
     },
-  });
-  const parts: Array<{ part: LanguageModelV4StreamPart; sentSoFar: number }> = [];
-  for await (const part of source.pipeThrough(coalesceDeltas())) {
-    parts.push({ part, sentSoFar: sent });
-    seen?.();
+  })
+    .pipeThrough(coalesceDeltas())
+    .getReader();
+  // The first token is not held back (time to first token unchanged), even after an empty delta (the
+  // role chunk OpenAI sends first).
+  source.enqueue(delta('t', ''));
+  assert.deepEqual((await reader.read()).value, delta('t', ''));
+  t.mock.timers.tick(20);
+  source.enqueue(delta('t', 'a'));
+  assert.deepEqual((await reader.read()).value, delta('t', 'a'));
+  // Tokens that follow within the window (each in its own network read) wait for it, then leave as one.
+  let next: LanguageModelV4StreamPart | undefined;
+  const read = reader.read().then((r) => (next = r.value));
+  for (const w of ['b', 'c']) {
+    source.enqueue(delta('t', w));
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  assert.deepEqual(parts, [
-    { part: delta('t', 'a'), sentSoFar: 1 },
-    { part: delta('t', 'b'), sentSoFar: 2 },
-    { part: delta('t', 'c'), sentSoFar: 3 },
-  ]);
+  t.mock.timers.tick(COALESCE_WINDOW_MS - 1);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(next, undefined, 'held until the window has passed');
+  t.mock.timers.tick(1);
+  await read;
+  assert.deepEqual(next, delta('t', 'bc'));
+  // Any other part releases what is held at once, in order.
+  source.enqueue(delta('t', 'd'));
+  source.enqueue({ type: 'text-end', id: 't' });
+  source.close();
+  const rest: LanguageModelV4StreamPart[] = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) rest.push(r.value);
+  assert.deepEqual(rest, [delta('t', 'd'), { type: 'text-end', id: 't' }]);
+});
+
+test('a source that fails (a cut connection) releases the held text before its error', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  let source!: ReadableStreamDefaultController<LanguageModelV4StreamPart>;
+  const reader = new ReadableStream<LanguageModelV4StreamPart>({
+    start: (c) => {
+      source = c;
+    },
+  })
+    .pipeThrough(coalesceDeltas())
+    .getReader();
+  source.enqueue(delta('t', 'first '));
+  assert.deepEqual((await reader.read()).value, delta('t', 'first '));
+  source.enqueue(delta('t', 'kept'));
+  await new Promise((resolve) => setImmediate(resolve));
+  source.error(new Error('socket closed'));
+  assert.deepEqual((await reader.read()).value, delta('t', 'kept'));
+  await assert.rejects(reader.read(), /socket closed/);
 });
 
 test('order is kept: any other part, another id or another kind of delta first releases the pending text', async () => {
