@@ -64,7 +64,13 @@ async function localized(res: Response, req: Request): Promise<Response> {
 
 /** Reads at most `maxBytes` of the body, so an oversized upload is refused without buffering it all. */
 export async function readBodyText(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
-  return (await readBodyBytes(req, maxBytes)).toString('utf8');
+  const bytes = await readBodyBytes(req, maxBytes);
+  try {
+    // JSON and form bodies are UTF-8 (RFC 8259): bytes that are not are refused, never stored as U+FFFD.
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError('bad_request', 'Request body is not valid UTF-8.');
+  }
 }
 
 /** The body's bytes, at most `maxBytes` (else 413, `tooLarge` as the message), read without buffering more. */
