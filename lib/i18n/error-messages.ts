@@ -13,6 +13,7 @@ const PATTERNS: Array<[RegExp, string, string[]?]> = [
   [/^Admins only\.$/, 'adminsOnly'],
   [/^Cross-origin request refused\.$/, 'crossOrigin'],
   [/^Request body is not valid JSON\.$/, 'badJson'],
+  [/^Request body is not valid UTF-8\.$/, 'badUtf8'],
   [/^Request body must be a JSON object\.$/, 'notObject'],
   [/^Request body is over (\d+) bytes\.$/, 'bodyTooLarge', ['bytes']],
   [/^Some fields need attention\.$/, 'fields'],
