@@ -11,16 +11,21 @@ export function json(data: unknown, init?: ResponseInit): Response {
   return Response.json(data, init);
 }
 
-/** Maps any thrown value to the SPEC §4 error shape; unknown errors are logged, never echoed. */
-export function errorResponse(err: unknown): Response {
+/**
+ * Maps any thrown value to the SPEC §4 error shape, its message and field messages in `locale` (the
+ * known ones; see lib/i18n/error-messages.ts); unknown errors are logged, never echoed.
+ */
+export function errorResponse(err: unknown, locale: Locale = 'en'): Response {
+  const say = (text: string) => localizeErrorMessage(text, locale);
   if (err instanceof AppError) {
+    const fields = err.fields && Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k, say(v)]));
     const body: ErrorBody = {
-      error: { code: err.code, message: err.message, ...(err.fields && { fields: err.fields }) },
+      error: { code: err.code, message: say(err.message), ...(fields && { fields }) },
     };
     return Response.json(body, { status: STATUS_BY_CODE[err.code], headers: err.headers });
   }
   console.error('[http] unexpected error', err);
-  const body: ErrorBody = { error: { code: 'internal', message: 'Something went wrong on our side.' } };
+  const body: ErrorBody = { error: { code: 'internal', message: say('Something went wrong on our side.') } };
   return Response.json(body, { status: 500 });
 }
 
@@ -32,34 +37,20 @@ export function route<C>(handler: Handler<C>): Handler<C> {
     try {
       return await handler(req, ctx);
     } catch (err) {
-      return localized(errorResponse(err), req);
+      return errorResponse(err, await localeOf(req));
     }
   };
 }
 
-/**
- * An error answer's message and field messages in the request's language (the user's pick, the
- * `locale` cookie, else Accept-Language; see app/_server/locale.ts). English answers pass unchanged.
- */
-async function localized(res: Response, req: Request): Promise<Response> {
-  let locale: Locale;
+/** The request's language (the user's pick, the `locale` cookie, else Accept-Language; app/_server/locale.ts). */
+async function localeOf(req: Request): Promise<Locale> {
   try {
-    locale = await (await import('@/app/_server/locale')).requestLocale();
+    return await (await import('@/app/_server/locale')).requestLocale();
   } catch {
     // Outside a Next request (a handler called directly): the request's own headers decide.
     const cookie = /(?:^|;\s*)locale=([^;]+)/.exec(req.headers.get('cookie') ?? '')?.[1];
-    locale = isLocale(cookie) ? cookie : negotiateLocale(req.headers.get('accept-language'));
+    return isLocale(cookie) ? cookie : negotiateLocale(req.headers.get('accept-language'));
   }
-  if (locale === 'en') return res;
-  const body = (await res.json()) as ErrorBody;
-  body.error.message = localizeErrorMessage(body.error.message, locale);
-  if (body.error.fields)
-    body.error.fields = Object.fromEntries(
-      Object.entries(body.error.fields).map(([k, v]) => [k, localizeErrorMessage(v, locale)]),
-    );
-  const headers = new Headers(res.headers);
-  headers.delete('content-length');
-  return Response.json(body, { status: res.status, headers });
 }
 
 /** Reads at most `maxBytes` of the body, so an oversized upload is refused without buffering it all. */

@@ -1,15 +1,10 @@
 import { useTranslations } from 'next-intl';
+import { formatSize } from '@/lib/files/sniff';
 import type { ResultBlock } from './tool-result';
 
 type Attachment = Exclude<ResultBlock, { kind: 'text' } | { kind: 'image' }>;
 
 const BOX = 'rounded border border-zinc-200 px-2 py-1 text-xs dark:border-zinc-700';
-
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /** Audio, resource links and embedded resources of a tool result: players, links and attachments, never JSON. */
 export function ResultAttachment({ block }: { block: Attachment }) {
@@ -63,7 +58,7 @@ export function ResultAttachment({ block }: { block: Attachment }) {
             {t('download', { name: block.name })}
           </a>{' '}
           <span className="text-zinc-500">
-            ({block.mimeType}, {size(block.bytes)}) <code className="break-all">{block.uri}</code>
+            ({block.mimeType}, {formatSize(block.bytes)}) <code className="break-all">{block.uri}</code>
           </span>
         </p>
       );
