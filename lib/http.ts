@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { AppError, type ErrorBody, STATUS_BY_CODE } from '@/lib/errors';
 import { trustedOrigins } from '@/lib/env';
 import { localizeErrorMessage } from '@/lib/i18n/error-messages';
-import { isLocale, type Locale, negotiateLocale } from '@/lib/i18n/locales';
+import { isLocale, LOCALE_COOKIE, type Locale, negotiateLocale } from '@/lib/i18n/locales';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -48,7 +48,9 @@ async function localeOf(req: Request): Promise<Locale> {
     return await (await import('@/app/_server/locale')).requestLocale();
   } catch {
     // Outside a Next request (a handler called directly): the request's own headers decide.
-    const cookie = /(?:^|;\s*)locale=([^;]+)/.exec(req.headers.get('cookie') ?? '')?.[1];
+    const cookie = new RegExp(`(?:^|;\\s*)${LOCALE_COOKIE}=([^;]+)`).exec(
+      req.headers.get('cookie') ?? '',
+    )?.[1];
     return isLocale(cookie) ? cookie : negotiateLocale(req.headers.get('accept-language'));
   }
 }

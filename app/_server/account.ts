@@ -1,6 +1,6 @@
 import 'server-only';
 import { getDb } from '@/db/client';
-import { conversationIdsOf, deleteUserAndData } from '@/db/queries/account';
+import { conversationIdsOf, deleteUserAndData, isLastAdmin } from '@/db/queries/account';
 import { blobsOfUser } from '@/db/queries/files';
 import { getAuth } from '@/app/_server/auth';
 import { removeUnusedBlobs } from '@/app/_server/files';
@@ -87,6 +87,12 @@ export async function changeAccountPassword(
   }
 }
 
+const lastAdminError = () =>
+  new AppError(
+    'conflict',
+    'You are the last admin. Make another user an admin before you delete this account.',
+  );
+
 /**
  * Deletes a user and all their data: running turns are stopped, their MCP connections closed, then
  * conversations, shares, uploaded files, MCP sign-ins, sessions and credentials go in one transaction
@@ -95,14 +101,12 @@ export async function changeAccountPassword(
  */
 export async function deleteAccountAndData(userId: string): Promise<void> {
   const db = getDb();
+  // The last admin is refused before anything else happens (their running answers go on).
+  if (isLastAdmin(db, userId)) throw lastAdminError();
   for (const id of conversationIdsOf(db, userId)) await stopTurn(id);
   const blobs = blobsOfUser(db, userId);
   const outcome = deleteUserAndData(db, userId);
-  if (outcome === 'last-admin')
-    throw new AppError(
-      'conflict',
-      'You are the last admin. Make another user an admin before you delete this account.',
-    );
+  if (outcome === 'last-admin') throw lastAdminError();
   if (outcome === 'gone') throw notFound('User not found.');
   invalidateUser(userId);
   await getPool().closeAllOfUser(userId);
@@ -123,7 +127,7 @@ export async function resetUserPassword(userId: string, password: string): Promi
       accountId: userId,
       password: hash,
     });
-  await ctx.internalAdapter.deleteUserSessions(userId);
+  await signOutUserEverywhere(userId);
 }
 
 /** An admin signs a user out everywhere. */

@@ -1,7 +1,7 @@
 import 'server-only';
 import { getDb } from '@/db/client';
 import { deleteConversation, getOwnConversation } from '@/db/queries/conversations';
-import { listMessages } from '@/db/queries/messages';
+import { listMessageTree } from '@/db/queries/messages';
 import { turnResponse } from '@/app/_server/chat-turn';
 import { fileIdsOf, releaseFiles } from '@/app/_server/files';
 import { isTurnRunning, readTurn, stopTurn } from '@/app/_server/running-turns';
@@ -34,7 +34,8 @@ export async function stopOwnTurn(user: SessionUser, id: string): Promise<{ stop
 export async function deleteOwnConversation(user: SessionUser, id: string): Promise<void> {
   assertOwn(user, id);
   await stopTurn(id);
-  const attached = listMessages(getDb(), id).flatMap((m) => fileIdsOf(m.parts));
+  // Every version's files, not only the selected path's.
+  const attached = listMessageTree(getDb(), id).flatMap((m) => fileIdsOf(m.parts));
   if (!deleteConversation(getDb(), user.id, id)) throw notFound('Conversation not found.');
   await releaseFiles(attached);
 }

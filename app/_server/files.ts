@@ -146,8 +146,7 @@ export const UNSENT_FILE_MS = 24 * 60 * 60 * 1000;
 export async function sweepUnsent(userId: string, now = Date.now()): Promise<void> {
   const db = getDb();
   const old = oldFilesOf(db, userId, new Date(now - UNSENT_FILE_MS), 20);
-  const unused = old.filter((row) => !fileReferenced(db, fileUrl(row.id)) && !fileShared(db, row.id));
-  await releaseFiles(unused.map((row) => row.id));
+  await releaseFiles(old.map((row) => row.id));
 }
 
 /**

@@ -2,6 +2,7 @@ import 'server-only';
 import { generateText, type LanguageModel } from 'ai';
 import type { Db } from '@/db/client';
 import { getOwnConversation, setModelTitle } from '@/db/queries/conversations';
+import { textOfParts } from '@/db/queries/messages';
 import { describeProviderError } from '@/lib/chat/provider-errors';
 import { processState } from '@/lib/process-state';
 import type { ChatMessage } from '@/lib/schemas/chat';
@@ -27,11 +28,7 @@ const TITLE_TIMEOUT_MS = 20_000;
 
 const jobs = () => processState('titleJobs', () => new Map<string, Promise<void>>());
 
-const textOf = (m: ChatMessage | undefined) =>
-  (m?.parts ?? [])
-    .flatMap((p) => (p.type === 'text' ? [p.text] : []))
-    .join('\n')
-    .trim();
+const textOf = (m: ChatMessage | undefined) => textOfParts(m?.parts).trim();
 
 /** An answer that went through: not failed, not stopped. */
 const answered = (m: ChatMessage) => m.role === 'assistant' && !m.metadata?.error && !m.metadata?.interrupted;

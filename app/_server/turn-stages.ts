@@ -8,7 +8,13 @@ import {
   loadConversation,
   updateConversation,
 } from '@/db/queries/conversations';
-import { changeMessage, listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
+import {
+  changeMessage,
+  listMessages,
+  saveAssistantMessage,
+  saveUserMessage,
+  textOfParts,
+} from '@/db/queries/messages';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
 import type { Conversation } from '@/app/_server/turn-toolkit';
 import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
@@ -118,7 +124,7 @@ export async function persistInput(
   history = skipPendingApprovals(db, body.id, history);
   // A message of attachments only is titled by their names.
   const text =
-    body.message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('\n') ||
+    textOfParts(body.message.parts) ||
     body.message.parts.map((p) => (p.type === 'file' ? (p.filename ?? '') : '')).join(' ');
   const message: ChatMessage = { id: body.message.id, role: 'user', parts: await input.userParts() };
   const outcome = saveUserMessage(db, {

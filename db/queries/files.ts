@@ -48,12 +48,22 @@ export function fileShared(db: Db, id: string): boolean {
   );
 }
 
-/** A user's oldest files uploaded before `before` (candidates for the sweep of files never sent). */
+/**
+ * A user's oldest files uploaded before `before` that no message or share refers to (the sweep of files
+ * never sent): files in use are not candidates, so they never hold the limit against newer unsent ones.
+ */
 export function oldFilesOf(db: Db, userId: string, before: Date, limit: number): FileRow[] {
   return db
     .select()
     .from(files)
-    .where(and(eq(files.userId, userId), lt(files.createdAt, before)))
+    .where(
+      and(
+        eq(files.userId, userId),
+        lt(files.createdAt, before),
+        sql`not exists (select 1 from ${messages} where instr(${messages.parts}, '"/api/files/' || ${files.id} || '"') > 0)`,
+        sql`not exists (select 1 from ${shares} where instr(${shares.snapshot}, '"id":"' || ${files.id} || '"') > 0)`,
+      ),
+    )
     .orderBy(asc(files.createdAt))
     .limit(limit)
     .all();
