@@ -243,17 +243,6 @@ export function Chat({
     await sendMessage({ id: editId, role: 'user', parts: [{ type: 'text', text }, ...kept] });
   }
 
-  function versionsOf(messageId: string): Versions | undefined {
-    const ids = siblings[messageId];
-    if (!ids || ids.length < 2) return undefined;
-    return {
-      ids,
-      index: ids.indexOf(messageId) + 1,
-      count: ids.length,
-      onSelect: busy ? undefined : (target) => selectVersion(messageId, target),
-    };
-  }
-
   function onApproval(approvalId: string, approved: boolean, always: boolean) {
     if (always) alwaysRef.current.add(approvalId);
     void addToolApprovalResponse({
@@ -264,6 +253,22 @@ export function Chat({
   }
 
   const busy = status === 'submitted' || status === 'streaming';
+  // The version switchers, built when the versions or `busy` change (not on every streamed token, which
+  // would re-render every message that has versions).
+  const selectRef = useRef(selectVersion);
+  selectRef.current = selectVersion;
+  const versionsById = useMemo(() => {
+    const out: Record<string, Versions> = {};
+    for (const [messageId, ids] of Object.entries(siblings))
+      if (ids.length > 1)
+        out[messageId] = {
+          ids,
+          index: ids.indexOf(messageId) + 1,
+          count: ids.length,
+          onSelect: busy ? undefined : (target) => selectRef.current(messageId, target),
+        };
+    return out;
+  }, [siblings, busy]);
   const firstText = messages[0]?.parts.map((p) => (p.type === 'text' ? p.text : '')).join('') ?? '';
   const headerTitle = !messages.length
     ? tc('newChat')
@@ -442,7 +447,7 @@ export function Chat({
                 onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
                 onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
                 onEditResend={busy ? undefined : (messageId, text) => void editMessage(messageId, text)}
-                versions={versionsOf(m.id)}
+                versions={versionsById[m.id]}
               />
             )}
           />

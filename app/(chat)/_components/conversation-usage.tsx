@@ -1,6 +1,6 @@
 'use client';
 
-import { useLocale, useTranslations } from 'next-intl';
+import { useFormatter, useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { formatCost, type UsageTotals } from '@/lib/usage';
 
@@ -9,7 +9,7 @@ type State = { kind: 'idle' | 'loading' | 'failed' } | { kind: 'done'; usage: Us
 /** The header's "Usage" popover: the conversation's token totals (and cost), read when opened. */
 export function ConversationUsage({ conversationId }: { conversationId: string }) {
   const t = useTranslations('usage');
-  const number = new Intl.NumberFormat(useLocale());
+  const format = useFormatter();
   const [state, setState] = useState<State>({ kind: 'idle' });
 
   async function load() {
@@ -53,13 +53,13 @@ export function ConversationUsage({ conversationId }: { conversationId: string }
         {state.kind === 'done' && (
           <dl data-conversation-usage className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-0.5">
             <dt>{t('answers')}</dt>
-            <dd>{number.format(state.usage.answers)}</dd>
+            <dd>{format.number(state.usage.answers)}</dd>
             <dt>{t('input')}</dt>
-            <dd>{number.format(state.usage.inputTokens)}</dd>
+            <dd>{format.number(state.usage.inputTokens)}</dd>
             <dt>{t('output')}</dt>
-            <dd>{number.format(state.usage.outputTokens)}</dd>
+            <dd>{format.number(state.usage.outputTokens)}</dd>
             <dt>{t('total')}</dt>
-            <dd data-total-tokens>{number.format(state.usage.totalTokens)}</dd>
+            <dd data-total-tokens>{format.number(state.usage.totalTokens)}</dd>
             {state.usage.cost !== undefined && (
               <>
                 <dt>{t('cost')}</dt>

@@ -8,17 +8,20 @@ export function DialogActions({
   submit,
   busy = false,
   onCancel,
+  errorId,
 }: {
   error: string | null | undefined;
   submit: string;
   busy?: boolean;
   onCancel: () => void;
+  /** The error's element id, for a field's aria-describedby. */
+  errorId?: string;
 }) {
   const t = useTranslations('common');
   return (
     <>
       {error && (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+        <p id={errorId} role="alert" className="text-sm text-red-600 dark:text-red-400">
           {error}
         </p>
       )}

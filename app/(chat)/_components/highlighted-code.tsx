@@ -1,6 +1,6 @@
 'use client';
 
-import { type ReactNode, use } from 'react';
+import { memo, type ReactNode, use } from 'react';
 import { grammarName, type HastNode, highlightCode, loadGrammar } from './highlight-code';
 
 /** lowlight's token tree (text and `<span class="hljs-…">`) as React elements. */
@@ -23,9 +23,13 @@ function toReact(nodes: HastNode[]): ReactNode[] {
  * further chunk, loaded the first time its language shows. Suspends until then (the caller's fallback is
  * the plain code); on the server it waits, so the server HTML is highlighted and hydrates as it is.
  */
-export default function HighlightedCode({ language, code }: { language: string; code: string }) {
+function HighlightedCode({ language, code }: { language: string; code: string }) {
   const name = grammarName(language);
   if (name) use(loadGrammar(name));
   const tokens = name ? highlightCode(name, code) : null;
   return <code className={`hljs language-${language}`}>{tokens ? toReact(tokens) : code}</code>;
 }
+
+// A streaming answer re-renders every block on each token: a finished block (same language and code) is
+// not highlighted again.
+export default memo(HighlightedCode);

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { type FormEvent, useId, useState } from 'react';
 import { Modal } from '@/app/_components/modal';
+import { DialogActions } from './dialog-actions';
 import { MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/chat';
 
 type Props = {
@@ -64,27 +65,13 @@ export function InstructionsDialog({ conversationId, instructions, onSaved, onCl
         <p id={`${id}-hint`} className="text-xs text-zinc-500">
           {t('hint', { max: MAX_INSTRUCTIONS_CHARS })}
         </p>
-        {error && (
-          <p id={`${id}-error`} role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {error}
-          </p>
-        )}
-        <div className="flex justify-end gap-2 pt-2">
-          <button
-            type="button"
-            onClick={onClose}
-            className="rounded-md px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
-          >
-            {t('cancel')}
-          </button>
-          <button
-            type="submit"
-            disabled={busy}
-            className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-50"
-          >
-            {t('save')}
-          </button>
-        </div>
+        <DialogActions
+          error={error}
+          errorId={`${id}-error`}
+          submit={t('save')}
+          busy={busy}
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

@@ -1,13 +1,13 @@
 'use client';
 
-import { useLocale, useTranslations } from 'next-intl';
+import { useFormatter, useTranslations } from 'next-intl';
 import type { MessageMetadata } from '@/lib/schemas/chat';
 import { formatCost } from '@/lib/usage';
 
 /** An answer's details: the model, its tokens and (when an admin priced the model) its cost. */
 export function MessageDetails({ metadata }: { metadata: MessageMetadata | undefined }) {
   const t = useTranslations('usage');
-  const number = new Intl.NumberFormat(useLocale());
+  const format = useFormatter();
   const usage = metadata?.usage;
   const row = 'flex gap-2';
   return (
@@ -23,9 +23,9 @@ export function MessageDetails({ metadata }: { metadata: MessageMetadata | undef
           <dt className="font-medium">{t('tokens')}</dt>
           <dd data-tokens>
             {t('tokensValue', {
-              input: number.format(usage.inputTokens ?? 0),
-              output: number.format(usage.outputTokens ?? 0),
-              total: number.format(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0)),
+              input: format.number(usage.inputTokens ?? 0),
+              output: format.number(usage.outputTokens ?? 0),
+              total: format.number(usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0)),
             })}
           </dd>
         </div>
