@@ -6,17 +6,17 @@ export async function register() {
   exitOnBadEnvironment();
   const { stampSocketAddresses } = await import('@/lib/net/client-address');
   stampSocketAddresses();
-  const { getDb } = await import('@/db/client');
+  const { databaseReady } = await import('@/db/client');
   const { markUnansweredTurns } = await import('@/db/queries/messages');
-  const lost = markUnansweredTurns(
-    getDb(),
+  const lost = await markUnansweredTurns(
+    await databaseReady(),
     'The server stopped before this answer was finished. Retry to get an answer.',
   );
   if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) from before the restart as interrupted`);
   const { handleShutdownSignals } = await import('@/app/_server/shutdown');
   handleShutdownSignals();
   const { startMcp } = await import('@/app/_server/mcp');
-  startMcp();
+  await startMcp();
   const { sweepOrphanBlobs } = await import('@/app/_server/files');
   void sweepOrphanBlobs().catch((err) => console.warn('[files] could not sweep unused files', err));
   const [{ refreshOllama }, { getEnv }] = await Promise.all([import('@/lib/ollama'), import('@/lib/env')]);

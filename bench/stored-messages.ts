@@ -40,14 +40,15 @@ function partsOf(i: number): ChatPart[] {
   return [{ type: 'step-start' }, call, { type: 'step-start' }, answer];
 }
 
-function time(label: string, fn: () => unknown) {
-  for (let i = 0; i < 5; i++) fn();
-  const samples = Array.from({ length: RUNS }, () => {
+async function time(label: string, fn: () => unknown) {
+  for (let i = 0; i < 5; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
     const start = process.cpuUsage();
-    fn();
+    await fn();
     const used = process.cpuUsage(start);
-    return (used.user + used.system) / 1000;
-  });
+    samples.push((used.user + used.system) / 1000);
+  }
   const s = summarize(samples);
   console.log(
     `${label.padEnd(52)} p50 ${s.p50.toFixed(2).padStart(6)} ms CPU   p95 ${s.p95.toFixed(2).padStart(6)} ms`,
@@ -85,10 +86,10 @@ try {
     .where(eq(messages.conversationId, ID))
     .all();
   console.log(`${MESSAGES} messages, ${rows.reduce((n, r) => n + r.parts.length, 0)} parts`);
-  time('loadConversation (the chat turn read)', () => loadConversation(db, 'u', ID));
-  time('listMessages', () => listMessages(db, ID));
-  time('rows → ChatMessage, validated (toChatMessage)', () => rows.map(toChatMessage));
-  time('rows → message, not validated (before)', () =>
+  await time('loadConversation (the chat turn read)', () => loadConversation(db, 'u', ID));
+  await time('listMessages', () => listMessages(db, ID));
+  await time('rows → ChatMessage, validated (toChatMessage)', () => rows.map(toChatMessage));
+  await time('rows → message, not validated (before)', () =>
     rows.map((m) => ({
       id: m.id,
       role: m.role,

@@ -79,7 +79,7 @@ async function main() {
     const { streamText } = await import('ai');
     const db = getDb();
     db.insert(user).values({ id: 'bench', name: 'Bench', email: 'bench@example.com', role: 'admin' }).run();
-    updateSettings(db, { chatRequestsPerMinute: 10_000, maxConcurrentTurns: 1000 });
+    await updateSettings(db, { chatRequestsPerMinute: 10_000, maxConcurrentTurns: 1000 });
     (await import('@/app/_server/hot-cache')).invalidateSettings();
     const me = { id: 'bench', name: 'Bench', email: 'bench@example.com', role: 'admin' as const };
 
@@ -102,7 +102,7 @@ async function main() {
     await sleep(500); // titles of the warm-up turns
     for (let i = 0; i < 20; i++) await turn(convs[i % CONVERSATIONS]!, '[[words:200]]');
 
-    const resolved = resolveModel(modelSources(), undefined, me);
+    const resolved = resolveModel(await modelSources(), undefined, me);
     if (!resolved) throw new Error('no model');
     const bare = async () => {
       atFetch = Number.NaN;

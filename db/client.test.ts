@@ -49,9 +49,9 @@ test('a reused statement comes back in its default mode, whatever the last calle
   assert.deepEqual(query().get(), { id: 'ann', name: 'Ann' });
 });
 
-test('chat turns through cached statements store every message in order', () => {
+test('chat turns through cached statements store every message in order', async () => {
   for (let turn = 0; turn < 3; turn++) {
-    const outcome = saveUserMessage(handle.db, {
+    const outcome = await saveUserMessage(handle.db, {
       conversationId: 'conv-cache',
       userId: 'ann',
       title: 'cache',
@@ -61,7 +61,7 @@ test('chat turns through cached statements store every message in order', () => 
       message: { id: `u${turn}`, role: 'user', parts: [{ type: 'text', text: `question ${turn}` }] },
     });
     assert.equal(outcome, 'appended');
-    saveAssistantMessage(handle.db, 'conv-cache', {
+    await saveAssistantMessage(handle.db, 'conv-cache', {
       id: `a${turn}`,
       role: 'assistant',
       parts: [{ type: 'text', text: `answer ${turn}` }],

@@ -14,7 +14,13 @@ import { processState } from '@/lib/process-state';
 import * as schema from '@/db/schema';
 
 export type Db = BetterSQLite3Database<typeof schema>;
-type Handle = { db: Db; sqlite: Database.Database; statements: number };
+type Handle = {
+  db: Db;
+  sqlite: Database.Database;
+  statements: number;
+  /** The data migration run at open (sealing stored secrets); on SQLite it has run by the time open returns. */
+  ready: Promise<unknown>;
+};
 
 declare module '@/lib/process-state' {
   interface OwnedSlots {
@@ -75,7 +81,7 @@ export function openDatabase(path: string, secrets: DbSecrets = { key: randomByt
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const handle: Handle = { db: undefined as unknown as Db, sqlite, statements: 0 };
+  const handle: Handle = { db: undefined as unknown as Db, sqlite, statements: 0, ready: Promise.resolve() };
   handle.db = drizzle({
     client: sqlite,
     schema,
@@ -83,7 +89,7 @@ export function openDatabase(path: string, secrets: DbSecrets = { key: randomByt
   });
   migrate(handle.db, { migrationsFolder: migrationsFolder() });
   attachSecrets(handle.db, secrets);
-  sealStoredSecrets(handle.db);
+  handle.ready = sealStoredSecrets(handle.db);
   return handle;
 }
 
@@ -100,6 +106,13 @@ function handle(): Handle {
 /** The one database handle of the process (lib/process-state.ts; migrated on first use). */
 export function getDb(): Db {
   return handle().db;
+}
+
+/** Resolves once the database is migrated and its data migration has run (rejects with why it failed). */
+export async function databaseReady(): Promise<Db> {
+  const h = handle();
+  await h.ready;
+  return h.db;
 }
 
 /** How many SQL statements drizzle has run in this process (benchmarks read it). */

@@ -60,7 +60,7 @@ export type ProcessState = {
   /** app/_server/hot-cache.ts: settings and users by id; every write path through the app invalidates them. */
   hotCache: Owned<'hotCache'>;
   /** app/_server/model-sources.ts: the admin's providers, decrypted; dropped when an admin changes one. */
-  providerSpecs: ProviderSpec[];
+  providerSpecs: Promise<ProviderSpec[]>;
   /** app/_server/tool-policy.ts: tool settings and server configs; dropped on an admin change or new tools. */
   toolPolicy: Owned<'toolPolicy'>;
   /** app/_server/turn-admission.ts: chat requests per user per minute (rebuilt when the admin's rate changes). */

@@ -7,7 +7,7 @@ export const dynamic = 'force-dynamic';
 
 export default async function ChatLayout({ children }: { children: React.ReactNode }) {
   const user = await requirePageUser();
-  const page = listConversations(getDb(), user.id, { limit: 30 });
+  const page = await listConversations(getDb(), user.id, { limit: 30 });
   const initial = {
     items: page.items.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt.toISOString() })),
     nextCursor: page.nextCursor,

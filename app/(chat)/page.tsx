@@ -22,12 +22,12 @@ export default async function NewChatPage({ searchParams }: { searchParams: Sear
   const { assistant: requested } = await searchParams;
   const id = generateId();
   const db = getDb();
-  const models = listModels(modelSources(), user);
+  const models = listModels(await modelSources(), user);
   // An admin's first-run checklist, until every step is done.
-  const setup = user.role === 'admin' ? setupStatus(user) : null;
+  const setup = user.role === 'admin' ? await setupStatus(user) : null;
   const setupOpen = setup && !(setup.provider && setup.mcp && setup.users);
   // An assistant the user cannot see (another user's, deleted) is ignored: a plain new chat.
-  const row = typeof requested === 'string' ? getVisibleAssistant(db, user.id, requested) : null;
+  const row = typeof requested === 'string' ? await getVisibleAssistant(db, user.id, requested) : null;
   const assistant = row ? presentAssistant(user, row) : null;
   const seeded: ToolSettings = assistant
     ? {
@@ -39,7 +39,7 @@ export default async function NewChatPage({ searchParams }: { searchParams: Sear
   const model = models.find((m) => m.id === assistant?.model)?.id ?? models[0]?.id ?? null;
   const offered = assistant
     ? []
-    : listVisibleAssistants(db, user.id).map((a) => ({ id: a.id, name: a.name }));
+    : (await listVisibleAssistants(db, user.id)).map((a) => ({ id: a.id, name: a.name }));
   return (
     <Chat
       key={id}

@@ -23,13 +23,13 @@ function authError(err: unknown): { status?: unknown; code?: unknown } {
 
 /** The id of the session a request is signed in with. */
 async function currentSessionId(headers: Headers): Promise<string | null> {
-  const found = await getAuth().api.getSession({ headers });
+  const found = await (await getAuth()).api.getSession({ headers });
   return found?.session.id ?? null;
 }
 
 /** The user's unexpired sessions, newest activity first; tokens never leave the server. */
 export async function listAccountSessions(user: SessionUser, headers: Headers): Promise<AccountSession[]> {
-  const ctx = await getAuth().$context;
+  const ctx = await (await getAuth()).$context;
   const current = await currentSessionId(headers);
   const now = Date.now();
   return (await ctx.internalAdapter.listSessions(user.id))
@@ -46,20 +46,20 @@ export async function listAccountSessions(user: SessionUser, headers: Headers): 
 
 /** Signs out one of the user's own sessions (another user's session id is a 404). */
 export async function revokeAccountSession(user: SessionUser, headers: Headers, id: string): Promise<void> {
-  const ctx = await getAuth().$context;
+  const ctx = await (await getAuth()).$context;
   const target = (await ctx.internalAdapter.listSessions(user.id)).find((s) => s.id === id);
   if (!target) throw notFound('Session not found.');
-  await getAuth().api.revokeSession({ body: { token: target.token }, headers });
+  await (await getAuth()).api.revokeSession({ body: { token: target.token }, headers });
 }
 
 /** Signs out every session of the user but this one. */
 export async function revokeOtherAccountSessions(headers: Headers): Promise<void> {
-  await getAuth().api.revokeOtherSessions({ headers });
+  await (await getAuth()).api.revokeOtherSessions({ headers });
 }
 
 /** The user's own name (through the auth library, which also refreshes the session's user). */
 export async function renameAccount(user: SessionUser, headers: Headers, name: string): Promise<void> {
-  await getAuth().api.updateUser({ body: { name }, headers });
+  await (await getAuth()).api.updateUser({ body: { name }, headers });
   invalidateUser(user.id);
 }
 
@@ -72,7 +72,7 @@ export async function changeAccountPassword(
   input: { currentPassword: string; newPassword: string },
 ): Promise<void> {
   try {
-    await getAuth().api.changePassword({ body: { ...input, revokeOtherSessions: true }, headers });
+    await (await getAuth()).api.changePassword({ body: { ...input, revokeOtherSessions: true }, headers });
   } catch (err) {
     const { status, code } = authError(err);
     if (code === 'INVALID_PASSWORD')
@@ -102,10 +102,10 @@ const lastAdminError = () =>
 export async function deleteAccountAndData(userId: string): Promise<void> {
   const db = getDb();
   // The last admin is refused before anything else happens (their running answers go on).
-  if (isLastAdmin(db, userId)) throw lastAdminError();
-  for (const id of conversationIdsOf(db, userId)) await stopTurn(id);
-  const blobs = blobsOfUser(db, userId);
-  const outcome = deleteUserAndData(db, userId);
+  if (await isLastAdmin(db, userId)) throw lastAdminError();
+  for (const id of await conversationIdsOf(db, userId)) await stopTurn(id);
+  const blobs = await blobsOfUser(db, userId);
+  const outcome = await deleteUserAndData(db, userId);
   if (outcome === 'last-admin') throw lastAdminError();
   if (outcome === 'gone') throw notFound('User not found.');
   invalidateUser(userId);
@@ -116,7 +116,7 @@ export async function deleteAccountAndData(userId: string): Promise<void> {
 
 /** An admin sets a user's password; every session of the user ends. */
 export async function resetUserPassword(userId: string, password: string): Promise<void> {
-  const ctx = await getAuth().$context;
+  const ctx = await (await getAuth()).$context;
   const hash = await ctx.password.hash(password);
   const credential = await ctx.internalAdapter.findCredentialAccount(userId);
   if (credential) await ctx.internalAdapter.updatePassword(userId, hash);
@@ -132,12 +132,12 @@ export async function resetUserPassword(userId: string, password: string): Promi
 
 /** An admin signs a user out everywhere. */
 export async function signOutUserEverywhere(userId: string): Promise<void> {
-  const ctx = await getAuth().$context;
+  const ctx = await (await getAuth()).$context;
   await ctx.internalAdapter.deleteUserSessions(userId);
 }
 
 /** Whether the user has a password (an account made through single sign-on may have none). */
 export async function hasPassword(userId: string): Promise<boolean> {
-  const ctx = await getAuth().$context;
+  const ctx = await (await getAuth()).$context;
   return Boolean((await ctx.internalAdapter.findCredentialAccount(userId))?.password);
 }

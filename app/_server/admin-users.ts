@@ -13,7 +13,7 @@ import type { CreateUser, UpdateUser } from '@/lib/schemas/users';
  * connections: what they may use is decided anew on their next request.
  */
 export async function changeUser(id: string, patch: UpdateUser): Promise<PublicUser | null> {
-  const row = updateUser(getDb(), id, patch);
+  const row = await updateUser(getDb(), id, patch);
   invalidateUser(id);
   if (row && (patch.disabled || patch.role)) await getPool().closeAllOfUser(id);
   return row;
@@ -21,7 +21,7 @@ export async function changeUser(id: string, patch: UpdateUser): Promise<PublicU
 
 /** An admin creates an account directly (works while self sign-up is closed). */
 export async function createUserAsAdmin(input: CreateUser): Promise<PublicUser> {
-  const ctx = await getAuth().$context;
+  const ctx = await (await getAuth()).$context;
   const email = input.email.toLowerCase();
   if (await ctx.internalAdapter.findUserByEmail(email)) {
     throw new AppError('conflict', 'A user with this email exists.', { email: 'is already registered' });
@@ -36,7 +36,7 @@ export async function createUserAsAdmin(input: CreateUser): Promise<PublicUser> 
     accountId: created.id,
     password: await ctx.password.hash(input.password),
   });
-  const row = getUserById(getDb(), created.id);
+  const row = await getUserById(getDb(), created.id);
   if (!row) throw new Error('created user not found');
   return row;
 }

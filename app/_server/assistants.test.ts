@@ -33,7 +33,7 @@ const alice: SessionUser = { id: 'alice', name: 'Alice', email: 'alice@example.c
 const bob: SessionUser = { id: 'bob', name: 'Bob', email: 'bob@example.com', role: 'user' };
 const root: SessionUser = { id: 'root', name: 'Root', email: 'root@example.com', role: 'admin' };
 
-before(() => {
+before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'assistants-'));
   const handle = openDatabase(join(dir, 'test.db'));
   db = handle.db;
@@ -45,16 +45,16 @@ before(() => {
     McpServerConfigSchema.parse({ name, transport: 'stdio', command: 'true', scope: 'user', allow });
   getPool().sync([server('everyone', ['*']), server('admins', ['admin'])]);
 });
-after(() => {
+after(async () => {
   getPool().sync([]);
   close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 /** Runs fn and returns the AppError it throws. */
-function refused(fn: () => unknown): AppError {
+async function refused(fn: () => unknown): Promise<AppError> {
   try {
-    fn();
+    await fn();
   } catch (err) {
     assert.ok(err instanceof AppError, String(err));
     return err;
@@ -63,64 +63,75 @@ function refused(fn: () => unknown): AppError {
 }
 
 describe('ownership', () => {
-  test("a user sees their own and the shared assistants, never another user's personal one (404)", () => {
-    const mine = createAssistant(db, alice, { name: 'Alice writer', instructions: 'Write well.' });
-    const shared = createAssistant(db, root, { name: 'Team', instructions: 'Be kind.', shared: true });
-    const rootOwn = createAssistant(db, root, { name: 'Root private', instructions: 'x' });
-    const bobs = listVisibleAssistants(db, bob.id).map((a) => a.id);
+  test("a user sees their own and the shared assistants, never another user's personal one (404)", async () => {
+    const mine = await createAssistant(db, alice, { name: 'Alice writer', instructions: 'Write well.' });
+    const shared = await createAssistant(db, root, { name: 'Team', instructions: 'Be kind.', shared: true });
+    const rootOwn = await createAssistant(db, root, { name: 'Root private', instructions: 'x' });
+    const bobs = (await listVisibleAssistants(db, bob.id)).map((a) => a.id);
     assert.ok(bobs.includes(shared.id));
     assert.ok(!bobs.includes(mine.id) && !bobs.includes(rootOwn.id));
-    assert.equal(refused(() => assistantForChat(db, bob.id, mine.id)).code, 'not_found');
-    assert.equal(refused(() => changeAssistant(db, bob, mine.id, { name: 'Mine now' })).code, 'not_found');
-    assert.equal(refused(() => removeAssistant(db, bob, mine.id)).code, 'not_found');
+    assert.equal((await refused(() => assistantForChat(db, bob.id, mine.id))).code, 'not_found');
+    assert.equal(
+      (await refused(() => changeAssistant(db, bob, mine.id, { name: 'Mine now' }))).code,
+      'not_found',
+    );
+    assert.equal((await refused(() => removeAssistant(db, bob, mine.id))).code, 'not_found');
     // Another admin's personal assistant is not theirs either.
-    assert.equal(refused(() => changeAssistant(db, alice, rootOwn.id, { name: 'x' })).code, 'not_found');
-    assert.equal(assistantForChat(db, bob.id, shared.id).name, 'Team');
+    assert.equal(
+      (await refused(() => changeAssistant(db, alice, rootOwn.id, { name: 'x' }))).code,
+      'not_found',
+    );
+    assert.equal((await assistantForChat(db, bob.id, shared.id)).name, 'Team');
   });
 
-  test('only admins share, change or delete a shared assistant (403)', () => {
-    const err = refused(() => createAssistant(db, alice, { name: 'Mine', instructions: 'x', shared: true }));
+  test('only admins share, change or delete a shared assistant (403)', async () => {
+    const err = await refused(() =>
+      createAssistant(db, alice, { name: 'Mine', instructions: 'x', shared: true }),
+    );
     assert.equal(err.code, 'forbidden');
     assert.deepEqual(err.fields, { shared: 'admins only' });
-    const own = createAssistant(db, alice, { name: 'Own', instructions: 'x' });
-    assert.equal(refused(() => changeAssistant(db, alice, own.id, { shared: true })).code, 'forbidden');
+    const own = await createAssistant(db, alice, { name: 'Own', instructions: 'x' });
+    assert.equal(
+      (await refused(() => changeAssistant(db, alice, own.id, { shared: true }))).code,
+      'forbidden',
+    );
 
-    const shared = createAssistant(db, root, { name: 'Shared', instructions: 'x', shared: true });
+    const shared = await createAssistant(db, root, { name: 'Shared', instructions: 'x', shared: true });
     assert.equal(presentAssistant(alice, shared).editable, false);
     assert.equal(presentAssistant(root, shared).editable, true);
     assert.equal(
-      refused(() => changeAssistant(db, alice, shared.id, { name: 'Hijacked' })).code,
+      (await refused(() => changeAssistant(db, alice, shared.id, { name: 'Hijacked' }))).code,
       'forbidden',
     );
-    assert.equal(refused(() => removeAssistant(db, alice, shared.id)).code, 'forbidden');
-    assert.equal(assistantForChat(db, alice.id, shared.id).name, 'Shared');
-    assert.equal(changeAssistant(db, root, shared.id, { name: 'Renamed' }).name, 'Renamed');
-    removeAssistant(db, root, shared.id);
-    assert.equal(refused(() => assistantForChat(db, alice.id, shared.id)).code, 'not_found');
+    assert.equal((await refused(() => removeAssistant(db, alice, shared.id))).code, 'forbidden');
+    assert.equal((await assistantForChat(db, alice.id, shared.id)).name, 'Shared');
+    assert.equal((await changeAssistant(db, root, shared.id, { name: 'Renamed' })).name, 'Renamed');
+    await removeAssistant(db, root, shared.id);
+    assert.equal((await refused(() => assistantForChat(db, alice.id, shared.id))).code, 'not_found');
   });
 });
 
 describe('validation', () => {
-  test('a server the author may not use is refused, naming the field; one they may use is kept', () => {
-    const err = refused(() =>
+  test('a server the author may not use is refused, naming the field; one they may use is kept', async () => {
+    const err = await refused(() =>
       createAssistant(db, alice, { name: 'Sneaky', instructions: 'x', servers: ['everyone', 'admins'] }),
     );
     assert.equal(err.code, 'bad_request');
     assert.match(err.fields?.servers ?? '', /admins/);
-    const ok = createAssistant(db, alice, { name: 'Fine', instructions: 'x', servers: ['everyone'] });
+    const ok = await createAssistant(db, alice, { name: 'Fine', instructions: 'x', servers: ['everyone'] });
     assert.deepEqual(ok.servers, ['everyone']);
     assert.equal(
-      refused(() => changeAssistant(db, alice, ok.id, { servers: ['admins'] })).code,
+      (await refused(() => changeAssistant(db, alice, ok.id, { servers: ['admins'] }))).code,
       'bad_request',
     );
     assert.deepEqual(
-      createAssistant(db, root, { name: 'A', instructions: 'x', servers: ['admins'] }).servers,
+      (await createAssistant(db, root, { name: 'A', instructions: 'x', servers: ['admins'] })).servers,
       ['admins'],
     );
   });
 
-  test('a shared assistant shows a user only the servers they may use', () => {
-    const shared = createAssistant(db, root, {
+  test('a shared assistant shows a user only the servers they may use', async () => {
+    const shared = await createAssistant(db, root, {
       name: 'Ops',
       instructions: 'x',
       servers: ['everyone', 'admins'],
@@ -130,7 +141,7 @@ describe('validation', () => {
     assert.deepEqual(presentAssistant(root, shared).servers, ['everyone', 'admins']);
   });
 
-  test('the body schema: name required, instructions capped, temperature 0..2, no unknown fields', () => {
+  test('the body schema: name required, instructions capped, temperature 0..2, no unknown fields', async () => {
     const fields = (body: unknown) => {
       const r = AssistantCreateSchema.safeParse(body);
       return r.success ? null : r.error.issues.map((i) => i.path.join('.'));
@@ -151,7 +162,7 @@ describe('validation', () => {
 
 describe('a chat started with an assistant', () => {
   test("the new conversation takes its instructions and settings; the request's tool settings win", async () => {
-    const a = createAssistant(db, alice, {
+    const a = await createAssistant(db, alice, {
       name: 'Poet',
       instructions: 'Answer in verse.',
       toolMode: 'off',
@@ -167,7 +178,7 @@ describe('a chat started with an assistant', () => {
     const input = await persistInput(db, {
       userId: alice.id,
       body,
-      loaded: loadTurn(db, alice.id, body),
+      loaded: await loadTurn(db, alice.id, body),
       modelId: 'm1',
       userParts: async () => [{ type: 'text', text: 'hi' }],
       seed: assistantSeed(a),
@@ -175,19 +186,19 @@ describe('a chat started with an assistant', () => {
     assert.equal(input.settings.instructions, 'Answer in verse.');
     assert.equal(input.settings.temperature, 0.3);
     assert.equal(input.settings.toolMode, 'auto');
-    const row = getOwnConversation(db, alice.id, 'conv-assist-1');
+    const row = await getOwnConversation(db, alice.id, 'conv-assist-1');
     assert.equal(row?.assistantId, a.id);
     assert.equal(row?.instructions, 'Answer in verse.');
     assert.deepEqual(row?.toolServers, ['everyone']);
 
     // Deleting the assistant keeps the conversation's own instructions.
-    removeAssistant(db, alice, a.id);
-    const after = getOwnConversation(db, alice.id, 'conv-assist-1');
+    await removeAssistant(db, alice, a.id);
+    const after = await getOwnConversation(db, alice.id, 'conv-assist-1');
     assert.equal(after?.assistantId, null);
     assert.equal(after?.instructions, 'Answer in verse.');
   });
 
-  test('the system message: the instructions first, then the host guidance', () => {
+  test('the system message: the instructions first, then the host guidance', async () => {
     const host = systemMessage(null);
     assert.ok(host.length > 0);
     assert.equal(systemMessage('   '), host);

@@ -60,10 +60,10 @@ export function presentAssistant(user: Principal, row: AssistantRow): AssistantV
 }
 
 /** 400 naming the field when the model or a server is not one the author may use. */
-function assertUsable(user: Principal, values: Partial<AssistantValues>): void {
+async function assertUsable(user: Principal, values: Partial<AssistantValues>): Promise<void> {
   const fields: Record<string, string> = {};
   if (values.model) {
-    const models = listModels(modelSources(), user);
+    const models = listModels(await modelSources(), user);
     if (!models.some((m) => m.id === values.model)) fields.model = 'is not one of the models you may use';
   }
   if (values.servers?.length) {
@@ -92,9 +92,13 @@ function values(input: AssistantCreate | AssistantPatch): Partial<AssistantValue
   return out;
 }
 
-export function createAssistant(db: Db, user: SessionUser, input: AssistantCreate): AssistantRow {
+export async function createAssistant(
+  db: Db,
+  user: SessionUser,
+  input: AssistantCreate,
+): Promise<AssistantRow> {
   const v = values(input);
-  assertUsable(user, v);
+  await assertUsable(user, v);
   return insertAssistant(db, user.id, {
     name: input.name,
     instructions: input.instructions,
@@ -107,32 +111,37 @@ export function createAssistant(db: Db, user: SessionUser, input: AssistantCreat
 }
 
 /** The assistant if this user may change it: 404 if they cannot see it, 403 if it is shared and they are no admin. */
-function editableAssistant(db: Db, user: SessionUser, id: string): AssistantRow {
-  const row = getVisibleAssistant(db, user.id, id);
+async function editableAssistant(db: Db, user: SessionUser, id: string): Promise<AssistantRow> {
+  const row = await getVisibleAssistant(db, user.id, id);
   if (!row) throw notFound(NOT_FOUND);
   if (!canEditAssistant(user, row))
     throw new AppError('forbidden', 'Only admins can change or delete a shared assistant.');
   return row;
 }
 
-export function changeAssistant(db: Db, user: SessionUser, id: string, patch: AssistantPatch): AssistantRow {
-  editableAssistant(db, user, id);
+export async function changeAssistant(
+  db: Db,
+  user: SessionUser,
+  id: string,
+  patch: AssistantPatch,
+): Promise<AssistantRow> {
+  await editableAssistant(db, user, id);
   const v = values(patch);
   // Only what changes is checked: an admin may edit a shared assistant's instructions without holding its model.
-  assertUsable(user, v);
-  const row = updateAssistant(db, id, v);
+  await assertUsable(user, v);
+  const row = await updateAssistant(db, id, v);
   if (!row) throw notFound(NOT_FOUND);
   return row;
 }
 
-export function removeAssistant(db: Db, user: SessionUser, id: string): void {
-  editableAssistant(db, user, id);
-  deleteAssistant(db, id);
+export async function removeAssistant(db: Db, user: SessionUser, id: string): Promise<void> {
+  await editableAssistant(db, user, id);
+  await deleteAssistant(db, id);
 }
 
 /** The assistant a new chat starts with (404 when the user cannot see it). */
-export function assistantForChat(db: Db, userId: string, id: string): AssistantRow {
-  const row = getVisibleAssistant(db, userId, id);
+export async function assistantForChat(db: Db, userId: string, id: string): Promise<AssistantRow> {
+  const row = await getVisibleAssistant(db, userId, id);
   if (!row) throw notFound(NOT_FOUND);
   return row;
 }

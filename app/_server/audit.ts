@@ -5,15 +5,15 @@ import { recordAudit } from '@/db/queries/audit';
 type Actor = { id: string; email: string } | null;
 
 /** Records an admin action or a refused attempt; never throws (auditing must not break the request). */
-export function audit(
+export async function audit(
   actor: Actor,
   action: string,
   target: string | null,
   outcome: 'ok' | 'denied' | 'failed' = 'ok',
   detail?: string,
-): void {
+): Promise<void> {
   try {
-    recordAudit(getDb(), {
+    await recordAudit(getDb(), {
       userId: actor?.id ?? null,
       email: actor?.email ?? null,
       action,

@@ -77,16 +77,17 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   const headers = new Headers(req.headers);
   headers.set(AUTH_CLIENT_ADDRESS_HEADER, address);
   if (req.method === 'GET' || req.method === 'HEAD')
-    return getAuth().handler(new Request(req.url, { method: req.method, headers }));
+    return (await getAuth()).handler(new Request(req.url, { method: req.method, headers }));
 
-  if ((path === '/sign-in/email' || path === '/sign-up/email') && !passwordSignInEnabled())
+  if ((path === '/sign-in/email' || path === '/sign-up/email') && !(await passwordSignInEnabled()))
     throw new AppError('forbidden', 'Password sign-in is turned off. Sign in with single sign-on.');
 
   let text = await readBodyText(req);
   const fields = parseFields(text);
   // A password change always signs out the other sessions (the body is otherwise passed on as sent).
   if (fields && path === '/change-password') text = JSON.stringify({ ...fields, revokeOtherSessions: true });
-  const forward = () => getAuth().handler(new Request(req.url, { method: req.method, headers, body: text }));
+  const forward = async () =>
+    (await getAuth()).handler(new Request(req.url, { method: req.method, headers, body: text }));
   if (path !== '/sign-in/email' || typeof fields?.email !== 'string') return forward();
 
   const account = fields.email.trim().toLowerCase();

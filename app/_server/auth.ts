@@ -47,11 +47,8 @@ function ssoProviderConfig(sso: SsoConfig): GenericOAuthConfig {
   };
 }
 
-function createAuth() {
+function createAuth(sso: SsoConfig | null) {
   const env = getEnv();
-  // Read when the instance is built; an admin's change drops the instance (invalidateAuth) so the
-  // next request builds one with the new provider, without a restart.
-  const sso = getSsoProvider(getDb())?.config ?? null;
   return betterAuth({
     database: drizzleAdapter(getDb(), { provider: 'sqlite', schema }),
     secret: env.AUTH_SECRET,
@@ -72,9 +69,9 @@ function createAuth() {
     },
     user: {
       /** Identities from the provider: allowed email domain, verified email (lib/sso.ts). */
-      validateUserInfo: ({ user, source }) => {
+      validateUserInfo: async ({ user, source }) => {
         if (source.method !== 'oauth' || source.oauth?.providerId !== SSO_PROVIDER_ID) return;
-        const current = getSsoProvider(getDb())?.config;
+        const current = (await getSsoProvider(getDb()))?.config;
         if (!current)
           return { error: 'sso_not_configured', errorDescription: 'Single sign-on is not set up.' };
         return (
@@ -111,10 +108,10 @@ function createAuth() {
           // The first account becomes admin; after that, self sign-up needs the admin's "signupOpen".
           before: async (data, ctx) => {
             const db = getDb();
-            if (countUsers(db) === 0) return { data: { ...data, role: 'admin' } };
+            if ((await countUsers(db)) === 0) return { data: { ...data, role: 'admin' } };
             // Through single sign-on (the allowed domains are the gate): always an ordinary user.
             if (ctx?.path?.startsWith('/callback/')) return { data: { ...data, role: 'user' } };
-            if (ctx?.path === '/sign-up/email' && !getSetting(db, 'signupOpen')) {
+            if (ctx?.path === '/sign-up/email' && !(await getSetting(db, 'signupOpen'))) {
               throw new APIError('FORBIDDEN', {
                 message: 'Sign-up is closed. Ask an admin to create your account.',
               });
@@ -126,7 +123,7 @@ function createAuth() {
       session: {
         create: {
           before: async (data) => {
-            const owner = getUserById(getDb(), data.userId);
+            const owner = await getUserById(getDb(), data.userId);
             if (!owner || owner.disabled)
               throw new APIError('FORBIDDEN', { message: 'This account is disabled.' });
             return { data };
@@ -142,12 +139,21 @@ export type Auth = ReturnType<typeof createAuth>;
 
 declare module '@/lib/process-state' {
   interface OwnedSlots {
-    auth: Auth;
+    auth: Promise<Auth>;
   }
 }
 
-export function getAuth(): Auth {
-  return processState('auth', createAuth);
+/**
+ * The auth instance, built with the single sign-on provider read when it is built; an admin's change
+ * drops it (invalidateAuth) so the next request builds one with the new provider, without a restart.
+ */
+export function getAuth(): Promise<Auth> {
+  return processState('auth', () => {
+    const built = getSsoProvider(getDb()).then((stored) => createAuth(stored?.config ?? null));
+    // A failed read is not kept: the next request builds it again.
+    built.catch(() => dropProcessState('auth'));
+    return built;
+  });
 }
 
 /** After the admin changes single sign-on: the next request builds the instance with the new provider. */

@@ -63,7 +63,7 @@ function approvalSecret(): string {
  * server-side job (it outlives this request) and answer with its stream. Stop, not a disconnect, ends it.
  */
 export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<Response> {
-  const settings = cachedSettings();
+  const settings = await cachedSettings();
   const release = once(admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns));
   let turn: TurnHandle | undefined;
   try {
@@ -102,7 +102,7 @@ function once(fn: () => void): () => void {
  */
 async function claimConversation(user: SessionUser, body: ChatPost): Promise<TurnHandle> {
   if ('message' in body && isTurnRunning(body.id)) {
-    const stored = loadConversation(getDb(), user.id, body.id);
+    const stored = await loadConversation(getDb(), user.id, body.id);
     const same = stored.messages.find((m) => m.id === body.message.id);
     if (stored.row && same) {
       // An edit sent under the stored id is refused before it could stop anything.
@@ -119,19 +119,19 @@ async function prepareTurn(
   user: SessionUser,
   body: ChatPost,
   abortSignal: AbortSignal,
-  settings: ReturnType<typeof getSettings>,
+  settings: Awaited<ReturnType<typeof getSettings>>,
   release: () => void,
 ): Promise<{ stream: ReadableStream<UIMessageChunk>; preamble: UIMessageChunk[] }> {
   const db = getDb();
   // One read: the conversation and its messages (a turn costs this, one insert before the model, one after).
-  const loaded = loadTurn(db, user.id, body);
+  const loaded = await loadTurn(db, user.id, body);
   // A new conversation started with an assistant (404 when the user cannot see it) takes its settings;
   // its model only if this user may use it (a shared assistant may name a model limited to others).
   const assistant =
     'message' in body && body.assistantId && !loaded.row
-      ? assistantForChat(db, user.id, body.assistantId)
+      ? await assistantForChat(db, user.id, body.assistantId)
       : null;
-  const sources = modelSources();
+  const sources = await modelSources();
   const assistantModel =
     assistant?.model && listModels(sources, user).some((m) => m.id === assistant.model)
       ? assistant.model
@@ -148,7 +148,7 @@ async function prepareTurn(
   // The answer follows the turn's user message (or continues the answer that awaited approvals).
   const answerParent = input.history.at(-1)?.role === 'user' ? input.history.at(-1)?.id : undefined;
   if (!resolved) {
-    persistFailure(db, body.id, NO_PROVIDER_MESSAGE, answerParent);
+    await persistFailure(db, body.id, NO_PROVIDER_MESSAGE, answerParent);
     throw new AppError('unavailable', NO_PROVIDER_MESSAGE);
   }
   const conversation = input.settings;
@@ -175,10 +175,10 @@ async function prepareTurn(
         `This model cannot view images: ${name} was not sent to it. Pick a model that can, to ask about it.`,
     ),
     abortSignal,
-    save: (message) => {
+    save: async (message) => {
       ended = message.metadata;
       try {
-        persistAnswer(db, body.id, message, answerParent);
+        await persistAnswer(db, body.id, message, answerParent);
         if (titled)
           startTitle(db, { conversationId: body.id, model: resolved.model, history, answer: message });
       } finally {

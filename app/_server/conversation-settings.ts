@@ -9,10 +9,11 @@ import type { ToolSettings } from '@/lib/schemas/chat';
  * API tool settings → DB columns (only the fields given). Step and tool-call limits above the admin's
  * current ones are refused (400): every way a user sets them (PATCH, a new chat's first message) comes here.
  */
-export function toolSettingsPatch(
+export async function toolSettingsPatch(
   s: ToolSettings,
-  ceilings: LimitCeilings = cachedSettings(),
-): ConversationPatch {
+  ceilings?: LimitCeilings,
+): Promise<ConversationPatch> {
+  ceilings ??= await cachedSettings();
   assertWithinCeilings(s, ceilings);
   return {
     ...(s.toolMode !== undefined ? { toolMode: s.toolMode } : {}),

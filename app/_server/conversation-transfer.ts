@@ -32,7 +32,7 @@ export async function exportConversation(
   format: 'md' | 'json',
 ): Promise<Response> {
   const db = getDb();
-  const c = getOwnConversation(db, user.id, id);
+  const c = await getOwnConversation(db, user.id, id);
   if (!c) throw notFound('Conversation not found.');
   const headers = (type: string, ext: string) => ({
     'content-type': type,
@@ -40,7 +40,7 @@ export async function exportConversation(
     'cache-control': 'no-store',
   });
   if (format === 'md')
-    return new Response(conversationToMarkdown(c.title, listMessages(db, id)), {
+    return new Response(conversationToMarkdown(c.title, await listMessages(db, id)), {
       headers: headers('text/markdown; charset=utf-8', 'md'),
     });
   const body = {
@@ -48,8 +48,8 @@ export async function exportConversation(
     title: c.title,
     model: c.model,
     createdAt: c.createdAt.toISOString(),
-    selectedId: selectedLeaf(db, id),
-    messages: await inlineFiles(user.id, listMessageTree(db, id)),
+    selectedId: await selectedLeaf(db, id),
+    messages: await inlineFiles(user.id, await listMessageTree(db, id)),
   };
   return new Response(JSON.stringify(body, null, 2), { headers: headers('application/json', 'json') });
 }
@@ -64,7 +64,7 @@ async function inlineFiles<M extends { parts: ChatPart[] }>(userId: string, mess
         m.parts.map(async (p): Promise<ChatPart> => {
           if (p.type !== 'file') return p;
           const id = fileIdOf(p.url);
-          const row = id ? getOwnFile(db, userId, id) : null;
+          const row = id ? await getOwnFile(db, userId, id) : null;
           if (!row) return p;
           const data = (await readBlob(row)).toString('base64');
           return { ...p, url: `data:${row.mediaType};base64,${data}` };
@@ -93,7 +93,7 @@ async function importFiles(userId: string, parts: ChatPart[]): Promise<ChatPart[
           const stored = await storeFile(userId, Buffer.from(base64, 'base64'), name);
           return { type: 'file', mediaType: stored.mediaType, url: stored.url, filename: stored.name };
         }
-        return ownFilePart(userId, p.url);
+        return await ownFilePart(userId, p.url);
       } catch (err) {
         const why = err instanceof AppError ? err.message : 'not included';
         return { type: 'text', text: `_(attachment ${name} not imported: ${why})_` };
@@ -133,7 +133,7 @@ export async function importConversation(
       metadata: { imported: true, ...(m.metadata?.interrupted ? { interrupted: true } : {}) },
     })),
   );
-  createConversationWithMessages(getDb(), {
+  await createConversationWithMessages(getDb(), {
     id,
     userId: user.id,
     title: input.title,

@@ -10,20 +10,20 @@ import type { ChatMessage } from '@/lib/schemas/chat';
 import type { SessionUser } from '@/app/_server/session';
 import { AppError, notFound } from '@/lib/errors';
 
-function assertOwn(user: SessionUser, id: string): void {
-  if (!getOwnConversation(getDb(), user.id, id)) throw notFound('Conversation not found.');
+async function assertOwn(user: SessionUser, id: string): Promise<void> {
+  if (!(await getOwnConversation(getDb(), user.id, id))) throw notFound('Conversation not found.');
 }
 
 /** GET /api/chat/[id]/stream: the running turn replayed from its start, then live; 204 when none runs. */
-export function resumeTurn(user: SessionUser, id: string): Response {
-  assertOwn(user, id);
+export async function resumeTurn(user: SessionUser, id: string): Promise<Response> {
+  await assertOwn(user, id);
   const stream = readTurn(id);
   return stream ? turnResponse(stream) : new Response(null, { status: 204 });
 }
 
 /** POST /api/chat/[id]/stop: stops the turn from any tab; answers once its partial answer is stored. */
 export async function stopOwnTurn(user: SessionUser, id: string): Promise<{ stopped: boolean }> {
-  assertOwn(user, id);
+  await assertOwn(user, id);
   return { stopped: await stopTurn(id) };
 }
 
@@ -32,11 +32,11 @@ export async function stopOwnTurn(user: SessionUser, id: string): Promise<{ stop
  * its attachments go too, unless another message (of another conversation of the owner) still refers to them.
  */
 export async function deleteOwnConversation(user: SessionUser, id: string): Promise<void> {
-  assertOwn(user, id);
+  await assertOwn(user, id);
   await stopTurn(id);
   // Every version's files, not only the selected path's.
-  const attached = listMessageTree(getDb(), id).flatMap((m) => fileIdsOf(m.parts));
-  if (!deleteConversation(getDb(), user.id, id)) throw notFound('Conversation not found.');
+  const attached = (await listMessageTree(getDb(), id)).flatMap((m) => fileIdsOf(m.parts));
+  if (!(await deleteConversation(getDb(), user.id, id))) throw notFound('Conversation not found.');
   await releaseFiles(attached);
 }
 
@@ -45,20 +45,20 @@ export async function deleteOwnConversation(user: SessionUser, id: string): Prom
  * (its answer ends the path it started on). Returns the path from that message down to its new leaf,
  * with the versions of each of those messages that has more than one.
  */
-export function selectOwnVersion(
+export async function selectOwnVersion(
   user: SessionUser,
   id: string,
   messageId: string,
-): { messages: ChatMessage[]; siblings: Record<string, string[]> } {
-  assertOwn(user, id);
+): Promise<{ messages: ChatMessage[]; siblings: Record<string, string[]> }> {
+  await assertOwn(user, id);
   if (isTurnRunning(id))
     throw new AppError('conflict', 'An answer is still being written here. Wait for it, or stop it first.');
   const db = getDb();
-  const messages = selectVersion(db, id, messageId);
+  const messages = await selectVersion(db, id, messageId);
   if (!messages) throw notFound('Message not found.');
   return {
     messages,
-    siblings: siblingsOf(
+    siblings: await siblingsOf(
       db,
       id,
       messages.map((m) => m.id),

@@ -32,7 +32,7 @@ const root = mkdtempSync(join(tmpdir(), 'files-'));
 const saved = { ...process.env };
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
 
-before(() => {
+before(async () => {
   resetProcessState();
   process.env.DATABASE_PATH = join(root, 'data', 'app.db');
   process.env.MAX_UPLOAD_MB = '0.01'; // 10 KB
@@ -42,7 +42,7 @@ before(() => {
       .values({ id, name: id, email: `${id}@example.com` })
       .run();
 });
-after(() => {
+after(async () => {
   resetProcessState();
   process.env = { ...saved };
   rmSync(root, { recursive: true, force: true });
@@ -78,7 +78,7 @@ test('an upload is stored by content for its owner and answers { id, url, name, 
     { name: file.name, mediaType: file.mediaType, size: file.size },
     { name: 'cat.png', mediaType: 'image/png', size: PNG.length },
   );
-  const row = findReadableFile(file.id, { userId: 'alice' });
+  const row = await findReadableFile(file.id, { userId: 'alice' });
   assert.deepEqual(new Uint8Array(await readBlob(row)), PNG);
   // Same bytes again (even by another user): a new file of theirs, one blob on disk, private to the owner.
   const again = await upload('bob', PNG, 'copy.png');
@@ -129,21 +129,24 @@ test('over the MAX_UPLOAD_MB limit is a 413; a type the content does not back is
 test('a PDF is read once at upload; its text is what the model gets', async () => {
   const file = await upload('alice', minimalPdf(['Invoice total 42 EUR']), 'invoice.pdf');
   assert.equal(file.mediaType, 'application/pdf');
-  assert.match(await readFileText(findReadableFile(file.id, { userId: 'alice' })), /Invoice total 42 EUR/);
+  assert.match(
+    await readFileText(await findReadableFile(file.id, { userId: 'alice' })),
+    /Invoice total 42 EUR/,
+  );
   await rejects(upload('alice', '%PDF-1.4\nbroken', 'broken.pdf'), 'bad_request');
 });
 
 test('files are served as downloads (images inline), never sniffed, never as HTML', async () => {
   const html = await upload('alice', '<html><script>alert(1)</script></html>', 'page.html', 'text/html');
   assert.equal(html.mediaType, 'text/plain');
-  const row = findReadableFile(html.id, { userId: 'alice' });
+  const row = await findReadableFile(html.id, { userId: 'alice' });
   const res = fileResponse(row, await readBlob(row), new Request('http://localhost/'), false);
   assert.equal(res.headers.get('content-type'), 'text/plain; charset=utf-8');
   assert.match(res.headers.get('content-disposition') ?? '', /^attachment; filename="page.html"/);
   assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
   assert.match(res.headers.get('content-security-policy') ?? '', /sandbox/);
   const image = await upload('alice', PNG, 'ünïcode "cat".png');
-  const imageRow = findReadableFile(image.id, { userId: 'alice' });
+  const imageRow = await findReadableFile(image.id, { userId: 'alice' });
   const shown = fileResponse(imageRow, await readBlob(imageRow), new Request('http://localhost/'), false);
   assert.equal(shown.headers.get('content-type'), 'image/png');
   assert.equal(
@@ -159,7 +162,7 @@ test('a share reads only the files its snapshot includes, and only its owner’s
   const bobs = await upload('bob', 'bob text', 'bob.txt');
   db.insert(conversations).values({ id: 'conv-share-1', userId: 'alice', title: 't' }).run();
   const token = 'T'.repeat(32);
-  createShare(db, {
+  await createShare(db, {
     token,
     conversationId: 'conv-share-1',
     userId: 'alice',
@@ -175,7 +178,7 @@ test('a share reads only the files its snapshot includes, and only its owner’s
       },
     ],
   });
-  assert.equal(findReadableFile(shared.id, { share: token }).id, shared.id);
+  assert.equal((await findReadableFile(shared.id, { share: token })).id, shared.id);
   await rejects(() => findReadableFile(other.id, { share: token }), 'not_found');
   await rejects(() => findReadableFile(bobs.id, { share: token }), 'not_found');
   await rejects(() => findReadableFile(shared.id, { share: 'U'.repeat(32) }), 'not_found');
@@ -185,7 +188,7 @@ test('releasing files deletes those no message refers to, and a blob once no fil
   const db = getDb();
   const kept = await upload('alice', 'kept by a message', 'kept.txt');
   const dropped = await upload('alice', 'dropped', 'dropped.txt');
-  const droppedBlob = await readBlob(findReadableFile(dropped.id, { userId: 'alice' }));
+  const droppedBlob = await readBlob(await findReadableFile(dropped.id, { userId: 'alice' }));
   assert.ok(droppedBlob.length);
   db.insert(conversations).values({ id: 'conv-keep-1', userId: 'alice', title: 't' }).run();
   db.insert(messages)
@@ -198,7 +201,7 @@ test('releasing files deletes those no message refers to, and a blob once no fil
     })
     .run();
   await releaseFiles([kept.id, dropped.id]);
-  assert.equal(findReadableFile(kept.id, { userId: 'alice' }).id, kept.id);
+  assert.equal((await findReadableFile(kept.id, { userId: 'alice' })).id, kept.id);
   await rejects(() => findReadableFile(dropped.id, { userId: 'alice' }), 'not_found');
   const sha = (await import('node:crypto')).createHash('sha256').update('dropped').digest('hex');
   assert.equal(existsSync(join(root, 'data', 'files', sha.slice(0, 2), sha)), false);
@@ -292,11 +295,11 @@ test('a JSON export carries the files; an import stores them for the importer; d
       },
     );
     const { id } = await importConversation(bob, exported);
-    const parts = listMessages(db, id)[0]?.parts ?? [];
+    const parts = (await listMessages(db, id))[0]?.parts ?? [];
     const mine = parts[1];
     assert.ok(mine?.type === 'file');
     assert.notEqual(mine.url, image.url);
-    const row = findReadableFile(mine.url.split('/').at(-1) ?? '', { userId: 'bob' });
+    const row = await findReadableFile(mine.url.split('/').at(-1) ?? '', { userId: 'bob' });
     assert.deepEqual(new Uint8Array(await readBlob(row)), PNG);
     assert.deepEqual(
       parts.slice(2).map((p) => p.type === 'text' && p.text.replace(/:.*$/, '')),
@@ -306,7 +309,7 @@ test('a JSON export carries the files; an import stores them for the importer; d
     // Alice deletes her conversation: her file goes; bob's copy (same bytes, same blob) stays readable.
     await deleteOwnConversation(alice, 'conv-export-1');
     await rejects(() => findReadableFile(image.id, { userId: 'alice' }), 'not_found');
-    assert.deepEqual(new Uint8Array(await readBlob(findReadableFile(row.id, { userId: 'bob' }))), PNG);
+    assert.deepEqual(new Uint8Array(await readBlob(await findReadableFile(row.id, { userId: 'bob' }))), PNG);
   } finally {
     process.env.MAX_UPLOAD_MB = '0.01';
     resetProcessState();
@@ -335,8 +338,8 @@ test('files uploaded but never sent are swept a day later; sent or shared ones s
     db.update(files).set({ createdAt: dayAgo }).where(eq(files.id, f.id)).run();
   await upload('bob', 'next upload', 'next.txt');
   await rejects(() => findReadableFile(unsent.id, { userId: 'bob' }), 'not_found');
-  assert.equal(findReadableFile(sentFile.id, { userId: 'bob' }).id, sentFile.id);
-  assert.equal(findReadableFile(fresh.id, { userId: 'bob' }).id, fresh.id);
+  assert.equal((await findReadableFile(sentFile.id, { userId: 'bob' })).id, sentFile.id);
+  assert.equal((await findReadableFile(fresh.id, { userId: 'bob' })).id, fresh.id);
 });
 
 test("at start, blobs no file row keeps (a deleted account's) leave the disk", async () => {
@@ -356,7 +359,7 @@ test("at start, blobs no file row keeps (a deleted account's) leave the disk", a
   assert.equal(await sweepOrphanBlobs(), 1);
   assert.equal(existsSync(path('bob account deleted')), false);
   assert.equal(existsSync(path('alice keeps this')), true);
-  assert.ok(findReadableFile(kept.id, { userId: 'alice' }));
+  assert.ok(await findReadableFile(kept.id, { userId: 'alice' }));
 });
 
 test("deleting an account removes its uploads' bytes at once, except those another user's file keeps", async () => {
@@ -372,5 +375,5 @@ test("deleting an account removes its uploads' bytes at once, except those anoth
   await rejects(() => findReadableFile(own.id, { userId: 'carol' }), 'not_found');
   assert.equal(existsSync(path('only carol has this')), false);
   assert.equal(existsSync(path('alice has this too')), true);
-  assert.ok(findReadableFile(alices.id, { userId: 'alice' }));
+  assert.ok(await findReadableFile(alices.id, { userId: 'alice' }));
 });

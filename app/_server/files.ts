@@ -127,7 +127,7 @@ export async function storeFile(userId: string, bytes: Uint8Array, fileName: str
     }
     await writePrivate(textPath(sha256), text);
   }
-  const row = insertFile(getDb(), {
+  const row = await insertFile(getDb(), {
     id: randomBytes(16).toString('base64url'),
     userId,
     sha256,
@@ -145,7 +145,7 @@ export const UNSENT_FILE_MS = 24 * 60 * 60 * 1000;
 /** Deletes a few of the user's files older than UNSENT_FILE_MS that no message or share refers to. */
 export async function sweepUnsent(userId: string, now = Date.now()): Promise<void> {
   const db = getDb();
-  const old = oldFilesOf(db, userId, new Date(now - UNSENT_FILE_MS), 20);
+  const old = await oldFilesOf(db, userId, new Date(now - UNSENT_FILE_MS), 20);
   await releaseFiles(old.map((row) => row.id));
 }
 
@@ -153,18 +153,21 @@ export async function sweepUnsent(userId: string, now = Date.now()): Promise<voi
  * A file for GET /api/files/[id]: the owner's, or — with `share` — one that the share's snapshot
  * includes. Anything else (unknown, another user's, not in that share) is the same 404.
  */
-export function findReadableFile(id: string, opts: { userId?: string; share?: string }): FileRow {
+export async function findReadableFile(
+  id: string,
+  opts: { userId?: string; share?: string },
+): Promise<FileRow> {
   if (!FILE_ID.test(id)) throw notFound('File not found.');
   const db = getDb();
   if (opts.share !== undefined) {
     if (!SHARE_TOKEN.test(opts.share)) throw notFound('File not found.');
-    const share = getShareByToken(db, opts.share);
+    const share = await getShareByToken(db, opts.share);
     const included = share?.snapshot.some((m) => m.parts.some((p) => p.type === 'file' && p.id === id));
-    const row = included ? getFile(db, id) : null;
+    const row = included ? await getFile(db, id) : null;
     if (!row || row.userId !== share?.userId) throw notFound('File not found.');
     return row;
   }
-  const row = opts.userId ? getOwnFile(db, opts.userId, id) : null;
+  const row = opts.userId ? await getOwnFile(db, opts.userId, id) : null;
   if (!row) throw notFound('File not found.');
   return row;
 }
@@ -227,10 +230,10 @@ export function fileResponse(row: FileRow, bytes: Buffer, req: Request, shared: 
 export async function releaseFiles(ids: Iterable<string>): Promise<void> {
   const db = getDb();
   for (const id of new Set(ids)) {
-    const row = getFile(db, id);
-    if (!row || fileReferenced(db, fileUrl(id)) || fileShared(db, id)) continue;
-    deleteFileRow(db, id);
-    if (!blobInUse(db, row.sha256)) {
+    const row = await getFile(db, id);
+    if (!row || (await fileReferenced(db, fileUrl(id))) || (await fileShared(db, id))) continue;
+    await deleteFileRow(db, id);
+    if (!(await blobInUse(db, row.sha256))) {
       await rm(blobPath(row.sha256), { force: true });
       await rm(textPath(row.sha256), { force: true });
     }
@@ -241,7 +244,7 @@ export async function releaseFiles(ids: Iterable<string>): Promise<void> {
 export async function removeUnusedBlobs(sha256s: Iterable<string>): Promise<void> {
   const db = getDb();
   for (const sha of new Set(sha256s)) {
-    if (blobInUse(db, sha)) continue;
+    if (await blobInUse(db, sha)) continue;
     await rm(blobPath(sha), { force: true });
     await rm(textPath(sha), { force: true });
   }
@@ -256,9 +259,9 @@ export function fileIdsOf(parts: ReadonlyArray<{ type: string; url?: unknown }>)
 }
 
 /** A file part as stored with a user message: the sender's own file, its type and name as we recorded them. */
-export function ownFilePart(userId: string, url: string): ChatPart {
+export async function ownFilePart(userId: string, url: string): Promise<ChatPart> {
   const id = fileIdOf(url);
-  const row = id ? getOwnFile(getDb(), userId, id) : null;
+  const row = id ? await getOwnFile(getDb(), userId, id) : null;
   if (!row)
     throw new AppError('not_found', 'Attachment not found. Upload it again.', {
       'message.parts': 'unknown attachment',
@@ -333,7 +336,7 @@ export async function attachmentsForModel(
         message.parts.map(async (p): Promise<ChatPart> => {
           if (p.type !== 'file') return p;
           const id = fileIdOf(p.url);
-          const row = id ? getOwnFile(db, userId, id) : null;
+          const row = id ? await getOwnFile(db, userId, id) : null;
           return modelPart(row, p, vision, named);
         }),
       );
@@ -366,7 +369,7 @@ export async function sweepOrphanBlobs(): Promise<number> {
       continue;
     }
     for (const name of names) {
-      if (!SHA256_HEX.test(name) || blobInUse(db, name)) continue;
+      if (!SHA256_HEX.test(name) || (await blobInUse(db, name))) continue;
       // A blob written in the last hour may belong to an upload whose row is being written right now.
       const written = await stat(blobPath(name)).catch(() => null);
       if (!written || written.mtimeMs > Date.now() - 60 * 60 * 1000) continue;

@@ -12,6 +12,7 @@ import { processState } from '@/lib/process-state';
  * after a minute, so even a change made outside the app takes effect quickly.
  */
 type Cache = {
+  /** The settings read (in flight or done): concurrent first readers share one read. */
   settings: ReturnType<typeof getSettings> | null;
   users: LRUCache<string, { user: PublicUser | null }>;
 };
@@ -31,7 +32,14 @@ const cache = (): Cache =>
 
 export function cachedSettings(): ReturnType<typeof getSettings> {
   const c = cache();
-  c.settings ??= getSettings(getDb());
+  if (!c.settings) {
+    const read = getSettings(getDb());
+    c.settings = read;
+    // A failed read is not kept: the next caller reads again.
+    read.catch(() => {
+      if (cache().settings === read) cache().settings = null;
+    });
+  }
   return c.settings;
 }
 
@@ -39,11 +47,11 @@ export function invalidateSettings(): void {
   cache().settings = null;
 }
 
-export function cachedUser(id: string): PublicUser | null {
+export async function cachedUser(id: string): Promise<PublicUser | null> {
   const c = cache();
   const hit = c.users.get(id);
   if (hit) return hit.user;
-  const user = getUserById(getDb(), id);
+  const user = await getUserById(getDb(), id);
   c.users.set(id, { user });
   return user;
 }

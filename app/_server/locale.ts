@@ -14,7 +14,7 @@ import { isLocale, LOCALE_COOKIE, type Locale, negotiateLocale } from '@/lib/i18
 export const requestLocale = cache(async (): Promise<Locale> => {
   const h = await headers();
   const user = await getSessionUser(h);
-  const picked = user ? getUserLocale(getDb(), user.id) : null;
+  const picked = user ? await getUserLocale(getDb(), user.id) : null;
   if (picked) return picked;
   const cookie = (await cookies()).get(LOCALE_COOKIE)?.value;
   if (isLocale(cookie)) return cookie;

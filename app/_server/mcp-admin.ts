@@ -4,7 +4,7 @@ import { getMcpServer, type McpServerRecord } from '@/db/queries/mcp-servers';
 import { updateToolSetting } from '@/db/queries/mcp-tools';
 import { recentCalls } from '@/db/queries/tool-calls';
 import { presentServer } from '@/app/_server/mcp-servers';
-import { invalidateToolPolicies, toolPolicy, toolSetting } from '@/app/_server/tool-policy';
+import { invalidateToolPolicies, toolPolicies } from '@/app/_server/tool-policy';
 import type { Principal } from '@/lib/access';
 import { notFound } from '@/lib/errors';
 import { listPrompts, listResources, listResourceTemplates } from '@/lib/mcp/context-requests';
@@ -19,15 +19,15 @@ function inspect(record: McpServerRecord, admin: Principal) {
   return getPool().connectionFor(record.config.name, admin, true);
 }
 
-export function requireServer(id: string): McpServerRecord {
-  const record = getMcpServer(getDb(), id);
+export async function requireServer(id: string): Promise<McpServerRecord> {
+  const record = await getMcpServer(getDb(), id);
   if (!record) throw notFound('Server not found.');
   return record;
 }
 
 /** The detail view: config, status, every tool in full with its policy and change state, resources, prompts. */
 export async function serverDetail(id: string, admin: Principal) {
-  const record = requireServer(id);
+  const record = await requireServer(id);
   const conn = inspect(record, admin);
   const settle = <T>(p: Promise<T> | undefined, fallback: T) =>
     p ? p.catch(() => fallback) : Promise.resolve(fallback);
@@ -46,11 +46,12 @@ export async function serverDetail(id: string, admin: Principal) {
     ),
     settle(enabled ? conn.request(listPrompts) : undefined, []),
   ]);
+  const policies = await toolPolicies();
   return {
-    ...presentServer(record),
+    ...(await presentServer(record)),
     tools: tools.map((tool) => {
-      const policy = toolPolicy(record.config.name, tool);
-      const setting = toolSetting(record.config.name, tool.name);
+      const policy = policies.of(record.config.name, tool);
+      const setting = policies.setting(record.config.name, tool.name);
       const previous = policy.changed
         ? (setting?.reviewedDefinition as { description?: string; inputSchema?: unknown } | undefined)
         : undefined;
@@ -76,8 +77,8 @@ export async function serverDetail(id: string, admin: Principal) {
 }
 
 /** stderr tail, log messages, recent calls, and the failures users were shown by reference (with their detail). */
-export function serverLogs(id: string) {
-  const record = requireServer(id);
+export async function serverLogs(id: string) {
+  const record = await requireServer(id);
   // Every connection of the server: the shared one, or each user's (their lines marked with their email).
   const all = getPool().connectionsOf(record.config.name);
   const mark = (user: { email: string } | null, line: string) => (user ? `[${user.email}] ${line}` : line);
@@ -88,7 +89,7 @@ export function serverLogs(id: string) {
       .flatMap(({ user, conn }) => conn.logs.list().map((m) => ({ ...m, user: user?.email ?? null })))
       .sort((a, b) => a.at.localeCompare(b.at)),
     logLevel: record.config.logLevel ?? null,
-    calls: recentCalls(getDb(), record.config.name),
+    calls: await recentCalls(getDb(), record.config.name),
     failures: all
       .flatMap(({ conn }) => conn.failures.list())
       .sort((a, b) => String(a.at).localeCompare(String(b.at))),
@@ -101,14 +102,20 @@ export async function patchTool(
   tool: string,
   patch: { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: boolean },
 ) {
-  const record = requireServer(id);
+  const record = await requireServer(id);
   const current =
     (
       await inspect(record, admin)
         ?.listTools()
         .catch(() => [])
     )?.find((t) => t.name === tool) ?? null;
-  const row = updateToolSetting(getDb(), record.id, tool, patch, current ? toolDefinition(current) : null);
+  const row = await updateToolSetting(
+    getDb(),
+    record.id,
+    tool,
+    patch,
+    current ? toolDefinition(current) : null,
+  );
   if (!row) throw notFound('Tool not found.');
   invalidateToolPolicies();
   return (

@@ -9,7 +9,7 @@ import { audit } from '@/app/_server/audit';
 import { usableServer } from '@/app/_server/mcp-connections';
 import { readUserResource } from '@/app/_server/mcp-context';
 import type { SessionUser } from '@/app/_server/session';
-import { toolPolicy } from '@/app/_server/tool-policy';
+import { toolPolicies } from '@/app/_server/tool-policy';
 import { capResult, resultText } from '@/lib/chat/tools';
 import { ConversationIdSchema } from '@/lib/schemas/chat';
 import { AppError, notFound } from '@/lib/errors';
@@ -68,8 +68,8 @@ export type AppResource = {
   prefersBorder: boolean;
 };
 
-function appsOf(server: string, user: SessionUser) {
-  const { config } = usableServer(user, server);
+async function appsOf(server: string, user: SessionUser) {
+  const { config } = await usableServer(user, server);
   if (config.apps?.enabled === false)
     throw new AppError('forbidden', `Apps of server "${server}" are switched off.`);
   return { config, allowed: config.apps?.permissions ?? [] };
@@ -81,7 +81,7 @@ const isAppHtml = (mime: string | undefined) =>
 /** A tool's app document, read once per server and resource version (a per-user server: per user too). */
 export async function readAppResource(user: SessionUser, server: string, uri: string): Promise<AppResource> {
   if (!uri.startsWith('ui://')) throw new AppError('bad_request', 'An app resource is a ui:// URI.');
-  const { config, allowed } = appsOf(server, user);
+  const { config, allowed } = await appsOf(server, user);
   const cache = processState('appDocuments', () => new Map<string, CachedDocument>());
   const key = [server, config.scope === 'user' ? user.id : '', uri, JSON.stringify(config)].join('\0');
   let doc = cache.get(key);
@@ -175,14 +175,14 @@ function takeApproval(user: SessionUser, call: AppCall, args: string, id: string
  */
 export async function callToolFromApp(user: SessionUser, call: AppCall): Promise<AppCallAnswer> {
   const target = `${call.server}/${call.tool}`;
-  const conversation = getOwnConversation(getDb(), user.id, call.conversationId);
+  const conversation = await getOwnConversation(getDb(), user.id, call.conversationId);
   if (!conversation) throw notFound('Conversation not found.');
-  const { config } = usableServer(user, call.server);
+  const { config } = await usableServer(user, call.server);
   takeAppCall(user.id);
   const pool = getPool().forUser(user);
   const [entry] = await pool.tools([call.server]);
   const tool = entry && 'tools' in entry ? entry.tools.find((t) => t.name === call.tool) : undefined;
-  const policy = tool ? toolPolicy(call.server, tool) : undefined;
+  const policy = tool ? (await toolPolicies()).of(call.server, tool) : undefined;
   const decision = appCallDecision(call.server, call.tool, {
     appsEnabled: config.apps?.enabled !== false,
     serverInConversation: !conversation.toolServers || conversation.toolServers.includes(call.server),
@@ -195,7 +195,7 @@ export async function callToolFromApp(user: SessionUser, call: AppCall): Promise
     allowedInConversation: conversation.allowedTools.includes(target),
   });
   if (decision.kind === 'refuse') {
-    audit(user, 'mcp.app.call', target, 'denied', decision.message);
+    await audit(user, 'mcp.app.call', target, 'denied', decision.message);
     throw new AppError(decision.code, decision.message);
   }
   const args = JSON.stringify(call.arguments);
@@ -226,8 +226,8 @@ export async function callToolFromApp(user: SessionUser, call: AppCall): Promise
     }
     takeApproval(user, call, args, call.approval.id);
     if (!call.approval.approved) {
-      record({ outcome: 'denied', error: 'The user denied this call from an app.' });
-      audit(user, 'mcp.app.call', target, 'denied', 'the user denied it');
+      await record({ outcome: 'denied', error: 'The user denied this call from an app.' });
+      await audit(user, 'mcp.app.call', target, 'denied', 'the user denied it');
       return { status: 'denied' };
     }
   }
@@ -235,7 +235,7 @@ export async function callToolFromApp(user: SessionUser, call: AppCall): Promise
   const durationMs = () => Math.round(performance.now() - started);
   try {
     const { result, bytes } = capResult(await pool.callTool(call.server, call.tool, call.arguments));
-    record({
+    await record({
       durationMs: durationMs(),
       resultBytes: bytes,
       ...(result.isError && {
@@ -244,17 +244,17 @@ export async function callToolFromApp(user: SessionUser, call: AppCall): Promise
         error: (resultText(result) || 'The tool reported an error.').slice(0, 1000),
       }),
     });
-    audit(user, 'mcp.app.call', target, result.isError ? 'failed' : 'ok');
+    await audit(user, 'mcp.app.call', target, result.isError ? 'failed' : 'ok');
     return { status: 'done', result };
   } catch (err) {
     const failure = pool.publicFailure(call.server, err);
-    record({
+    await record({
       durationMs: durationMs(),
       outcome: 'error',
       errorKind: failure.kind,
       error: `ref ${failure.ref}: ${failure.detail}`,
     });
-    audit(user, 'mcp.app.call', target, 'failed', `ref ${failure.ref}`);
+    await audit(user, 'mcp.app.call', target, 'failed', `ref ${failure.ref}`);
     return {
       status: 'done',
       result: {

@@ -23,28 +23,31 @@ export type ConnectionItem = {
 };
 
 /** The server as this user may use it, or a 404: to a user outside its allow list it does not exist. */
-export function usableServer(user: Principal, server: string): { id: string; config: McpServerConfig } {
+export async function usableServer(
+  user: Principal,
+  server: string,
+): Promise<{ id: string; config: McpServerConfig }> {
   const config = getPool()
     .forUser(user)
     .servers()
     .find((c) => c.name === server);
-  const id = config && getMcpServerId(getDb(), server);
+  const id = config && (await getMcpServerId(getDb(), server));
   if (!config || !id) throw notFound(`Server "${server}" is not available.`);
   return { id, config };
 }
 
 /** One server's state for one user, from their own connection (or the shared one). */
-export function connectionState(user: Principal, config: McpServerConfig): ConnectionItem {
+export async function connectionState(user: Principal, config: McpServerConfig): Promise<ConnectionItem> {
   const item: ConnectionItem = { server: config.name, scope: config.scope, status: 'ready' };
   const remote = config.transport === 'http' || config.transport === 'sse';
   const id =
     (config.scope === 'user' && remote) || config.userValues.length
-      ? getMcpServerId(getDb(), config.name)
+      ? await getMcpServerId(getDb(), config.name)
       : null;
   if (config.scope === 'user' && remote)
-    item.signedIn = Boolean(id && hasUserSecret(getDb(), user.id, id, 'oauth', 'tokens'));
+    item.signedIn = Boolean(id && (await hasUserSecret(getDb(), user.id, id, 'oauth', 'tokens')));
   if (config.userValues.length) {
-    const supplied = id ? getUserSecrets(getDb(), user.id, id, 'value') : {};
+    const supplied = id ? await getUserSecrets(getDb(), user.id, id, 'value') : {};
     item.values = config.userValues.map((key) => ({ key, set: Boolean(supplied[key]) }));
     const missing = missingUserValues(config, supplied);
     if (missing.length)
@@ -62,12 +65,14 @@ export function connectionState(user: Principal, config: McpServerConfig): Conne
 }
 
 /** The servers this user may use, each with the state of their connection. */
-export function listConnections(user: Principal): { items: ConnectionItem[] } {
+export async function listConnections(user: Principal): Promise<{ items: ConnectionItem[] }> {
   return {
-    items: getPool()
-      .forUser(user)
-      .servers()
-      .map((config) => connectionState(user, config)),
+    items: await Promise.all(
+      getPool()
+        .forUser(user)
+        .servers()
+        .map((config) => connectionState(user, config)),
+    ),
   };
 }
 
@@ -84,7 +89,7 @@ export async function saveUserValues(
   server: string,
   values: Record<string, string | null>,
 ): Promise<ConnectionItem> {
-  const { id, config } = usableServer(user, server);
+  const { id, config } = await usableServer(user, server);
   const unknown = Object.keys(values).filter((k) => !config.userValues.includes(k));
   if (unknown.length)
     throw new AppError(
@@ -99,41 +104,49 @@ export async function saveUserValues(
       `${bad.map(([k]) => k).join(', ')}: enter a value on one line (or remove it).`,
       Object.fromEntries(bad.map(([k]) => [`values.${k}`, 'must be one non-empty line'])),
     );
-  setUserSecrets(getDb(), user.id, id, 'value', values);
+  await setUserSecrets(getDb(), user.id, id, 'value', values);
   await getPool().closeUser(server, user.id);
   return connectionState(user, config);
 }
 
 /** Forgets the user's sign-in (tokens) for a server and closes their connection. */
 export async function forgetConnection(user: Principal, server: string): Promise<{ forgotten: true }> {
-  const { id } = usableServer(user, server);
-  forgetTokens(user.id, id);
+  const { id } = await usableServer(user, server);
+  await forgetTokens(user.id, id);
   await getPool().closeUser(server, user.id);
   return { forgotten: true };
 }
 
 /** A per-user remote server the user may use: the only kind a user signs in to. */
-export function signInServer(user: Principal, server: string): { id: string; config: RemoteConfig } {
-  const { id, config } = usableServer(user, server);
+export async function signInServer(
+  user: Principal,
+  server: string,
+): Promise<{ id: string; config: RemoteConfig }> {
+  const { id, config } = await usableServer(user, server);
   if (config.transport === 'stdio' || config.transport === 'builtin' || config.scope !== 'user')
     throw new AppError('bad_request', `Server "${server}" does not use a sign-in of its own.`);
   return { id, config };
 }
 
 /** Servers of this turn whose tools are left out until the user signs in or supplies a value. */
-export function connectNotices(user: Principal, catalog: ServerTools[]): string[] {
+export async function connectNotices(user: Principal, catalog: ServerTools[]): Promise<string[]> {
   const configs = new Map(
     getPool()
       .forUser(user)
       .servers()
       .map((c) => [c.name, c]),
   );
-  return catalog.flatMap((entry) => {
-    const config = configs.get(entry.server);
-    if (!('error' in entry) || entry.error.kind !== 'auth' || !config) return [];
-    const state = connectionState(user, config);
-    return state.status === 'needs-auth'
-      ? [`The tools of ${entry.server} are not available: ${state.error} Open the Tools menu to connect it.`]
-      : [];
-  });
+  const notices = await Promise.all(
+    catalog.map(async (entry) => {
+      const config = configs.get(entry.server);
+      if (!('error' in entry) || entry.error.kind !== 'auth' || !config) return [];
+      const state = await connectionState(user, config);
+      return state.status === 'needs-auth'
+        ? [
+            `The tools of ${entry.server} are not available: ${state.error} Open the Tools menu to connect it.`,
+          ]
+        : [];
+    }),
+  );
+  return notices.flat();
 }

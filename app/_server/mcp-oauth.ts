@@ -38,18 +38,22 @@ export function clientMetadata() {
 }
 
 /** One user's OAuth state for one server: rows of mcp_user_secrets (kind `oauth`), each value sealed. */
-function userStore(userId: string, serverId: string): KeyValueStore {
+function userStore(userId: string, serverId: ServerId): KeyValueStore {
   const db = getDb();
+  const id = () => (typeof serverId === 'string' ? Promise.resolve(serverId) : serverId());
   return {
-    get: async (key) => getUserSecrets(db, userId, serverId, 'oauth')[key],
-    set: async (key, value) => setUserSecrets(db, userId, serverId, 'oauth', { [key]: value }),
-    delete: async (key) => setUserSecrets(db, userId, serverId, 'oauth', { [key]: null }),
+    get: async (key) => (await getUserSecrets(db, userId, await id(), 'oauth'))[key],
+    set: async (key, value) => setUserSecrets(db, userId, await id(), 'oauth', { [key]: value }),
+    delete: async (key) => setUserSecrets(db, userId, await id(), 'oauth', { [key]: null }),
   };
 }
 
+/** A server's id, or how to find it (read when the store is first used, not when the connection is made). */
+export type ServerId = string | (() => Promise<string>);
+
 /** Clients registered with an authorization server, shared by every user (mcp_oauth_clients, sealed). */
 const clientStore: KeyValueStore = {
-  get: async (issuer) => getOauthClient(getDb(), issuer) ?? undefined,
+  get: async (issuer) => (await getOauthClient(getDb(), issuer)) ?? undefined,
   set: async (issuer, client) => setOauthClient(getDb(), issuer, client),
   delete: async (issuer) => deleteOauthClient(getDb(), issuer),
 };
@@ -58,12 +62,12 @@ const clientStore: KeyValueStore = {
  * The OAuth client of one user for one remote server: discovery, registration, PKCE and refresh by the
  * SDK's auth() (lib/mcp/oauth), our tables as its storage. One refresh at a time per user and server.
  */
-export function oauthProvider(userId: string, serverId: string, config: RemoteConfig): McpOAuthProvider {
+export function oauthProvider(userId: string, serverId: ServerId, config: RemoteConfig): McpOAuthProvider {
   return createOAuthProvider({
     serverUrl: config.url,
     store: userStore(userId, serverId),
     clientStore,
-    lockKey: `${userId}\n${serverId}`,
+    lockKey: `${userId}\n${config.name}`,
     redirectUrl: callbackUrl(),
     clientMetadataUrl: clientMetadataUrl(),
     clientName: 'MCP Chat',
@@ -145,6 +149,6 @@ export async function finishSignIn(
 }
 
 /** Forgets a user's tokens for a server (DELETE /api/mcp/connections/[server]). */
-export function forgetTokens(userId: string, serverId: string): void {
-  deleteUserSecrets(getDb(), userId, serverId, 'oauth');
+export async function forgetTokens(userId: string, serverId: string): Promise<void> {
+  await deleteUserSecrets(getDb(), userId, serverId, 'oauth');
 }

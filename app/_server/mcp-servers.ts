@@ -60,10 +60,8 @@ function perUserStatus(config: McpServerConfig): ServerStatusInfo & { users: num
 }
 
 /** A server as the admin API shows it: config with secrets masked, live status, 24 h statistics. */
-export function presentServer(
-  record: McpServerRecord,
-  stats: Map<string, ServerStats> = serverStats(getDb()),
-) {
+export async function presentServer(record: McpServerRecord, stats?: Map<string, ServerStats>) {
+  stats ??= await serverStats(getDb());
   const status = record.unreadable.length
     ? unreadableStatus(record)
     : record.config.scope === 'user'
@@ -99,19 +97,19 @@ function unmasked(config: McpServerConfig, stored: McpServerConfig | null): McpS
   return result.config;
 }
 
-export function createServer(body: unknown) {
+export async function createServer(body: unknown) {
   const config = parseWith(McpServerConfigSchema, body, 'server');
-  const record = createMcpServer(getDb(), unmasked(config, null));
+  const record = await createMcpServer(getDb(), unmasked(config, null));
   if (!record)
     throw new AppError('conflict', `A server named "${config.name}" exists.`, { name: 'is already taken' });
-  syncPool();
+  await syncPool();
   return presentServer(record);
 }
 
 /** PATCH: the stored config, overlaid with the fields given, validated whole; masked secrets stay as stored. */
-export function updateServer(id: string, body: unknown) {
+export async function updateServer(id: string, body: unknown) {
   const db = getDb();
-  const stored = getMcpServer(db, id);
+  const stored = await getMcpServer(db, id);
   if (!stored) throw notFound('Server not found.');
   const patch = parseWith(z.record(z.string(), z.unknown()), body, 'server');
   // `"logLevel": null` unsets it: the server's own default applies again.
@@ -129,20 +127,20 @@ export function updateServer(id: string, body: unknown) {
     { ...base, ...patch, ...(unsetLogLevel && { logLevel: undefined }) },
     'server',
   );
-  const record = updateMcpServer(db, id, unmasked(merged, stored.config));
+  const record = await updateMcpServer(db, id, unmasked(merged, stored.config));
   if (!record) throw notFound('Server not found.');
-  syncPool();
+  await syncPool();
   return presentServer(record);
 }
 
 /** Import (or preview) a Claude Desktop config; good entries apply even when others are invalid. */
-export function importServers(json: unknown, dryRun: boolean) {
-  const { configs, errors, kept } = planImport(json);
+export async function importServers(json: unknown, dryRun: boolean) {
+  const { configs, errors, kept } = await planImport(json);
   const db = getDb();
   if (dryRun) {
     const out = { added: [] as string[], updated: [] as string[], unchanged: [] as string[] };
     for (const config of configs) {
-      const stored = getMcpServerByName(db, config.name);
+      const stored = await getMcpServerByName(db, config.name);
       if (!stored) out.added.push(config.name);
       else if (!stored.unreadable.length && JSON.stringify(stored.config) === JSON.stringify(config))
         out.unchanged.push(config.name);
@@ -150,15 +148,15 @@ export function importServers(json: unknown, dryRun: boolean) {
     }
     return { ...out, kept, errors };
   }
-  const result = upsertMcpServers(db, configs);
-  syncPool();
+  const result = await upsertMcpServers(db, configs);
+  await syncPool();
   return { ...result, kept, errors };
 }
 
 /** The stored servers in Claude Desktop form; env and header values masked unless asked for. */
-export function exportServers(withSecrets: boolean) {
+export async function exportServers(withSecrets: boolean) {
   const mcpServers: Record<string, Record<string, unknown>> = {};
-  for (const { config: stored, unreadable } of listMcpServers(getDb())) {
+  for (const { config: stored, unreadable } of await listMcpServers(getDb())) {
     const c = withSecrets ? stored : maskConfig(withMasked(stored, unreadable));
     const common = {
       ...(c.enabled ? {} : { disabled: true }),

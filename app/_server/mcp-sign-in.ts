@@ -39,7 +39,7 @@ export const AuthorizeSchema = z.object({ returnTo: z.string().max(1000).optiona
 
 /** POST /api/mcp/connections/[server]/authorize: `{ url }` to send the browser to. */
 export async function startSignIn(user: Principal, server: string, returnTo: string | undefined) {
-  const started = await beginSignIn(user, signInServer(user, server), returnTo ?? '/');
+  const started = await beginSignIn(user, await signInServer(user, server), returnTo ?? '/');
   if ('authorized' in started) return Response.json({ authorized: true });
   const value = Buffer.from(JSON.stringify(started.pending)).toString('base64url');
   return Response.json({ url: started.url }, { headers: { 'set-cookie': cookie(value, 600) } });
@@ -83,7 +83,7 @@ export async function completeSignIn(req: Request): Promise<Response> {
       400,
     );
   try {
-    await finishSignIn(user, signInServer(user, pending.server), code, state);
+    await finishSignIn(user, await signInServer(user, pending.server), code, state);
   } catch (err) {
     const message = err instanceof AppError ? err.message : 'The token exchange failed. Try Connect again.';
     if (!(err instanceof AppError)) console.error('[mcp] oauth callback failed', err);

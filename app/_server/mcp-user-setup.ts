@@ -25,33 +25,49 @@ export function missingUserValues(config: McpServerConfig, supplied: Record<stri
 /**
  * The pool's per-user setup (lib/mcp/pool.ts UserSetup): a per-user stdio child runs in the user's
  * own folder unless the admin set `cwd`, and every value the admin marked "each user supplies this"
- * comes from the user's stored (sealed) values; without them the server does not start for the user.
- * A remote server gets the user's own OAuth client (app/_server/mcp-oauth.ts).
+ * comes from the user's stored (sealed) values, read when the connection starts; without them the
+ * server does not start for the user. A remote server gets the user's own OAuth client
+ * (app/_server/mcp-oauth.ts).
  */
 export function userSetup(config: McpServerConfig, user: Principal): ReturnType<UserSetup> {
   if (config.transport === 'builtin') return { config };
-  const id = getMcpServerId(getDb(), config.name);
-  if (!id) throw new McpFailure('connection', `Server "${config.name}" is not available.`);
-  let supplied: Record<string, string> = {};
-  if (config.userValues.length) {
-    supplied = getUserSecrets(getDb(), user.id, id, 'value');
+  let id: Promise<string> | undefined;
+  const serverId = () => {
+    id ??= getMcpServerId(getDb(), config.name).then((found) => {
+      if (!found) throw new McpFailure('connection', `Server "${config.name}" is not available.`);
+      return found;
+    });
+    return id;
+  };
+  /** The user's own values, all of them, or an McpFailure naming what is missing. */
+  const ownValues = async (): Promise<Record<string, string>> => {
+    if (!config.userValues.length) return {};
+    const supplied = await getUserSecrets(getDb(), user.id, await serverId(), 'value');
     const missing = missingUserValues(config, supplied);
     if (missing.length)
       throw new McpFailure(
         'auth',
         `Server "${config.name}" needs your ${missing.join(', ')}: enter ${missing.length > 1 ? 'them' : 'it'} in the Tools menu first.`,
       );
-  }
-  const own = Object.fromEntries(config.userValues.map((key) => [key, supplied[key] as string]));
+    return Object.fromEntries(config.userValues.map((key) => [key, supplied[key] as string]));
+  };
   if (config.transport === 'stdio') {
-    if (config.cwd) return { config: { ...config, env: { ...config.env, ...own } } };
+    const withEnv = (base: typeof config) => async () => ({
+      ...base,
+      env: { ...base.env, ...(await ownValues()) },
+    });
+    if (config.cwd) return { config, prepare: withEnv(config) };
     // The user's own folder is also the first root the server is given (MCP roots).
     const cwd = userServerDir(user.id, config.name);
     ensurePrivateDir(cwd);
     const roots = [pathToFileURL(cwd).href, ...(config.roots ?? [])];
-    return { config: { ...config, cwd, roots, env: { ...config.env, ...own } } };
+    const own = { ...config, cwd, roots };
+    return { config: own, prepare: withEnv(own) };
   }
   // A remote server signs each user in with their own OAuth tokens (used only when it asks: a 401).
-  const remote = { ...config, headers: { ...config.headers, ...own } };
-  return { config: remote, authProvider: oauthProvider(user.id, id, remote) };
+  return {
+    config,
+    prepare: async () => ({ ...config, headers: { ...config.headers, ...(await ownValues()) } }),
+    authProvider: oauthProvider(user.id, serverId, config),
+  };
 }

@@ -12,26 +12,22 @@ import { invalidateToolPolicies, observeTools } from '@/app/_server/tool-policy'
  * Hands the pool the stored configs; it reconnects changed servers and closes removed or disabled ones.
  * A server whose stored secrets cannot be decrypted is not run (the admin list shows why).
  */
-export function syncPool(): void {
+export async function syncPool(): Promise<void> {
   invalidateToolPolicies();
   const pool = getPool();
   const env = getEnv();
   pool.toolsObserver = observeTools;
   pool.userSetup = userSetup;
   pool.limits = { perUser: env.MCP_MAX_CONNECTIONS_PER_USER, total: env.MCP_MAX_USER_CONNECTIONS };
-  pool.sync(
-    listMcpServers(getDb())
-      .filter((r) => r.unreadable.length === 0)
-      .map((r) => r.config),
-  );
+  pool.sync((await listMcpServers(getDb())).filter((r) => r.unreadable.length === 0).map((r) => r.config));
   pool.warm(); // a new or changed shared server connects now, so its status is real at once
 }
 
 /** `MCP_SERVERS_FILE`: imported at start like the import API (masked values keep stored secrets), idempotent by name; problems are logged, never fatal. */
-function importServersFile(path: string): void {
+async function importServersFile(path: string): Promise<void> {
   try {
-    const { configs, errors, kept } = planImport(JSON.parse(readFileSync(path, 'utf8')));
-    const result = upsertMcpServers(getDb(), configs);
+    const { configs, errors, kept } = await planImport(JSON.parse(readFileSync(path, 'utf8')));
+    const result = await upsertMcpServers(getDb(), configs);
     console.log(
       `[mcp] ${path}: added ${result.added.length}, updated ${result.updated.length}, unchanged ${result.unchanged.length}`,
     );
@@ -44,12 +40,12 @@ function importServersFile(path: string): void {
 }
 
 /** At server start: seed the built-ins, import the servers file, connect everything in the background. */
-export function startMcp(): void {
+export async function startMcp(): Promise<void> {
   const db = getDb();
-  seedBuiltinServers(db);
+  await seedBuiltinServers(db);
   const file = getEnv().MCP_SERVERS_FILE;
-  if (file) importServersFile(file);
-  syncPool();
+  if (file) await importServersFile(file);
+  await syncPool();
   // On shutdown, end MCP children cleanly (stdin closed, then SIGTERM, then SIGKILL) rather than orphaning them.
   process.once('SIGTERM', () => void getPool().closeAll());
 }

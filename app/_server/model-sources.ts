@@ -31,12 +31,15 @@ export function invalidateProviders(): void {
  * Where models come from: the environment, the admin's providers (read and decrypted once, then cached;
  * one whose stored key cannot be decrypted is left out until the admin enters it again), a local Ollama.
  */
-export function modelSources(): ModelSources {
+export async function modelSources(): Promise<ModelSources> {
   const env = getEnv();
-  const providers = processState('providerSpecs', () =>
-    listProviders(getDb())
-      .filter((row) => !row.apiKeyUnreadable)
-      .map(providerSpec),
-  );
+  const providers = await processState('providerSpecs', () => {
+    const read = listProviders(getDb()).then((rows) =>
+      rows.filter((row) => !row.apiKeyUnreadable).map(providerSpec),
+    );
+    // A failed read is not kept: the next caller reads again.
+    read.catch(() => dropProcessState('providerSpecs'));
+    return read;
+  });
   return { env, providers, ollama: ollamaStatus(env.OLLAMA_BASE_URL) };
 }

@@ -9,7 +9,7 @@ import { getSessionUser, type SessionUser } from '@/app/_server/session';
 export async function requirePageUser(): Promise<SessionUser> {
   const user = await getSessionUser(await headers());
   if (user) return user;
-  redirect(countUsers(getDb()) === 0 ? '/sign-up' : '/sign-in');
+  redirect((await countUsers(getDb())) === 0 ? '/sign-up' : '/sign-in');
 }
 
 /**

@@ -38,8 +38,8 @@ export function presentProvider(row: ProviderRecord) {
 }
 
 /** A stored provider, refused when its key cannot be decrypted (it would be sent without one). */
-function readableProvider(id: string): ProviderRecord {
-  const row = getProvider(getDb(), id);
+async function readableProvider(id: string): Promise<ProviderRecord> {
+  const row = await getProvider(getDb(), id);
   if (!row) throw notFound('Provider not found.');
   if (row.apiKeyUnreadable)
     throw new AppError('bad_request', `Provider "${row.name}": ${UNREADABLE_KEY}`, {
@@ -48,10 +48,10 @@ function readableProvider(id: string): ProviderRecord {
   return row;
 }
 
-export function providersOverview() {
+export async function providersOverview() {
   const env = getEnv();
   return {
-    items: listProviders(getDb()).map(presentProvider),
+    items: (await listProviders(getDb())).map(presentProvider),
     nextCursor: null,
     env: {
       baseURL: env.OPENAI_BASE_URL ?? DEFAULT_BASE_URL,
@@ -63,8 +63,8 @@ export function providersOverview() {
   };
 }
 
-export function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
-  const row = createProvider(getDb(), {
+export async function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
+  const row = await createProvider(getDb(), {
     name: input.name,
     baseURL: input.baseURL,
     apiKey: input.apiKey || null,
@@ -80,14 +80,14 @@ export function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
   return presentProvider(row);
 }
 
-export function editProvider(id: string, patch: z.infer<typeof ProviderPatchSchema>) {
+export async function editProvider(id: string, patch: z.infer<typeof ProviderPatchSchema>) {
   const { apiKey, models, ...rest } = patch;
   const values = {
     ...rest,
     ...(models ? { models: [...new Set(models)] } : {}),
     ...(apiKey === null ? { apiKey: null } : apiKey ? { apiKey } : {}),
   };
-  const row = updateProvider(getDb(), id, values);
+  const row = await updateProvider(getDb(), id, values);
   if (!row) throw notFound('Provider not found.');
   return presentProvider(row);
 }
@@ -101,7 +101,7 @@ export async function fetchModels(
   let baseURL: string;
   let apiKey: string | null | undefined;
   if ('providerId' in query) {
-    ({ baseURL, apiKey } = providerSpec(readableProvider(query.providerId)));
+    ({ baseURL, apiKey } = providerSpec(await readableProvider(query.providerId)));
   } else {
     ({ baseURL, apiKey } = query);
   }
@@ -140,7 +140,7 @@ export async function testProvider(id: string, requested?: string) {
       model: requested ?? env.CHAT_MODEL,
     };
   } else {
-    const row = getProvider(getDb(), id);
+    const row = await getProvider(getDb(), id);
     if (!row) throw notFound('Provider not found.');
     if (row.apiKeyUnreadable)
       return { ok: false, latencyMs: 0, model: requested ?? row.models[0] ?? null, error: UNREADABLE_KEY };

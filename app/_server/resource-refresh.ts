@@ -72,16 +72,18 @@ export async function refreshChangedResources(
       const data = isResource(p) ? fresh.get(key(p)) : undefined;
       return data && isResource(p) ? { ...p, data: { ...data, name: p.data.name } } : p;
     });
-  return history.map((m) => {
-    if (!m.parts.some((p) => isResource(p) && fresh.has(key(p)))) return m;
-    return (
-      changeMessage(getDb(), conversationId, m.id, (stored) => ({
-        ...stored,
-        parts: replace(stored.parts),
-      })) ?? {
-        ...m,
-        parts: replace(m.parts),
-      }
-    );
-  });
+  return Promise.all(
+    history.map(async (m) => {
+      if (!m.parts.some((p) => isResource(p) && fresh.has(key(p)))) return m;
+      return (
+        (await changeMessage(getDb(), conversationId, m.id, (stored) => ({
+          ...stored,
+          parts: replace(stored.parts),
+        }))) ?? {
+          ...m,
+          parts: replace(m.parts),
+        }
+      );
+    }),
+  );
 }

@@ -28,12 +28,12 @@ export type SamplingRun = (
  * another model the user may use (a hint matches a model id containing it, in the hints' order).
  * Never a model the user may not use.
  */
-export function samplingModel(
+export async function samplingModel(
   user: Principal,
   conversationModel: { id: string; model: LanguageModel },
   hints: Array<{ name?: string }> | undefined,
-): { id: string; model: LanguageModel } {
-  const sources = modelSources();
+): Promise<{ id: string; model: LanguageModel }> {
+  const sources = await modelSources();
   const usable = listModels(sources, user);
   for (const hint of hints ?? []) {
     const name = hint.name?.toLowerCase();
@@ -130,7 +130,7 @@ export function samplingRunner(
 ): SamplingRun {
   return async (params, editedText, signal) => {
     takeChatRequest(user.id, perMinute);
-    const chosen = samplingModel(user, conversationModel, params.modelPreferences?.hints);
+    const chosen = await samplingModel(user, conversationModel, params.modelPreferences?.hints);
     const tools = offeredTools(params);
     const out = await generateText({
       model: chosen.model,

@@ -10,9 +10,9 @@ export type SessionUser = Pick<PublicUser, 'id' | 'name' | 'email' | 'role'>;
 
 /** The signed-in, enabled user of a request, or null. */
 export async function getSessionUser(headers: Headers): Promise<SessionUser | null> {
-  const session = await getAuth().api.getSession({ headers });
+  const session = await (await getAuth()).api.getSession({ headers });
   if (!session) return null;
-  const row = cachedUser(session.user.id);
+  const row = await cachedUser(session.user.id);
   if (!row || row.disabled) return null;
   return { id: row.id, name: row.name, email: row.email, role: row.role };
 }
@@ -34,7 +34,7 @@ export async function requireAdmin(req: Request): Promise<SessionUser> {
     if (req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
     return user;
   } catch (err) {
-    audit(user, requestAction(req), null, 'denied', err instanceof AppError ? err.message : undefined);
+    await audit(user, requestAction(req), null, 'denied', err instanceof AppError ? err.message : undefined);
     throw err;
   }
 }

@@ -14,11 +14,11 @@ export type SetupStatus = { provider: boolean; mcp: boolean; users: boolean };
  * What an admin has set up: a model provider (any model to answer), an MCP server of their own (the
  * built-in ones do not count), and other people (a second account, or sign-up open).
  */
-export function setupStatus(admin: SessionUser): SetupStatus {
+export async function setupStatus(admin: SessionUser): Promise<SetupStatus> {
   const db = getDb();
   return {
-    provider: listModels(modelSources(), admin).length > 0,
-    mcp: listMcpServers(db).some((s) => s.config.transport !== 'builtin'),
-    users: countUsers(db) > 1 || getSetting(db, 'signupOpen'),
+    provider: listModels(await modelSources(), admin).length > 0,
+    mcp: (await listMcpServers(db)).some((s) => s.config.transport !== 'builtin'),
+    users: (await countUsers(db)) > 1 || (await getSetting(db, 'signupOpen')),
   };
 }

@@ -12,21 +12,21 @@ import { serializeForShare } from '@/lib/share/serialize';
 import { newShareToken, SHARE_TOKEN } from '@/lib/share/token';
 
 /** Snapshot the conversation as it is now; a later share makes a new token. */
-export function shareConversation(
+export async function shareConversation(
   user: SessionUser,
   id: string,
   opts: { includeToolDetails: boolean; includeOwnerName: boolean; includeFiles: boolean },
 ) {
   const db = getDb();
-  const conversation = getOwnConversation(db, user.id, id);
+  const conversation = await getOwnConversation(db, user.id, id);
   if (!conversation) throw notFound('Conversation not found.');
   const token = newShareToken();
-  createShare(db, {
+  await createShare(db, {
     token,
     conversationId: id,
     userId: user.id,
     title: conversation.title,
-    snapshot: serializeForShare(listMessages(db, id), opts),
+    snapshot: serializeForShare(await listMessages(db, id), opts),
     includeToolDetails: opts.includeToolDetails,
     ownerName: opts.includeOwnerName ? user.name : null,
   });
@@ -41,9 +41,9 @@ export type PublicShare = {
 };
 
 /** The public view of a share, or null (unknown, malformed, revoked, or its conversation deleted — all alike). */
-export function readShare(token: string): PublicShare | null {
+export async function readShare(token: string): Promise<PublicShare | null> {
   if (!SHARE_TOKEN.test(token)) return null;
-  const share = getShareByToken(getDb(), token);
+  const share = await getShareByToken(getDb(), token);
   if (!share) return null;
   return {
     title: share.title,
@@ -54,11 +54,11 @@ export function readShare(token: string): PublicShare | null {
 }
 
 /** "Continue in a new chat": the snapshot becomes a conversation of the viewer (new ids, no tool internals). */
-export function continueShare(user: SessionUser, token: string): { id: string } {
-  const share = readShare(token);
+export async function continueShare(user: SessionUser, token: string): Promise<{ id: string }> {
+  const share = await readShare(token);
   if (!share) throw notFound('Share not found.');
   const id = generateId();
-  createConversationWithMessages(getDb(), {
+  await createConversationWithMessages(getDb(), {
     id,
     userId: user.id,
     title: share.title,

@@ -107,12 +107,12 @@ test('a provider that fails its checks is not saved', async () => {
     saveSso({ name: 'Acme', issuer: `${idp.issuer}/elsewhere`, ...CLIENT, allowedDomains: ['acme.test'] }),
     /discovery document .* answered HTTP 404/,
   );
-  assert.equal(ssoOverview('nobody').provider, null);
+  assert.equal((await ssoOverview('nobody')).provider, null);
 });
 
 test('a provider saved at runtime is used at once; a new person becomes a user; other domains make no account', async () => {
   await saveSso({ name: 'Acme', issuer: idp.issuer, ...CLIENT, allowedDomains: ['acme.test'] });
-  const overview = ssoOverview('nobody');
+  const overview = await ssoOverview('nobody');
   assert.equal(JSON.stringify(overview).includes(CLIENT.clientSecret), false);
   // Sealed at rest: the settings table never holds the secret in the clear.
   const raw = JSON.stringify(getDb().select().from(settings).all());
@@ -122,12 +122,12 @@ test('a provider saved at runtime is used at once; a new person becomes a user; 
   assert.equal(ok.status, 302);
   assert.equal(new URL(ok.headers.get('location') ?? '', APP).pathname, '/');
   assert.match(cookieHeader(ok), /session_token=/);
-  assert.equal(listUsers(getDb()).find((u) => u.email === 'bea@acme.test')?.role, 'user');
+  assert.equal((await listUsers(getDb())).find((u) => u.email === 'bea@acme.test')?.role, 'user');
 
   const refused = await signInAs('eve@evil.test');
   assert.match(refused.headers.get('location') ?? '', /\/sign-in\?error=domain_not_allowed/);
   assert.equal(
-    listUsers(getDb()).some((u) => u.email === 'eve@evil.test'),
+    (await listUsers(getDb())).some((u) => u.email === 'eve@evil.test'),
     false,
   );
 
@@ -138,8 +138,8 @@ test('a provider saved at runtime is used at once; a new person becomes a user; 
 
 test('password sign-in cannot go off before an admin has linked the provider; removal is refused while it is off', async () => {
   await assert.rejects(assertPasswordSignInCanBeOff(), /no admin has signed in with Acme/);
-  updateSettings(getDb(), { passwordSignIn: false });
-  assert.throws(() => removeSso(), /Turn password sign-in back on/);
+  await updateSettings(getDb(), { passwordSignIn: false });
+  await assert.rejects(async () => removeSso(), /Turn password sign-in back on/);
   const res = await handleAuthRequest(
     new Request(`${APP}/api/auth/sign-in/email`, {
       method: 'POST',
@@ -148,7 +148,7 @@ test('password sign-in cannot go off before an admin has linked the provider; re
     }),
   ).catch((e: Error) => e);
   assert.ok(res instanceof Error && /Password sign-in is turned off/.test(res.message));
-  updateSettings(getDb(), { passwordSignIn: true });
+  await updateSettings(getDb(), { passwordSignIn: true });
 });
 
 test('an admin links their account; then password sign-in may go off, and changes that would lock admins out are refused', async () => {
@@ -176,7 +176,7 @@ test('an admin links their account; then password sign-in may go off, and change
   );
 
   await assertPasswordSignInCanBeOff();
-  updateSettings(getDb(), { passwordSignIn: false });
+  await updateSettings(getDb(), { passwordSignIn: false });
   await assert.rejects(
     saveSso({ name: 'Acme', issuer: idp.issuer, ...CLIENT, allowedDomains: ['elsewhere.test'] }),
     /no admin could sign in/,
@@ -190,5 +190,5 @@ test('an admin links their account; then password sign-in may go off, and change
   // The admin signs in with the provider (the stored secret was kept).
   const again = await signInAs('ada@acme.test');
   assert.equal(new URL(again.headers.get('location') ?? '', APP).pathname, '/');
-  updateSettings(getDb(), { passwordSignIn: true });
+  await updateSettings(getDb(), { passwordSignIn: true });
 });

@@ -26,8 +26,8 @@ const MAX_DOCUMENT_BYTES = 256 * 1024;
 const UNREADABLE_SECRET = unreadableMessage(['client secret']);
 
 /** Email and password sign-in is on: the admin's setting, or FORCE_PASSWORD_SIGN_IN=1 (recovery). */
-export function passwordSignInEnabled(): boolean {
-  return getEnv().FORCE_PASSWORD_SIGN_IN || getSetting(getDb(), 'passwordSignIn');
+export async function passwordSignInEnabled(): Promise<boolean> {
+  return getEnv().FORCE_PASSWORD_SIGN_IN || (await getSetting(getDb(), 'passwordSignIn'));
 }
 
 /** JSON from the provider: no redirects, a timeout, a size cap; the reason when it fails. */
@@ -109,10 +109,10 @@ function userHasSso(userId: string, issuer: string | undefined): boolean {
 }
 
 /** GET /api/admin/sso: the provider without its secret, and where sign-in stands. */
-export function ssoOverview(adminId: string) {
+export async function ssoOverview(adminId: string) {
   const db = getDb();
-  const stored = getSsoProvider(db);
-  const plain = getSsoProviderPublic(db);
+  const stored = await getSsoProvider(db);
+  const plain = await getSsoProviderPublic(db);
   return {
     provider: plain && {
       name: plain.name,
@@ -124,7 +124,7 @@ export function ssoOverview(adminId: string) {
       error: stored?.secretUnreadable ? UNREADABLE_SECRET : null,
     },
     redirectUri: `${getEnv().APP_URL.replace(/\/+$/, '')}${SSO_CALLBACK_PATH}`,
-    passwordSignIn: getSetting(db, 'passwordSignIn'),
+    passwordSignIn: await getSetting(db, 'passwordSignIn'),
     passwordSignInForced: getEnv().FORCE_PASSWORD_SIGN_IN,
     linked: userHasSso(adminId, plain?.issuer),
     adminsWithSso: adminsWithSso(plain?.issuer).length,
@@ -134,7 +134,7 @@ export function ssoOverview(adminId: string) {
 /** PUT /api/admin/sso: checks the provider, stores it (secret sealed) and reloads the auth library's config. */
 export async function saveSso(input: SsoConfigInput) {
   const db = getDb();
-  const stored = getSsoProvider(db);
+  const stored = await getSsoProvider(db);
   let clientSecret = input.clientSecret ?? '';
   if (!clientSecret) {
     if (stored?.secretUnreadable)
@@ -144,7 +144,7 @@ export async function saveSso(input: SsoConfigInput) {
   const doc = await verifyProvider(input.issuer);
   const issuer = doc.issuer.replace(/\/+$/, '');
   // While password sign-in is off, the change must leave an admin able to sign in with the provider.
-  if (!getSetting(db, 'passwordSignIn')) {
+  if (!(await getSetting(db, 'passwordSignIn'))) {
     const still = adminsWithSso(issuer).filter((a) => domainAllowed(a.email, input.allowedDomains));
     if (still.length === 0)
       throw new AppError(
@@ -152,7 +152,7 @@ export async function saveSso(input: SsoConfigInput) {
         'Password sign-in is off, and with this change no admin could sign in. Turn password sign-in on first.',
       );
   }
-  saveSsoProvider(db, {
+  await saveSsoProvider(db, {
     name: input.name,
     issuer,
     clientId: input.clientId,
@@ -163,13 +163,13 @@ export async function saveSso(input: SsoConfigInput) {
 }
 
 /** DELETE /api/admin/sso: refused while password sign-in is off (nobody could sign in). */
-export function removeSso(): void {
-  if (!getSetting(getDb(), 'passwordSignIn'))
+export async function removeSso(): Promise<void> {
+  if (!(await getSetting(getDb(), 'passwordSignIn')))
     throw new AppError(
       'conflict',
       'Turn password sign-in back on before removing single sign-on, or nobody could sign in.',
     );
-  deleteSsoProvider(getDb());
+  await deleteSsoProvider(getDb());
   invalidateAuth();
 }
 
@@ -179,7 +179,7 @@ export function removeSso(): void {
  * Recovery if the provider later fails: FORCE_PASSWORD_SIGN_IN=1 and a restart (README).
  */
 export async function assertPasswordSignInCanBeOff(): Promise<void> {
-  const stored = getSsoProvider(getDb());
+  const stored = await getSsoProvider(getDb());
   if (!stored?.config)
     throw new AppError(
       'conflict',

@@ -15,7 +15,7 @@ import type { ChatMessage } from '@/lib/schemas/chat';
 let dir: string;
 let db: Db;
 let close: () => void;
-before(() => {
+before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'titles-'));
   const handle = openDatabase(join(dir, 'test.db'));
   db = handle.db;
@@ -25,7 +25,7 @@ before(() => {
       .values({ id, name: id, email: `${id}@example.com` })
       .run();
 });
-after(() => {
+after(async () => {
   close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -38,7 +38,7 @@ function newConversation(title = 'Plan a trip to Lisbon'): string {
 }
 const rename = (id: string, title: string) =>
   updateConversation(db, 'alice', id, { title, titleSource: 'user' });
-const titleOf = (id: string) => getOwnConversation(db, 'alice', id)?.title;
+const titleOf = async (id: string) => (await getOwnConversation(db, 'alice', id))?.title;
 
 const usage = {
   inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 },
@@ -104,20 +104,24 @@ describe('generated titles', () => {
     const { model, calls } = titleModel('Lisbon Trip Plan', gate);
     const settled = title(c, model);
     while (!calls.length) await new Promise((r) => setTimeout(r, 5));
-    rename(c, 'My holiday');
+    await rename(c, 'My holiday');
     release();
     assert.deepEqual(await settled, { title: 'My holiday', titleSource: 'user' });
   });
 
-  test('a renamed conversation is never overwritten (the conditional update)', () => {
+  test('a renamed conversation is never overwritten (the conditional update)', async () => {
     const c = newConversation();
-    rename(c, 'Mine');
-    assert.equal(setModelTitle(db, c, 'Model title'), false);
-    assert.equal(titleOf(c), 'Mine');
+    await rename(c, 'Mine');
+    assert.equal(await setModelTitle(db, c, 'Model title'), false);
+    assert.equal(await titleOf(c), 'Mine');
     const d = newConversation();
-    assert.equal(setModelTitle(db, d, 'Model title'), true);
-    assert.equal(setModelTitle(db, d, 'Second model title'), false, 'one generated title per conversation');
-    assert.equal(titleOf(d), 'Model title');
+    assert.equal(await setModelTitle(db, d, 'Model title'), true);
+    assert.equal(
+      await setModelTitle(db, d, 'Second model title'),
+      false,
+      'one generated title per conversation',
+    );
+    assert.equal(await titleOf(d), 'Model title');
   });
 
   test('a failed or empty title request leaves the first words, silently', async () => {
@@ -136,7 +140,7 @@ describe('generated titles', () => {
     await title(c, model, { ...answer, metadata: { error: 'Fake provider error 500' } });
     await title(c, model, { ...answer, metadata: { interrupted: true } });
     assert.equal(calls.length, 0);
-    assert.equal(titleOf(c), 'Plan a trip to Lisbon');
+    assert.equal(await titleOf(c), 'Plan a trip to Lisbon');
   });
 
   test('only the owner reads the title', async () => {
@@ -148,7 +152,7 @@ describe('generated titles', () => {
 describe('which turn asks for a title', () => {
   const ok: ChatMessage = { id: 'a', role: 'assistant', parts: [{ type: 'text', text: 'x' }] };
   const failed: ChatMessage = { ...ok, metadata: { error: 'boom' } };
-  test('the first answer that goes through, while the title is automatic', () => {
+  test('the first answer that goes through, while the title is automatic', async () => {
     assert.equal(wantsTitle(undefined, [question]), true);
     assert.equal(wantsTitle('auto', [question, failed, question]), true);
     assert.equal(wantsTitle('auto', [question, ok, question]), false);

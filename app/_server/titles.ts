@@ -76,7 +76,7 @@ export function startTitle(
         abortSignal: AbortSignal.timeout(TITLE_TIMEOUT_MS),
       });
       const title = cleanTitle(text);
-      if (title) setModelTitle(db, conversationId, title);
+      if (title) await setModelTitle(db, conversationId, title);
     } catch (err) {
       // The request holds the conversation: only the provider's reason is logged.
       console.warn('[chat] title request failed:', describeProviderError(err));
@@ -99,13 +99,13 @@ export async function settledTitle(
   id: string,
   maxMs: number,
 ): Promise<{ title: string; titleSource: 'auto' | 'model' | 'user' } | null> {
-  if (!getOwnConversation(db, userId, id)) return null;
+  if (!(await getOwnConversation(db, userId, id))) return null;
   const job = jobs().get(id);
   if (job) {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([job, new Promise((resolve) => (timer = setTimeout(resolve, maxMs)))]);
     clearTimeout(timer);
   }
-  const row = getOwnConversation(db, userId, id);
+  const row = await getOwnConversation(db, userId, id);
   return row ? { title: row.title, titleSource: row.titleSource } : null;
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { cachedSettings } from '@/app/_server/hot-cache';
 import { connectionState } from '@/app/_server/mcp-connections';
-import { toolPolicy } from '@/app/_server/tool-policy';
+import { toolPolicies } from '@/app/_server/tool-policy';
 import type { Principal } from '@/lib/access';
 import { getPool } from '@/lib/mcp/pool';
 import { estimateToolTokens } from '@/lib/schemas/tool-budget';
@@ -15,14 +15,22 @@ export async function userToolCatalog(user: Principal) {
   const pool = getPool().forUser(user);
   const configs = new Map(pool.servers().map((c) => [c.name, c]));
   const catalog = await pool.tools(undefined, 2_000);
-  const { maxSteps, maxToolCalls, toolSearchMaxTools, toolSearchMaxTokens } = cachedSettings();
+  const { maxSteps, maxToolCalls, toolSearchMaxTools, toolSearchMaxTokens } = await cachedSettings();
+  const policies = await toolPolicies();
+  const states = new Map(
+    await Promise.all(
+      catalog.map(async (entry) => {
+        const config = configs.get(entry.server);
+        return [entry.server, config ? await connectionState(user, config) : null] as const;
+      }),
+    ),
+  );
   return {
     limits: { maxSteps, maxToolCalls },
     // Above these the chat turn sends a tool search instead of every tool (the composer says so).
     toolSearch: { maxTools: toolSearchMaxTools, maxTokens: toolSearchMaxTokens },
     servers: catalog.map((entry) => {
-      const config = configs.get(entry.server);
-      const state = config ? connectionState(user, config) : null;
+      const state = states.get(entry.server) ?? null;
       const connect =
         state?.status === 'needs-auth'
           ? { oauth: !state.values?.some((v) => !v.set), values: state.values ?? [] }
@@ -38,7 +46,7 @@ export async function userToolCatalog(user: Principal) {
         };
       }
       const tools = entry.tools
-        .filter((t) => toolPolicy(entry.server, t).enabled)
+        .filter((t) => policies.of(entry.server, t).enabled)
         .map((t) => ({
           name: t.name,
           description: (t.description ?? '').slice(0, 300),

@@ -11,16 +11,23 @@ type Cache = { settings: Map<string, ToolSettingRow>; configs: Map<string, McpSe
 
 declare module '@/lib/process-state' {
   interface OwnedSlots {
-    toolPolicy: Cache;
+    toolPolicy: Promise<Cache>;
   }
 }
 
 /** Tool settings and server configs, read once and kept until an admin change or a new tool list. */
-function cache(): Cache {
-  return processState('toolPolicy', () => ({
-    settings: new Map(listToolSettings(getDb()).map((r) => [`${r.serverName}/${r.tool}`, r])),
-    configs: new Map(listMcpServers(getDb()).map((r) => [r.config.name, r.config])),
-  }));
+function cache(): Promise<Cache> {
+  return processState('toolPolicy', () => {
+    const read = Promise.all([listToolSettings(getDb()), listMcpServers(getDb())]).then(
+      ([settings, servers]) => ({
+        settings: new Map(settings.map((r) => [`${r.serverName}/${r.tool}`, r])),
+        configs: new Map(servers.map((r) => [r.config.name, r.config])),
+      }),
+    );
+    // A failed read is not kept: the next caller reads again.
+    read.catch(() => dropProcessState('toolPolicy'));
+    return read;
+  });
 }
 
 export function invalidateToolPolicies(): void {
@@ -33,29 +40,36 @@ export function defaultApproval(config: McpServerConfig | undefined, tool: Tool)
   return tool.annotations?.readOnlyHint === true ? 'auto' : 'ask';
 }
 
-/** The effective policy of a tool: the admin's choice, the default, and "changed" always forcing ask. */
-export function toolPolicy(
-  server: string,
-  tool: Tool,
-): { enabled: boolean; approval: ApprovalPolicy; changed: boolean } {
-  const { settings, configs } = cache();
-  const row = settings.get(`${server}/${tool.name}`);
-  const changed = row?.changed ?? false;
+export type ToolPolicy = { enabled: boolean; approval: ApprovalPolicy; changed: boolean };
+
+/** The tool policies as read now (one read, kept until an admin change), asked per tool without waiting. */
+export type ToolPolicies = {
+  /** The effective policy of a tool: the admin's choice, the default, and "changed" always forcing ask. */
+  of(server: string, tool: Tool): ToolPolicy;
+  /** The admin's stored setting of a tool, if any. */
+  setting(server: string, tool: string): ToolSettingRow | undefined;
+};
+
+export async function toolPolicies(): Promise<ToolPolicies> {
+  const { settings, configs } = await cache();
   return {
-    enabled: row?.enabled ?? true,
-    approval: changed ? 'ask' : (row?.approval ?? defaultApproval(configs.get(server), tool)),
-    changed,
+    of(server, tool) {
+      const row = settings.get(`${server}/${tool.name}`);
+      const changed = row?.changed ?? false;
+      return {
+        enabled: row?.enabled ?? true,
+        approval: changed ? 'ask' : (row?.approval ?? defaultApproval(configs.get(server), tool)),
+        changed,
+      };
+    },
+    setting: (server, tool) => settings.get(`${server}/${tool}`),
   };
 }
 
-export function toolSetting(server: string, tool: string): ToolSettingRow | undefined {
-  return cache().settings.get(`${server}/${tool}`);
-}
-
 /** Pool observer: every fresh tool list is compared with what the admin reviewed. */
-export function observeTools(server: string, tools: Tool[]): void {
+export async function observeTools(server: string, tools: Tool[]): Promise<void> {
   const db = getDb();
-  const record = getMcpServerByName(db, server);
+  const record = await getMcpServerByName(db, server);
   if (!record) return;
-  if (observeToolDefinitions(db, record.id, tools.map(toolDefinition))) invalidateToolPolicies();
+  if (await observeToolDefinitions(db, record.id, tools.map(toolDefinition))) invalidateToolPolicies();
 }

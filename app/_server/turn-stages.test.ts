@@ -23,7 +23,7 @@ import type { ChatMessage, ChatPart, ChatPost } from '@/lib/schemas/chat';
 let dir: string;
 let db: Db;
 let close: () => void;
-before(() => {
+before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'turn-stages-'));
   const handle = openDatabase(join(dir, 'test.db'));
   db = handle.db;
@@ -33,7 +33,7 @@ before(() => {
       .values({ id, name: id, email: `${id}@example.com` })
       .run();
 });
-after(() => {
+after(async () => {
   close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -48,7 +48,7 @@ const say = (conversation: string, id: string, t: string): ChatPost => ({
 
 /** Load, then persist a user message, as the turn does. */
 async function send(userId: string, body: ChatPost) {
-  const loaded = loadTurn(db, userId, body);
+  const loaded = await loadTurn(db, userId, body);
   return persistInput(db, {
     userId,
     body,
@@ -67,8 +67,8 @@ describe('load', () => {
   test("another user's conversation does not exist; an approval for a conversation that does not is a 404", async () => {
     const c = newId('c');
     await send('bob', say(c, newId('m'), 'mine'));
-    assert.throws(() => loadTurn(db, 'alice', say(c, newId('m'), 'hi')), isCode('not_found'));
-    assert.throws(
+    await assert.rejects(async () => loadTurn(db, 'alice', say(c, newId('m'), 'hi')), isCode('not_found'));
+    await assert.rejects(
       () => loadTurn(db, 'alice', { id: newId('c'), approvals: [{ id: 'a', approved: true }] }),
       isCode('not_found'),
     );
@@ -85,8 +85,8 @@ describe('persist input', () => {
     );
     assert.equal(out.settings.toolMode, 'auto');
     assert.equal(out.continued, undefined);
-    assert.equal(getOwnConversation(db, 'alice', c)?.title, 'Plan a trip to Lisbon');
-    assert.equal(listMessages(db, c).length, 1);
+    assert.equal((await getOwnConversation(db, 'alice', c))?.title, 'Plan a trip to Lisbon');
+    assert.equal((await listMessages(db, c)).length, 1);
   });
 
   test('an edit is a new version beside the edited message; nothing is dropped; an answer id is refused', async () => {
@@ -94,7 +94,7 @@ describe('persist input', () => {
     const first = newId('m');
     await send('alice', say(c, first, 'one'));
     const answerOne = newId('a');
-    persistAnswer(db, c, { id: answerOne, role: 'assistant', parts: text('answer one') }, first);
+    await persistAnswer(db, c, { id: answerOne, role: 'assistant', parts: text('answer one') }, first);
     const second = newId('m');
     await send('alice', { ...say(c, second, 'two'), parentId: answerOne } as ChatPost);
     // Edit "two": a new message following the same answer.
@@ -104,7 +104,7 @@ describe('persist input', () => {
       edited.history.map((m) => m.parts),
       [text('one'), text('answer one'), text('two, edited')],
     );
-    assert.deepEqual(siblingsOf(db, c, [edit]), { [edit]: [second, edit] });
+    assert.deepEqual(await siblingsOf(db, c, [edit]), { [edit]: [second, edit] });
     // Other text under a stored id is refused (409), not a silent rewrite.
     await assert.rejects(send('alice', say(c, first, 'one, rewritten')), isCode('conflict'));
     // Regenerate the first answer: the stored message is kept, the model sees the path up to it.
@@ -114,9 +114,9 @@ describe('persist input', () => {
       [text('one')],
     );
     const answerTwo = newId('a');
-    persistAnswer(db, c, { id: answerTwo, role: 'assistant', parts: text('answer two') }, first);
-    assert.deepEqual(siblingsOf(db, c, [answerTwo]), { [answerTwo]: [answerOne, answerTwo] });
-    assert.equal(listMessageTree(db, c).length, 5, 'every version is still stored');
+    await persistAnswer(db, c, { id: answerTwo, role: 'assistant', parts: text('answer two') }, first);
+    assert.deepEqual(await siblingsOf(db, c, [answerTwo]), { [answerTwo]: [answerOne, answerTwo] });
+    assert.equal((await listMessageTree(db, c)).length, 5, 'every version is still stored');
     await assert.rejects(
       send('alice', { ...say(c, newId('m'), 'lost'), parentId: 'no-such-message' } as ChatPost),
       isCode('bad_request'),
@@ -143,12 +143,12 @@ describe('persist input', () => {
   test('an approval is applied once: the answer continues; a second answer to it is a 409', async () => {
     const c = newId('c');
     await send('alice', say(c, newId('m'), 'delete it'));
-    saveAssistantMessage(db, c, awaiting('ap-1'));
+    await saveAssistantMessage(db, c, awaiting('ap-1'));
     const approve: ChatPost = { id: c, approvals: [{ id: 'ap-1', approved: true, always: true }] };
     const out = await persistInput(db, {
       userId: 'alice',
       body: approve,
-      loaded: loadTurn(db, 'alice', approve),
+      loaded: await loadTurn(db, 'alice', approve),
       modelId: 'm1',
       userParts: async () => [],
     });
@@ -159,7 +159,7 @@ describe('persist input', () => {
       persistInput(db, {
         userId: 'alice',
         body: approve,
-        loaded: loadTurn(db, 'alice', approve),
+        loaded: await loadTurn(db, 'alice', approve),
         modelId: 'm1',
         userParts: async () => [],
       }),
@@ -170,7 +170,7 @@ describe('persist input', () => {
   test('a new message while a call awaits approval resolves that call as skipped', async () => {
     const c = newId('c');
     await send('alice', say(c, newId('m'), 'delete it'));
-    saveAssistantMessage(db, c, awaiting('ap-2'));
+    await saveAssistantMessage(db, c, awaiting('ap-2'));
     const out = await send('alice', say(c, newId('m'), 'never mind'));
     const skipped = out.history[1]?.parts[0] as Extract<ChatPart, { type: 'dynamic-tool' }>;
     assert.equal(skipped.state, 'output-denied');
@@ -182,8 +182,8 @@ describe('persist answer', () => {
   test('a turn that cannot run stores its failure as an interrupted answer with the reason', async () => {
     const c = newId('c');
     await send('alice', say(c, newId('m'), 'hello'));
-    persistFailure(db, c, 'No model is configured.');
-    const last = listMessages(db, c).at(-1);
+    await persistFailure(db, c, 'No model is configured.');
+    const last = (await listMessages(db, c)).at(-1);
     assert.equal(last?.role, 'assistant');
     assert.deepEqual([last?.metadata?.interrupted, last?.metadata?.error], [true, 'No model is configured.']);
   });

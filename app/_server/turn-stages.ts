@@ -32,11 +32,11 @@ import { titleFrom } from '@/lib/title';
  * chat-turn.ts strings them together; nothing here knows about HTTP or the running-turn registry.
  */
 
-export type Loaded = ReturnType<typeof loadConversation>;
+export type Loaded = Awaited<ReturnType<typeof loadConversation>>;
 
 /** Load: the conversation and its messages in one read; another user's conversation does not exist. */
-export function loadTurn(db: Db, userId: string, body: ChatPost): Loaded {
-  const loaded = loadConversation(db, userId, body.id);
+export async function loadTurn(db: Db, userId: string, body: ChatPost): Promise<Loaded> {
+  const loaded = await loadConversation(db, userId, body.id);
   if (loaded.takenByOther || (!loaded.row && 'approvals' in body)) throw notFound('Conversation not found.');
   return loaded;
 }
@@ -86,7 +86,7 @@ export async function persistInput(
   const { userId, body, loaded, modelId } = input;
   const patch = {
     ...(!loaded.row ? input.seed : undefined),
-    ...('tools' in body && body.tools ? toolSettingsPatch(body.tools) : {}),
+    ...('tools' in body && body.tools ? await toolSettingsPatch(body.tools) : {}),
   };
   const stored: TurnToolSettings = loaded.row ?? {
     id: body.id,
@@ -106,13 +106,13 @@ export async function persistInput(
     if (last?.role !== 'assistant')
       throw new AppError('bad_request', 'Nothing in this conversation awaits approval.');
     let alwaysAllow: string[] = [];
-    const answered = changeMessage(db, body.id, last.id, (message) => {
+    const answered = await changeMessage(db, body.id, last.id, (message) => {
       const applied = applyApprovals(message.parts, body.approvals);
       alwaysAllow = applied.alwaysAllow;
       return { ...message, parts: applied.parts };
     });
     if (!answered) throw new AppError('conflict', 'This answer changed meanwhile. Reload the conversation.');
-    allowToolsInConversation(db, body.id, alwaysAllow);
+    await allowToolsInConversation(db, body.id, alwaysAllow);
     const allowedTools = [...new Set([...stored.allowedTools, ...alwaysAllow])];
     return {
       history: [...history.slice(0, -1), answered],
@@ -121,13 +121,13 @@ export async function persistInput(
     };
   }
 
-  history = skipPendingApprovals(db, body.id, history);
+  history = await skipPendingApprovals(db, body.id, history);
   // A message of attachments only is titled by their names.
   const text =
     textOfParts(body.message.parts) ||
     body.message.parts.map((p) => (p.type === 'file' ? (p.filename ?? '') : '')).join(' ');
   const message: ChatMessage = { id: body.message.id, role: 'user', parts: await input.userParts() };
-  const outcome = saveUserMessage(db, {
+  const outcome = await saveUserMessage(db, {
     conversationId: body.id,
     userId,
     title: titleFrom(text),
@@ -147,13 +147,13 @@ export async function persistInput(
     throw new AppError('bad_request', 'That message id belongs to an answer.', {
       'message.id': 'is not a user message',
     });
-  if (Object.keys(patch).length) updateConversation(db, userId, body.id, patch);
+  if (Object.keys(patch).length) await updateConversation(db, userId, body.id, patch);
   // The message now ends the selected path. Unless it simply followed the path as loaded (a retry or
   // regenerate of a stored message, an edit beside one), read that path back.
   const followed =
     outcome === 'appended' && (body.parentId === undefined || body.parentId === (history.at(-1)?.id ?? null));
   return {
-    history: followed ? [...history, message] : listMessages(db, body.id),
+    history: followed ? [...history, message] : await listMessages(db, body.id),
     settings: { ...stored, ...patch },
   };
 }
@@ -171,10 +171,14 @@ export function editUnderStoredId(): AppError {
  * A new message while tool calls still await approval: those calls are resolved now, stored as denied
  * ("skipped"), so no card stays "awaiting approval" and the model sees why they did not run.
  */
-function skipPendingApprovals(db: Db, conversationId: string, history: ChatMessage[]): ChatMessage[] {
+async function skipPendingApprovals(
+  db: Db,
+  conversationId: string,
+  history: ChatMessage[],
+): Promise<ChatMessage[]> {
   const last = history.at(-1);
   if (last?.role !== 'assistant' || !hasPendingApprovals(last.parts)) return history;
-  const skipped = changeMessage(db, conversationId, last.id, (stored) => ({
+  const skipped = await changeMessage(db, conversationId, last.id, (stored) => ({
     ...stored,
     parts: skipApprovals(stored.parts, SKIPPED_APPROVAL),
   }));
@@ -185,23 +189,23 @@ function skipPendingApprovals(db: Db, conversationId: string, history: ChatMessa
  * Persist answer: the answer, however it ended, is stored once, as the answer to `parentId` (the turn's
  * user message; a new version beside earlier answers to it), and ends the selected path.
  */
-export function persistAnswer(
+export async function persistAnswer(
   db: Db,
   conversationId: string,
   message: ChatMessage,
   parentId?: string | null,
-): void {
-  saveAssistantMessage(db, conversationId, message, parentId);
+): Promise<void> {
+  await saveAssistantMessage(db, conversationId, message, parentId);
 }
 
 /** Never a user message without an answer: a turn that cannot run stores its failure as one (with Retry). */
-export function persistFailure(
+export async function persistFailure(
   db: Db,
   conversationId: string,
   error: string,
   parentId?: string | null,
-): void {
-  saveAssistantMessage(db, conversationId, failure(error), parentId);
+): Promise<void> {
+  await saveAssistantMessage(db, conversationId, failure(error), parentId);
 }
 
 function failure(error: string): ChatMessage {

@@ -7,7 +7,7 @@ import { readResourceForMessage } from '@/app/_server/mcp-context';
 import { connectNotices } from '@/app/_server/mcp-connections';
 import type { SamplingRun } from '@/app/_server/sampling';
 import type { SessionUser } from '@/app/_server/session';
-import { toolPolicy } from '@/app/_server/tool-policy';
+import { toolPolicies } from '@/app/_server/tool-policy';
 import { turnRequestHooks } from '@/app/_server/turn-requests';
 import type { Toolkit, TurnInput } from '@/lib/chat/run-turn';
 import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
@@ -19,7 +19,7 @@ import type { ChatPart, ChatPost } from '@/lib/schemas/chat';
 // A chat turn's MCP side: the tools it may use (with their approval policy, and how their calls
 // answer a server's elicitation and sampling requests), and the resources a user message attaches.
 
-export type Conversation = NonNullable<ReturnType<typeof getOwnConversation>>;
+export type Conversation = NonNullable<Awaited<ReturnType<typeof getOwnConversation>>>;
 
 /** The MCP tools this conversation may use (its servers, minus tools switched off), with their approval policy. */
 export async function prepareToolkit(
@@ -32,11 +32,13 @@ export async function prepareToolkit(
   const catalog = await pool.tools(conversation.toolServers ?? undefined);
   const disabled = new Set(conversation.disabledTools);
   const allowed = new Set(conversation.allowedTools);
+  const policies = await toolPolicies();
+  const notices = await connectNotices(user, catalog);
   return (...[emitProgress, emit]: Parameters<NonNullable<TurnInput['prepareTools']>>): Toolkit => {
     const { tools, entries } = buildToolSet({
       catalog,
       policy: (server, tool) => {
-        const policy = toolPolicy(server, tool);
+        const policy = policies.of(server, tool);
         // A tool only for its app (`_meta.ui.visibility: ["app"]`) is never offered to the model.
         const hidden = disabled.has(`${server}/${tool.name}`) || !toolVisibility(tool).model;
         return hidden ? { ...policy, enabled: false } : policy;
@@ -44,7 +46,10 @@ export async function prepareToolkit(
       appUri: (server, tool) =>
         getPool().config(server)?.apps?.enabled === false ? undefined : toolAppUri(tool),
       call: (server, tool, args, opts) => pool.callTool(server, tool, args, opts),
-      record: (call) => recordToolCall(getDb(), { conversationId: conversation.id, ...call }),
+      record: (call) =>
+        void recordToolCall(getDb(), { conversationId: conversation.id, ...call }).catch((err) =>
+          console.error('[chat] could not log a tool call', err),
+        ),
       onProgress: emitProgress,
       hooks: (server, toolCallId) =>
         turnRequestHooks({
@@ -60,8 +65,8 @@ export async function prepareToolkit(
     // A tool whose definition changed since review always asks, whatever was allowed before.
     const isAllowed = (e: ToolEntry) =>
       e.approval === 'auto' ||
-      (allowed.has(`${e.server}/${e.tool.name}`) && !toolPolicy(e.server, e.tool).changed);
-    return { tools, entries, isAllowed, notices: connectNotices(user, catalog) };
+      (allowed.has(`${e.server}/${e.tool.name}`) && !policies.of(e.server, e.tool).changed);
+    return { tools, entries, isAllowed, notices };
   };
 }
 

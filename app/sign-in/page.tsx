@@ -20,10 +20,10 @@ type Props = { searchParams: Promise<{ error?: string | string[] }> };
 export default async function SignInPage({ searchParams }: Props) {
   if (await getSessionUser(await headers())) redirect('/');
   const db = getDb();
-  if (countUsers(db) === 0) redirect('/sign-up');
+  if ((await countUsers(db)) === 0) redirect('/sign-up');
   const { error } = await searchParams;
-  const sso = getSsoProviderPublic(db);
-  const password = passwordSignInEnabled() || !sso;
+  const sso = await getSsoProviderPublic(db);
+  const password = (await passwordSignInEnabled()) || !sso;
   const t = await getTranslations('auth');
   const formError =
     typeof error === 'string' && error in AUTH_FORM_ERRORS
@@ -34,7 +34,7 @@ export default async function SignInPage({ searchParams }: Props) {
     <AuthCard title={t('signIn.title')}>
       {password && <AuthForm mode="sign-in" initialError={formError} />}
       {sso && <SsoSignIn name={sso.name} error={ssoError} passwordOff={!password} />}
-      {password && getSetting(db, 'signupOpen') && (
+      {password && (await getSetting(db, 'signupOpen')) && (
         <p className="text-sm text-zinc-500">
           {t('signIn.newHere')}{' '}
           <Link href="/sign-up" className="text-blue-600 underline">

@@ -21,16 +21,16 @@ export default async function SignUpPage({ searchParams }: Props) {
   if (await getSessionUser(await headers())) redirect('/');
   const db = getDb();
   const t = await getTranslations('auth');
-  const first = countUsers(db) === 0;
-  const sso = first ? null : getSsoProviderPublic(db);
+  const first = (await countUsers(db)) === 0;
+  const sso = first ? null : await getSsoProviderPublic(db);
   // With password sign-in off, people join through single sign-on (their first sign-in makes the account).
-  if (sso && !passwordSignInEnabled())
+  if (sso && !(await passwordSignInEnabled()))
     return (
       <AuthCard title={t('signUp.title')}>
         <SsoSignIn name={sso.name} error={null} passwordOff />
       </AuthCard>
     );
-  const open = first || getSetting(db, 'signupOpen');
+  const open = first || (await getSetting(db, 'signupOpen'));
   const { error } = await searchParams;
   const formError =
     typeof error === 'string' && error in AUTH_FORM_ERRORS

@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, desc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { first } from '@/db/run';
 import { auditLog } from '@/db/schema';
 
 type AuditRow = typeof auditLog.$inferSelect;
@@ -27,9 +28,9 @@ export function auditKind(entry: Pick<AuditEntry, 'userId' | 'outcome'>): AuditK
 }
 
 /** Adds one to the latest identical failure seen within the window; false when there is none. */
-function countRepeat(db: Db, entry: AuditEntry, now: Date): boolean {
+async function countRepeat(db: Db, entry: AuditEntry, now: Date): Promise<boolean> {
   // Same actor and outcome means the same kind; the filter leads with the columns of audit_log_repeat_idx.
-  const latest = db
+  const [latest] = await db
     .select({ id: auditLog.id })
     .from(auditLog)
     .where(
@@ -42,44 +43,40 @@ function countRepeat(db: Db, entry: AuditEntry, now: Date): boolean {
       ),
     )
     .orderBy(desc(auditLog.lastAt))
-    .limit(1)
-    .get();
+    .limit(1);
   if (!latest) return false;
-  db.update(auditLog)
+  await db
+    .update(auditLog)
     .set({ count: sql`${auditLog.count} + 1`, lastAt: now })
-    .where(eq(auditLog.id, latest.id))
-    .run();
+    .where(eq(auditLog.id, latest.id));
   return true;
 }
 
 /** Keeps the newest AUDIT_KEEP[kind] rows of one kind (by last activity); other kinds are untouched. */
-export function pruneAudit(db: Db, kind: AuditKind): void {
-  const cutoff = db
+export async function pruneAudit(db: Db, kind: AuditKind): Promise<void> {
+  const [cutoff] = await db
     .select({ id: auditLog.id, lastAt: auditLog.lastAt })
     .from(auditLog)
     .where(eq(auditLog.kind, kind))
     .orderBy(desc(auditLog.lastAt), desc(auditLog.id))
     .limit(1)
-    .offset(AUDIT_KEEP[kind])
-    .get();
+    .offset(AUDIT_KEEP[kind]);
   if (!cutoff) return;
   const older = or(
     lt(auditLog.lastAt, cutoff.lastAt),
     and(eq(auditLog.lastAt, cutoff.lastAt), lte(auditLog.id, cutoff.id)),
   );
-  db.delete(auditLog)
-    .where(and(eq(auditLog.kind, kind), older))
-    .run();
+  await db.delete(auditLog).where(and(eq(auditLog.kind, kind), older));
 }
 
 /** Records an entry: a repeated identical failure updates its row; each kind is pruned every 500 new rows. */
-export function recordAudit(db: Db, entry: AuditEntry, now = new Date()): void {
+export async function recordAudit(db: Db, entry: AuditEntry, now = new Date()): Promise<void> {
   const kind = auditKind(entry);
-  if (entry.outcome !== 'ok' && countRepeat(db, entry, now)) return;
-  db.insert(auditLog)
-    .values({ ...entry, detail: entry.detail?.slice(0, 2000) ?? null, kind, at: now, lastAt: now })
-    .run();
-  if (++inserts[kind] % PRUNE_EVERY === 0) pruneAudit(db, kind);
+  if (entry.outcome !== 'ok' && (await countRepeat(db, entry, now))) return;
+  await db
+    .insert(auditLog)
+    .values({ ...entry, detail: entry.detail?.slice(0, 2000) ?? null, kind, at: now, lastAt: now });
+  if (++inserts[kind] % PRUNE_EVERY === 0) await pruneAudit(db, kind);
 }
 
 const toItem = (e: AuditRow) => ({ ...e, at: e.at.toISOString(), lastAt: e.lastAt.toISOString() });
@@ -89,29 +86,34 @@ export type AuditItem = ReturnType<typeof toItem>;
  * The most recently active entries, newest first. Without a kind: the newest `limit` of each kind,
  * so a flood of one kind cannot push the others off the list either.
  */
-export function listAudit(db: Db, opts: { kind?: AuditKind; limit?: number } = {}): AuditItem[] {
+export async function listAudit(
+  db: Db,
+  opts: { kind?: AuditKind; limit?: number } = {},
+): Promise<AuditItem[]> {
   const limit = opts.limit ?? 200;
   const kinds: AuditKind[] = opts.kind ? [opts.kind] : ['admin', 'refused', 'anonymous'];
-  return kinds
-    .flatMap((kind) =>
+  const lists = await Promise.all(
+    kinds.map((kind) =>
       db
         .select()
         .from(auditLog)
         .where(eq(auditLog.kind, kind))
         .orderBy(desc(auditLog.lastAt), desc(auditLog.id))
-        .limit(limit)
-        .all(),
-    )
+        .limit(limit),
+    ),
+  );
+  return lists
+    .flat()
     .sort((a, b) => b.lastAt.getTime() - a.lastAt.getTime() || b.id - a.id)
     .map(toItem);
 }
 
-export function countAudit(db: Db, kind?: AuditKind): number {
-  return (
-    db
+export async function countAudit(db: Db, kind?: AuditKind): Promise<number> {
+  const row = first(
+    await db
       .select({ n: sql<number>`count(*)` })
       .from(auditLog)
-      .where(kind ? eq(auditLog.kind, kind) : undefined)
-      .get()?.n ?? 0
+      .where(kind ? eq(auditLog.kind, kind) : undefined),
   );
+  return Number(row?.n ?? 0);
 }

@@ -27,12 +27,12 @@ import { user } from '@/db/schema';
 import type { ChatPart } from '@/lib/schemas/chat';
 
 const dir = mkdtempSync(join(tmpdir(), 'branches-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(async () => rmSync(dir, { recursive: true, force: true }));
 const text = (t: string): ChatPart[] => [{ type: 'text', text: t }];
 const ids = (list: Array<{ id: string }>) => list.map((m) => m.id);
 
 describe('the branches migration', () => {
-  test('backfills every existing list as a chain in order and selects its newest message', () => {
+  test('backfills every existing list as a chain in order and selects its newest message', async () => {
     const file = join(dir, 'old.db');
     // The schema as it was before branches: the migrations up to 0010 only.
     const oldMigrations = join(dir, 'migrations-0010');
@@ -74,7 +74,7 @@ describe('the branches migration', () => {
     const { db, sqlite } = openDatabase(file);
     try {
       assert.deepEqual(
-        listMessageTree(db, 'c1').map((m) => [m.id, m.parentId]),
+        (await listMessageTree(db, 'c1')).map((m) => [m.id, m.parentId]),
         [
           ['c1-0', null],
           ['c1-1', 'c1-0'],
@@ -83,7 +83,7 @@ describe('the branches migration', () => {
         ],
       );
       assert.deepEqual(
-        listMessageTree(db, 'c2').map((m) => [m.id, m.parentId]),
+        (await listMessageTree(db, 'c2')).map((m) => [m.id, m.parentId]),
         [
           ['c2-0', null],
           ['c2-1', 'c2-0'],
@@ -95,8 +95,8 @@ describe('the branches migration', () => {
         { id: 'c2', leaf_id: 'c2-1' },
         { id: 'empty', leaf_id: null },
       ]);
-      assert.deepEqual(ids(listMessages(db, 'c1')), ['c1-0', 'c1-1', 'c1-2', 'c1-3']);
-      assert.deepEqual(listMessages(db, 'empty'), []);
+      assert.deepEqual(ids(await listMessages(db, 'c1')), ['c1-0', 'c1-1', 'c1-2', 'c1-3']);
+      assert.deepEqual(await listMessages(db, 'empty'), []);
     } finally {
       sqlite.close();
     }
@@ -105,7 +105,7 @@ describe('the branches migration', () => {
 
 describe('a conversation tree', () => {
   const { db, sqlite } = openDatabase(join(dir, 'tree.db'));
-  after(() => sqlite.close());
+  after(async () => sqlite.close());
   db.insert(user).values({ id: 'u', name: 'u', email: 'u@x.test' }).run();
   const c = 'tree-1';
   const ask = (id: string, t: string, parentId?: string | null, isNew = false) =>
@@ -122,35 +122,35 @@ describe('a conversation tree', () => {
   const answer = (id: string, t: string, parentId: string) =>
     saveAssistantMessage(db, c, { id, role: 'assistant', parts: text(t) }, parentId);
 
-  test('an edit adds a sibling; a regenerate adds an answer beside the old one; nothing is deleted', () => {
-    assert.equal(ask('q1', 'capital of France?', null, true), 'appended');
-    answer('a1', 'Paris', 'q1');
-    assert.equal(ask('q2', 'and of Spain?', 'a1'), 'appended');
-    answer('a2', 'Madrid', 'q2');
-    assert.deepEqual(ids(listMessages(db, c)), ['q1', 'a1', 'q2', 'a2']);
+  test('an edit adds a sibling; a regenerate adds an answer beside the old one; nothing is deleted', async () => {
+    assert.equal(await ask('q1', 'capital of France?', null, true), 'appended');
+    await answer('a1', 'Paris', 'q1');
+    assert.equal(await ask('q2', 'and of Spain?', 'a1'), 'appended');
+    await answer('a2', 'Madrid', 'q2');
+    assert.deepEqual(ids(await listMessages(db, c)), ['q1', 'a1', 'q2', 'a2']);
 
     // Edit q1 mid-conversation: a new root beside it; the later messages stay in the old branch.
-    assert.equal(ask('q1b', 'capital of Italy?', null), 'appended');
-    assert.deepEqual(ids(listMessages(db, c)), ['q1b']);
-    answer('a1b', 'Rome', 'q1b');
-    assert.deepEqual(ids(listMessages(db, c)), ['q1b', 'a1b']);
-    assert.deepEqual(siblingsOf(db, c, ['q1b', 'a1b']), { q1b: ['q1', 'q1b'] });
+    assert.equal(await ask('q1b', 'capital of Italy?', null), 'appended');
+    assert.deepEqual(ids(await listMessages(db, c)), ['q1b']);
+    await answer('a1b', 'Rome', 'q1b');
+    assert.deepEqual(ids(await listMessages(db, c)), ['q1b', 'a1b']);
+    assert.deepEqual(await siblingsOf(db, c, ['q1b', 'a1b']), { q1b: ['q1', 'q1b'] });
 
     // Regenerate a1b: its question is kept and selected, the new answer is a sibling.
-    assert.equal(ask('q1b', 'capital of Italy?', 'whatever-not-checked'), 'unknown-parent');
+    assert.equal(await ask('q1b', 'capital of Italy?', 'whatever-not-checked'), 'unknown-parent');
     // Other text under a stored id is an edit sent wrong: refused, nothing written.
-    assert.equal(ask('q1b', 'capital of Spain?', null), 'changed');
-    assert.equal(listMessageTree(db, c).length, 6);
-    assert.equal(ask('q1b', 'capital of Italy?', null), 'existing');
-    assert.deepEqual(ids(listMessages(db, c)), ['q1b']);
-    answer('a1c', 'Roma', 'q1b');
-    assert.deepEqual(ids(listMessages(db, c)), ['q1b', 'a1c']);
-    assert.deepEqual(listMessages(db, c)[0]?.parts, text('capital of Italy?'));
-    assert.deepEqual(siblingsOf(db, c, ['q1b', 'a1c']), { q1b: ['q1', 'q1b'], a1c: ['a1b', 'a1c'] });
-    assert.equal(listMessageTree(db, c).length, 7);
+    assert.equal(await ask('q1b', 'capital of Spain?', null), 'changed');
+    assert.equal((await listMessageTree(db, c)).length, 6);
+    assert.equal(await ask('q1b', 'capital of Italy?', null), 'existing');
+    assert.deepEqual(ids(await listMessages(db, c)), ['q1b']);
+    await answer('a1c', 'Roma', 'q1b');
+    assert.deepEqual(ids(await listMessages(db, c)), ['q1b', 'a1c']);
+    assert.deepEqual((await listMessages(db, c))[0]?.parts, text('capital of Italy?'));
+    assert.deepEqual(await siblingsOf(db, c, ['q1b', 'a1c']), { q1b: ['q1', 'q1b'], a1c: ['a1b', 'a1c'] });
+    assert.equal((await listMessageTree(db, c)).length, 7);
   });
 
-  test('an answer to a branch left meanwhile (its turn stopped by an edit) stays beside it; the edit stays selected', () => {
+  test('an answer to a branch left meanwhile (its turn stopped by an edit) stays beside it; the edit stays selected', async () => {
     const d = 'tree-late';
     const say = (id: string, t: string, parentId: string | null, isNew = false) =>
       saveUserMessage(db, {
@@ -163,73 +163,73 @@ describe('a conversation tree', () => {
         message: { id, role: 'user', parts: text(t) },
         parentId,
       });
-    assert.equal(say('l1', 'long question', null, true), 'appended');
+    assert.equal(await say('l1', 'long question', null, true), 'appended');
     // The edit arrives while l1's answer is still being written…
-    assert.equal(say('l1b', 'edited question', null), 'appended');
+    assert.equal(await say('l1b', 'edited question', null), 'appended');
     // …and the stopped answer is stored afterwards, as the answer to l1.
-    saveAssistantMessage(db, d, { id: 'la', role: 'assistant', parts: text('half an ans') }, 'l1');
-    assert.equal(selectedLeaf(db, d), 'l1b');
-    saveAssistantMessage(db, d, { id: 'lb', role: 'assistant', parts: text('fresh') }, 'l1b');
-    assert.deepEqual(ids(listMessages(db, d)), ['l1b', 'lb']);
+    await saveAssistantMessage(db, d, { id: 'la', role: 'assistant', parts: text('half an ans') }, 'l1');
+    assert.equal(await selectedLeaf(db, d), 'l1b');
+    await saveAssistantMessage(db, d, { id: 'lb', role: 'assistant', parts: text('fresh') }, 'l1b');
+    assert.deepEqual(ids(await listMessages(db, d)), ['l1b', 'lb']);
     // A regenerate of lb (a new answer to l1b while lb ends the path) is selected.
-    saveAssistantMessage(db, d, { id: 'lc', role: 'assistant', parts: text('fresher') }, 'l1b');
-    assert.deepEqual(ids(listMessages(db, d)), ['l1b', 'lc']);
-    assert.equal(listMessageTree(db, d).length, 5);
+    await saveAssistantMessage(db, d, { id: 'lc', role: 'assistant', parts: text('fresher') }, 'l1b');
+    assert.deepEqual(ids(await listMessages(db, d)), ['l1b', 'lc']);
+    assert.equal((await listMessageTree(db, d)).length, 5);
   });
 
-  test('selecting a version follows its newest answers down, and the choice is stored', () => {
-    const branch = selectVersion(db, c, 'q1');
+  test('selecting a version follows its newest answers down, and the choice is stored', async () => {
+    const branch = await selectVersion(db, c, 'q1');
     assert.deepEqual(ids(branch ?? []), ['q1', 'a1', 'q2', 'a2']);
-    assert.equal(selectedLeaf(db, c), 'a2');
-    assert.deepEqual(ids(loadConversation(db, 'u', c).messages), ['q1', 'a1', 'q2', 'a2']);
-    assert.deepEqual(ids(selectVersion(db, c, 'a1b') ?? []), ['a1b']);
-    assert.deepEqual(ids(listMessages(db, c)), ['q1b', 'a1b']);
-    assert.equal(selectVersion(db, c, 'nope'), null);
-    assert.equal(selectedLeaf(db, c), 'a1b');
+    assert.equal(await selectedLeaf(db, c), 'a2');
+    assert.deepEqual(ids((await loadConversation(db, 'u', c)).messages), ['q1', 'a1', 'q2', 'a2']);
+    assert.deepEqual(ids((await selectVersion(db, c, 'a1b')) ?? []), ['a1b']);
+    assert.deepEqual(ids(await listMessages(db, c)), ['q1b', 'a1b']);
+    assert.equal(await selectVersion(db, c, 'nope'), null);
+    assert.equal(await selectedLeaf(db, c), 'a1b');
   });
 
-  test('pages walk up the selected path only', () => {
-    selectVersion(db, c, 'q1');
-    const newest = listMessagePage(db, c, { limit: 2 });
+  test('pages walk up the selected path only', async () => {
+    await selectVersion(db, c, 'q1');
+    const newest = await listMessagePage(db, c, { limit: 2 });
     assert.deepEqual(ids(newest.messages), ['q2', 'a2']);
     assert.equal(newest.before, 'q2');
-    const older = listMessagePage(db, c, { limit: 2, before: newest.before });
+    const older = await listMessagePage(db, c, { limit: 2, before: newest.before });
     assert.deepEqual(ids(older.messages), ['q1', 'a1']);
     assert.equal(older.before, null);
   });
 
-  test('search finds text on the selected path only', () => {
-    selectVersion(db, c, 'q1');
-    assert.equal(searchConversations(db, 'u', 'Madrid')[0]?.messageId, 'a2');
-    assert.deepEqual(searchConversations(db, 'u', 'Rome'), []);
-    selectVersion(db, c, 'q1b');
-    assert.deepEqual(searchConversations(db, 'u', 'Madrid'), []);
+  test('search finds text on the selected path only', async () => {
+    await selectVersion(db, c, 'q1');
+    assert.equal((await searchConversations(db, 'u', 'Madrid'))[0]?.messageId, 'a2');
+    assert.deepEqual(await searchConversations(db, 'u', 'Rome'), []);
+    await selectVersion(db, c, 'q1b');
+    assert.deepEqual(await searchConversations(db, 'u', 'Madrid'), []);
   });
 
-  test('after a crash, an unanswered edit gets an interrupted answer, which ends the path', () => {
-    selectVersion(db, c, 'q1');
-    assert.equal(ask('q2b', 'and of Portugal?', 'a1'), 'appended');
-    assert.equal(markUnansweredTurns(db, 'The server stopped.'), 1);
-    const path = listMessages(db, c);
+  test('after a crash, an unanswered edit gets an interrupted answer, which ends the path', async () => {
+    await selectVersion(db, c, 'q1');
+    assert.equal(await ask('q2b', 'and of Portugal?', 'a1'), 'appended');
+    assert.equal(await markUnansweredTurns(db, 'The server stopped.'), 1);
+    const path = await listMessages(db, c);
     assert.deepEqual(ids(path).slice(0, 3), ['q1', 'a1', 'q2b']);
     assert.deepEqual(path[3]?.metadata, { interrupted: true, error: 'The server stopped.' });
-    assert.equal(markUnansweredTurns(db, 'again'), 0);
+    assert.equal(await markUnansweredTurns(db, 'again'), 0);
   });
 
-  test('after a crash during a regenerate, the question gets another (interrupted) answer beside the old ones', () => {
-    selectVersion(db, c, 'q1b');
-    assert.equal(ask('q1b', 'capital of Italy?', null), 'existing');
-    assert.deepEqual(ids(listMessages(db, c)), ['q1b']);
-    assert.equal(markUnansweredTurns(db, 'The server stopped.'), 1);
-    const path = listMessages(db, c);
+  test('after a crash during a regenerate, the question gets another (interrupted) answer beside the old ones', async () => {
+    await selectVersion(db, c, 'q1b');
+    assert.equal(await ask('q1b', 'capital of Italy?', null), 'existing');
+    assert.deepEqual(ids(await listMessages(db, c)), ['q1b']);
+    assert.equal(await markUnansweredTurns(db, 'The server stopped.'), 1);
+    const path = await listMessages(db, c);
     assert.equal(path.length, 2);
     assert.deepEqual(path[1]?.metadata, { interrupted: true, error: 'The server stopped.' });
-    assert.equal(siblingsOf(db, c, [path[1]?.id ?? ''])[path[1]?.id ?? '']?.length, 3);
-    assert.equal(markUnansweredTurns(db, 'again'), 0);
+    assert.equal((await siblingsOf(db, c, [path[1]?.id ?? '']))[path[1]?.id ?? '']?.length, 3);
+    assert.equal(await markUnansweredTurns(db, 'again'), 0);
   });
 
-  test('a copied tree keeps its branches and its selected path', () => {
-    createConversationWithMessages(db, {
+  test('a copied tree keeps its branches and its selected path', async () => {
+    await createConversationWithMessages(db, {
       id: 'copy-1',
       userId: 'u',
       title: 'copy',
@@ -241,7 +241,7 @@ describe('a conversation tree', () => {
       ],
       leafId: 'y1',
     });
-    assert.deepEqual(ids(listMessages(db, 'copy-1')), ['x1', 'y1']);
-    assert.deepEqual(siblingsOf(db, 'copy-1', ['x1', 'y1']), { x1: ['x1', 'x2'] });
+    assert.deepEqual(ids(await listMessages(db, 'copy-1')), ['x1', 'y1']);
+    assert.deepEqual(await siblingsOf(db, 'copy-1', ['x1', 'y1']), { x1: ['x1', 'x2'] });
   });
 });

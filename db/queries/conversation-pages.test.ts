@@ -12,7 +12,7 @@ let handle: ReturnType<typeof openDatabase>;
 let db: Db;
 const COUNT = 10_000;
 
-before(() => {
+before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'conversation-pages-'));
   handle = openDatabase(join(dir, 'test.db'));
   db = handle.db;
@@ -37,17 +37,17 @@ before(() => {
   })();
   handle.sqlite.exec('update conversations set updated_at = created_at');
 });
-after(() => {
+after(async () => {
   handle.sqlite.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('listConversations over 10,000 conversations (the history list)', () => {
-  test('pages newest first; following the cursors lists every own conversation exactly once', () => {
+  test('pages newest first; following the cursors lists every own conversation exactly once', async () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: ReturnType<typeof listConversations> = listConversations(db, 'alice', {
+      const page: Awaited<ReturnType<typeof listConversations>> = await listConversations(db, 'alice', {
         limit: 100,
         cursor,
       });
@@ -61,7 +61,7 @@ describe('listConversations over 10,000 conversations (the history list)', () =>
     assert.equal(seen.at(-1), 'a00000');
   });
 
-  test('a page (first or deep, by cursor) is an index range read: no scan, no sort', () => {
+  test('a page (first or deep, by cursor) is an index range read: no scan, no sort', async () => {
     const plans = [
       "select id from conversations where user_id = 'alice' order by updated_at desc, id desc limit 31",
       "select id from conversations where user_id = 'alice' and (updated_at < 3000000 or (updated_at = 3000000 and id < 'a04000')) order by updated_at desc, id desc limit 31",

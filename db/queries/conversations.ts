@@ -2,6 +2,7 @@ import 'server-only';
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import { listMessages } from '@/db/queries/messages';
 import type { Db } from '@/db/client';
+import { changes, first, isSqlite, q, rawRows, transaction } from '@/db/run';
 import { conversations, messages } from '@/db/schema';
 import type { ChatMessage } from '@/lib/schemas/chat';
 
@@ -9,8 +10,8 @@ export type ConversationRow = typeof conversations.$inferSelect;
 export type ConversationSummary = Pick<ConversationRow, 'id' | 'title' | 'updatedAt'>;
 
 /**
- * A conversation row by id, as a query built once per database: drizzle otherwise rebuilds its SQL on
- * every call (~0.3 ms of CPU, on every chat turn before the model request).
+ * A conversation row by id. On SQLite the query is built once per database: drizzle otherwise rebuilds
+ * its SQL on every call (~0.3 ms of CPU, on every chat turn before the model request).
  */
 const byIdQueries = new WeakMap<Db, ReturnType<typeof byIdQuery>>();
 const byIdQuery = (db: Db) =>
@@ -19,7 +20,8 @@ const byIdQuery = (db: Db) =>
     .from(conversations)
     .where(eq(conversations.id, sql.placeholder('id')))
     .prepare();
-function conversationById(db: Db, id: string): ConversationRow | undefined {
+async function conversationById(db: Db, id: string): Promise<ConversationRow | undefined> {
+  if (!isSqlite(db)) return first(await db.select().from(conversations).where(eq(conversations.id, id)));
   let query = byIdQueries.get(db);
   if (!query) {
     query = byIdQuery(db);
@@ -29,18 +31,27 @@ function conversationById(db: Db, id: string): ConversationRow | undefined {
 }
 
 /** The conversation if it exists and belongs to the user; null otherwise (callers answer 404 either way). */
-export function getOwnConversation(db: Db, userId: string, id: string): ConversationRow | null {
-  const row = conversationById(db, id);
+export async function getOwnConversation(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<ConversationRow | null> {
+  const row = await conversationById(db, id);
   return row && row.userId === userId ? row : null;
 }
 
 /** Whether the id is taken by anyone (a new conversation must not reuse another user's id). */
-export function conversationExists(db: Db, id: string): boolean {
-  return !!db.select({ id: conversations.id }).from(conversations).where(eq(conversations.id, id)).get();
+export async function conversationExists(db: Db, id: string): Promise<boolean> {
+  const rows = await db.select({ id: conversations.id }).from(conversations).where(eq(conversations.id, id));
+  return rows.length > 0;
 }
 
 /** Cursor = `${updatedAtMs}:${id}` of the last row of the previous page; newest first. */
-export function listConversations(db: Db, userId: string, opts: { limit: number; cursor?: string | null }) {
+export async function listConversations(
+  db: Db,
+  userId: string,
+  opts: { limit: number; cursor?: string | null },
+) {
   const parsed = parseCursor(opts.cursor);
   const where = parsed
     ? and(
@@ -51,13 +62,12 @@ export function listConversations(db: Db, userId: string, opts: { limit: number;
         ),
       )
     : eq(conversations.userId, userId);
-  const rows = db
+  const rows = await db
     .select({ id: conversations.id, title: conversations.title, updatedAt: conversations.updatedAt })
     .from(conversations)
     .where(where)
     .orderBy(desc(conversations.updatedAt), desc(conversations.id))
-    .limit(opts.limit + 1)
-    .all();
+    .limit(opts.limit + 1);
   const page = rows.slice(0, opts.limit);
   const last = page.at(-1);
   const nextCursor = rows.length > opts.limit && last ? `${last.updatedAt.getTime()}:${last.id}` : null;
@@ -88,21 +98,19 @@ export type ConversationPatch = Partial<
   >
 >;
 
-export function updateConversation(
+export async function updateConversation(
   db: Db,
   userId: string,
   id: string,
   patch: ConversationPatch,
-): ConversationRow | null {
+): Promise<ConversationRow | null> {
   if (!Object.keys(patch).length) return getOwnConversation(db, userId, id);
-  return (
-    db
-      .update(conversations)
-      .set(patch)
-      .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
-      .returning()
-      .get() ?? null
-  );
+  const [row] = await db
+    .update(conversations)
+    .set(patch)
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
+    .returning();
+  return row ?? null;
 }
 
 /**
@@ -110,35 +118,37 @@ export function updateConversation(
  * automatic one (the first words) is replaced, in one conditional UPDATE, so a rename made while the
  * title request was in flight wins. Does not touch updated_at (a title is no new activity).
  */
-export function setModelTitle(db: Db, id: string, title: string): boolean {
-  return (
-    db
-      .update(conversations)
-      .set({ title, titleSource: 'model' })
-      .where(and(eq(conversations.id, id), eq(conversations.titleSource, 'auto')))
-      .run().changes > 0
-  );
+export async function setModelTitle(db: Db, id: string, title: string): Promise<boolean> {
+  const res = await db
+    .update(conversations)
+    .set({ title, titleSource: 'model' })
+    .where(and(eq(conversations.id, id), eq(conversations.titleSource, 'auto')));
+  return changes(res) > 0;
 }
 
-export function deleteConversation(db: Db, userId: string, id: string): boolean {
-  const res = db
+export async function deleteConversation(db: Db, userId: string, id: string): Promise<boolean> {
+  const res = await db
     .delete(conversations)
-    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)))
-    .run();
-  return res.changes > 0;
+    .where(and(eq(conversations.id, id), eq(conversations.userId, userId)));
+  return changes(res) > 0;
 }
 
-/** Remembers "always allow this tool in this conversation" (as `server/tool`). */
-export function allowToolsInConversation(db: Db, id: string, refs: string[]): void {
+/** Remembers "always allow this tool in this conversation" (as `server/tool`), in one transaction. */
+export async function allowToolsInConversation(db: Db, id: string, refs: string[]): Promise<void> {
   if (!refs.length) return;
-  const row = db
-    .select({ allowed: conversations.allowedTools })
-    .from(conversations)
-    .where(eq(conversations.id, id))
-    .get();
-  if (!row) return;
-  const allowed = [...new Set([...row.allowed, ...refs])];
-  db.update(conversations).set({ allowedTools: allowed }).where(eq(conversations.id, id)).run();
+  await transaction(db, function* (tx) {
+    const row = first(
+      yield* q(
+        tx
+          .select({ allowed: conversations.allowedTools })
+          .from(conversations)
+          .where(eq(conversations.id, id)),
+      ),
+    );
+    if (!row) return;
+    const allowed = [...new Set([...row.allowed, ...refs])];
+    yield* q(tx.update(conversations).set({ allowedTools: allowed }).where(eq(conversations.id, id)));
+  });
 }
 
 export type SearchHit = {
@@ -159,17 +169,24 @@ export function ftsQuery(q: string): string | null {
  * Own conversations whose title or the text of a message on the selected path matches (other versions
  * are not searched); the snippet marks matches with \u0002…\u0003.
  */
-export function searchConversations(db: Db, userId: string, q: string, limit = 30): SearchHit[] {
+export async function searchConversations(
+  db: Db,
+  userId: string,
+  q: string,
+  limit = 30,
+): Promise<SearchHit[]> {
   const fts = ftsQuery(q);
   if (!fts) return [];
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = db.all<{
+  const rows = await rawRows<{
     id: string;
     title: string;
     updated_at: number;
     message_id: string | null;
     snippet: string | null;
-  }>(sql`
+  }>(
+    db,
+    sql`
     with recursive hits as (
       select c.id, c.title, c.updated_at, f.message_id,
              snippet(messages_fts, 0, char(2), char(3), '…', 12) as snippet
@@ -188,9 +205,13 @@ export function searchConversations(db: Db, userId: string, q: string, limit = 3
     )
     select h.* from hits h
     where exists (select 1 from path p where p.conversation_id = h.id and p.id = h.message_id)
-    order by h.updated_at desc limit ${limit * 3}`);
-  const titleRows = db.all<{ id: string; title: string; updated_at: number }>(sql`
-    select id, title, updated_at from conversations where user_id = ${userId} and title like ${like} escape '\\' order by updated_at desc limit ${limit}`);
+    order by h.updated_at desc limit ${limit * 3}`,
+  );
+  const titleRows = await rawRows<{ id: string; title: string; updated_at: number }>(
+    db,
+    sql`
+    select id, title, updated_at from conversations where user_id = ${userId} and title like ${like} escape '\\' order by updated_at desc limit ${limit}`,
+  );
   const hits = new Map<string, SearchHit>();
   for (const r of titleRows)
     hits.set(r.id, {
@@ -219,7 +240,7 @@ export function searchConversations(db: Db, userId: string, q: string, limit = 3
  * follows its `parentId` (omitted: the message before it, so a plain list becomes one path); the
  * selected path ends at `leafId` (omitted: the last message).
  */
-export function createConversationWithMessages(
+export async function createConversationWithMessages(
   db: Db,
   input: {
     id: string;
@@ -229,11 +250,11 @@ export function createConversationWithMessages(
     messages: Array<ChatMessage & { role: 'user' | 'assistant'; parentId?: string | null }>;
     leafId?: string;
   },
-): void {
-  db.transaction((tx) => {
+): Promise<void> {
+  await transaction(db, function* (tx) {
     const now = new Date();
-    tx.insert(conversations)
-      .values({
+    yield* q(
+      tx.insert(conversations).values({
         id: input.id,
         userId: input.userId,
         title: input.title,
@@ -242,11 +263,11 @@ export function createConversationWithMessages(
         model: input.model,
         createdAt: now,
         updatedAt: now,
-      })
-      .run();
-    input.messages.forEach((m, seq) => {
-      tx.insert(messages)
-        .values({
+      }),
+    );
+    for (const [seq, m] of input.messages.entries()) {
+      yield* q(
+        tx.insert(messages).values({
           id: m.id,
           conversationId: input.id,
           role: m.role,
@@ -255,12 +276,12 @@ export function createConversationWithMessages(
           parentId: m.parentId === undefined ? (input.messages[seq - 1]?.id ?? null) : m.parentId,
           seq,
           createdAt: now,
-        })
-        .run();
-    });
+        }),
+      );
+    }
     // Each insert made its message the leaf (a trigger): the last one, unless another was selected.
     if (input.leafId && input.leafId !== input.messages.at(-1)?.id)
-      tx.update(conversations).set({ leafId: input.leafId }).where(eq(conversations.id, input.id)).run();
+      yield* q(tx.update(conversations).set({ leafId: input.leafId }).where(eq(conversations.id, input.id)));
   });
 }
 
@@ -268,12 +289,12 @@ export function createConversationWithMessages(
  * A conversation with the messages of its selected path (the chat turn's only read). `takenByOther`
  * says the id exists but belongs to someone else — callers answer 404 all the same.
  */
-export function loadConversation(
+export async function loadConversation(
   db: Db,
   userId: string,
   id: string,
-): { row: ConversationRow | null; takenByOther: boolean; messages: ChatMessage[] } {
-  const row = conversationById(db, id) ?? null;
+): Promise<{ row: ConversationRow | null; takenByOther: boolean; messages: ChatMessage[] }> {
+  const row = (await conversationById(db, id)) ?? null;
   if (!row || row.userId !== userId) return { row: null, takenByOther: row !== null, messages: [] };
-  return { row, takenByOther: false, messages: listMessages(db, id) };
+  return { row, takenByOther: false, messages: await listMessages(db, id) };
 }

@@ -1,58 +1,59 @@
 import 'server-only';
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { first, textContains } from '@/db/run';
 import { files, messages, shares } from '@/db/schema';
 
 export type FileRow = typeof files.$inferSelect;
 
-export function insertFile(db: Db, values: typeof files.$inferInsert): FileRow {
-  return db.insert(files).values(values).returning().get();
+export async function insertFile(db: Db, values: typeof files.$inferInsert): Promise<FileRow> {
+  const [row] = await db.insert(files).values(values).returning();
+  return row as FileRow;
 }
 
 /** A file of this user; another user's file does not exist. */
-export function getOwnFile(db: Db, userId: string, id: string): FileRow | null {
+export async function getOwnFile(db: Db, userId: string, id: string): Promise<FileRow | null> {
   return (
-    db
-      .select()
-      .from(files)
-      .where(and(eq(files.id, id), eq(files.userId, userId)))
-      .get() ?? null
+    first(
+      await db
+        .select()
+        .from(files)
+        .where(and(eq(files.id, id), eq(files.userId, userId))),
+    ) ?? null
   );
 }
 
-export function getFile(db: Db, id: string): FileRow | null {
-  return db.select().from(files).where(eq(files.id, id)).get() ?? null;
+export async function getFile(db: Db, id: string): Promise<FileRow | null> {
+  return first(await db.select().from(files).where(eq(files.id, id))) ?? null;
 }
 
 /** Whether any stored message still refers to the file (its URL appears in the message's parts). */
-export function fileReferenced(db: Db, url: string): boolean {
-  return Boolean(
-    db
-      .select({ one: sql`1` })
-      .from(messages)
-      .where(sql`instr(${messages.parts}, ${`"${url}"`}) > 0`)
-      .limit(1)
-      .get(),
-  );
+export async function fileReferenced(db: Db, url: string): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql`1` })
+    .from(messages)
+    .where(textContains(db, messages.parts, `"${url}"`))
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** Whether a share's snapshot names the file (by id). */
-export function fileShared(db: Db, id: string): boolean {
-  return Boolean(
-    db
-      .select({ one: sql`1` })
-      .from(shares)
-      .where(sql`instr(${shares.snapshot}, ${`"id":"${id}"`}) > 0`)
-      .limit(1)
-      .get(),
-  );
+export async function fileShared(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql`1` })
+    .from(shares)
+    .where(textContains(db, shares.snapshot, `"id":"${id}"`))
+    .limit(1);
+  return rows.length > 0;
 }
 
 /**
  * A user's oldest files uploaded before `before` that no message or share refers to (the sweep of files
  * never sent): files in use are not candidates, so they never hold the limit against newer unsent ones.
  */
-export function oldFilesOf(db: Db, userId: string, before: Date, limit: number): FileRow[] {
+export async function oldFilesOf(db: Db, userId: string, before: Date, limit: number): Promise<FileRow[]> {
+  const inMessages = textContains(db, messages.parts, sql`'"/api/files/' || ${files.id} || '"'`);
+  const inShares = textContains(db, shares.snapshot, sql`'"id":"' || ${files.id} || '"'`);
   return db
     .select()
     .from(files)
@@ -60,30 +61,26 @@ export function oldFilesOf(db: Db, userId: string, before: Date, limit: number):
       and(
         eq(files.userId, userId),
         lt(files.createdAt, before),
-        sql`not exists (select 1 from ${messages} where instr(${messages.parts}, '"/api/files/' || ${files.id} || '"') > 0)`,
-        sql`not exists (select 1 from ${shares} where instr(${shares.snapshot}, '"id":"' || ${files.id} || '"') > 0)`,
+        sql`not exists (select 1 from ${messages} where ${inMessages})`,
+        sql`not exists (select 1 from ${shares} where ${inShares})`,
       ),
     )
     .orderBy(asc(files.createdAt))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
-export function deleteFileRow(db: Db, id: string): void {
-  db.delete(files).where(eq(files.id, id)).run();
+export async function deleteFileRow(db: Db, id: string): Promise<void> {
+  await db.delete(files).where(eq(files.id, id));
 }
 
 /** Whether any file row (of any user) still keeps this blob. */
-export function blobInUse(db: Db, sha256: string): boolean {
-  return Boolean(db.select({ id: files.id }).from(files).where(eq(files.sha256, sha256)).limit(1).get());
+export async function blobInUse(db: Db, sha256: string): Promise<boolean> {
+  const rows = await db.select({ id: files.id }).from(files).where(eq(files.sha256, sha256)).limit(1);
+  return rows.length > 0;
 }
 
 /** The blobs a user's files keep (to remove from disk what no other row keeps once the user is gone). */
-export function blobsOfUser(db: Db, userId: string): string[] {
-  return db
-    .selectDistinct({ sha256: files.sha256 })
-    .from(files)
-    .where(eq(files.userId, userId))
-    .all()
-    .map((r) => r.sha256);
+export async function blobsOfUser(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.selectDistinct({ sha256: files.sha256 }).from(files).where(eq(files.userId, userId));
+  return rows.map((r) => r.sha256);
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { changes, first, q, transaction } from '@/db/run';
 import { getSetting, updateSettings } from '@/db/queries/settings';
 import { SECRET_FIELDS } from '@/db/queries/stored-secrets';
 import { openValue, reportUnreadable, sealValue } from '@/db/sealing';
@@ -76,80 +77,84 @@ function toRecord(db: Db, row: typeof mcpServers.$inferSelect): McpServerRecord 
   return { id: row.id, config: parsed.data, createdAt: row.createdAt, updatedAt: row.updatedAt, unreadable };
 }
 
-export function listMcpServers(db: Db): McpServerRecord[] {
-  return db
-    .select()
-    .from(mcpServers)
-    .orderBy(asc(mcpServers.name))
-    .all()
-    .map((row) => toRecord(db, row))
-    .filter((r): r is McpServerRecord => r !== null);
+export async function listMcpServers(db: Db): Promise<McpServerRecord[]> {
+  const rows = await db.select().from(mcpServers).orderBy(asc(mcpServers.name));
+  return rows.map((row) => toRecord(db, row)).filter((r): r is McpServerRecord => r !== null);
 }
 
-export function getMcpServer(db: Db, id: string): McpServerRecord | null {
-  const row = db.select().from(mcpServers).where(eq(mcpServers.id, id)).get();
+export async function getMcpServer(db: Db, id: string): Promise<McpServerRecord | null> {
+  const row = first(await db.select().from(mcpServers).where(eq(mcpServers.id, id)));
   return row ? toRecord(db, row) : null;
 }
 
-export function getMcpServerByName(db: Db, name: string): McpServerRecord | null {
-  const row = db.select().from(mcpServers).where(eq(mcpServers.name, name)).get();
+export async function getMcpServerByName(db: Db, name: string): Promise<McpServerRecord | null> {
+  const row = first(await db.select().from(mcpServers).where(eq(mcpServers.name, name)));
   return row ? toRecord(db, row) : null;
 }
 
 /** A server's id by name, without reading (and decrypting) its config. */
-export function getMcpServerId(db: Db, name: string): string | null {
-  return db.select({ id: mcpServers.id }).from(mcpServers).where(eq(mcpServers.name, name)).get()?.id ?? null;
+export async function getMcpServerId(db: Db, name: string): Promise<string | null> {
+  return (
+    first(await db.select({ id: mcpServers.id }).from(mcpServers).where(eq(mcpServers.name, name)))?.id ??
+    null
+  );
 }
 
 /** Inserts a server; returns null when the name is taken. */
-export function createMcpServer(db: Db, config: McpServerConfig): McpServerRecord | null {
-  const row = db
+export async function createMcpServer(db: Db, config: McpServerConfig): Promise<McpServerRecord | null> {
+  const [row] = await db
     .insert(mcpServers)
     .values({ id: randomUUID(), name: config.name, config: sealConfig(db, config) })
     .onConflictDoNothing({ target: mcpServers.name })
-    .returning()
-    .get();
+    .returning();
   return row ? toRecord(db, row) : null;
 }
 
-export function updateMcpServer(db: Db, id: string, config: McpServerConfig): McpServerRecord | null {
-  const row = db
+export async function updateMcpServer(
+  db: Db,
+  id: string,
+  config: McpServerConfig,
+): Promise<McpServerRecord | null> {
+  const [row] = await db
     .update(mcpServers)
     .set({ name: config.name, config: sealConfig(db, config), updatedAt: new Date() })
     .where(eq(mcpServers.id, id))
-    .returning()
-    .get();
+    .returning();
   return row ? toRecord(db, row) : null;
 }
 
-export function deleteMcpServer(db: Db, id: string): boolean {
-  return db.delete(mcpServers).where(eq(mcpServers.id, id)).run().changes > 0;
+export async function deleteMcpServer(db: Db, id: string): Promise<boolean> {
+  return changes(await db.delete(mcpServers).where(eq(mcpServers.id, id))) > 0;
 }
 
 /** Adds or replaces servers by name in one transaction; says what changed. */
-export function upsertMcpServers(
+export async function upsertMcpServers(
   db: Db,
   configs: McpServerConfig[],
-): { added: string[]; updated: string[]; unchanged: string[] } {
+): Promise<{ added: string[]; updated: string[]; unchanged: string[] }> {
   const out = { added: [] as string[], updated: [] as string[], unchanged: [] as string[] };
-  db.transaction((tx) => {
+  await transaction(db, function* (tx) {
     for (const config of configs) {
-      const row = tx.select().from(mcpServers).where(eq(mcpServers.name, config.name)).get();
+      const row = first(yield* q(tx.select().from(mcpServers).where(eq(mcpServers.name, config.name))));
       const stored = row && toRecord(db, row);
       if (!row) {
-        tx.insert(mcpServers)
-          .values({ id: randomUUID(), name: config.name, config: sealConfig(db, config) })
-          .run();
+        yield* q(
+          tx
+            .insert(mcpServers)
+            .values({ id: randomUUID(), name: config.name, config: sealConfig(db, config) }),
+        );
         out.added.push(config.name);
       } else if (
         !stored ||
         stored.unreadable.length ||
         JSON.stringify(stored.config) !== JSON.stringify(config)
       ) {
-        tx.update(mcpServers)
-          .set({ config: sealConfig(db, config), updatedAt: new Date() })
-          .where(eq(mcpServers.id, row.id))
-          .run();
+        yield* q(
+          tx
+            .update(mcpServers)
+            .set({ config: sealConfig(db, config), updatedAt: new Date() })
+            .where(eq(mcpServers.id, row.id)),
+        );
         out.updated.push(config.name);
       } else {
         out.unchanged.push(config.name);
@@ -160,10 +165,10 @@ export function upsertMcpServers(
 }
 
 /** On a fresh install the offline built-ins (time, calculator) are added once; a deleted one stays deleted. */
-export function seedBuiltinServers(db: Db): void {
-  if (getSetting(db, 'builtinsSeeded')) return;
+export async function seedBuiltinServers(db: Db): Promise<void> {
+  if (await getSetting(db, 'builtinsSeeded')) return;
   for (const builtin of BUILTIN_SERVERS) {
-    createMcpServer(db, {
+    await createMcpServer(db, {
       name: builtin,
       transport: 'builtin',
       builtin,
@@ -174,5 +179,5 @@ export function seedBuiltinServers(db: Db): void {
       userValues: [],
     });
   }
-  updateSettings(db, { builtinsSeeded: true });
+  await updateSettings(db, { builtinsSeeded: true });
 }

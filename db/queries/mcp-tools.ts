@@ -1,18 +1,18 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { first, q, transaction } from '@/db/run';
 import { mcpServers, mcpTools } from '@/db/schema';
 import { definitionHash, type ToolDefinition } from '@/lib/mcp/tool-definition';
 
 export type ToolSettingRow = typeof mcpTools.$inferSelect & { serverName: string };
 
-export function listToolSettings(db: Db): ToolSettingRow[] {
-  return db
+export async function listToolSettings(db: Db): Promise<ToolSettingRow[]> {
+  const rows = await db
     .select({ setting: mcpTools, serverName: mcpServers.name })
     .from(mcpTools)
-    .innerJoin(mcpServers, eq(mcpServers.id, mcpTools.serverId))
-    .all()
-    .map((r) => ({ ...r.setting, serverName: r.serverName }));
+    .innerJoin(mcpServers, eq(mcpServers.id, mcpTools.serverId));
+  return rows.map((r) => ({ ...r.setting, serverName: r.serverName }));
 }
 
 /**
@@ -20,30 +20,33 @@ export function listToolSettings(db: Db): ToolSettingRow[] {
  * a definition that differs from the reviewed one marks the tool changed (it then asks again).
  * Returns true when anything was written.
  */
-export function observeToolDefinitions(db: Db, serverId: string, definitions: ToolDefinition[]): boolean {
+export async function observeToolDefinitions(
+  db: Db,
+  serverId: string,
+  definitions: ToolDefinition[],
+): Promise<boolean> {
   let wrote = false;
-  db.transaction((tx) => {
+  await transaction(db, function* (tx) {
     const rows = new Map(
-      tx
-        .select()
-        .from(mcpTools)
-        .where(eq(mcpTools.serverId, serverId))
-        .all()
-        .map((r) => [r.tool, r]),
+      (yield* q(tx.select().from(mcpTools).where(eq(mcpTools.serverId, serverId)))).map((r) => [r.tool, r]),
     );
     for (const def of definitions) {
       const hash = definitionHash(def);
       const row = rows.get(def.name);
       if (!row) {
-        tx.insert(mcpTools)
-          .values({ serverId, tool: def.name, reviewedHash: hash, reviewedDefinition: def })
-          .run();
+        yield* q(
+          tx
+            .insert(mcpTools)
+            .values({ serverId, tool: def.name, reviewedHash: hash, reviewedDefinition: def }),
+        );
         wrote = true;
       } else if ((row.reviewedHash !== hash) !== row.changed) {
-        tx.update(mcpTools)
-          .set({ changed: row.reviewedHash !== hash, updatedAt: new Date() })
-          .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, def.name)))
-          .run();
+        yield* q(
+          tx
+            .update(mcpTools)
+            .set({ changed: row.reviewedHash !== hash, updatedAt: new Date() })
+            .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, def.name))),
+        );
         wrote = true;
       }
     }
@@ -52,13 +55,13 @@ export function observeToolDefinitions(db: Db, serverId: string, definitions: To
 }
 
 /** Admin changes; setting the approval or marking reviewed accepts the current definition. */
-export function updateToolSetting(
+export async function updateToolSetting(
   db: Db,
   serverId: string,
   tool: string,
   patch: { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: boolean },
   current: ToolDefinition | null,
-): typeof mcpTools.$inferSelect | null {
+): Promise<typeof mcpTools.$inferSelect | null> {
   const accept = (patch.approval !== undefined || patch.reviewed) && current;
   const values = {
     ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
@@ -66,14 +69,15 @@ export function updateToolSetting(
     ...(accept ? { reviewedHash: definitionHash(current), reviewedDefinition: current, changed: false } : {}),
     updatedAt: new Date(),
   };
-  const existing = db
-    .select()
-    .from(mcpTools)
-    .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool)))
-    .get();
+  const existing = first(
+    await db
+      .select()
+      .from(mcpTools)
+      .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool))),
+  );
   if (!existing) {
     if (!current) return null;
-    return db
+    const [row] = await db
       .insert(mcpTools)
       .values({
         serverId,
@@ -82,15 +86,13 @@ export function updateToolSetting(
         reviewedDefinition: current,
         ...values,
       })
-      .returning()
-      .get();
+      .returning();
+    return row ?? null;
   }
-  return (
-    db
-      .update(mcpTools)
-      .set(values)
-      .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool)))
-      .returning()
-      .get() ?? null
-  );
+  const [row] = await db
+    .update(mcpTools)
+    .set(values)
+    .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool)))
+    .returning();
+  return row ?? null;
 }

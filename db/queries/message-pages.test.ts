@@ -13,7 +13,7 @@ let handle: ReturnType<typeof openDatabase>;
 let db: Db;
 const text = (t: string): ChatPart[] => [{ type: 'text', text: t }];
 
-before(() => {
+before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'message-pages-'));
   handle = openDatabase(join(dir, 'test.db'));
   db = handle.db;
@@ -30,7 +30,7 @@ before(() => {
         parts: text(`${conversationId} ${i}`),
       };
       if (message.role === 'user') {
-        saveUserMessage(db, {
+        await saveUserMessage(db, {
           conversationId,
           userId: 'alice',
           title: conversationId,
@@ -39,11 +39,11 @@ before(() => {
           modelChanged: false,
           message,
         });
-      } else saveAssistantMessage(db, conversationId, message);
+      } else await saveAssistantMessage(db, conversationId, message);
     }
   }
 });
-after(() => {
+after(async () => {
   handle.sqlite.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -52,19 +52,19 @@ const ids = (page: { messages: Array<{ id: string }> }) =>
   page.messages.map((m) => m.id.replace('c-long-', ''));
 
 describe('listMessagePage', () => {
-  test('the first page is the newest messages, oldest first, with a cursor to the older ones', () => {
-    const page = listMessagePage(db, 'c-long', { limit: 10 });
+  test('the first page is the newest messages, oldest first, with a cursor to the older ones', async () => {
+    const page = await listMessagePage(db, 'c-long', { limit: 10 });
     assert.deepEqual(ids(page), ['m15', 'm16', 'm17', 'm18', 'm19', 'm20', 'm21', 'm22', 'm23', 'm24']);
     assert.equal(page.before, 'c-long-m15');
     assert.deepEqual(page.messages[0], { id: 'c-long-m15', role: 'assistant', parts: text('c-long 15') });
   });
 
-  test('following the cursor walks back to the first message exactly once each, then says there is no more', () => {
+  test('following the cursor walks back to the first message exactly once each, then says there is no more', async () => {
     const seen: string[] = [];
     let before: string | null | undefined;
     let pages = 0;
     do {
-      const page = listMessagePage(db, 'c-long', { limit: 10, before });
+      const page = await listMessagePage(db, 'c-long', { limit: 10, before });
       seen.unshift(...ids(page));
       before = page.before;
       pages++;
@@ -72,28 +72,28 @@ describe('listMessagePage', () => {
     assert.equal(pages, 3);
     assert.deepEqual(
       seen,
-      listMessages(db, 'c-long').map((m) => m.id.replace('c-long-', '')),
+      (await listMessages(db, 'c-long')).map((m) => m.id.replace('c-long-', '')),
     );
   });
 
-  test('a page that ends exactly at the first message has no cursor; a short conversation fits one page', () => {
-    const last = listMessagePage(db, 'c-long', { limit: 5, before: 'c-long-m5' });
+  test('a page that ends exactly at the first message has no cursor; a short conversation fits one page', async () => {
+    const last = await listMessagePage(db, 'c-long', { limit: 5, before: 'c-long-m5' });
     assert.deepEqual(ids(last), ['m0', 'm1', 'm2', 'm3', 'm4']);
     assert.equal(last.before, null);
-    const short = listMessagePage(db, 'c-other', { limit: 50 });
+    const short = await listMessagePage(db, 'c-other', { limit: 50 });
     assert.equal(short.messages.length, 3);
     assert.equal(short.before, null);
   });
 
-  test('an unknown conversation or a cursor before the start gives an empty page', () => {
-    assert.deepEqual(listMessagePage(db, 'nope', { limit: 10 }), { messages: [], before: null });
-    assert.deepEqual(listMessagePage(db, 'c-long', { limit: 10, before: 'c-long-m0' }), {
+  test('an unknown conversation or a cursor before the start gives an empty page', async () => {
+    assert.deepEqual(await listMessagePage(db, 'nope', { limit: 10 }), { messages: [], before: null });
+    assert.deepEqual(await listMessagePage(db, 'c-long', { limit: 10, before: 'c-long-m0' }), {
       messages: [],
       before: null,
     });
   });
 
-  test('walks the path by primary key, one lookup per message, not a scan', () => {
+  test('walks the path by primary key, one lookup per message, not a scan', async () => {
     const plan = handle.sqlite
       .prepare(
         'explain query plan select m.id from messages m where m.conversation_id = ? and m.id = (select parent_id from messages where conversation_id = ? and id = ?)',

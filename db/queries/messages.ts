@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { first, isSqlite, type Queryable, q, rawRows, rawRun, transaction } from '@/db/run';
 import { conversations, messages } from '@/db/schema';
 import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
 import { parseStoredMetadata, parseStoredParts } from '@/lib/schemas/stored-message';
@@ -17,11 +18,12 @@ export function toChatMessage(m: Pick<MessageRow, 'id' | 'role' | 'parts' | 'met
   return { id: m.id, role: m.role, parts: parseStoredParts(m.parts), ...(metadata ? { metadata } : {}) };
 }
 
-/** A row read with raw SQL: its JSON columns still as text. */
-type RawRow = { id: string; role: MessageRow['role']; parts: string; metadata: string | null };
+/** A row read with raw SQL: its JSON columns as text (SQLite) or already parsed (Postgres jsonb). */
+type RawRow = { id: string; role: MessageRow['role']; parts: unknown; metadata: unknown };
 
-const parseJson = (text: string | null): unknown => {
+const parseJson = (text: unknown): unknown => {
   if (text == null) return null;
+  if (typeof text !== 'string') return text;
   try {
     return JSON.parse(text);
   } catch {
@@ -45,8 +47,10 @@ const MAX_DEPTH = 1_000_000;
  * The last message of the selected path: the conversation's stored leaf, or (none stored, or it is
  * gone) its newest message. Null for a conversation without messages.
  */
-export function selectedLeaf(db: Db, conversationId: string): string | null {
-  return db.get<{ id: string | null }>(sql`select ${leafOf(conversationId)} as id`)?.id ?? null;
+export async function selectedLeaf(db: Db, conversationId: string): Promise<string | null> {
+  return (
+    first(await rawRows<{ id: string | null }>(db, sql`select ${leafOf(conversationId)} as id`))?.id ?? null
+  );
 }
 
 /** The selected leaf as an SQL expression (see selectedLeaf). */
@@ -59,14 +63,7 @@ const leafOf = (conversationId: string) => sql`coalesce(
  * The messages from `fromId` up its parents, at most `limit` of them, oldest first: one indexed
  * lookup per message (the primary key), so a page costs the same however long the conversation.
  */
-function walkUp(
-  db: Db,
-  conversationId: string,
-  fromId: string | ReturnType<typeof sql>,
-  limit: number,
-): ChatMessage[] {
-  return db
-    .all<RawRow>(sql`
+const walkUpQuery = (conversationId: string, fromId: string | ReturnType<typeof sql>, limit: number) => sql`
       with recursive path(id, parent_id, depth) as (
         select id, parent_id, 0 from ${messages} where conversation_id = ${conversationId} and id = ${fromId}
         union all
@@ -76,21 +73,27 @@ function walkUp(
       )
       select m.id, m.role, m.parts, m.metadata from path p
       join ${messages} m on m.conversation_id = ${conversationId} and m.id = p.id
-      order by p.depth desc`)
-    .map(fromRaw);
+      order by p.depth desc`;
+async function walkUp(
+  db: Db,
+  conversationId: string,
+  fromId: string | ReturnType<typeof sql>,
+  limit: number,
+): Promise<ChatMessage[]> {
+  return (await rawRows<RawRow>(db, walkUpQuery(conversationId, fromId, limit))).map(fromRaw);
 }
 
 /** The selected path of the conversation, first message first (what the chat shows and the model sees). */
-export function listMessages(db: Db, conversationId: string): ChatMessage[] {
+export function listMessages(db: Db, conversationId: string): Promise<ChatMessage[]> {
   return walkUp(db, conversationId, leafOf(conversationId), MAX_DEPTH);
 }
 
 /** Every message of the conversation (all branches) with its parent, in the order written (JSON export). */
-export function listMessageTree(
+export async function listMessageTree(
   db: Db,
   conversationId: string,
-): Array<ChatMessage & { parentId: string | null }> {
-  return db
+): Promise<Array<ChatMessage & { parentId: string | null }>> {
+  const rows = await db
     .select({
       id: messages.id,
       role: messages.role,
@@ -100,9 +103,8 @@ export function listMessageTree(
     })
     .from(messages)
     .where(eq(messages.conversationId, conversationId))
-    .orderBy(asc(messages.seq))
-    .all()
-    .map((m) => ({ ...toChatMessage(m), parentId: m.parentId }));
+    .orderBy(asc(messages.seq));
+  return rows.map((m) => ({ ...toChatMessage(m), parentId: m.parentId }));
 }
 
 export type MessagePage = {
@@ -116,16 +118,16 @@ export type MessagePage = {
  * omitted), oldest first. A page walks up from there, one primary-key lookup per message, so it costs
  * the same in a conversation of 10 or 10,000 messages.
  */
-export function listMessagePage(
+export async function listMessagePage(
   db: Db,
   conversationId: string,
   opts: { limit: number; before?: string | null },
-): MessagePage {
+): Promise<MessagePage> {
   const from =
     opts.before == null
       ? leafOf(conversationId)
       : sql`(select parent_id from ${messages} where conversation_id = ${conversationId} and id = ${opts.before})`;
-  const rows = walkUp(db, conversationId, from, opts.limit + 1);
+  const rows = await walkUp(db, conversationId, from, opts.limit + 1);
   const page = rows.length > opts.limit ? rows.slice(1) : rows;
   return { messages: page, before: rows.length > opts.limit && page[0] ? page[0].id : null };
 }
@@ -134,16 +136,27 @@ export function listMessagePage(
  * For each of the given messages that has other versions (siblings: edits, regenerations), every
  * version's id in the order written. Messages without other versions are left out.
  */
-export function siblingsOf(db: Db, conversationId: string, ids: string[]): Record<string, string[]> {
+export async function siblingsOf(
+  db: Db,
+  conversationId: string,
+  ids: string[],
+): Promise<Record<string, string[]>> {
   if (!ids.length) return {};
-  const rows = db.all<{ id: string; sibling: string }>(sql`
+  // Null-safe equality: both first messages of a conversation (no parent) are versions of each other.
+  const sameParent = isSqlite(db)
+    ? sql`s.parent_id is m.parent_id`
+    : sql`s.parent_id is not distinct from m.parent_id`;
+  const rows = await rawRows<{ id: string; sibling: string }>(
+    db,
+    sql`
     select m.id as id, s.id as sibling from ${messages} m
-    join ${messages} s on s.conversation_id = m.conversation_id and s.parent_id is m.parent_id
+    join ${messages} s on s.conversation_id = m.conversation_id and ${sameParent}
     where m.conversation_id = ${conversationId} and m.id in (${sql.join(
       ids.map((id) => sql`${id}`),
       sql`, `,
     )})
-    order by m.id, s.seq`);
+    order by m.id, s.seq`,
+  );
   const out: Record<string, string[]> = {};
   for (const r of rows) {
     const list = out[r.id] ?? [];
@@ -159,38 +172,47 @@ export function siblingsOf(db: Db, conversationId: string, ids: string[]): Recor
  * answers to a leaf, which is stored on the conversation. Returns the messages from `messageId` to
  * that leaf, or null when the message does not exist.
  */
-export function selectVersion(db: Db, conversationId: string, messageId: string): ChatMessage[] | null {
-  return db.transaction((tx) => {
-    const first = tx
-      .select({ id: messages.id })
-      .from(messages)
-      .where(and(eq(messages.conversationId, conversationId), eq(messages.id, messageId)))
-      .get();
-    if (!first) return null;
+export async function selectVersion(
+  db: Db,
+  conversationId: string,
+  messageId: string,
+): Promise<ChatMessage[] | null> {
+  const leaf = await transaction(db, function* (tx) {
+    const found = yield* q(
+      tx
+        .select({ id: messages.id })
+        .from(messages)
+        .where(and(eq(messages.conversationId, conversationId), eq(messages.id, messageId))),
+    );
+    if (!found.length) return null;
     const ids = [messageId];
     const seen = new Set(ids);
     for (;;) {
-      const child = tx
-        .select({ id: messages.id })
-        .from(messages)
-        .where(and(eq(messages.conversationId, conversationId), eq(messages.parentId, ids.at(-1) as string)))
-        .orderBy(desc(messages.seq))
-        .limit(1)
-        .get();
+      const child = first(
+        yield* q(
+          tx
+            .select({ id: messages.id })
+            .from(messages)
+            .where(
+              and(eq(messages.conversationId, conversationId), eq(messages.parentId, ids.at(-1) as string)),
+            )
+            .orderBy(desc(messages.seq))
+            .limit(1),
+        ),
+      );
       if (!child || seen.has(child.id)) break;
       ids.push(child.id);
       seen.add(child.id);
     }
-    setLeaf(tx, conversationId, ids.at(-1) as string);
-    return walkUp(tx as unknown as Db, conversationId, ids.at(-1) as string, ids.length);
+    yield* q(setLeaf(tx, conversationId, ids.at(-1) as string));
+    return { id: ids.at(-1) as string, depth: ids.length };
   });
+  // Read after the switch (a message never changes its parent, so the path is the one just selected).
+  return leaf && walkUp(db, conversationId, leaf.id, leaf.depth);
 }
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-
-function setLeaf(tx: Tx | Db, conversationId: string, leafId: string): void {
-  tx.update(conversations).set({ leafId }).where(eq(conversations.id, conversationId)).run();
-}
+const setLeaf = (tx: Queryable, conversationId: string, leafId: string) =>
+  tx.update(conversations).set({ leafId }).where(eq(conversations.id, conversationId));
 
 /** The row of a message written at the end of its conversation (next seq computed in the same statement). */
 function appendedRow(
@@ -251,67 +273,79 @@ export function saveUserMessage(
     message: ChatMessage;
     parentId?: string | null;
   },
-): UserMessageOutcome {
+): Promise<UserMessageOutcome> {
   const { conversationId, message } = input;
-  return db.transaction((tx) => {
+  return transaction(db, function* (tx): Generator<PromiseLike<unknown>, UserMessageOutcome, unknown> {
     const now = new Date();
     if (input.isNew) {
-      const created = tx
-        .insert(conversations)
-        .values({
-          id: conversationId,
-          userId: input.userId,
-          title: input.title,
-          model: input.model,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing()
-        .returning({ id: conversations.id })
-        .get();
-      // Someone created this id a moment ago: only its owner may write to it.
-      if (
-        !created &&
+      const created = yield* q(
         tx
-          .select({ userId: conversations.userId })
-          .from(conversations)
-          .where(eq(conversations.id, conversationId))
-          .get()?.userId !== input.userId
-      ) {
-        return 'not-yours';
+          .insert(conversations)
+          .values({
+            id: conversationId,
+            userId: input.userId,
+            title: input.title,
+            model: input.model,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .onConflictDoNothing()
+          .returning({ id: conversations.id }),
+      );
+      // Someone created this id a moment ago: only its owner may write to it.
+      if (!created.length) {
+        const owner = first(
+          yield* q(
+            tx
+              .select({ userId: conversations.userId })
+              .from(conversations)
+              .where(eq(conversations.id, conversationId)),
+          ),
+        );
+        if (owner?.userId !== input.userId) return 'not-yours';
       }
     } else if (input.modelChanged && input.model) {
-      tx.update(conversations).set({ model: input.model }).where(eq(conversations.id, conversationId)).run();
+      yield* q(
+        tx.update(conversations).set({ model: input.model }).where(eq(conversations.id, conversationId)),
+      );
     }
     const { parentId } = input;
-    if (
-      parentId &&
-      parentId !== message.id &&
-      !tx
-        .select({ id: messages.id })
-        .from(messages)
-        .where(and(eq(messages.conversationId, conversationId), eq(messages.id, parentId)))
-        .get()
-    )
-      return 'unknown-parent';
+    if (parentId && parentId !== message.id) {
+      const parent = yield* q(
+        tx
+          .select({ id: messages.id })
+          .from(messages)
+          .where(and(eq(messages.conversationId, conversationId), eq(messages.id, parentId))),
+      );
+      if (!parent.length) return 'unknown-parent';
+    }
     // A trigger makes the inserted message the selected leaf (and bumps the conversation's updated_at).
-    const inserted = tx
-      .insert(messages)
-      .values(
-        appendedRow(conversationId, message, parentId === undefined ? leafOf(conversationId) : parentId, now),
-      )
-      .onConflictDoNothing()
-      .returning({ id: messages.id })
-      .get();
-    if (inserted) return 'appended';
-    const existing = tx
-      .select({ role: messages.role, parts: messages.parts })
-      .from(messages)
-      .where(and(eq(messages.conversationId, conversationId), eq(messages.id, message.id)))
-      .get();
+    const inserted = yield* q(
+      tx
+        .insert(messages)
+        .values(
+          appendedRow(
+            conversationId,
+            message,
+            parentId === undefined ? leafOf(conversationId) : parentId,
+            now,
+          ),
+        )
+        .onConflictDoNothing()
+        .returning({ id: messages.id }),
+    );
+    if (inserted.length) return 'appended';
+    const existing = first(
+      yield* q(
+        tx
+          .select({ role: messages.role, parts: messages.parts })
+          .from(messages)
+          .where(and(eq(messages.conversationId, conversationId), eq(messages.id, message.id))),
+      ),
+    );
     if (existing?.role !== 'user') return 'not-a-user-message';
     if (textOfParts(existing.parts) !== textOfParts(message.parts)) return 'changed';
-    setLeaf(tx, conversationId, message.id);
+    yield* q(setLeaf(tx, conversationId, message.id));
     return 'existing';
   });
 }
@@ -328,24 +362,31 @@ export function changeMessage(
   conversationId: string,
   messageId: string,
   change: (message: ChatMessage) => ChatMessage,
-): ChatMessage | null {
+): Promise<ChatMessage | null> {
   const where = and(eq(messages.conversationId, conversationId), eq(messages.id, messageId));
-  return db.transaction(
-    (tx) => {
-      const row = tx
+  return transaction(
+    db,
+    function* (tx) {
+      const read = tx
         .select({ id: messages.id, role: messages.role, parts: messages.parts, metadata: messages.metadata })
         .from(messages)
-        .where(where)
-        .get();
+        .where(where);
+      // Postgres: the row is locked until the end (a second answer waits, then sees the first one's result).
+      const locked = isSqlite(tx)
+        ? read
+        : (read as unknown as { for(s: 'update'): typeof read }).for('update');
+      const row = first(yield* q(locked));
       if (!row) return null;
       const next = change(toChatMessage(row));
-      tx.update(messages)
-        .set({ parts: next.parts, metadata: next.metadata ?? null })
-        .where(where)
-        .run();
+      yield* q(
+        tx
+          .update(messages)
+          .set({ parts: next.parts, metadata: next.metadata ?? null })
+          .where(where),
+      );
       return next;
     },
-    { behavior: 'immediate' },
+    { immediate: true },
   );
 }
 
@@ -353,14 +394,15 @@ export function changeMessage(
  * Stores (or updates, by id) the assistant's message as the answer to `parentId` (omitted: the selected
  * leaf), and selects it: the answer ends the selected path.
  */
-export function saveAssistantMessage(
+export async function saveAssistantMessage(
   db: Db,
   conversationId: string,
   message: ChatMessage,
   parentId?: string | null,
-): void {
+): Promise<void> {
   // A new answer becomes the selected leaf by a trigger; one stored already (continued after approvals) is it.
-  db.insert(messages)
+  await db
+    .insert(messages)
     .values(
       appendedRow(
         conversationId,
@@ -372,8 +414,7 @@ export function saveAssistantMessage(
     .onConflictDoUpdate({
       target: [messages.conversationId, messages.id],
       set: { parts: message.parts, metadata: message.metadata ?? null },
-    })
-    .run();
+    });
 }
 
 /**
@@ -381,29 +422,41 @@ export function saveAssistantMessage(
  * path (a regenerate), lost its answer when the previous process stopped (a crash, kill -9). Each gets an empty answer marked interrupted, so the UI shows what
  * happened and offers Retry; the new answer ends the selected path. Returns how many.
  */
-export function markUnansweredTurns(db: Db, reason: string): number {
+export function markUnansweredTurns(db: Db, reason: string): Promise<number> {
   // Each new answer becomes its conversation's selected leaf (the insert trigger).
-  return db.run(sql`
-      insert into ${messages} (id, conversation_id, role, parts, metadata, parent_id, seq, created_at)
-      select 'interrupted-' || m.seq || '-' || lower(hex(randomblob(6))), m.conversation_id, 'assistant', '[]',
-             json_object('interrupted', json('true'), 'error', ${reason}), m.id,
-             (select max(seq) + 1 from ${messages} where conversation_id = m.conversation_id),
-             unixepoch('subsec') * 1000
+  const unanswered = sql`
       from ${messages} m
       where m.role = 'user'
         and (
           not exists (select 1 from ${messages} c where c.conversation_id = m.conversation_id and c.parent_id = m.id)
           -- a regenerate cut short: the question ends the selected path, its earlier answers beside it
           or m.id = (select leaf_id from ${conversations} where id = m.conversation_id)
-        )`).changes;
+        )`;
+  const nextSeq = sql`(select max(seq) + 1 from ${messages} where conversation_id = m.conversation_id)`;
+  const columns = sql`insert into ${messages} (id, conversation_id, role, parts, metadata, parent_id, seq, created_at)`;
+  return rawRun(
+    db,
+    isSqlite(db)
+      ? sql`${columns}
+      select 'interrupted-' || m.seq || '-' || lower(hex(randomblob(6))), m.conversation_id, 'assistant', '[]',
+             json_object('interrupted', json('true'), 'error', ${reason}), m.id, ${nextSeq},
+             unixepoch('subsec') * 1000
+      ${unanswered}`
+      : sql`${columns}
+      select 'interrupted-' || m.seq || '-' || substr(md5(random()::text), 1, 12), m.conversation_id, 'assistant',
+             '[]'::jsonb, jsonb_build_object('interrupted', true, 'error', ${reason}::text), m.id, ${nextSeq}, now()
+      ${unanswered}`,
+  );
 }
 
 /** A conversation's answers' stored usage and cost (the per-conversation totals; lib/usage.ts sums them). */
-export function listAnswerUsage(db: Db, conversationId: string): Array<MessageMetadata | undefined> {
-  return db
+export async function listAnswerUsage(
+  db: Db,
+  conversationId: string,
+): Promise<Array<MessageMetadata | undefined>> {
+  const rows = await db
     .select({ metadata: messages.metadata })
     .from(messages)
-    .where(and(eq(messages.conversationId, conversationId), eq(messages.role, 'assistant')))
-    .all()
-    .map((r) => parseStoredMetadata(r.metadata));
+    .where(and(eq(messages.conversationId, conversationId), eq(messages.role, 'assistant')));
+  return rows.map((r) => parseStoredMetadata(r.metadata));
 }

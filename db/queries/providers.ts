@@ -2,6 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { changes, first } from '@/db/run';
 import { openValue, reportUnreadable, sealValue } from '@/db/sealing';
 import { providers } from '@/db/schema';
 
@@ -35,41 +36,39 @@ function toColumns(db: Db, { apiKey, ...values }: Partial<ProviderValues>) {
   };
 }
 
-export function listProviders(db: Db): ProviderRecord[] {
-  return db
-    .select()
-    .from(providers)
-    .orderBy(asc(providers.name))
-    .all()
-    .map((row) => toRecord(db, row));
+export async function listProviders(db: Db): Promise<ProviderRecord[]> {
+  const rows = await db.select().from(providers).orderBy(asc(providers.name));
+  return rows.map((row) => toRecord(db, row));
 }
 
-export function getProvider(db: Db, id: string): ProviderRecord | null {
-  const row = db.select().from(providers).where(eq(providers.id, id)).get();
+export async function getProvider(db: Db, id: string): Promise<ProviderRecord | null> {
+  const row = first(await db.select().from(providers).where(eq(providers.id, id)));
   return row ? toRecord(db, row) : null;
 }
 
 /** Null when the name is taken. */
-export function createProvider(db: Db, values: ProviderValues): ProviderRecord | null {
-  const row = db
+export async function createProvider(db: Db, values: ProviderValues): Promise<ProviderRecord | null> {
+  const [row] = await db
     .insert(providers)
     .values({ id: randomUUID(), ...toColumns(db, values), name: values.name, baseURL: values.baseURL })
     .onConflictDoNothing({ target: providers.name })
-    .returning()
-    .get();
+    .returning();
   return row ? toRecord(db, row) : null;
 }
 
-export function updateProvider(db: Db, id: string, values: Partial<ProviderValues>): ProviderRecord | null {
-  const row = db
+export async function updateProvider(
+  db: Db,
+  id: string,
+  values: Partial<ProviderValues>,
+): Promise<ProviderRecord | null> {
+  const [row] = await db
     .update(providers)
     .set({ ...toColumns(db, values), updatedAt: new Date() })
     .where(eq(providers.id, id))
-    .returning()
-    .get();
+    .returning();
   return row ? toRecord(db, row) : null;
 }
 
-export function deleteProvider(db: Db, id: string): boolean {
-  return db.delete(providers).where(eq(providers.id, id)).run().changes > 0;
+export async function deleteProvider(db: Db, id: string): Promise<boolean> {
+  return changes(await db.delete(providers).where(eq(providers.id, id))) > 0;
 }

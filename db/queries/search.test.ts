@@ -10,19 +10,19 @@ import { user } from '@/db/schema';
 
 const dir = mkdtempSync(join(tmpdir(), 'search-'));
 const { db, sqlite } = openDatabase(join(dir, 'test.db'));
-after(() => {
+after(async () => {
   sqlite.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('full-text search finds words inside answers, only in the own conversations, and forgets deleted ones', () => {
+test('full-text search finds words inside answers, only in the own conversations, and forgets deleted ones', async () => {
   db.insert(user)
     .values([
       { id: 'u', name: 'u', email: 'u@x.test' },
       { id: 'v', name: 'v', email: 'v@x.test' },
     ])
     .run();
-  saveUserMessage(db, {
+  await saveUserMessage(db, {
     conversationId: 'conv-1234',
     userId: 'u',
     title: 'Hello there',
@@ -31,31 +31,39 @@ test('full-text search finds words inside answers, only in the own conversations
     model: null,
     message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] },
   });
-  saveAssistantMessage(db, 'conv-1234', {
+  await saveAssistantMessage(db, 'conv-1234', {
     id: 'a1',
     role: 'assistant',
     parts: [{ type: 'text', text: 'the zebra-quokka lives here' }],
   });
 
-  const [hit, ...rest] = searchConversations(db, 'u', 'quokka');
+  const [hit, ...rest] = await searchConversations(db, 'u', 'quokka');
   assert.equal(rest.length, 0);
   assert.equal(hit?.messageId, 'a1');
   assert.ok(hit?.snippet.includes('\u0002quokka\u0003'));
-  assert.equal(searchConversations(db, 'v', 'quokka').length, 0, "another user's text is never found");
-  assert.equal(searchConversations(db, 'u', 'hel')[0]?.id, 'conv-1234', 'titles match too, by prefix');
-  assert.equal(searchConversations(db, 'u', '"); DROP TABLE messages; --').length, 0);
+  assert.equal(
+    (await searchConversations(db, 'v', 'quokka')).length,
+    0,
+    "another user's text is never found",
+  );
+  assert.equal(
+    (await searchConversations(db, 'u', 'hel'))[0]?.id,
+    'conv-1234',
+    'titles match too, by prefix',
+  );
+  assert.equal((await searchConversations(db, 'u', '"); DROP TABLE messages; --')).length, 0);
 
-  saveAssistantMessage(db, 'conv-1234', {
+  await saveAssistantMessage(db, 'conv-1234', {
     id: 'a1',
     role: 'assistant',
     parts: [{ type: 'text', text: 'rewritten answer' }],
   });
-  assert.equal(searchConversations(db, 'u', 'quokka').length, 0, 'an updated message is re-indexed');
-  deleteConversation(db, 'u', 'conv-1234');
-  assert.equal(searchConversations(db, 'u', 'rewritten').length, 0);
+  assert.equal((await searchConversations(db, 'u', 'quokka')).length, 0, 'an updated message is re-indexed');
+  await deleteConversation(db, 'u', 'conv-1234');
+  assert.equal((await searchConversations(db, 'u', 'rewritten')).length, 0);
 });
 
-test('what a person types never becomes FTS syntax', () => {
+test('what a person types never becomes FTS syntax', async () => {
   assert.equal(ftsQuery('foo OR bar*'), '"foo"* "OR"* "bar"*');
   assert.equal(ftsQuery('"; --'), null);
 });

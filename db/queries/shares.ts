@@ -1,26 +1,27 @@
 import 'server-only';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { changes, first } from '@/db/run';
 import { shares } from '@/db/schema';
 import { type PublicMessage, parseShareSnapshot } from '@/lib/schemas/share';
 
 /** A share with its snapshot read back through the public allowlist (lib/schemas/share.ts). */
 export type ShareRecord = Omit<typeof shares.$inferSelect, 'snapshot'> & { snapshot: PublicMessage[] };
 
-export function createShare(
+export async function createShare(
   db: Db,
   values: Omit<typeof shares.$inferInsert, 'snapshot'> & { snapshot: PublicMessage[] },
-): void {
-  db.insert(shares).values(values).run();
+): Promise<void> {
+  await db.insert(shares).values(values);
 }
 
 /** A share by its token alone — the public route; unknown and revoked tokens are the same null. */
-export function getShareByToken(db: Db, token: string): ShareRecord | null {
-  const row = db.select().from(shares).where(eq(shares.token, token)).get();
+export async function getShareByToken(db: Db, token: string): Promise<ShareRecord | null> {
+  const row = first(await db.select().from(shares).where(eq(shares.token, token)));
   return row ? { ...row, snapshot: parseShareSnapshot(row.snapshot) } : null;
 }
 
-export function listUserShares(db: Db, userId: string) {
+export async function listUserShares(db: Db, userId: string) {
   return db
     .select({
       token: shares.token,
@@ -31,15 +32,9 @@ export function listUserShares(db: Db, userId: string) {
     })
     .from(shares)
     .where(eq(shares.userId, userId))
-    .orderBy(desc(shares.createdAt))
-    .all();
+    .orderBy(desc(shares.createdAt));
 }
 
-export function deleteShare(db: Db, userId: string, token: string): boolean {
-  return (
-    db
-      .delete(shares)
-      .where(and(eq(shares.token, token), eq(shares.userId, userId)))
-      .run().changes > 0
-  );
+export async function deleteShare(db: Db, userId: string, token: string): Promise<boolean> {
+  return changes(await db.delete(shares).where(and(eq(shares.token, token), eq(shares.userId, userId)))) > 0;
 }

@@ -2,6 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
+import { first } from '@/db/run';
 import { settings } from '@/db/schema';
 import { openValue, sealValue } from '@/db/sealing';
 import type { SsoConfig } from '@/lib/sso';
@@ -25,8 +26,8 @@ const StoredSchema = z.object({
 export type StoredSso = { config: SsoConfig | null; secretUnreadable: boolean };
 
 /** The provider, or null; `secretUnreadable` when its secret cannot be opened with this key. */
-export function getSsoProvider(db: Db): StoredSso | null {
-  const row = db.select().from(settings).where(eq(settings.key, KEY)).get();
+export async function getSsoProvider(db: Db): Promise<StoredSso | null> {
+  const row = first(await db.select().from(settings).where(eq(settings.key, KEY)));
   const parsed = StoredSchema.safeParse(row?.value);
   if (!parsed.success) return null;
   const { clientSecretSealed, ...rest } = parsed.data;
@@ -36,25 +37,25 @@ export function getSsoProvider(db: Db): StoredSso | null {
 }
 
 /** The stored fields without the secret (for an admin whose stored secret cannot be decrypted). */
-export function getSsoProviderPublic(db: Db): Omit<SsoConfig, 'clientSecret'> | null {
-  const row = db.select().from(settings).where(eq(settings.key, KEY)).get();
+export async function getSsoProviderPublic(db: Db): Promise<Omit<SsoConfig, 'clientSecret'> | null> {
+  const row = first(await db.select().from(settings).where(eq(settings.key, KEY)));
   const parsed = StoredSchema.safeParse(row?.value);
   if (!parsed.success) return null;
   const { clientSecretSealed: _sealed, ...rest } = parsed.data;
   return rest;
 }
 
-export function saveSsoProvider(db: Db, config: Omit<SsoConfig, 'updatedAt'>): SsoConfig {
+export async function saveSsoProvider(db: Db, config: Omit<SsoConfig, 'updatedAt'>): Promise<SsoConfig> {
   const updatedAt = new Date().toISOString();
   const { clientSecret, ...rest } = config;
   const value = { ...rest, clientSecretSealed: clientSecret ? sealValue(db, clientSecret) : '', updatedAt };
-  db.insert(settings)
+  await db
+    .insert(settings)
     .values({ key: KEY, value })
-    .onConflictDoUpdate({ target: settings.key, set: { value } })
-    .run();
+    .onConflictDoUpdate({ target: settings.key, set: { value } });
   return { ...config, updatedAt };
 }
 
-export function deleteSsoProvider(db: Db): void {
-  db.delete(settings).where(eq(settings.key, KEY)).run();
+export async function deleteSsoProvider(db: Db): Promise<void> {
+  await db.delete(settings).where(eq(settings.key, KEY));
 }

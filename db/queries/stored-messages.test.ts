@@ -73,7 +73,7 @@ const rows: Array<{ id: string; role: 'user' | 'assistant'; parts: unknown; meta
   },
 ];
 
-before(() => {
+before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'stored-messages-'));
   handle = openDatabase(join(dir, 'test.db'));
   db = handle.db;
@@ -101,13 +101,13 @@ before(() => {
   });
 });
 
-after(() => {
+after(async () => {
   handle.sqlite.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('stored rows are validated part by part: malformed and unknown parts are left out, never the message', () => {
-  const [m0, m1, m2, m3] = listMessages(db, 'c-old-rows');
+test('stored rows are validated part by part: malformed and unknown parts are left out, never the message', async () => {
+  const [m0, m1, m2, m3] = await listMessages(db, 'c-old-rows');
   assert.deepEqual(m0, {
     id: 'm0',
     role: 'user',
@@ -135,25 +135,25 @@ test('stored rows are validated part by part: malformed and unknown parts are le
   });
 });
 
-test('what the SDK stored beyond the checked fields is kept: approval signatures, provider metadata', () => {
-  const tool = listMessages(db, 'c-old-rows')[3]?.parts[0];
+test('what the SDK stored beyond the checked fields is kept: approval signatures, provider metadata', async () => {
+  const tool = (await listMessages(db, 'c-old-rows'))[3]?.parts[0];
   assert.ok(tool?.type === 'dynamic-tool' && tool.state === 'approval-requested');
   assert.equal(tool.approval.signature, signature);
   assert.deepEqual(tool.callProviderMetadata, { openai: { itemId: 'x' } });
   assert.deepEqual(tool.toolMetadata, { server: 'files', tool: 'delete', since: 'v2' });
 });
 
-test('every read goes through the same validation: the turn load, the pages, the approval change', () => {
-  const all = listMessages(db, 'c-old-rows');
-  assert.deepEqual(loadConversation(db, 'alice', 'c-old-rows').messages, all);
-  assert.deepEqual(listMessagePage(db, 'c-old-rows', { limit: 2 }).messages, all.slice(2));
-  const changed = changeMessage(db, 'c-old-rows', 'm1', (m) => m);
+test('every read goes through the same validation: the turn load, the pages, the approval change', async () => {
+  const all = await listMessages(db, 'c-old-rows');
+  assert.deepEqual((await loadConversation(db, 'alice', 'c-old-rows')).messages, all);
+  assert.deepEqual((await listMessagePage(db, 'c-old-rows', { limit: 2 })).messages, all.slice(2));
+  const changed = await changeMessage(db, 'c-old-rows', 'm1', (m) => m);
   assert.deepEqual(changed, all[1]);
   // The row written back holds what was read.
-  assert.deepEqual(listMessages(db, 'c-old-rows')[1], all[1]);
+  assert.deepEqual((await listMessages(db, 'c-old-rows'))[1], all[1]);
 });
 
-test('a share snapshot is read back through the public allowlist', () => {
+test('a share snapshot is read back through the public allowlist', async () => {
   const now = new Date();
   db.insert(shares)
     .values({
@@ -179,7 +179,7 @@ test('a share snapshot is read back through the public allowlist', () => {
       createdAt: now,
     })
     .run();
-  const share = getShareByToken(db, 'tok-old-snapshot');
+  const share = await getShareByToken(db, 'tok-old-snapshot');
   assert.deepEqual(share?.snapshot, [
     { role: 'user', parts: [{ type: 'text', text: 'hi' }] },
     {

@@ -21,7 +21,7 @@ const KEY = randomBytes(32);
 const AUTH_SECRET = 'the-app-auth-secret-1234';
 const open = (key = KEY) => openDatabase(path, { key, legacyAppSecret: AUTH_SECRET });
 let handle = open();
-after(() => {
+after(async () => {
   handle.sqlite.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -39,8 +39,8 @@ const http = (name: string, headers: Record<string, string>): McpServerConfig =>
   McpServerConfigSchema.parse({ name, transport: 'http', url: 'https://mcp.example.com/mcp', headers });
 
 /** A server's env or header values, read through the query module. */
-function secretsOf(name: string): Record<string, string> {
-  const config = getMcpServerByName(handle.db, name)?.config;
+async function secretsOf(name: string): Promise<Record<string, string>> {
+  const config = (await getMcpServerByName(handle.db, name))?.config;
   assert.ok(config && config.transport !== 'builtin', name);
   return config.transport === 'stdio' ? config.env : config.headers;
 }
@@ -66,18 +66,18 @@ function sealV1(plain: string, appSecret: string): string {
   ].join('.');
 }
 
-test('A10: env and header values and provider keys are sealed in the rows and read back plain through the queries', () => {
+test('A10: env and header values and provider keys are sealed in the rows and read back plain through the queries', async () => {
   const { db } = handle;
-  createMcpServer(db, stdio('local', { TOKEN: ENV_CANARY }));
-  const remote = createMcpServer(db, http('remote', { Authorization: `Bearer ${HEADER_CANARY}` }));
+  await createMcpServer(db, stdio('local', { TOKEN: ENV_CANARY }));
+  const remote = await createMcpServer(db, http('remote', { Authorization: `Bearer ${HEADER_CANARY}` }));
   assert.ok(remote);
-  updateMcpServer(
+  await updateMcpServer(
     db,
     remote.id,
     http('remote', { Authorization: `Bearer ${HEADER_CANARY}`, 'X-Extra': HEADER_CANARY }),
   );
-  upsertMcpServers(db, [stdio('upserted', { TOKEN: ENV_CANARY })]);
-  const provider = createProvider(db, {
+  await upsertMcpServers(db, [stdio('upserted', { TOKEN: ENV_CANARY })]);
+  const provider = await createProvider(db, {
     name: 'p',
     baseURL: 'https://llm.example.com/v1',
     apiKey: KEY_CANARY,
@@ -91,26 +91,26 @@ test('A10: env and header values and provider keys are sealed in the rows and re
     assert.ok(!raw.includes(canary), `${canary} is not in the raw rows`);
   assert.match(raw, /"TOKEN\\":\\"v2\./);
 
-  assert.deepEqual(secretsOf('local'), { TOKEN: ENV_CANARY });
-  assert.deepEqual(secretsOf('remote'), {
+  assert.deepEqual(await secretsOf('local'), { TOKEN: ENV_CANARY });
+  assert.deepEqual(await secretsOf('remote'), {
     Authorization: `Bearer ${HEADER_CANARY}`,
     'X-Extra': HEADER_CANARY,
   });
-  assert.deepEqual(secretsOf('upserted'), { TOKEN: ENV_CANARY });
+  assert.deepEqual(await secretsOf('upserted'), { TOKEN: ENV_CANARY });
   assert.deepEqual(
-    upsertMcpServers(db, [stdio('upserted', { TOKEN: ENV_CANARY })]).unchanged,
+    (await upsertMcpServers(db, [stdio('upserted', { TOKEN: ENV_CANARY })])).unchanged,
     ['upserted'],
     'fresh IVs do not make a server look changed',
   );
-  assert.equal(getProvider(db, provider.id)?.apiKey, KEY_CANARY);
+  assert.equal((await getProvider(db, provider.id))?.apiKey, KEY_CANARY);
   assert.equal(
-    updateProvider(db, provider.id, { baseURL: 'https://llm2.example.com/v1' })?.apiKey,
+    (await updateProvider(db, provider.id, { baseURL: 'https://llm2.example.com/v1' }))?.apiKey,
     KEY_CANARY,
     'an update without a key keeps it',
   );
 });
 
-test('A10: a legacy plaintext server row and a v1 provider key are sealed when the database opens, once, and still read back', () => {
+test('A10: a legacy plaintext server row and a v1 provider key are sealed when the database opens, once, and still read back', async () => {
   const legacyConfig = { ...stdio('legacy', { TOKEN: LEGACY_ENV }) };
   handle.sqlite
     .prepare('insert into mcp_servers (id, name, config) values (?, ?, ?)')
@@ -130,32 +130,32 @@ test('A10: a legacy plaintext server row and a v1 provider key are sealed when t
     .prepare("select api_key_encrypted as k from providers where id = 'old-id'")
     .get() as { k: string };
   assert.match(resealed.k, /^v2\./);
-  assert.deepEqual(secretsOf('legacy'), { TOKEN: LEGACY_ENV });
-  assert.equal(getProvider(handle.db, 'old-id')?.apiKey, LEGACY_KEY);
+  assert.deepEqual(await secretsOf('legacy'), { TOKEN: LEGACY_ENV });
+  assert.equal((await getProvider(handle.db, 'old-id'))?.apiKey, LEGACY_KEY);
 
   handle.sqlite.close();
   handle = open();
   assert.equal(rawRows(), migrated, 'opening again changes nothing');
 });
 
-test('A10: under another ENCRYPTION_KEY sealed values are unreadable, never garbage: named, logged once, left as stored', (t) => {
+test('A10: under another ENCRYPTION_KEY sealed values are unreadable, never garbage: named, logged once, left as stored', async (t) => {
   const before = rawRows();
   const errors = t.mock.method(console, 'error', () => {});
   handle.sqlite.close();
   handle = open(randomBytes(32));
   assert.equal(rawRows(), before, 'nothing is sealed a second time');
 
-  const local = getMcpServerByName(handle.db, 'local');
+  const local = await getMcpServerByName(handle.db, 'local');
   assert.ok(local?.config.transport === 'stdio');
   assert.deepEqual(local.unreadable, ['env.TOKEN']);
   assert.deepEqual(local.config.env, {}, 'no undecryptable value reaches the config');
-  assert.deepEqual(getMcpServerByName(handle.db, 'remote')?.unreadable, [
+  assert.deepEqual((await getMcpServerByName(handle.db, 'remote'))?.unreadable, [
     'headers.Authorization',
     'headers.X-Extra',
   ]);
-  listMcpServers(handle.db);
-  listMcpServers(handle.db);
-  const provider = listProviders(handle.db).find((p) => p.name === 'p');
+  await listMcpServers(handle.db);
+  await listMcpServers(handle.db);
+  const provider = (await listProviders(handle.db)).find((p) => p.name === 'p');
   assert.equal(provider?.apiKey, null);
   assert.equal(provider?.apiKeyUnreadable, true);
 

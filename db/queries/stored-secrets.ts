@@ -1,6 +1,7 @@
 import 'server-only';
 import { eq, like } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { q, transaction } from '@/db/run';
 import { openLegacyValue, sealValue } from '@/db/sealing';
 import { mcpServers, providers } from '@/db/schema';
 import { isSealed } from '@/lib/secret-box';
@@ -35,28 +36,34 @@ function sealPlainValues(db: Db, config: Record<string, unknown>): Record<string
  * resealed under ENCRYPTION_KEY. A value already sealed, even under another key, is left alone: it is
  * reported when read, never sealed a second time.
  */
-export function sealStoredSecrets(db: Db): { servers: number; providers: number } {
+export async function sealStoredSecrets(db: Db): Promise<{ servers: number; providers: number }> {
   const done = { servers: 0, providers: 0 };
-  db.transaction((tx) => {
-    for (const row of tx.select({ id: mcpServers.id, config: mcpServers.config }).from(mcpServers).all()) {
+  // On SQLite the whole transaction runs before this returns (db/run.ts), so opening a database seals at once.
+  await transaction(db, function* (tx) {
+    for (const row of yield* q(
+      tx.select({ id: mcpServers.id, config: mcpServers.config }).from(mcpServers),
+    )) {
       const config = sealPlainValues(db, row.config);
       if (!config) continue;
-      tx.update(mcpServers).set({ config }).where(eq(mcpServers.id, row.id)).run();
+      yield* q(tx.update(mcpServers).set({ config }).where(eq(mcpServers.id, row.id)));
       done.servers++;
     }
-    const legacy = tx
-      .select({ id: providers.id, key: providers.apiKeyEncrypted })
-      .from(providers)
-      .where(like(providers.apiKeyEncrypted, 'v1.%'))
-      .all();
+    const legacy = yield* q(
+      tx
+        .select({ id: providers.id, key: providers.apiKeyEncrypted })
+        .from(providers)
+        .where(like(providers.apiKeyEncrypted, 'v1.%')),
+    );
     for (const row of legacy) {
       const plain = row.key ? openLegacyValue(db, row.key) : null;
       // Sealed under another AUTH_SECRET: left as it is, and reported as unreadable when read.
       if (plain === null) continue;
-      tx.update(providers)
-        .set({ apiKeyEncrypted: sealValue(db, plain) })
-        .where(eq(providers.id, row.id))
-        .run();
+      yield* q(
+        tx
+          .update(providers)
+          .set({ apiKeyEncrypted: sealValue(db, plain) })
+          .where(eq(providers.id, row.id)),
+      );
       done.providers++;
     }
   });

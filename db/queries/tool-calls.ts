@@ -6,10 +6,8 @@ import { toolCalls } from '@/db/schema';
 
 export type NewToolCall = Omit<typeof toolCalls.$inferInsert, 'id' | 'createdAt'>;
 
-export function recordToolCall(db: Db, call: NewToolCall): void {
-  db.insert(toolCalls)
-    .values({ id: randomUUID(), ...call })
-    .run();
+export async function recordToolCall(db: Db, call: NewToolCall): Promise<void> {
+  await db.insert(toolCalls).values({ id: randomUUID(), ...call });
 }
 
 export type ServerStats = {
@@ -26,13 +24,12 @@ function percentile(sorted: number[], p: number): number | null {
 }
 
 /** Calls, error rate and latency percentiles per server over the last 24 hours. */
-export function serverStats(db: Db): Map<string, ServerStats> {
+export async function serverStats(db: Db): Promise<Map<string, ServerStats>> {
   const since = new Date(Date.now() - 24 * 3600_000);
-  const rows = db
+  const rows = await db
     .select({ server: toolCalls.server, durationMs: toolCalls.durationMs, outcome: toolCalls.outcome })
     .from(toolCalls)
-    .where(gte(toolCalls.createdAt, since))
-    .all();
+    .where(gte(toolCalls.createdAt, since));
   const byServer = new Map<string, { durations: number[]; errors: number }>();
   for (const r of rows) {
     const s = byServer.get(r.server) ?? { durations: [], errors: 0 };
@@ -54,8 +51,8 @@ export function serverStats(db: Db): Map<string, ServerStats> {
   return out;
 }
 
-export function recentCalls(db: Db, server: string, limit = 50) {
-  return db
+export async function recentCalls(db: Db, server: string, limit = 50) {
+  const rows = await db
     .select({
       id: toolCalls.id,
       at: toolCalls.createdAt,
@@ -68,7 +65,6 @@ export function recentCalls(db: Db, server: string, limit = 50) {
     .from(toolCalls)
     .where(eq(toolCalls.server, server))
     .orderBy(desc(toolCalls.createdAt))
-    .limit(limit)
-    .all()
-    .map((c) => ({ ...c, at: c.at.toISOString() }));
+    .limit(limit);
+  return rows.map((c) => ({ ...c, at: c.at.toISOString() }));
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { count, desc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { first, q, transaction } from '@/db/run';
 import { session, user } from '@/db/schema';
 
 export type UserRow = typeof user.$inferSelect;
@@ -15,16 +16,16 @@ const publicColumns = {
   createdAt: user.createdAt,
 };
 
-export function countUsers(db: Db): number {
-  return db.select({ n: count() }).from(user).get()?.n ?? 0;
+export async function countUsers(db: Db): Promise<number> {
+  return first(await db.select({ n: count() }).from(user))?.n ?? 0;
 }
 
-export function getUserById(db: Db, id: string): PublicUser | null {
-  return db.select(publicColumns).from(user).where(eq(user.id, id)).get() ?? null;
+export async function getUserById(db: Db, id: string): Promise<PublicUser | null> {
+  return first(await db.select(publicColumns).from(user).where(eq(user.id, id))) ?? null;
 }
 
-export function listUsers(db: Db): PublicUser[] {
-  return db.select(publicColumns).from(user).orderBy(desc(user.createdAt)).all();
+export async function listUsers(db: Db): Promise<PublicUser[]> {
+  return db.select(publicColumns).from(user).orderBy(desc(user.createdAt));
 }
 
 /** Changes role or disabled; disabling ends every session of the user. */
@@ -32,15 +33,18 @@ export function updateUser(
   db: Db,
   id: string,
   patch: { role?: UserRow['role']; disabled?: boolean },
-): PublicUser | null {
-  return db.transaction((tx) => {
-    const row = tx
-      .update(user)
-      .set({ ...patch, updatedAt: new Date() })
-      .where(eq(user.id, id))
-      .returning(publicColumns)
-      .get();
-    if (row && patch.disabled) tx.delete(session).where(eq(session.userId, id)).run();
+): Promise<PublicUser | null> {
+  return transaction(db, function* (tx) {
+    const row = first(
+      yield* q(
+        tx
+          .update(user)
+          .set({ ...patch, updatedAt: new Date() })
+          .where(eq(user.id, id))
+          .returning(publicColumns),
+      ),
+    );
+    if (row && patch.disabled) yield* q(tx.delete(session).where(eq(session.userId, id)));
     return row ?? null;
   });
 }

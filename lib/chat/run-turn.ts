@@ -43,7 +43,7 @@ export type TurnInput = {
   /** Aborted by Stop, a deletion or shutdown; the partial answer is then saved as interrupted. */
   abortSignal: AbortSignal;
   /** Called exactly once when the answer ends, however it ends. */
-  save: (message: ChatMessage) => void;
+  save: (message: ChatMessage) => Promise<void> | void;
   /**
    * The MCP tools of this turn; `emitProgress` forwards a server's progress to the tool card, `emit`
    * writes a part of the answer (a server's elicitation or sampling request, shown in its tool card).
@@ -212,7 +212,7 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
     },
     // A source stream that breaks (a provider cutting the connection) becomes an error chunk, not a broken response.
     onError: describe,
-    onEnd: ({ responseMessage, isAborted }) => {
+    onEnd: async ({ responseMessage, isAborted }) => {
       const interrupted = isAborted || input.abortSignal.aborted || failure !== undefined;
       const metadata: MessageMetadata = {
         createdAt: Date.now(),
@@ -222,7 +222,7 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
         ...(failure ? { error: failure } : {}),
       };
       try {
-        input.save({ ...responseMessage, metadata });
+        await input.save({ ...responseMessage, metadata });
       } catch (err) {
         console.error('[chat] could not store the answer', err);
       }

@@ -1,3 +1,4 @@
+import type { McpServerConfig } from '@/lib/schemas/mcp';
 import type { Progress, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallHooks } from '@/lib/mcp/active-calls';
 import type { ConnectOptions } from '@/lib/mcp/connect';
@@ -22,6 +23,11 @@ export type ConnectionOptions = {
   maxTotalCallMs: number;
   /** OAuth for an http/sse server, one provider per (user, server) (lib/mcp/oauth). */
   authProvider?: ConnectOptions['authProvider'];
+  /**
+   * Completes the config right before each connect (a user's own values, read from the database then);
+   * may throw an McpFailure (kind `auth`) when the user has not supplied what the server needs.
+   */
+  prepare?: () => Promise<McpServerConfig>;
   /** Told every time a fresh tool list arrives (first connect, reconnect, list_changed, TTL). */
   onTools?: (server: string, tools: Tool[]) => void;
 };

@@ -115,7 +115,8 @@ export class McpConnection {
     this.tracker.state = 'connecting';
     let client: Client;
     try {
-      client = await connectClient(this.config, {
+      const config = this.opts.prepare ? await this.opts.prepare() : this.config;
+      client = await connectClient(config, {
         stderr: this.stderr,
         timeoutMs: this.opts.connectTimeoutMs,
         onToolListChanged: () => this.onToolListChanged(),

@@ -17,7 +17,12 @@ export type ServerTools = { server: string; tools: Tool[] } | { server: string; 
 export type UserSetup = (
   config: McpServerConfig,
   user: Principal,
-) => { config: McpServerConfig; authProvider?: ConnectionOptions['authProvider'] };
+) => {
+  config: McpServerConfig;
+  authProvider?: ConnectionOptions['authProvider'];
+  /** The config the connection starts with, completed with what is stored for the user (read when it connects). */
+  prepare?: ConnectionOptions['prepare'];
+};
 
 /** Caps on per-user connections that are live (a child process or a session): per user and in all. */
 export type PoolLimits = { perUser: number; total: number };
@@ -190,7 +195,11 @@ export class McpPool {
     } catch (err) {
       return new RefusedConnection(config, classifyError(err));
     }
-    const conn = new McpConnection(own.config, { ...this.opts, authProvider: own.authProvider });
+    const conn = new McpConnection(own.config, {
+      ...this.opts,
+      authProvider: own.authProvider,
+      prepare: own.prepare,
+    });
     byUser.set(user.id, { conn, user });
     return conn;
   }

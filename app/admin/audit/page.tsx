@@ -41,7 +41,7 @@ export default async function AuditPage({
   const t = await getTranslations('admin.audit');
   const parsed = AuditQuerySchema.safeParse(await searchParams);
   const kind = parsed.success ? parsed.data.kind : undefined;
-  const entries = listAudit(getDb(), { kind });
+  const entries = await listAudit(getDb(), { kind });
   return (
     <section className="space-y-4">
       <h1 className="text-xl font-semibold">{t('title')}</h1>

@@ -37,11 +37,17 @@ export const DELETE = route(async (req) => {
   try {
     await deleteAccountAndData(user.id);
   } catch (err) {
-    audit(user, 'account.delete', user.email, 'denied', err instanceof AppError ? err.message : undefined);
+    await audit(
+      user,
+      'account.delete',
+      user.email,
+      'denied',
+      err instanceof AppError ? err.message : undefined,
+    );
     throw err;
   }
-  audit(user, 'account.delete', user.email, 'ok');
-  const ctx = await getAuth().$context;
+  await audit(user, 'account.delete', user.email, 'ok');
+  const ctx = await (await getAuth()).$context;
   const res = new Response(null, { status: 204 });
   for (const cookie of [ctx.authCookies.sessionToken, ctx.authCookies.sessionData]) {
     const secure = cookie.attributes.secure ? '; Secure' : '';

@@ -12,13 +12,13 @@ export const dynamic = 'force-dynamic';
 export const GET = route(async (req) => {
   const user = await requireUser(req);
   return Response.json({
-    items: listVisibleAssistants(getDb(), user.id).map((row) => presentAssistant(user, row)),
+    items: (await listVisibleAssistants(getDb(), user.id)).map((row) => presentAssistant(user, row)),
   });
 });
 
 export const POST = route(async (req) => {
   const user = await requireUser(req);
   const body = await readJson(req, AssistantCreateSchema);
-  const row = createAssistant(getDb(), user, body);
+  const row = await createAssistant(getDb(), user, body);
   return Response.json(presentAssistant(user, row), { status: 201 });
 });

@@ -11,13 +11,13 @@ export const GET = route(async (req) => {
   const user = await requireUser(req);
   const query = parseWith(ListQuerySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
   if (query.q?.trim()) {
-    const hits = searchConversations(getDb(), user.id, query.q, query.limit);
+    const hits = await searchConversations(getDb(), user.id, query.q, query.limit);
     return Response.json({
       items: hits.map((h) => ({ ...h, updatedAt: h.updatedAt.toISOString() })),
       nextCursor: null,
     });
   }
-  const page = listConversations(getDb(), user.id, { limit: query.limit, cursor: query.cursor });
+  const page = await listConversations(getDb(), user.id, { limit: query.limit, cursor: query.cursor });
   return Response.json({
     items: page.items.map((c) => ({ id: c.id, title: c.title, updatedAt: c.updatedAt.toISOString() })),
     nextCursor: page.nextCursor,

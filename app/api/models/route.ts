@@ -8,5 +8,5 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   const user = await requireUser(req);
-  return Response.json({ items: listModels(modelSources(), user) });
+  return Response.json({ items: listModels(await modelSources(), user) });
 });

@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 export const GET = route(async (req) => {
   const user = await requireUser(req);
   const base = getEnv().APP_URL;
-  const items = listUserShares(getDb(), user.id).map((s) => ({
+  const items = (await listUserShares(getDb(), user.id)).map((s) => ({
     ...s,
     url: `${base}/share/${s.token}`,
     createdAt: s.createdAt.toISOString(),

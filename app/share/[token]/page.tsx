@@ -113,7 +113,7 @@ function SharedMessage({ message, token }: { message: PublicMessage; token: stri
 /** The public, read-only snapshot behind a share link. Unknown, malformed and revoked tokens are the same 404. */
 export default async function SharePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const share = readShare(token);
+  const share = await readShare(token);
   if (!share) notFound();
   const viewer = await getSessionUser(await headers());
   const [t, format] = [await getTranslations('sharePage'), await getFormatter()];

@@ -18,11 +18,11 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
   const user = await requirePageUser();
   const { id } = await params;
   const db = getDb();
-  const conversation = getOwnConversation(db, user.id, id);
+  const conversation = await getOwnConversation(db, user.id, id);
   if (!conversation) notFound();
-  const models = listModels(modelSources(), user);
-  const page = listMessagePage(db, id, { limit: FIRST_PAGE });
-  const name = assistantName(db, user.id, conversation.assistantId);
+  const models = listModels(await modelSources(), user);
+  const page = await listMessagePage(db, id, { limit: FIRST_PAGE });
+  const name = await assistantName(db, user.id, conversation.assistantId);
   const remembered = models.some((m) => m.id === conversation.model) ? conversation.model : null;
   return (
     <Chat
@@ -31,11 +31,13 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       title={conversation.title}
       initialMessages={page.messages}
       olderBefore={page.before}
-      initialSiblings={siblingsOf(
-        db,
-        id,
-        page.messages.map((m) => m.id),
-      )}
+      initialSiblings={
+        await siblingsOf(
+          db,
+          id,
+          page.messages.map((m) => m.id),
+        )
+      }
       isNew={false}
       initialToolSettings={{
         toolMode: conversation.toolMode,

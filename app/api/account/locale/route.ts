@@ -19,7 +19,7 @@ export const PUT = route(async (req: Request) => {
   assertSameOrigin(req);
   const { locale } = await readJson(req, Body);
   const user = await getSessionUser(req.headers);
-  if (user) setUserLocale(getDb(), user.id, locale);
+  if (user) await setUserLocale(getDb(), user.id, locale);
   const res = Response.json({ locale });
   const secure = new URL(req.url).protocol === 'https:' ? '; Secure' : '';
   res.headers.append(

@@ -11,5 +11,5 @@ export const dynamic = 'force-dynamic';
 export const GET = route(async (req) => {
   await requireAdmin(req);
   const query = parseWith(AuditQuerySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
-  return Response.json({ items: listAudit(getDb(), { kind: query.kind }), nextCursor: null });
+  return Response.json({ items: await listAudit(getDb(), { kind: query.kind }), nextCursor: null });
 });

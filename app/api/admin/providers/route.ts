@@ -10,13 +10,13 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   await requireAdmin(req);
-  return Response.json(providersOverview());
+  return Response.json(await providersOverview());
 });
 
 export const POST = route(async (req) => {
   const admin = await requireAdmin(req);
-  const created = addProvider(await readJson(req, ProviderCreateSchema));
+  const created = await addProvider(await readJson(req, ProviderCreateSchema));
   invalidateProviders();
-  audit(admin, 'provider.create', created.name);
+  await audit(admin, 'provider.create', created.name);
   return Response.json(created, { status: 201 });
 });

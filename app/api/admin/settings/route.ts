@@ -12,22 +12,22 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   await requireAdmin(req);
-  return Response.json(getSettings(getDb()));
+  return Response.json(await getSettings(getDb()));
 });
 
 export const PATCH = route(async (req) => {
   const admin = await requireAdmin(req);
   const patch = await readJson(req, SettingsPatchSchema);
-  if (patch.passwordSignIn === false && getSettings(getDb()).passwordSignIn) {
+  if (patch.passwordSignIn === false && (await getSettings(getDb())).passwordSignIn) {
     try {
       await assertPasswordSignInCanBeOff();
     } catch (err) {
-      audit(admin, 'settings.update', null, 'denied', err instanceof Error ? err.message : undefined);
+      await audit(admin, 'settings.update', null, 'denied', err instanceof Error ? err.message : undefined);
       throw err;
     }
   }
-  const next = updateSettings(getDb(), patch);
+  const next = await updateSettings(getDb(), patch);
   invalidateSettings();
-  audit(admin, 'settings.update', null, 'ok', JSON.stringify(patch));
+  await audit(admin, 'settings.update', null, 'ok', JSON.stringify(patch));
   return Response.json(next);
 });

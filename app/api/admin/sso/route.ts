@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 /** The single sign-on provider (without its client secret) and the state of password sign-in. */
 export const GET = route(async (req) => {
   const admin = await requireAdmin(req);
-  return Response.json(ssoOverview(admin.id));
+  return Response.json(await ssoOverview(admin.id));
 });
 
 /** Sets the provider: its discovery document and keys are fetched and checked before it is stored. */
@@ -20,22 +20,22 @@ export const PUT = route(async (req) => {
   try {
     await saveSso(input);
   } catch (err) {
-    audit(admin, 'sso.update', input.issuer, 'failed', err instanceof Error ? err.message : undefined);
+    await audit(admin, 'sso.update', input.issuer, 'failed', err instanceof Error ? err.message : undefined);
     throw err;
   }
-  audit(
+  await audit(
     admin,
     'sso.update',
     input.issuer,
     'ok',
     JSON.stringify({ name: input.name, allowedDomains: input.allowedDomains }),
   );
-  return Response.json(ssoOverview(admin.id));
+  return Response.json(await ssoOverview(admin.id));
 });
 
 export const DELETE = route(async (req) => {
   const admin = await requireAdmin(req);
-  removeSso();
-  audit(admin, 'sso.delete', null);
-  return Response.json(ssoOverview(admin.id));
+  await removeSso();
+  await audit(admin, 'sso.delete', null);
+  return Response.json(await ssoOverview(admin.id));
 });

@@ -11,13 +11,13 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   await requireAdmin(req);
-  return Response.json({ items: listUsers(getDb()), nextCursor: null });
+  return Response.json({ items: await listUsers(getDb()), nextCursor: null });
 });
 
 export const POST = route(async (req) => {
   const admin = await requireAdmin(req);
   const input = await readJson(req, CreateUserSchema);
   const created = await createUserAsAdmin(input);
-  audit(admin, 'user.create', created.email, 'ok', `role=${created.role}`);
+  await audit(admin, 'user.create', created.email, 'ok', `role=${created.role}`);
   return Response.json(created, { status: 201 });
 });

@@ -13,12 +13,12 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id } = await params;
   const patch = await readJson(req, AssistantPatchSchema);
-  return Response.json(presentAssistant(user, changeAssistant(getDb(), user, id, patch)));
+  return Response.json(presentAssistant(user, await changeAssistant(getDb(), user, id, patch)));
 });
 
 export const DELETE = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id } = await params;
-  removeAssistant(getDb(), user, id);
+  await removeAssistant(getDb(), user, id);
   return new Response(null, { status: 204 });
 });

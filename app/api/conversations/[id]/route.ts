@@ -17,9 +17,9 @@ export const GET = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id } = await params;
   const db = getDb();
-  const c = getOwnConversation(db, user.id, id);
+  const c = await getOwnConversation(db, user.id, id);
   if (!c) throw notFound('Conversation not found.');
-  return Response.json({ ...presentConversation(c), messages: listMessages(db, c.id) });
+  return Response.json({ ...presentConversation(c), messages: await listMessages(db, c.id) });
 });
 
 /** Rename, change the tool settings and/or the conversation's instructions. */
@@ -27,11 +27,11 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id } = await params;
   const { title, instructions, ...tools } = await readJson(req, ConversationPatchSchema);
-  const c = updateConversation(getDb(), user.id, id, {
+  const c = await updateConversation(getDb(), user.id, id, {
     // A rename is the user's: a generated title never replaces it.
     ...(title ? { title, titleSource: 'user' as const } : {}),
     ...(instructions !== undefined ? { instructions: instructions?.trim() ? instructions : null } : {}),
-    ...toolSettingsPatch(tools),
+    ...(await toolSettingsPatch(tools)),
   });
   if (!c) throw notFound('Conversation not found.');
   return Response.json(presentConversation(c));

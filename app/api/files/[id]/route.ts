@@ -16,6 +16,6 @@ export const GET = route<{ params: Promise<{ id: string }> }>(async (req, { para
     if (!user) throw new AppError('unauthorized', 'Sign in first.');
     userId = user.id;
   }
-  const row = findReadableFile(id, { userId, share });
+  const row = await findReadableFile(id, { userId, share });
   return fileResponse(row, await readBlob(row), req, share !== undefined);
 });

@@ -8,5 +8,5 @@ export const dynamic = 'force-dynamic';
 /** SPEC §7.2: the servers the user may use, with the state of the user's own connection to each. */
 export const GET = route(async (req) => {
   const user = await requireUser(req);
-  return Response.json(listConnections(user));
+  return Response.json(await listConnections(user));
 });

@@ -12,17 +12,17 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route(async (req) => {
   await requireAdmin(req);
-  const stats = serverStats(getDb());
+  const stats = await serverStats(getDb());
   return Response.json({
-    items: listMcpServers(getDb()).map((r) => presentServer(r, stats)),
+    items: await Promise.all((await listMcpServers(getDb())).map((r) => presentServer(r, stats))),
     nextCursor: null,
   });
 });
 
 export const POST = route(async (req) => {
   const admin = await requireAdmin(req);
-  const created = createServer(await readJson(req, z.unknown()));
-  audit(
+  const created = await createServer(await readJson(req, z.unknown()));
+  await audit(
     admin,
     'mcp.server.create',
     created.name,

@@ -9,6 +9,6 @@ export const dynamic = 'force-dynamic';
 
 export const DELETE = route<{ params: Promise<{ token: string }> }>(async (req, { params }) => {
   const user = await requireUser(req);
-  if (!deleteShare(getDb(), user.id, (await params).token)) throw notFound('Share not found.');
+  if (!(await deleteShare(getDb(), user.id, (await params).token))) throw notFound('Share not found.');
   return new Response(null, { status: 204 });
 });

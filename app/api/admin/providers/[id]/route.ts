@@ -15,17 +15,17 @@ type Ctx = { params: Promise<{ id: string }> };
 
 export const PATCH = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
-  const updated = editProvider((await params).id, await readJson(req, ProviderPatchSchema));
+  const updated = await editProvider((await params).id, await readJson(req, ProviderPatchSchema));
   invalidateProviders();
-  audit(admin, 'provider.update', updated.name);
+  await audit(admin, 'provider.update', updated.name);
   return Response.json(updated);
 });
 
 export const DELETE = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
   const { id } = await params;
-  if (!deleteProvider(getDb(), id)) throw notFound('Provider not found.');
+  if (!(await deleteProvider(getDb(), id))) throw notFound('Provider not found.');
   invalidateProviders();
-  audit(admin, 'provider.delete', id);
+  await audit(admin, 'provider.delete', id);
   return new Response(null, { status: 204 });
 });

@@ -19,6 +19,6 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
   }
   const row = await changeUser(id, patch);
   if (!row) throw notFound('User not found.');
-  audit(admin, 'user.update', row.email, 'ok', JSON.stringify(patch));
+  await audit(admin, 'user.update', row.email, 'ok', JSON.stringify(patch));
   return Response.json(row);
 });

@@ -17,10 +17,10 @@ export const GET = route<Ctx>(async (req, { params }) => {
   const { id } = await params;
   const query = parseWith(MessagePageQuerySchema, Object.fromEntries(new URL(req.url).searchParams), 'query');
   const db = getDb();
-  if (!getOwnConversation(db, user.id, id)) throw notFound('Conversation not found.');
-  const page = listMessagePage(db, id, { limit: query.limit, before: query.before });
+  if (!(await getOwnConversation(db, user.id, id))) throw notFound('Conversation not found.');
+  const page = await listMessagePage(db, id, { limit: query.limit, before: query.before });
   // Along the selected path; `siblings` lists the versions of each message that has more than one.
-  const siblings = siblingsOf(
+  const siblings = await siblingsOf(
     db,
     id,
     page.messages.map((m) => m.id),

@@ -9,5 +9,5 @@ export const dynamic = 'force-dynamic';
 export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
   const user = await requireUser(req);
   const opts = await readOptionalJson(req, ShareCreateSchema);
-  return Response.json(shareConversation(user, (await params).id, opts), { status: 201 });
+  return Response.json(await shareConversation(user, (await params).id, opts), { status: 201 });
 });

@@ -30,7 +30,7 @@ export const GET = route<Ctx>(async (req, { params }) => {
   const title = await settledTitle(db, user.id, id, query.wait === '1' ? TITLE_WAIT_MS : 0);
   if (!title) throw notFound('Conversation not found.');
   return Response.json(
-    { ...title, usage: sumUsage(listAnswerUsage(db, id)) },
+    { ...title, usage: sumUsage(await listAnswerUsage(db, id)) },
     { headers: { 'cache-control': 'no-store' } },
   );
 });

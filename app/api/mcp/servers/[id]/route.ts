@@ -21,16 +21,16 @@ export const GET = route<Ctx>(async (req, { params }) => {
 
 export const PATCH = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
-  const updated = updateServer((await params).id, await readJson(req, z.unknown()));
-  audit(admin, 'mcp.server.update', updated.name);
+  const updated = await updateServer((await params).id, await readJson(req, z.unknown()));
+  await audit(admin, 'mcp.server.update', updated.name);
   return Response.json(updated);
 });
 
 export const DELETE = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
   const { id } = await params;
-  if (!deleteMcpServer(getDb(), id)) throw notFound('Server not found.');
-  audit(admin, 'mcp.server.delete', id);
-  syncPool();
+  if (!(await deleteMcpServer(getDb(), id))) throw notFound('Server not found.');
+  await audit(admin, 'mcp.server.delete', id);
+  await syncPool();
   return new Response(null, { status: 204 });
 });

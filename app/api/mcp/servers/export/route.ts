@@ -9,7 +9,7 @@ export const dynamic = 'force-dynamic';
 export const GET = route(async (req) => {
   await requireAdmin(req);
   const withSecrets = new URL(req.url).searchParams.get('secrets') === '1';
-  return new Response(JSON.stringify(exportServers(withSecrets), null, 2), {
+  return new Response(JSON.stringify(await exportServers(withSecrets), null, 2), {
     headers: {
       'content-type': 'application/json',
       'content-disposition': 'attachment; filename="mcp-servers.json"',

@@ -16,7 +16,8 @@ export const POST = route(async (req) => {
   const admin = await requireAdmin(req);
   admitImport(admin.id);
   const dryRun = new URL(req.url).searchParams.get('dryRun') === '1';
-  const result = importServers(await readJson(req, z.unknown()), dryRun);
-  if (!dryRun) audit(admin, 'mcp.server.import', [...result.added, ...result.updated].join(', ') || null);
+  const result = await importServers(await readJson(req, z.unknown()), dryRun);
+  if (!dryRun)
+    await audit(admin, 'mcp.server.import', [...result.added, ...result.updated].join(', ') || null);
   return Response.json(result);
 });

@@ -13,7 +13,7 @@ export const POST = route(async (req) => {
   const admin = await requireAdmin(req);
   const config = parseWith(McpServerConfigSchema, await readJson(req, z.unknown()), 'server');
   const result = await testServerConfig(config);
-  audit(
+  await audit(
     admin,
     'mcp.server.test-unsaved',
     config.name,

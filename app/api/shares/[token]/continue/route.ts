@@ -7,5 +7,5 @@ export const dynamic = 'force-dynamic';
 
 export const POST = route<{ params: Promise<{ token: string }> }>(async (req, { params }) => {
   const user = await requireUser(req);
-  return Response.json(continueShare(user, (await params).token), { status: 201 });
+  return Response.json(await continueShare(user, (await params).token), { status: 201 });
 });

@@ -17,11 +17,11 @@ type Ctx = { params: Promise<{ id: string }> };
 export const POST = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
   const { id } = await params;
-  const target = getUserById(getDb(), id);
+  const target = await getUserById(getDb(), id);
   if (!target) throw notFound('User not found.');
   const { password } = await readJson(req, ResetPasswordSchema);
   await resetUserPassword(id, password);
   invalidateUser(id);
-  audit(admin, 'user.password-reset', target.email, 'ok');
+  await audit(admin, 'user.password-reset', target.email, 'ok');
   return Response.json({ reset: true });
 });

@@ -15,9 +15,9 @@ type Ctx = { params: Promise<{ id: string }> };
 export const DELETE = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
   const { id } = await params;
-  const target = getUserById(getDb(), id);
+  const target = await getUserById(getDb(), id);
   if (!target) throw notFound('User not found.');
   await signOutUserEverywhere(id);
-  audit(admin, 'user.sign-out', target.email, 'ok');
+  await audit(admin, 'user.sign-out', target.email, 'ok');
   return new Response(null, { status: 204 });
 });

@@ -7,5 +7,5 @@ export const dynamic = 'force-dynamic';
 
 export const GET = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
   await requireAdmin(req);
-  return Response.json(serverLogs((await params).id));
+  return Response.json(await serverLogs((await params).id));
 });

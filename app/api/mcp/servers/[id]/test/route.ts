@@ -9,8 +9,8 @@ export const dynamic = 'force-dynamic';
 
 export const POST = route<{ params: Promise<{ id: string }> }>(async (req, { params }) => {
   const admin = await requireAdmin(req);
-  const record = requireServer((await params).id);
+  const record = await requireServer((await params).id);
   const result = await testSavedServer(record);
-  audit(admin, 'mcp.server.test', record.config.name, result.ok ? 'ok' : 'failed', result.error);
+  await audit(admin, 'mcp.server.test', record.config.name, result.ok ? 'ok' : 'failed', result.error);
   return Response.json(result);
 });

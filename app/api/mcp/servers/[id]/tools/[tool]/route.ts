@@ -20,6 +20,6 @@ export const PATCH = route<{ params: Promise<{ id: string; tool: string }> }>(as
   const { id, tool } = await params;
   const body = await readJson(req, ToolPatchSchema);
   const result = await patchTool(admin, id, decodeURIComponent(tool), body);
-  audit(admin, 'mcp.tool.update', `${id}/${decodeURIComponent(tool)}`, 'ok', JSON.stringify(body));
+  await audit(admin, 'mcp.tool.update', `${id}/${decodeURIComponent(tool)}`, 'ok', JSON.stringify(body));
   return Response.json(result);
 });
