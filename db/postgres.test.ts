@@ -227,6 +227,28 @@ describe('Postgres search', () => {
     assert.equal((await searchConversationsPg(handle.db, 's', 'otters')).length, 0);
   });
 
+  test('a message holding U+0000 or a lone surrogate is stored as written and still found', async () => {
+    await handle.db
+      .insert(conversations)
+      .values({ id: 's3', userId: 's', title: 'Odd text', createdAt: day(1) });
+    const odd = [
+      { type: 'text', text: 'nul\u0000byte wombat' },
+      { type: 'reasoning', text: 'x\u0000' },
+      { type: 'text', text: 'lone\ud800half' },
+    ];
+    await handle.db
+      .insert(messages)
+      .values({ id: 'o1', conversationId: 's3', role: 'user', parts: odd, seq: 1 });
+    const [row] = await handle.db
+      .select({ parts: messages.parts })
+      .from(messages)
+      .where(and(eq(messages.conversationId, 's3'), eq(messages.id, 'o1')));
+    assert.deepEqual(row?.parts, odd);
+    const [hit] = await searchConversationsPg(handle.db, 's', 'wombat');
+    assert.equal(hit?.messageId, 'o1');
+    assert.equal((await searchConversationsPg(handle.db, 's', 'half'))[0]?.messageId, 'o1');
+  });
+
   test('the search uses the GIN index', async () => {
     // One connection (a transaction) so the setting applies to the explain.
     const plan = await handle.db.transaction(async (tx) => {

@@ -228,12 +228,15 @@ CREATE INDEX "shares_user_idx" ON "shares" USING btree ("user_id","created_at");
 CREATE INDEX "tool_calls_server_created_idx" ON "tool_calls" USING btree ("server","created_at");--> statement-breakpoint
 -- ── Written by hand (drizzle-kit does not generate these): what db/migrations/*.sql does with triggers and FTS5 on SQLite.
 -- The searchable text of a message: its text parts, joined by spaces (SQLite's messages_fts triggers index the same).
+-- Postgres text cannot hold U+0000 or a lone surrogate, which JSON may (escaped) and a message may contain: those
+-- escapes read as a space here, so that such a message is still stored and found (the column keeps them as written).
 CREATE FUNCTION "message_text"("parts" json) RETURNS text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$
     SELECT coalesce(string_agg(p.value ->> 'text', ' ' ORDER BY p.n), '')
-    FROM json_array_elements(CASE WHEN json_typeof(parts) = 'array' THEN parts ELSE '[]'::json END)
-      WITH ORDINALITY AS p(value, n)
+    FROM json_array_elements(CASE WHEN json_typeof(parts) = 'array'
+      THEN regexp_replace(parts::text, '\\u(0000|[dD][89a-fA-F][0-9a-fA-F]{2})', '\\u0020', 'g')::json
+      ELSE '[]'::json END) WITH ORDINALITY AS p(value, n)
     WHERE p.value ->> 'type' = 'text'
   $$;
 --> statement-breakpoint
