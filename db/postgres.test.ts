@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { and, eq, sql } from 'drizzle-orm';
 import { migratePostgres, openPostgres, type PgHandle } from '@/db/client-pg';
 import { conversations, messages, user } from '@/db/schema-pg';
-import { searchConversationsPg, tsQuery } from '@/db/search-pg';
+import { searchConversationsPg } from '@/db/search-pg';
+import { tsQueryOf } from '@/db/search-text';
 import { type PostgresServer, startPostgres } from '@/e2e/fixtures/postgres-server';
 
 let server: PostgresServer;
@@ -205,8 +206,9 @@ describe('Postgres search', () => {
     assert.equal(hit?.messageId, null);
     assert.equal((await searchConversationsPg(handle.db, 's', `"); DROP TABLE messages; --`)).length, 0);
     assert.equal((await searchConversationsPg(handle.db, 's', "quokka' | zebra:* & !")).length, 1);
-    assert.equal(tsQuery('foo OR bar*'), "'foo':* & 'OR':* & 'bar':*");
-    assert.equal(tsQuery('"; --'), null);
+    assert.equal(tsQueryOf('foo OR bar*'), "('foo':*) & ('OR':*) & ('bar':*)");
+    assert.equal(tsQueryOf('snake_case'), "('snake' <-> 'case':*)");
+    assert.equal(tsQueryOf('"; --'), null);
   });
 
   test('an updated message is re-indexed; text off the selected path is not found; deleting forgets', async () => {
@@ -255,7 +257,7 @@ describe('Postgres search', () => {
       await tx.execute(sql`set local enable_seqscan = off`);
       return tx.execute<{ 'QUERY PLAN': string }>(sql`
         explain select 1 from messages
-        where to_tsvector('simple'::regconfig, message_text(parts)) @@ to_tsquery('simple'::regconfig, 'quokka:*')`);
+        where to_tsvector('simple'::regconfig, search_text(message_text(parts))) @@ to_tsquery('simple'::regconfig, 'quokka:*')`);
     });
     assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), /messages_search_idx/);
   });
