@@ -49,14 +49,21 @@ export async function migratePostgres(db: PgDb, pool: pg.Pool): Promise<void> {
 /** Opens a pool on `url` and, unless told not to, migrates the database. */
 export async function openPostgres(
   url: string,
-  options: { migrate?: boolean; max?: number } = {},
+  options: {
+    migrate?: boolean;
+    /** Most connections the pool opens (default 10). */
+    max?: number;
+    /** Called for every statement drizzle runs (benchmarks count them, as db/client.ts does for SQLite). */
+    onQuery?: () => void;
+  } = {},
 ): Promise<PgHandle> {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
   // An idle client whose server went away must not take the process down; the next query reports it.
   pool.on('error', (error) => {
     if (!pool.ending) console.error('[postgres] idle client error:', error.message);
   });
-  const db = drizzle({ client: pool, schema });
+  const onQuery = options.onQuery;
+  const db = drizzle({ client: pool, schema, ...(onQuery ? { logger: { logQuery: () => onQuery() } } : {}) });
   try {
     if (options.migrate !== false) await migratePostgres(db, pool);
   } catch (error) {

@@ -262,3 +262,15 @@ describe('Postgres search', () => {
     assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), /messages_search_idx/);
   });
 });
+
+test('openPostgres reports every statement drizzle runs when asked', async () => {
+  let statements = 0;
+  const counted = await openPostgres(server.url, { migrate: false, onQuery: () => statements++ });
+  try {
+    await counted.db.select().from(user).limit(1);
+    await counted.db.select().from(conversations).limit(1);
+    assert.equal(statements, 2);
+  } finally {
+    await counted.close();
+  }
+});
