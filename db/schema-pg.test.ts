@@ -98,3 +98,34 @@ test('every table of db/schema.ts has its exact mirror in db/schema-pg.ts', () =
     assert.deepEqual(shape(mirror), shape(table as Table), `table ${name}`);
   }
 });
+
+test('db/migrations-pg is up to date with db/schema-pg.ts (npm run db:generate:pg has nothing to add)', async () => {
+  const { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join, relative } = await import('node:path');
+  const { execFileSync } = await import('node:child_process');
+  const dir = mkdtempSync(join(tmpdir(), 'pg-generate-'));
+  try {
+    cpSync(join(process.cwd(), 'db', 'migrations-pg'), join(dir, 'out'), { recursive: true });
+    const config = join(dir, 'drizzle.config.json');
+    writeFileSync(
+      config,
+      // drizzle-kit reads both paths relative to the working directory.
+      JSON.stringify({
+        dialect: 'postgresql',
+        schema: './db/schema-pg.ts',
+        out: relative(process.cwd(), join(dir, 'out')),
+      }),
+    );
+    const before = readdirSync(join(dir, 'out')).sort();
+    const output = execFileSync(
+      process.execPath,
+      [join(process.cwd(), 'node_modules', 'drizzle-kit', 'bin.cjs'), 'generate', '--config', config],
+      { encoding: 'utf8' },
+    );
+    assert.deepEqual(readdirSync(join(dir, 'out')).sort(), before, output);
+    assert.match(output, /No schema changes/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
