@@ -1,0 +1,84 @@
+/**
+ * Conversation search on Postgres: the same results, in the same shape, as searchConversations in
+ * db/queries/conversations.ts does with SQLite's FTS5 (own conversations whose title or the text of a message on
+ * the selected path matches; each word of the query a prefix; the snippet marks matches with \u0002…\u0003).
+ * Message text is matched with `to_tsvector('simple', search_text(message_text(parts)))`, the expression the GIN
+ * index messages_search_idx is built on (db/migrations-pg); search_text folds case and diacritics and reads
+ * punctuation as spaces as FTS5's unicode61 does (db/search-text.ts), and the snippet is FTS5's, rebuilt in JS.
+ */
+import { sql } from 'drizzle-orm';
+import type { PgDb } from '@/db/client-pg';
+import type { SearchHit } from '@/db/queries/conversations';
+import { ftsSnippet, queryPhrases, tsQueryOf } from '@/db/search-text';
+
+export async function searchConversationsPg(
+  db: PgDb,
+  userId: string,
+  q: string,
+  limit = 30,
+): Promise<SearchHit[]> {
+  const query = tsQueryOf(q);
+  if (!query) return [];
+  const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const [messageRows, titleRows] = await Promise.all([
+    db.execute<{
+      id: string;
+      title: string;
+      updated_ms: number;
+      message_id: string;
+      body: string;
+    }>(sql`
+      with recursive hits as (
+        select c.id, c.title, c.updated_at, m.id as message_id
+        from messages m join conversations c on c.id = m.conversation_id
+        where c.user_id = ${userId}
+          and to_tsvector('simple'::regconfig, search_text(message_text(m.parts)))
+              @@ to_tsquery('simple'::regconfig, ${query})
+      ),
+      path(conversation_id, id, depth) as (
+        select c.id, coalesce(
+                 (select m.id from messages m where m.conversation_id = c.id and m.id = c.leaf_id),
+                 (select m.id from messages m where m.conversation_id = c.id order by m.seq desc limit 1)), 0
+        from conversations c where c.id in (select id from hits)
+        union all
+        select p.conversation_id, m.parent_id, p.depth + 1 from path p
+        join messages m on m.conversation_id = p.conversation_id and m.id = p.id
+        where m.parent_id is not null and p.depth < 1000000
+      ),
+      found as (
+        select h.* from hits h
+        where exists (select 1 from path p where p.conversation_id = h.id and p.id = h.message_id)
+        order by h.updated_at desc limit ${limit * 3}
+      )
+      select f.id, f.title, f.message_id,
+             (extract(epoch from f.updated_at) * 1000)::float8 as updated_ms,
+             message_text(m.parts) as body
+      from found f join messages m on m.conversation_id = f.id and m.id = f.message_id
+      order by f.updated_at desc`),
+    db.execute<{ id: string; title: string; updated_ms: number }>(sql`
+      select id, title, (extract(epoch from updated_at) * 1000)::float8 as updated_ms from conversations
+      where user_id = ${userId} and title ilike ${like} escape '\\' order by updated_at desc limit ${limit}`),
+  ]);
+  const hits = new Map<string, SearchHit>();
+  for (const r of titleRows.rows)
+    hits.set(r.id, {
+      id: r.id,
+      title: r.title,
+      updatedAt: new Date(Math.round(r.updated_ms)),
+      messageId: null,
+      snippet: r.title,
+    });
+  const phrases = queryPhrases(q);
+  for (const r of messageRows.rows) {
+    if (hits.has(r.id) && hits.get(r.id)?.messageId) continue;
+    const prior = hits.get(r.id);
+    hits.set(r.id, {
+      id: r.id,
+      title: r.title,
+      updatedAt: new Date(Math.round(r.updated_ms)),
+      messageId: r.message_id,
+      snippet: ftsSnippet(r.body, phrases) || prior?.snippet || r.title,
+    });
+  }
+  return [...hits.values()].sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
+}
