@@ -15,6 +15,9 @@ export const FAKE_MODEL_URL = `http://127.0.0.1:${fakeModelPort}`;
 /** The project's own Node 22 (better-sqlite3 needs it), whichever node launched Playwright. */
 const node = resolve('node_modules/.bin/node');
 const next = `${node} ${SERVER_NODE_FLAGS.join(' ')} node_modules/next/dist/bin/next start -H 127.0.0.1`;
+/** E2E_DATABASE=postgres: the app runs on a fresh real Postgres (e2e/fixtures/with-postgres.ts) instead of SQLite. */
+const onPostgres = process.env.E2E_DATABASE === 'postgres';
+const appServer = onPostgres ? `${node} --import tsx e2e/fixtures/with-postgres.ts ${next}` : next;
 
 export default defineConfig({
   testDir: './e2e',
@@ -56,7 +59,7 @@ export default defineConfig({
       reuseExistingServer: false,
     },
     {
-      command: `rm -rf data/e2e && ${next} -p ${appPort}`,
+      command: `rm -rf data/e2e && ${appServer} -p ${appPort}`,
       url: `${APP_URL}/api/health`,
       timeout: 60_000,
       reuseExistingServer: false,

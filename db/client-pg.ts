@@ -46,17 +46,15 @@ export async function migratePostgres(db: PgDb, pool: pg.Pool): Promise<void> {
   }
 }
 
-/** Opens a pool on `url` and, unless told not to, migrates the database. */
-export async function openPostgres(
-  url: string,
-  options: {
-    migrate?: boolean;
-    /** Most connections the pool opens (default 10). */
-    max?: number;
-    /** Called for every statement drizzle runs (benchmarks count them, as db/client.ts does for SQLite). */
-    onQuery?: () => void;
-  } = {},
-): Promise<PgHandle> {
+type PoolOptions = {
+  /** Most connections the pool opens (default 10). */
+  max?: number;
+  /** Called for every statement drizzle runs (benchmarks count them, as db/client.ts does for SQLite). */
+  onQuery?: () => void;
+};
+
+/** A pool on `url` and drizzle over it, not connected yet (the first query connects) and not migrated. */
+export function createPostgres(url: string, options: PoolOptions = {}): PgHandle {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
   // An idle client whose server went away must not take the process down; the next query reports it.
   pool.on('error', (error) => {
@@ -64,6 +62,15 @@ export async function openPostgres(
   });
   const onQuery = options.onQuery;
   const db = drizzle({ client: pool, schema, ...(onQuery ? { logger: { logQuery: () => onQuery() } } : {}) });
+  return { db, pool, close: () => pool.end() };
+}
+
+/** Opens a pool on `url` and, unless told not to, migrates the database. */
+export async function openPostgres(
+  url: string,
+  options: PoolOptions & { migrate?: boolean } = {},
+): Promise<PgHandle> {
+  const { db, pool } = createPostgres(url, options);
   try {
     if (options.migrate !== false) await migratePostgres(db, pool);
   } catch (error) {

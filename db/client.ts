@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { createPostgres, migratePostgres } from '@/db/client-pg';
 import { LRUCache } from 'lru-cache';
 import { attachSecrets, type DbSecrets } from '@/db/sealing';
 import { sealStoredSecrets } from '@/db/queries/stored-secrets';
@@ -16,11 +17,15 @@ import * as schema from '@/db/schema';
 export type Db = BetterSQLite3Database<typeof schema>;
 type Handle = {
   db: Db;
-  sqlite: Database.Database;
   statements: number;
-  /** The data migration run at open (sealing stored secrets); on SQLite it has run by the time open returns. */
+  /**
+   * Migrations and the data migration run at open (sealing stored secrets): on SQLite both have run by
+   * the time open returns; on Postgres queries wait for this (databaseReady).
+   */
   ready: Promise<unknown>;
+  close: () => Promise<void>;
 };
+export type SqliteHandle = Handle & { sqlite: Database.Database };
 
 declare module '@/lib/process-state' {
   interface OwnedSlots {
@@ -70,7 +75,7 @@ function restrictDatabaseFiles(path: string): void {
  * stored in clear or under an old key. Without `secrets`, a key of this handle only is made up (a
  * scratch database whose secrets need not outlive it).
  */
-export function openDatabase(path: string, secrets: DbSecrets = { key: randomBytes(32) }): Handle {
+export function openDatabase(path: string, secrets: DbSecrets = { key: randomBytes(32) }): SqliteHandle {
   // Created 0600 before SQLite opens it, so it is never readable by others, not even briefly.
   ensurePrivateFile(path);
   restrictDatabaseFiles(path);
@@ -81,7 +86,15 @@ export function openDatabase(path: string, secrets: DbSecrets = { key: randomByt
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const handle: Handle = { db: undefined as unknown as Db, sqlite, statements: 0, ready: Promise.resolve() };
+  const handle: SqliteHandle = {
+    db: undefined as unknown as Db,
+    sqlite,
+    statements: 0,
+    ready: Promise.resolve(),
+    close: async () => {
+      sqlite.close();
+    },
+  };
   handle.db = drizzle({
     client: sqlite,
     schema,
@@ -93,13 +106,34 @@ export function openDatabase(path: string, secrets: DbSecrets = { key: randomByt
   return handle;
 }
 
+/**
+ * Opens a Postgres database (DATABASE_URL): the pool connects on the first query; migrations (one
+ * instance at a time) and the data migration run in the background, and `ready` says when they are done.
+ */
+export function openPostgresDatabase(url: string, secrets: DbSecrets = { key: randomBytes(32) }): Handle {
+  const handle: Handle = {
+    db: undefined as unknown as Db,
+    statements: 0,
+    ready: Promise.resolve(),
+    close: async () => {},
+  };
+  const pg = createPostgres(url, { onQuery: () => void handle.statements++ });
+  handle.db = pg.db as unknown as Db;
+  handle.close = pg.close;
+  attachSecrets(handle.db, secrets);
+  handle.ready = migratePostgres(pg.db, pg.pool).then(() => sealStoredSecrets(handle.db));
+  // Reported by databaseReady (the server's start awaits it); never an unhandled rejection.
+  handle.ready.catch(() => {});
+  return handle;
+}
+
 function handle(): Handle {
   return processState('db', () => {
     const env = getEnv();
-    return openDatabase(env.DATABASE_PATH, {
-      key: Buffer.from(env.ENCRYPTION_KEY, 'hex'),
-      legacyAppSecret: env.AUTH_SECRET,
-    });
+    const secrets = { key: Buffer.from(env.ENCRYPTION_KEY, 'hex'), legacyAppSecret: env.AUTH_SECRET };
+    return env.DATABASE_URL
+      ? openPostgresDatabase(env.DATABASE_URL, secrets)
+      : openDatabase(env.DATABASE_PATH, secrets);
   });
 }
 

@@ -13,6 +13,11 @@ const HEX_KEY_RULE = 'must be 32 bytes written as 64 hex characters (openssl ran
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   DATABASE_PATH: z.string().min(1).default('./data/app.db'),
+  /** `postgres://…`: Postgres instead of the SQLite file (SPEC §7.5). */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/i, 'must be a postgres:// address (unset: the SQLite file)')
+    .optional(),
   AUTH_SECRET: z.string().min(16).optional(),
   APP_URL: z.url().optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),

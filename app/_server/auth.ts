@@ -8,7 +8,7 @@ import { getDb } from '@/db/client';
 import { getSetting } from '@/db/queries/settings';
 import { getSsoProvider } from '@/db/queries/sso';
 import { countUsers, getUserById } from '@/db/queries/users';
-import * as schema from '@/db/schema';
+import { schema, usesPostgres } from '@/db/tables';
 import { getEnv, trustedOrigins } from '@/lib/env';
 import { dropProcessState, processState } from '@/lib/process-state';
 import { checkSsoIdentity, discoveryUrl, SSO_PROVIDER_ID, type SsoConfig, ssoAccountId } from '@/lib/sso';
@@ -50,7 +50,7 @@ function ssoProviderConfig(sso: SsoConfig): GenericOAuthConfig {
 function createAuth(sso: SsoConfig | null) {
   const env = getEnv();
   return betterAuth({
-    database: drizzleAdapter(getDb(), { provider: 'sqlite', schema }),
+    database: drizzleAdapter(getDb(), { provider: usesPostgres ? 'pg' : 'sqlite', schema }),
     secret: env.AUTH_SECRET,
     baseURL: env.APP_URL,
     trustedOrigins: trustedOrigins(),

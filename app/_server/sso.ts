@@ -5,7 +5,7 @@ import { getDb } from '@/db/client';
 import { getSetting } from '@/db/queries/settings';
 import { deleteSsoProvider, getSsoProvider, getSsoProviderPublic, saveSsoProvider } from '@/db/queries/sso';
 import { unreadableMessage } from '@/db/sealing';
-import { account, user } from '@/db/schema';
+import { account, user } from '@/db/tables';
 import { invalidateAuth } from '@/app/_server/auth';
 import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';

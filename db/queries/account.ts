@@ -2,7 +2,7 @@ import 'server-only';
 import { and, count, eq, inArray, ne } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first, type Queryable, q, transaction } from '@/db/run';
-import { conversations, toolCalls, user } from '@/db/schema';
+import { conversations, toolCalls, user } from '@/db/tables';
 
 const idsOf = (db: Queryable, userId: string) =>
   db.select({ id: conversations.id }).from(conversations).where(eq(conversations.userId, userId));

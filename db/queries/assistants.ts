@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { asc, eq, or } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { changes, first, q, transaction } from '@/db/run';
-import { assistants, conversations } from '@/db/schema';
+import { assistants, conversations } from '@/db/tables';
 
 export type AssistantRow = typeof assistants.$inferSelect;
 export type AssistantValues = Pick<

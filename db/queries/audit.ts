@@ -2,7 +2,7 @@ import 'server-only';
 import { and, desc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first } from '@/db/run';
-import { auditLog } from '@/db/schema';
+import { auditLog } from '@/db/tables';
 
 type AuditRow = typeof auditLog.$inferSelect;
 export type AuditKind = AuditRow['kind'];

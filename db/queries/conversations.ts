@@ -2,8 +2,10 @@ import 'server-only';
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import { listMessages } from '@/db/queries/messages';
 import type { Db } from '@/db/client';
+import type { PgDb } from '@/db/client-pg';
+import { searchConversationsPg } from '@/db/search-pg';
 import { changes, first, isSqlite, q, rawRows, transaction } from '@/db/run';
-import { conversations, messages } from '@/db/schema';
+import { conversations, messages } from '@/db/tables';
 import type { ChatMessage } from '@/lib/schemas/chat';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -175,6 +177,7 @@ export async function searchConversations(
   q: string,
   limit = 30,
 ): Promise<SearchHit[]> {
+  if (!isSqlite(db)) return searchConversationsPg(db as unknown as PgDb, userId, q, limit);
   const fts = ftsQuery(q);
   if (!fts) return [];
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first, textContains } from '@/db/run';
-import { files, messages, shares } from '@/db/schema';
+import { files, messages, shares } from '@/db/tables';
 
 export type FileRow = typeof files.$inferSelect;
 

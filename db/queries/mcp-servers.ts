@@ -6,7 +6,7 @@ import { changes, first, q, transaction } from '@/db/run';
 import { getSetting, updateSettings } from '@/db/queries/settings';
 import { SECRET_FIELDS } from '@/db/queries/stored-secrets';
 import { openValue, reportUnreadable, sealValue } from '@/db/sealing';
-import { mcpServers } from '@/db/schema';
+import { mcpServers } from '@/db/tables';
 import { BUILTIN_SERVERS, type McpServerConfig, McpServerConfigSchema } from '@/lib/schemas/mcp';
 import { isSealed } from '@/lib/secret-box';
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first, q, transaction } from '@/db/run';
-import { mcpServers, mcpTools } from '@/db/schema';
+import { mcpServers, mcpTools } from '@/db/tables';
 import { definitionHash, type ToolDefinition } from '@/lib/mcp/tool-definition';
 
 export type ToolSettingRow = typeof mcpTools.$inferSelect & { serverName: string };

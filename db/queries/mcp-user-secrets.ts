@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first, q, transaction } from '@/db/run';
 import { openValue, sealValue } from '@/db/sealing';
-import { mcpOauthClients, mcpUserSecrets } from '@/db/schema';
+import { mcpOauthClients, mcpUserSecrets } from '@/db/tables';
 
 export type UserSecretKind = 'value' | 'oauth';
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first, isSqlite, type Queryable, q, rawRows, rawRun, transaction } from '@/db/run';
-import { conversations, messages } from '@/db/schema';
+import { conversations, messages } from '@/db/tables';
 import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
 import { parseStoredMetadata, parseStoredParts } from '@/lib/schemas/stored-message';
 
@@ -444,7 +444,7 @@ export function markUnansweredTurns(db: Db, reason: string): Promise<number> {
       ${unanswered}`
       : sql`${columns}
       select 'interrupted-' || m.seq || '-' || substr(md5(random()::text), 1, 12), m.conversation_id, 'assistant',
-             '[]'::jsonb, jsonb_build_object('interrupted', true, 'error', ${reason}::text), m.id, ${nextSeq}, now()
+             '[]'::json, json_build_object('interrupted', true, 'error', ${reason}::text), m.id, ${nextSeq}, now()
       ${unanswered}`,
   );
 }

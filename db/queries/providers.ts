@@ -4,7 +4,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { changes, first } from '@/db/run';
 import { openValue, reportUnreadable, sealValue } from '@/db/sealing';
-import { providers } from '@/db/schema';
+import { providers } from '@/db/tables';
 
 type ProviderRow = typeof providers.$inferSelect;
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first, q, transaction } from '@/db/run';
-import { settings } from '@/db/schema';
+import { settings } from '@/db/tables';
 import { type AppSettings, AppSettingsSchema } from '@/lib/schemas/settings';
 
 /** All settings, with defaults for keys never written. */

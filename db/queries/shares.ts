@@ -2,7 +2,7 @@ import 'server-only';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { changes, first } from '@/db/run';
-import { shares } from '@/db/schema';
+import { shares } from '@/db/tables';
 import { type PublicMessage, parseShareSnapshot } from '@/lib/schemas/share';
 
 /** A share with its snapshot read back through the public allowlist (lib/schemas/share.ts). */

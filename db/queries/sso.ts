@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@/db/client';
 import { first } from '@/db/run';
-import { settings } from '@/db/schema';
+import { settings } from '@/db/tables';
 import { openValue, sealValue } from '@/db/sealing';
 import type { SsoConfig } from '@/lib/sso';
 

@@ -3,7 +3,7 @@ import { eq, like } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { q, transaction } from '@/db/run';
 import { openLegacyValue, sealValue } from '@/db/sealing';
-import { mcpServers, providers } from '@/db/schema';
+import { mcpServers, providers } from '@/db/tables';
 import { isSealed } from '@/lib/secret-box';
 
 /** The config fields whose values are secrets (stdio env, http/sse headers). */

@@ -2,7 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { desc, eq, gte } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { toolCalls } from '@/db/schema';
+import { toolCalls } from '@/db/tables';
 
 export type NewToolCall = Omit<typeof toolCalls.$inferInsert, 'id' | 'createdAt'>;
 

@@ -2,7 +2,7 @@ import 'server-only';
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first } from '@/db/run';
-import { user } from '@/db/schema';
+import { user } from '@/db/tables';
 import { isLocale, type Locale } from '@/lib/i18n/locales';
 
 /** The user's picked UI language, or null (follow the browser). */

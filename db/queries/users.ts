@@ -2,7 +2,7 @@ import 'server-only';
 import { count, desc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first, q, transaction } from '@/db/run';
-import { session, user } from '@/db/schema';
+import { session, user } from '@/db/tables';
 
 export type UserRow = typeof user.$inferSelect;
 export type PublicUser = Pick<UserRow, 'id' | 'name' | 'email' | 'role' | 'disabled' | 'createdAt'>;
