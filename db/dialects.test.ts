@@ -1,0 +1,256 @@
+/**
+ * The query layer behaves the same on both databases. This file runs its scenarios on the process's
+ * database: SQLite normally; then, unless it already runs on Postgres, it runs itself again in a child
+ * process with DATABASE_URL set to a fresh real Postgres (e2e/fixtures/postgres-server.ts), since the
+ * tables a process queries are chosen when it starts (db/tables.ts).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { type Db, openDatabase, openPostgresDatabase } from '@/db/client';
+import { deleteUserAndData } from '@/db/queries/account';
+import { countAudit, listAudit, recordAudit } from '@/db/queries/audit';
+import {
+  deleteConversation,
+  getOwnConversation,
+  listConversations,
+  searchConversations,
+  setModelTitle,
+  updateConversation,
+} from '@/db/queries/conversations';
+import { fileReferenced, insertFile, oldFilesOf } from '@/db/queries/files';
+import { createMcpServer, getMcpServerByName, upsertMcpServers } from '@/db/queries/mcp-servers';
+import {
+  changeMessage,
+  listMessagePage,
+  listMessages,
+  markUnansweredTurns,
+  saveAssistantMessage,
+  saveUserMessage,
+  selectedLeaf,
+  selectVersion,
+  siblingsOf,
+} from '@/db/queries/messages';
+import { createProvider } from '@/db/queries/providers';
+import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
+import { countUsers } from '@/db/queries/users';
+import { user, usesPostgres } from '@/db/tables';
+import { startPostgres } from '@/e2e/fixtures/postgres-server';
+import type { ChatPart } from '@/lib/schemas/chat';
+import { McpServerConfigSchema } from '@/lib/schemas/mcp';
+
+const dialect = usesPostgres ? 'postgres' : 'sqlite';
+const text = (t: string): ChatPart[] => [{ type: 'text', text: t }];
+const ids = (list: Array<{ id: string }>) => list.map((m) => m.id);
+
+let db: Db;
+let close: () => Promise<void>;
+const dir = mkdtempSync(join(tmpdir(), 'dialects-'));
+
+before(async () => {
+  const handle = usesPostgres
+    ? openPostgresDatabase(process.env.DATABASE_URL as string)
+    : openDatabase(join(dir, 'app.db'));
+  await handle.ready;
+  db = handle.db;
+  close = handle.close;
+  for (const id of ['alice', 'bob'])
+    await db.insert(user).values({ id, name: id, email: `${id}@example.com`, role: 'user' });
+});
+after(async () => {
+  await close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ask = (c: string, id: string, t: string, opts: { parentId?: string | null; isNew?: boolean } = {}) =>
+  saveUserMessage(db, {
+    conversationId: c,
+    userId: 'alice',
+    title: `title of ${c}`,
+    model: null,
+    isNew: opts.isNew ?? false,
+    modelChanged: false,
+    message: { id, role: 'user', parts: text(t) },
+    parentId: opts.parentId,
+  });
+const answer = (c: string, id: string, t: string, parentId?: string) =>
+  saveAssistantMessage(db, c, { id, role: 'assistant', parts: text(t) }, parentId);
+
+test(`${dialect}: settings and users round-trip with their types`, async () => {
+  assert.equal(await countUsers(db), 2);
+  assert.equal(await getSetting(db, 'signupOpen'), false);
+  const next = await updateSettings(db, { signupOpen: true, maxSteps: 7 });
+  assert.equal(next.signupOpen, true);
+  assert.equal(await getSetting(db, 'signupOpen'), true);
+  assert.equal((await getSettings(db)).maxSteps, 7);
+});
+
+test(`${dialect}: a conversation tree: versions, siblings, selection, pages, leaf, crash marker`, async () => {
+  const c = 'tree';
+  assert.equal(await ask(c, 'q1', 'capital of France?', { parentId: null, isNew: true }), 'appended');
+  await answer(c, 'a1', 'Paris', 'q1');
+  assert.equal(await ask(c, 'q2', 'and of Spain?'), 'appended');
+  await answer(c, 'a2', 'Madrid');
+  assert.deepEqual(ids(await listMessages(db, c)), ['q1', 'a1', 'q2', 'a2']);
+  // An edit of the first question: a new root beside it (null parents are siblings on both databases).
+  assert.equal(await ask(c, 'q1b', 'capital of Italy?', { parentId: null }), 'appended');
+  assert.deepEqual(ids(await listMessages(db, c)), ['q1b']);
+  assert.deepEqual(await siblingsOf(db, c, ['q1b']), { q1b: ['q1', 'q1b'] });
+  assert.equal(await ask(c, 'q1b', 'capital of Spain?', { parentId: null }), 'changed');
+  assert.equal(await ask(c, 'q9', 'x', { parentId: 'nope' }), 'unknown-parent');
+  assert.deepEqual(ids((await selectVersion(db, c, 'q1')) ?? []), ['q1', 'a1', 'q2', 'a2']);
+  assert.equal(await selectedLeaf(db, c), 'a2');
+  const page = await listMessagePage(db, c, { limit: 2 });
+  assert.deepEqual(ids(page.messages), ['q2', 'a2']);
+  assert.equal(page.before, 'q2');
+  assert.deepEqual(ids((await listMessagePage(db, c, { limit: 2, before: 'q2' })).messages), ['q1', 'a1']);
+  // Questions left without an answer (a crash) get one marked interrupted: the new one on the selected
+  // path, and the edit q1b in the other branch.
+  assert.equal(await ask(c, 'q3', 'unanswered'), 'appended');
+  assert.equal(await markUnansweredTurns(db, 'stopped'), 2);
+  const last = (await listMessages(db, c)).at(-1);
+  assert.equal(last?.role, 'assistant');
+  assert.equal(last?.metadata?.interrupted, true);
+  assert.equal(last?.metadata?.error, 'stopped');
+});
+
+test(`${dialect}: another user's conversation id is refused; lists page by cursor; rename wins over a model title`, async () => {
+  assert.equal(
+    await saveUserMessage(db, {
+      conversationId: 'tree',
+      userId: 'bob',
+      title: 'x',
+      model: null,
+      isNew: true,
+      modelChanged: false,
+      message: { id: 'b1', role: 'user', parts: text('mine?') },
+    }),
+    'not-yours',
+  );
+  for (let i = 0; i < 5; i++) await ask(`list-${i}`, `l${i}`, `list ${i}`, { isNew: true });
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Awaited<ReturnType<typeof listConversations>> = await listConversations(db, 'alice', {
+      limit: 2,
+      cursor,
+    });
+    seen.push(...page.items.map((i) => i.id));
+    cursor = page.nextCursor;
+  } while (cursor);
+  assert.equal(seen.length, 6);
+  assert.equal(new Set(seen).size, 6);
+  await updateConversation(db, 'alice', 'list-0', { title: 'Mine', titleSource: 'user' });
+  assert.equal(await setModelTitle(db, 'list-0', 'Model'), false);
+  assert.equal(await setModelTitle(db, 'list-1', 'Model'), true);
+  assert.equal((await getOwnConversation(db, 'alice', 'list-1'))?.title, 'Model');
+  assert.equal(await getOwnConversation(db, 'bob', 'list-1'), null);
+  assert.equal(await deleteConversation(db, 'bob', 'list-1'), false);
+  assert.equal(await deleteConversation(db, 'alice', 'list-1'), true);
+});
+
+test(`${dialect}: search finds words on the selected path by prefix, only the user's own`, async () => {
+  const hits = await searchConversations(db, 'alice', 'madr');
+  assert.deepEqual(
+    hits.map((h) => [h.id, h.messageId]),
+    [['tree', 'a2']],
+  );
+  assert.deepEqual(await searchConversations(db, 'bob', 'madrid'), []);
+  assert.deepEqual(await searchConversations(db, 'alice', '"); drop table messages; --'), []);
+});
+
+test(`${dialect}: two changes of one message at once both apply, one after the other (an approval answered once)`, async () => {
+  await ask('approve', 'p1', 'run it', { isNew: true });
+  const seen: string[][] = [];
+  const change = (tag: string) =>
+    changeMessage(db, 'approve', 'p1', (m) => {
+      seen.push(m.parts.map((p) => (p.type === 'text' ? p.text : p.type)));
+      return { ...m, parts: [...m.parts, { type: 'text', text: tag }] };
+    });
+  await Promise.all([change('first'), change('second')]);
+  const parts = (await listMessages(db, 'approve'))[0]?.parts.map((p) => (p.type === 'text' ? p.text : ''));
+  assert.deepEqual(parts, ['run it', 'first', 'second']);
+  // The second change saw the first one's result: never both from the same stored state.
+  assert.deepEqual(seen, [['run it'], ['run it', 'first']]);
+});
+
+test(`${dialect}: files, audit, servers, providers and deleting an account`, async () => {
+  const file = await insertFile(db, {
+    id: 'f1',
+    userId: 'alice',
+    sha256: 'a'.repeat(64),
+    name: 'a.png',
+    mediaType: 'image/png',
+    size: 3,
+    createdAt: new Date(Date.now() - 86_400_000 * 2),
+  });
+  assert.equal(file.size, 3);
+  assert.equal(await fileReferenced(db, '/api/files/f1'), false);
+  assert.deepEqual(ids(await oldFilesOf(db, 'alice', new Date(), 10)), ['f1']);
+  await ask('files', 'fm', 'with a file', { isNew: true });
+  await changeMessage(db, 'files', 'fm', (m) => ({
+    ...m,
+    parts: [...m.parts, { type: 'file', mediaType: 'image/png', url: '/api/files/f1', filename: 'a.png' }],
+  }));
+  assert.equal(await fileReferenced(db, '/api/files/f1'), true);
+  assert.deepEqual(await oldFilesOf(db, 'alice', new Date(), 10), []);
+
+  const denied = { userId: null, email: null, action: 'GET /x', target: null, outcome: 'denied' as const };
+  await recordAudit(db, { ...denied, detail: 'one' });
+  await recordAudit(db, { ...denied, detail: 'two' });
+  assert.equal(await countAudit(db, 'anonymous'), 1);
+  assert.equal((await listAudit(db, { kind: 'anonymous' }))[0]?.count, 2);
+
+  const config = McpServerConfigSchema.parse({
+    name: 'remote',
+    transport: 'http',
+    url: 'https://mcp.example.com/mcp',
+    headers: { Authorization: 'Bearer canary' },
+  });
+  assert.ok(await createMcpServer(db, config));
+  assert.equal(await createMcpServer(db, config), null, 'a taken name');
+  assert.deepEqual(await upsertMcpServers(db, [config, { ...config, name: 'other' }]), {
+    added: ['other'],
+    updated: [],
+    unchanged: ['remote'],
+  });
+  const stored = await getMcpServerByName(db, 'remote');
+  assert.equal(stored?.config.transport === 'http' && stored.config.headers.Authorization, 'Bearer canary');
+  assert.ok(await createProvider(db, { name: 'p', baseURL: 'https://api.example.com/v1', apiKey: 'k' }));
+  assert.equal(await createProvider(db, { name: 'p', baseURL: 'https://api.example.com/v1' }), null);
+
+  assert.equal(await deleteUserAndData(db, 'alice'), 'deleted');
+  assert.equal(await getOwnConversation(db, 'alice', 'tree'), null);
+  assert.equal(await deleteUserAndData(db, 'alice'), 'gone');
+});
+
+if (!usesPostgres)
+  test('the same scenarios on a real Postgres (a child process with DATABASE_URL)', async () => {
+    const pg = await startPostgres();
+    try {
+      const child = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--conditions=react-server',
+          '--test',
+          '--test-reporter=spec',
+          'db/dialects.test.ts',
+        ],
+        // Without the parent runner's NODE_TEST_CONTEXT, the child reports as a run of its own.
+        {
+          env: { ...process.env, NODE_TEST_CONTEXT: undefined, DATABASE_URL: pg.url },
+          encoding: 'utf8',
+          timeout: 120_000,
+        },
+      );
+      assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`);
+      assert.match(child.stdout, /postgres: a conversation tree/);
+    } finally {
+      await pg.stop();
+    }
+  });
