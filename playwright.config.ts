@@ -17,7 +17,9 @@ const node = resolve('node_modules/.bin/node');
 const next = `${node} ${SERVER_NODE_FLAGS.join(' ')} node_modules/next/dist/bin/next start -H 127.0.0.1`;
 /** E2E_DATABASE=postgres: the app runs on a fresh real Postgres (e2e/fixtures/with-postgres.ts) instead of SQLite. */
 const onPostgres = process.env.E2E_DATABASE === 'postgres';
-const appServer = onPostgres ? `${node} --import tsx e2e/fixtures/with-postgres.ts ${next}` : next;
+const appServer = onPostgres
+  ? `mkdir -p data/e2e && DATABASE_FILES_NOTE=data/e2e/postgres-data-dir ${node} --import tsx e2e/fixtures/with-postgres.ts ${next}`
+  : next;
 
 export default defineConfig({
   testDir: './e2e',

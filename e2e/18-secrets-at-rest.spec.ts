@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
-import { ADMIN, originHeaders, signIn } from './helpers';
+import { ADMIN, databaseAtRest, originHeaders, signIn } from './helpers';
 
 /** The e2e app's data folder and database (playwright.config.ts). */
 const DATA_DIR = 'data/e2e';
@@ -64,15 +64,20 @@ test('A10: MCP env and header values and a provider key created through the API 
     }>;
     expect(providers.find((p) => p.name === 'A10 provider')?.hasApiKey).toBe(true);
 
-    // What a copy of the data folder would reveal: the database and its write-ahead log, byte for byte.
-    expect(existsSync(`${DB}-wal`)).toBe(true);
-    const onDisk = Buffer.concat([readFileSync(DB), readFileSync(`${DB}-wal`)]);
+    // What a copy of the disk would reveal: the database and its write-ahead log, byte for byte (the
+    // SQLite file, or the Postgres cluster's files). The servers' names are there in clear: the scan reads them.
+    const { kind, files } = databaseAtRest();
+    const onDisk = Buffer.concat(files.map((f) => readFileSync(f)));
+    expect(onDisk.includes('a10-http'), `the scan reads the ${kind} database`).toBe(true);
     for (const canary of [envCanary, headerCanary, keyCanary])
       expect(onDisk.includes(canary), canary).toBe(false);
 
     expect(mode(DATA_DIR).toString(8)).toBe('700');
-    expect(mode(DB).toString(8)).toBe('600');
-    expect(mode(`${DB}-wal`).toString(8)).toBe('600');
+    if (kind === 'sqlite') {
+      expect(existsSync(`${DB}-wal`)).toBe(true);
+      expect(mode(DB).toString(8)).toBe('600');
+      expect(mode(`${DB}-wal`).toString(8)).toBe('600');
+    }
   } finally {
     for (const id of created) await page.request.delete(`/api/mcp/servers/${id}`, { headers: h });
     if (providerId) await page.request.delete(`/api/admin/providers/${providerId}`, { headers: h });

@@ -1,4 +1,6 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { join, resolve } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { APP_URL, FAKE_MODEL_URL } from '../playwright.config';
 import { originHeaders } from './accounts';
@@ -110,4 +112,31 @@ export function streamChunks(sse: string): Array<{ type: string; [key: string]: 
 export async function chooseRowAction(page: Page, name: string, action: string): Promise<void> {
   await page.getByRole('button', { name: `Actions for ${name}`, exact: true }).click();
   await page.getByRole('menuitem', { name: action, exact: true }).click();
+}
+
+/**
+ * The files holding the e2e app's database at rest: the SQLite file and its write-ahead log, or, when the
+ * suite runs on Postgres (E2E_DATABASE=postgres), every file of the cluster's data folder (its tables and
+ * write-ahead log), as a copy of the disk would reveal them.
+ */
+export function databaseAtRest(): { kind: 'sqlite' | 'postgres'; files: string[] } {
+  const note = 'data/e2e/postgres-data-dir';
+  if (existsSync(note)) {
+    const dir = readFileSync(note, 'utf8').trim();
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.startsWith('base/') || f.startsWith('pg_wal/'))
+      .map((f) => join(dir, f))
+      .filter((f) => statSync(f).isFile());
+    return { kind: 'postgres', files };
+  }
+  return {
+    kind: 'sqlite',
+    files: ['app.db', 'app.db-wal'].map((f) => resolve('data/e2e', f)).filter(existsSync),
+  };
+}
+
+/** Whether any file of the database at rest contains `text` byte for byte. */
+export function databaseContains(text: string): boolean {
+  const needle = Buffer.from(text);
+  return databaseAtRest().files.some((f) => readFileSync(f).includes(needle));
 }

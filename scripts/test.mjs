@@ -110,9 +110,17 @@ if (build.status === 0)
     ),
   );
 
-if (build.status === 0) {
+/** The e2e suite once: on SQLite, or with the app on a fresh real Postgres (E2E_DATABASE=postgres). */
+function e2e(database) {
   rmSync('test-results/e2e.json', { force: true });
-  run('e2e (Playwright, Chromium)', process.execPath, ['node_modules/@playwright/test/cli.js', 'test']);
+  run(
+    `e2e on ${database} (Playwright, Chromium)`,
+    process.execPath,
+    ['node_modules/@playwright/test/cli.js', 'test'],
+    {
+      env: { E2E_DATABASE: database },
+    },
+  );
   if (existsSync('test-results/e2e.json')) {
     const { stats } = JSON.parse(readFileSync('test-results/e2e.json', 'utf8'));
     passed += stats.expected + (stats.flaky ?? 0);
@@ -121,6 +129,11 @@ if (build.status === 0) {
   } else {
     failed++;
   }
+}
+
+if (build.status === 0) {
+  e2e('sqlite');
+  e2e('postgres');
 } else {
   console.log('e2e skipped: the build failed');
 }
