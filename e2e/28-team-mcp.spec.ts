@@ -1,7 +1,6 @@
 // Issue 15 §1: per-user connections, allow lists on every route, values each user supplies, and the
 // admin's view of who is connected. Real stdio children of the test MCP server; real browser for the
 // Tools menu.
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type APIRequestContext, type BrowserContext, expect, test } from '@playwright/test';
 import {

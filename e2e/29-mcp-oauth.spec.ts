@@ -1,7 +1,6 @@
 // Issue 15 §2: each user signs in to an OAuth-protected remote MCP server with their own account, in
 // the browser ("Connect <server>" in the Tools menu); tokens refresh one at a time and never leave the
 // server. The authorization server and the protected MCP server are our fixture (real OAuth 2.1).
-import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
