@@ -6,19 +6,29 @@ export async function register() {
   exitOnBadEnvironment();
   const { stampSocketAddresses } = await import('@/lib/net/client-address');
   stampSocketAddresses();
+  const { hasStartupDuties, reportWorkerReady } = await import('@/app/_server/cluster-worker');
+  // Several workers (scripts/start.mjs): the first one starts alone, so its migration is done before the
+  // others open the database (theirs finds nothing to do); only it marks cut answers and sweeps files.
+  const duties = hasStartupDuties();
   const { databaseReady } = await import('@/db/client');
-  const { markUnansweredTurns } = await import('@/db/queries/messages');
-  const lost = await markUnansweredTurns(
-    await databaseReady(),
-    'The server stopped before this answer was finished. Retry to get an answer.',
-  );
-  if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) from before the restart as interrupted`);
+  const db = await databaseReady(); // opens and migrates the database
+  if (duties) {
+    const { markUnansweredTurns } = await import('@/db/queries/messages');
+    const lost = await markUnansweredTurns(
+      db,
+      'The server stopped before this answer was finished. Retry to get an answer.',
+    );
+    if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) from before the restart as interrupted`);
+  }
   const { handleShutdownSignals } = await import('@/app/_server/shutdown');
   handleShutdownSignals();
   const { startMcp } = await import('@/app/_server/mcp');
   await startMcp();
-  const { sweepOrphanBlobs } = await import('@/app/_server/files');
-  void sweepOrphanBlobs().catch((err) => console.warn('[files] could not sweep unused files', err));
+  if (duties) {
+    const { sweepOrphanBlobs } = await import('@/app/_server/files');
+    void sweepOrphanBlobs().catch((err) => console.warn('[files] could not sweep unused files', err));
+  }
   const [{ refreshOllama }, { getEnv }] = await Promise.all([import('@/lib/ollama'), import('@/lib/env')]);
   void refreshOllama(getEnv().OLLAMA_BASE_URL);
+  reportWorkerReady();
 }

@@ -39,6 +39,12 @@ test('A4: the auth endpoints refuse bodies over 1 MB and over-long names and ema
   expect(huge.status()).toBe(413);
   console.log(`A4: a 60 MB update-user body was refused in ${Date.now() - started} ms`);
   expect((await user.get('/api/health')).status(), 'the server still answers').toBe(200);
+  // Readiness is public (load balancers probe it signed out) and says what it checked.
+  const probe = await playwright.request.newContext({ baseURL: APP_URL });
+  const ready = await probe.get('/api/ready');
+  expect(ready.status()).toBe(200);
+  expect(await ready.json()).toEqual({ ok: true, checks: { process: 'ok', database: 'ok' } });
+  await probe.dispose();
 
   const long = await user.post('/api/auth/update-user', { data: { name: 'n'.repeat(101) }, headers: h });
   expect(long.status()).toBe(400);

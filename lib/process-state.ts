@@ -81,6 +81,10 @@ export type ProcessState = {
   appCallRate: WindowLimiter;
   /** app/_server/mcp-apps.ts: app tool calls waiting for the user's approval. */
   appApprovals: Owned<'appApprovals'>;
+  /** app/_server/shutdown.ts: set once SIGTERM / SIGINT arrives; GET /api/ready answers 503 from then on. */
+  shutdown: { draining: boolean };
+  /** app/_server/readiness.ts: the shared store's ping (given by its owner) and the checks now failing (logged once). */
+  readiness: { redisPing?: () => Promise<unknown>; failing: Set<string> };
 };
 
 /** The types of the slots owned outside lib/, each added by its owner (see above). */

@@ -1,9 +1,16 @@
-// `npm start`: build when the build is missing or older than the sources, then serve.
-// The database is created and migrated by the server itself when it starts (instrumentation.ts).
+// `npm start`: build when the build is missing or older than the sources, then serve: one process, or
+// with a shared store (DATABASE_URL=postgres://… and REDIS_URL) one worker per core (WEB_CONCURRENCY
+// overrides; scripts/workers.mjs decides).
+// The database is created and migrated by the server itself when it starts (instrumentation.ts). With
+// workers, the first one starts alone and does that (and the other start-up duties); the others start
+// once it is ready, so migrations run once, never in two processes at the same time.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from './node-flags.mjs';
+import { serveWithWorkers } from './cluster-primary.mjs';
+import { workerCount } from './workers.mjs';
 
 const root = process.cwd();
 const next = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -30,6 +37,15 @@ function newestMtime(path) {
   return newest;
 }
 
+let plan;
+try {
+  plan = workerCount(process.env, availableParallelism());
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+}
+if (plan.note) console.warn(`[start] ${plan.note}`);
+
 const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
 const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(join(root, s))));
 if (builtAt < sourcesAt || process.env.FORCE_BUILD === '1') {
@@ -39,10 +55,15 @@ if (builtAt < sourcesAt || process.env.FORCE_BUILD === '1') {
 }
 
 const port = process.env.PORT || '3000';
-const server = spawn(
-  process.execPath,
-  [...SERVER_NODE_FLAGS, next, 'start', '-p', port, ...process.argv.slice(2)],
-  { stdio: 'inherit' },
-);
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+const nextArgs = ['start', '-p', port, ...process.argv.slice(2)];
+if (plan.count === 1) serveOneProcess();
+else {
+  console.log(`[start] ${plan.reason}: starting ${plan.count} workers on port ${port}`);
+  serveWithWorkers({ count: plan.count, exec: next, args: nextArgs, execArgv: SERVER_NODE_FLAGS, port });
+}
+
+function serveOneProcess() {
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, next, ...nextArgs], { stdio: 'inherit' });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+  server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+}

@@ -53,6 +53,7 @@ const unit = run(
     'app/**/*.test.ts',
     'e2e/fixtures/**/*.test.ts',
     'test/mcp-faults/**/*.test.ts',
+    'scripts/**/*.test.ts',
   ],
   { capture: true },
 );

@@ -1,12 +1,25 @@
 import 'server-only';
 import { stopAllTurns } from '@/app/_server/running-turns';
 import { getPool } from '@/lib/mcp/pool';
+import { processState } from '@/lib/process-state';
 
 /** The whole shutdown may take this long; then the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 9_000;
 
+const drainState = () => processState('shutdown', () => ({ draining: false }));
+
+/** From now on the process is stopping: GET /api/ready answers 503 so load balancers send no new requests. */
+export function beginDraining(): void {
+  drainState().draining = true;
+}
+
+/** Whether SIGTERM / SIGINT has arrived (the process is finishing its answers, then exits). */
+export function isDraining(): boolean {
+  return drainState().draining;
+}
+
 /**
- * SIGTERM / SIGINT: refuse new turns, stop every running one and store its answer (interrupted), close
+ * SIGTERM / SIGINT: readiness turns 503, refuse new turns, stop every running one and store its answer (interrupted), close
  * the MCP children, then exit — within 10 s. Replaces Next's own handler, which closes the HTTP server
  * and exits as soon as no response is open, so a turn with no tab attached would be cut before its
  * answer is stored.
@@ -16,6 +29,7 @@ export function handleShutdownSignals(): void {
   const shutdown = (signal: NodeJS.Signals) => {
     if (started) return;
     started = true;
+    beginDraining();
     const deadline = setTimeout(() => process.exit(1), SHUTDOWN_DEADLINE_MS);
     deadline.unref();
     void (async () => {

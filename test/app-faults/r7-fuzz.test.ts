@@ -115,9 +115,9 @@ async function fire(shots: Shot[], parallel = 6): Promise<Result[]> {
 
 const describe = (r: Result) =>
   `${r.who} ${r.method} ${r.path.slice(0, 120)} [${r.body.label}] → ${r.status}${r.error ? ` (${r.error})` : ''} in ${r.ms} ms`;
-/** Routes that answer without a session: health, the auth library's own endpoints. */
+/** Routes that answer without a session: health and readiness, the auth library's own endpoints. */
 // The language choice is public too: signed-out pages (sign-in, shares) keep it in a cookie.
-const PUBLIC = /^\/api\/(health|auth\/|auth-form\/|account\/locale$)/;
+const PUBLIC = /^\/api\/(health|ready|auth\/|auth-form\/|account\/locale$)/;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 test('R7: fuzzer sends missing, malformed, huge and wrongly typed bodies, wrong content types and bad ids to every API route: only 4xx answers, the process stays up', async () => {

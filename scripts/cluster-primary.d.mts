@@ -1,0 +1,7 @@
+export declare function serveWithWorkers(options: {
+  count: number;
+  exec: string;
+  args: string[];
+  execArgv: string[];
+  port: string;
+}): void;
