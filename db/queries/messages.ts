@@ -417,21 +417,42 @@ export async function saveAssistantMessage(
     });
 }
 
-/**
- * At start, before any turn runs: every user message still without an answer, or ending the selected
- * path (a regenerate), lost its answer when the previous process stopped (a crash, kill -9). Each gets an empty answer marked interrupted, so the UI shows what
- * happened and offers Retry; the new answer ends the selected path. Returns how many.
- */
-export function markUnansweredTurns(db: Db, reason: string): Promise<number> {
-  // Each new answer becomes its conversation's selected leaf (the insert trigger).
-  const unanswered = sql`
-      from ${messages} m
-      where m.role = 'user'
+/** User messages still without an answer, or ending the selected path (a regenerate cut short). */
+const unansweredWhere = sql`m.role = 'user'
         and (
           not exists (select 1 from ${messages} c where c.conversation_id = m.conversation_id and c.parent_id = m.id)
           -- a regenerate cut short: the question ends the selected path, its earlier answers beside it
           or m.id = (select leaf_id from ${conversations} where id = m.conversation_id)
         )`;
+
+/** The conversations holding a question without an answer (a running turn's, or one cut by a crash). */
+export async function unansweredConversations(db: Db): Promise<string[]> {
+  const rows = await rawRows<{ id: string }>(
+    db,
+    sql`select distinct m.conversation_id as id from ${messages} m where ${unansweredWhere}`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Every user message still without an answer, or ending the selected path (a regenerate), whose turn is
+ * not running any more lost its answer (a crash, kill -9): at start on one process, all of them; with
+ * other instances, only those of `only` (conversations whose turn no instance holds). Each gets an empty
+ * answer marked interrupted, so the UI shows what happened and offers Retry; the new answer ends the
+ * selected path. Returns how many.
+ */
+export async function markUnansweredTurns(db: Db, reason: string, only?: readonly string[]): Promise<number> {
+  if (only && !only.length) return 0;
+  // Each new answer becomes its conversation's selected leaf (the insert trigger).
+  const within = only
+    ? sql` and m.conversation_id in (${sql.join(
+        only.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const unanswered = sql`
+      from ${messages} m
+      where ${unansweredWhere}${within}`;
   const nextSeq = sql`(select max(seq) + 1 from ${messages} where conversation_id = m.conversation_id)`;
   const columns = sql`insert into ${messages} (id, conversation_id, role, parts, metadata, parent_id, seq, created_at)`;
   return rawRun(
