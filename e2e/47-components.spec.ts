@@ -1,5 +1,14 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { ADMIN, assistantMessages, composer, ensureUser, send, signIn, specUser } from './helpers';
+import {
+  ADMIN,
+  assistantMessages,
+  composer,
+  conversationIdFromUrl,
+  ensureUser,
+  send,
+  signIn,
+  specUser,
+} from './helpers';
 
 // Issue 18 (components and layout): the Tools and Usage popovers (Radix Popover), tooltips on icon-only
 // buttons (Radix Tooltip), and the users list's actions menu and cards, at a phone's width too.
@@ -78,6 +87,35 @@ test('Usage popover: the totals, inside the screen at a phone width; Escape give
   // A click outside (on the answer's text; the header's title has no room left at this width) closes it.
   await assistantMessages(page).last().getByText('one two').click();
   await expect(usage).toBeHidden();
+});
+
+test('Export is a menu of the two downloads, with the mouse and the keyboard', async ({ page }) => {
+  await signIn(page, PIA);
+  await page.goto('/');
+  await send(page, 'Export me [[say:three four]]');
+  await expect(page).toHaveURL(/\/c\//);
+  await expect(assistantMessages(page).last()).toContainText('three four');
+  const id = conversationIdFromUrl(page);
+  const button = page.getByRole('button', { name: 'Export', exact: true });
+  const menu = page.getByRole('menu');
+  await button.click();
+  await expect(menu.getByRole('menuitem')).toHaveText(['Markdown', 'JSON']);
+  await expect(menu.getByRole('menuitem', { name: 'Markdown' })).toHaveAttribute(
+    'href',
+    `/api/conversations/${id}/export?format=md`,
+  );
+  const download = page.waitForEvent('download');
+  await menu.getByRole('menuitem', { name: 'JSON' }).click();
+  expect((await download).suggestedFilename()).toMatch(/\.json$/);
+  await expect(menu).toBeHidden();
+
+  // Keyboard: Enter opens it on its first item; Escape closes it and the focus goes back to the button.
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect(menu.getByRole('menuitem', { name: 'Markdown' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  await expect(button).toBeFocused();
 });
 
 test('an icon-only button shows its tooltip on keyboard focus and on hover; its name stays its aria-label', async ({
