@@ -2,6 +2,7 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
   ADMIN,
   assistantMessages,
+  chooseRowAction,
   composer,
   conversationIdFromUrl,
   ensureUser,
@@ -164,6 +165,15 @@ test('users list at a phone width: one card per user with an actions menu, nothi
   await expectInsideViewport(page, menu);
   await page.keyboard.press('Escape');
   await expect(menu).toBeHidden();
+  await expect(actions).toBeFocused();
+
+  // A chosen action's dialog takes the focus, and gives it back to the row's button when it closes.
+  await chooseRowAction(page, email, 'Reset password');
+  const reset = page.getByRole('dialog', { name: `Reset password: ${email}` });
+  await expect(reset.getByLabel(`New password for ${email}`)).toBeFocused();
+  await expectInsideViewport(page, reset);
+  await reset.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(reset).toBeHidden();
   await expect(actions).toBeFocused();
 
   // The signed-in admin's own row has no actions.

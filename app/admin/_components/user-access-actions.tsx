@@ -17,13 +17,15 @@ type Props = {
   /** Called with the confirmation once the password is set. */
   onDone: (message: string) => void;
   onClose: () => void;
+  /** Where focus goes when it closes (the row's actions button). */
+  returnFocus?: () => HTMLElement | null | undefined;
 };
 
 /**
  * An admin's "Reset password" for one user, from the row's actions menu: a new password; every session of
  * the user ends. Audited on the server. A form dialog: a click outside does not close it.
  */
-export function ResetPasswordDialog({ email, userId, onDone, onClose }: Props) {
+export function ResetPasswordDialog({ email, userId, onDone, onClose, returnFocus }: Props) {
   const t = useTranslations('adminUsers');
   const id = useId();
   const [password, setPassword] = useState('');
@@ -49,6 +51,7 @@ export function ResetPasswordDialog({ email, userId, onDone, onClose }: Props) {
       title={t('resetPasswordOf', { email })}
       onClose={onClose}
       closeOnOutsideClick={false}
+      returnFocus={returnFocus}
       className="w-[min(26rem,92vw)] p-5"
       titleClassName="text-base font-semibold break-words"
     >

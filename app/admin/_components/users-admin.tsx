@@ -23,6 +23,14 @@ type Notice = { userId: string; ok: boolean; text: string };
 
 const COLUMNS = ['user', 'role', 'created', 'actions'] as const;
 
+/** The "Actions for <email>" button of a user's row (where focus goes back after its dialog). */
+function actionsButton(email: string): HTMLElement | null {
+  for (const row of document.querySelectorAll<HTMLElement>('[data-user]')) {
+    if (row.dataset.user === email) return row.querySelector<HTMLElement>('button[aria-haspopup="menu"]');
+  }
+  return null;
+}
+
 /**
  * Users with role and created date: a table on wide screens, cards on a phone. The role is a select in its
  * row; Enable/Disable, Reset password and Sign out everywhere are in the row's actions menu. Also: create
@@ -173,6 +181,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
           userId={resetting.id}
           onDone={(text) => setNotice({ userId: resetting.id, ok: true, text })}
           onClose={() => setResetting(null)}
+          returnFocus={() => actionsButton(resetting.email)}
         />
       )}
       <CreateUserForm onCreated={() => void load()} />
