@@ -2,6 +2,7 @@ import type { Metadata, Viewport } from 'next';
 import { headers } from 'next/headers';
 import { NextIntlClientProvider } from 'next-intl';
 import { getLocale, getMessages, getTranslations } from 'next-intl/server';
+import { TooltipProvider } from '@/app/_components/tooltip';
 import { THEME_SCRIPT } from '@/lib/theme';
 import './globals.css';
 
@@ -32,7 +33,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
       </head>
       <body className="h-full bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         {/* Client components get this request's language and its messages. */}
-        <NextIntlClientProvider messages={messages}>{children}</NextIntlClientProvider>
+        <NextIntlClientProvider messages={messages}>
+          <TooltipProvider>{children}</TooltipProvider>
+        </NextIntlClientProvider>
       </body>
     </html>
   );

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
-import { ADMIN, ensureUser, signIn, specUser } from './helpers';
+import { ADMIN, chooseRowAction, ensureUser, signIn, specUser } from './helpers';
 
 const BOB = specUser('s05', 'Bob User');
 
@@ -29,8 +29,15 @@ test('admin creates a user through the form, changes a role, and toggles sign-up
         ).find((u) => u.email === 'frances@example.com')?.role,
     )
     .toBe('admin');
-  await row.getByRole('button', { name: 'Disable' }).click();
+  // Enable/Disable, Reset password and Sign out everywhere are in the row's actions menu.
+  await chooseRowAction(page, 'frances@example.com', 'Disable');
   await expect(row).toContainText('disabled');
+  await page.getByRole('button', { name: 'Actions for frances@example.com', exact: true }).click();
+  await expect(page.getByRole('menuitem', { name: 'Enable', exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(
+    page.getByRole('button', { name: 'Actions for frances@example.com', exact: true }),
+  ).toBeFocused();
 
   // A duplicate email is refused beside the field.
   await form.getByLabel('Name').fill('Again');

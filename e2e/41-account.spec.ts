@@ -1,6 +1,6 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { APP_URL, NO_PROVIDER_URL } from '../playwright.config';
-import { ADMIN, type Account, ensureUser, originHeaders, signIn, specUser } from './helpers';
+import { ADMIN, type Account, chooseRowAction, ensureUser, originHeaders, signIn, specUser } from './helpers';
 
 // Issue 18: the account page (/account), admins' password reset and sign-out, the first-run checklist
 // and the web manifest. Accounts whose password changes sign in through the form, not the cached helper.
@@ -287,9 +287,11 @@ test('an admin resets a user’s password and signs them out everywhere; both ar
   const page = await admin.newPage();
   await page.goto('/admin/users');
   const row = page.locator(`[data-user="${rita.email.toLowerCase()}"]`);
-  await row.getByRole('button', { name: `Reset password: ${rita.email.toLowerCase()}` }).click();
-  await row.getByLabel(`New password for ${rita.email.toLowerCase()}`).fill('rita-new-password-2');
-  await row.getByRole('button', { name: 'Set password', exact: true }).click();
+  await chooseRowAction(page, rita.email.toLowerCase(), 'Reset password');
+  const reset = page.getByRole('dialog', { name: `Reset password: ${rita.email.toLowerCase()}` });
+  await reset.getByLabel(`New password for ${rita.email.toLowerCase()}`).fill('rita-new-password-2');
+  await reset.getByRole('button', { name: 'Set password', exact: true }).click();
+  await expect(reset).toBeHidden();
   await expect(row.getByRole('status')).toContainText('signed out everywhere');
 
   expect((await before.request.get('/api/conversations')).status(), 'the old session is gone').toBe(401);
@@ -297,7 +299,7 @@ test('an admin resets a user’s password and signs them out everywhere; both ar
   const after = await formSession(browser, { ...rita, password: 'rita-new-password-2' });
   expect((await after.request.get('/api/conversations')).status()).toBe(200);
 
-  await row.getByRole('button', { name: `Sign out everywhere: ${rita.email.toLowerCase()}` }).click();
+  await chooseRowAction(page, rita.email.toLowerCase(), 'Sign out everywhere');
   await expect(row.getByRole('status')).toHaveText(`${rita.email.toLowerCase()} was signed out everywhere.`);
   expect((await after.request.get('/api/conversations')).status()).toBe(401);
 

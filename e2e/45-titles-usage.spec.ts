@@ -150,7 +150,7 @@ test("an answer's details show its tokens; the header's Usage shows the conversa
   await send(page, 'Again [[say:four five]]');
   await expect(assistantMessages(page).last()).toContainText('four five');
   await page.getByText('Usage', { exact: true }).click();
-  const totals = page.getByRole('region', { name: 'Usage in this conversation' });
+  const totals = page.getByRole('dialog', { name: 'Usage in this conversation' });
   await expect(totals).toContainText('Answers');
   await expect(totals.locator('dd').first()).toHaveText('2');
   await expect(totals.locator('[data-total-tokens]')).toHaveText(/^\d+$/);
@@ -191,7 +191,7 @@ test('with a price set by an admin, the answer and the conversation show the cos
   await expect(answer.locator('[data-cost]')).toHaveText('$3.00');
   await page.getByText('Usage', { exact: true }).click();
   await expect(
-    page.getByRole('region', { name: 'Usage in this conversation' }).locator('[data-total-cost]'),
+    page.getByRole('dialog', { name: 'Usage in this conversation' }).locator('[data-total-cost]'),
   ).toHaveText('$3.00');
   await page.close();
 });

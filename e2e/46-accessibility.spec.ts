@@ -104,7 +104,9 @@ for (const variant of VARIANTS) {
   });
 }
 
-test('the dialogs people open most have no serious accessibility violations', async ({ page }) => {
+test('the dialogs and popovers people open most have no serious accessibility violations', async ({
+  page,
+}) => {
   await signIn(page, ADMIN);
   await page.goto(`/c/${conversationId}`);
   await page.getByRole('button', { name: 'Share', exact: true }).click();
@@ -114,5 +116,14 @@ test('the dialogs people open most have no serious accessibility violations', as
   await page.getByRole('button', { name: 'Shortcuts' }).click();
   await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
   const shortcuts = await seriousViolations(page);
-  expect([...share, ...shortcuts], [...share, ...shortcuts].join('\n')).toEqual([]);
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Usage', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Usage in this conversation' })).toBeVisible();
+  const usage = await seriousViolations(page);
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: /^Tools · / }).click();
+  await expect(page.getByRole('dialog', { name: 'Tool settings' })).toBeVisible();
+  const tools = await seriousViolations(page);
+  const found = [...share, ...shortcuts, ...usage, ...tools];
+  expect(found, found.join('\n')).toEqual([]);
 });

@@ -19,6 +19,11 @@ type Props = {
   label?: string;
   /** Extra attributes on the dialog element (data-* hooks). */
   data?: Record<`data-${string}`, string>;
+  /**
+   * Where focus goes when it closes, when that is not where it was when it opened (a dialog opened from a
+   * menu item, which is gone by then: without this, focus would fall to the page's start).
+   */
+  returnFocus?: () => HTMLElement | null | undefined;
 };
 
 /**
@@ -35,6 +40,7 @@ export function Modal({
   closeOnOutsideClick = true,
   label,
   data,
+  returnFocus,
 }: Props) {
   const naming = label ? { 'aria-label': label, 'aria-labelledby': undefined } : {};
   return (
@@ -46,6 +52,12 @@ export function Modal({
           {...naming}
           aria-describedby={undefined}
           onPointerDownOutside={closeOnOutsideClick ? undefined : (e) => e.preventDefault()}
+          onCloseAutoFocus={(e) => {
+            const target = returnFocus?.();
+            if (!target) return;
+            e.preventDefault();
+            target.focus();
+          }}
           className={`fixed top-1/2 left-1/2 z-50 max-h-[90vh] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl focus:outline-none dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 ${className}`}
         >
           <Dialog.Title className={titleClassName}>{title}</Dialog.Title>

@@ -1,4 +1,6 @@
+import { X } from 'lucide-react';
 import { useFormatter, useTranslations } from 'next-intl';
+import { Tooltip } from '@/app/_components/tooltip';
 
 /** An MCP resource attached to a message with `@` (the server reads it when the message is sent). */
 export type ResourceAttachment = {
@@ -41,14 +43,16 @@ export function AttachmentChips({ items, onRemove }: Props) {
             </span>
           )}
           {onRemove ? (
-            <button
-              type="button"
-              aria-label={t('remove', { name: item.name })}
-              onClick={() => onRemove(item)}
-              className="grid size-5 place-items-center rounded-full text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-zinc-100"
-            >
-              ×
-            </button>
+            <Tooltip label={t('remove', { name: item.name })}>
+              <button
+                type="button"
+                aria-label={t('remove', { name: item.name })}
+                onClick={() => onRemove(item)}
+                className="grid size-5 place-items-center rounded-full text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-zinc-100"
+              >
+                <X aria-hidden className="size-3.5" />
+              </button>
+            </Tooltip>
           ) : (
             <span className="pr-1.5" />
           )}

@@ -1,7 +1,8 @@
 'use client';
 
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
 import { useTranslations } from 'next-intl';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ConversationUsage } from './conversation-usage';
 
 /** Loaded when first opened, not with the page. */
@@ -20,11 +21,12 @@ type Props = {
   onInstructionsSaved?: (instructions: string) => void;
 };
 
-const ITEM = 'block px-3 py-1.5 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800';
+const ITEM =
+  'block cursor-pointer rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800';
 
 /**
  * The bar over the messages: the title and the conversation's assistant, and for a saved conversation
- * "Instructions", "Share" and "Export".
+ * "Usage", "Instructions", "Share" and "Export" (a Radix dropdown menu of the two download links).
  */
 export function ChatHeader({
   conversationId,
@@ -38,10 +40,6 @@ export function ChatHeader({
   const th = useTranslations('chatHeader');
   const [sharing, setSharing] = useState(false);
   const [editingInstructions, setEditingInstructions] = useState(false);
-  const exportRef = useRef<HTMLDetailsElement>(null);
-  const closeExport = () => {
-    if (exportRef.current) exportRef.current.open = false;
-  };
   const base = conversationId ? `/api/conversations/${encodeURIComponent(conversationId)}/export` : '';
 
   return (
@@ -74,19 +72,30 @@ export function ChatHeader({
           >
             {th('share')}
           </button>
-          <details ref={exportRef} className="relative">
-            <summary className="cursor-pointer list-none rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800 [&::-webkit-details-marker]:hidden">
+          <DropdownMenu.Root>
+            <DropdownMenu.Trigger className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 data-[state=open]:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800 dark:data-[state=open]:bg-zinc-800">
               {th('export')}
-            </summary>
-            <div className="absolute right-0 z-10 mt-1 w-36 overflow-hidden rounded-md border border-zinc-200 bg-white py-1 shadow-lg dark:border-zinc-700 dark:bg-zinc-900">
-              <a href={`${base}?format=md`} download onClick={closeExport} className={ITEM}>
-                {th('markdown')}
-              </a>
-              <a href={`${base}?format=json`} download onClick={closeExport} className={ITEM}>
-                {th('json')}
-              </a>
-            </div>
-          </details>
+            </DropdownMenu.Trigger>
+            <DropdownMenu.Portal>
+              <DropdownMenu.Content
+                align="end"
+                sideOffset={4}
+                collisionPadding={8}
+                className="z-30 min-w-36 rounded-md border border-zinc-200 bg-white p-1 text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+              >
+                <DropdownMenu.Item asChild className={ITEM}>
+                  <a href={`${base}?format=md`} download>
+                    {th('markdown')}
+                  </a>
+                </DropdownMenu.Item>
+                <DropdownMenu.Item asChild className={ITEM}>
+                  <a href={`${base}?format=json`} download>
+                    {th('json')}
+                  </a>
+                </DropdownMenu.Item>
+              </DropdownMenu.Content>
+            </DropdownMenu.Portal>
+          </DropdownMenu.Root>
           {editingInstructions && (
             <Suspense fallback={null}>
               <InstructionsDialog

@@ -3,6 +3,7 @@
 import { Paperclip } from 'lucide-react';
 import { useTranslations } from 'next-intl';
 import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { Tooltip } from '@/app/_components/tooltip';
 import { readDraft, writeDraft } from '@/lib/drafts';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
@@ -279,16 +280,17 @@ export function Composer(props: Props) {
             e.target.value = '';
           }}
         />
-        <button
-          type="button"
-          aria-label={t('attach')}
-          title={t('attach')}
-          disabled={disabled}
-          onClick={() => fileInput.current?.click()}
-          className="grid size-10 shrink-0 place-items-center rounded-xl text-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 disabled:opacity-40 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
-        >
-          <Paperclip aria-hidden className="size-5" />
-        </button>
+        <Tooltip label={t('attach')}>
+          <button
+            type="button"
+            aria-label={t('attach')}
+            disabled={disabled}
+            onClick={() => fileInput.current?.click()}
+            className="grid size-10 shrink-0 place-items-center rounded-xl text-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 disabled:opacity-40 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
+          >
+            <Paperclip aria-hidden className="size-5" />
+          </button>
+        </Tooltip>
         <label htmlFor="composer-input" className="sr-only">
           {tc('message')}
         </label>

@@ -4,6 +4,7 @@ import { Pencil, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { Tooltip } from '@/app/_components/tooltip';
 import { ConfirmDialog } from './confirm-dialog';
 
 export type ConversationSummary = { id: string; title: string; updatedAt: string };
@@ -59,24 +60,26 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
         {item.title}
       </Link>
       <div className="flex shrink-0 gap-0.5 pr-1 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
-        <button
-          type="button"
-          aria-label={t('renameNamed', { title: item.title })}
-          title={t('rename')}
-          onClick={() => setEditing(true)}
-          className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
-        >
-          <Pencil aria-hidden className="size-3.5" />
-        </button>
-        <button
-          type="button"
-          aria-label={t('deleteNamed', { title: item.title })}
-          title={t('delete')}
-          onClick={() => setConfirming(true)}
-          className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
-        >
-          <Trash2 aria-hidden className="size-3.5" />
-        </button>
+        <Tooltip label={t('rename')}>
+          <button
+            type="button"
+            aria-label={t('renameNamed', { title: item.title })}
+            onClick={() => setEditing(true)}
+            className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
+          >
+            <Pencil aria-hidden className="size-3.5" />
+          </button>
+        </Tooltip>
+        <Tooltip label={t('delete')}>
+          <button
+            type="button"
+            aria-label={t('deleteNamed', { title: item.title })}
+            onClick={() => setConfirming(true)}
+            className="rounded p-1 text-xs text-zinc-500 hover:bg-zinc-300 dark:hover:bg-zinc-700"
+          >
+            <Trash2 aria-hidden className="size-3.5" />
+          </button>
+        </Tooltip>
       </div>
       {confirming && (
         <ConfirmDialog

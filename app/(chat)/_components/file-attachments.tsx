@@ -1,3 +1,4 @@
+import { FileText } from 'lucide-react';
 import { useTranslations } from 'next-intl';
 
 /** An attachment as a message shows it; `url` is where the viewer may read it (the owner's, or a share's). */
@@ -31,7 +32,7 @@ export function FileAttachments({ files }: { files: ShownFile[] }) {
               title={t('download', { name: f.name })}
               className="inline-flex max-w-64 items-center gap-1.5 rounded-lg border border-zinc-300 bg-zinc-50 px-2 py-1 text-xs text-zinc-800 hover:bg-zinc-100 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-200 dark:hover:bg-zinc-700"
             >
-              <span aria-hidden>📄</span>
+              <FileText aria-hidden className="size-3.5 shrink-0" />
               <span className="truncate font-medium">{f.name}</span>
             </a>
           )}

@@ -1,7 +1,8 @@
 'use client';
 
+import { Ban, Check, type LucideIcon, X } from 'lucide-react';
 import { useTranslations } from 'next-intl';
-import { memo, useState } from 'react';
+import { Fragment, memo, useState } from 'react';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import { EditMessage } from './edit-message';
 import { FileAttachments, type ShownFile } from './file-attachments';
@@ -92,15 +93,41 @@ function requestsByCall(message: ChatMessage): Map<string, RequestPart[]> {
   return byCall;
 }
 
-const CHAIN_MARK: Partial<Record<CardState, string>> = { done: '✓', error: '✗', denied: '⊘', cancelled: '⊘' };
+/**
+ * How each finished call of the chain is marked: an icon, and for screen readers (and the page's text) the
+ * mark the summary has always read as.
+ */
+const CHAIN_MARK: Partial<Record<CardState, { Icon: LucideIcon; text: string; className: string }>> = {
+  done: { Icon: Check, text: '✓', className: 'text-green-700 dark:text-green-400' },
+  error: { Icon: X, text: '✗', className: 'text-red-700 dark:text-red-400' },
+  denied: { Icon: Ban, text: '⊘', className: 'text-zinc-500' },
+  cancelled: { Icon: Ban, text: '⊘', className: 'text-zinc-500' },
+};
 
-/** `time.now ✓ · calculator.evaluate ✗` under an answer that used tools. */
+function ChainMark({ state }: { state: CardState }) {
+  const mark = CHAIN_MARK[state];
+  if (!mark) return '…';
+  const { Icon, text, className } = mark;
+  return (
+    <>
+      <Icon aria-hidden className={`inline size-3.5 align-[-0.2em] ${className}`} />
+      <span className="sr-only">{text}</span>
+    </>
+  );
+}
+
+/** `time.now ✓ · calculator.evaluate ✗` under an answer that used tools (the marks drawn as icons). */
 function ChainSummary({ tools, interrupted }: { tools: ToolPart[]; interrupted: boolean }) {
   if (!tools.length) return null;
-  const mark = (p: ToolPart) => CHAIN_MARK[cardState(p, interrupted)] ?? '…';
   return (
     <p data-tool-chain className="mt-1 font-mono text-xs text-zinc-500">
-      {tools.map((p) => `${toolRef(p).server}.${toolRef(p).tool} ${mark(p)}`).join(' · ')}
+      {tools.map((p, i) => (
+        <Fragment key={p.toolCallId}>
+          {i > 0 && ' · '}
+          {`${toolRef(p).server}.${toolRef(p).tool} `}
+          <ChainMark state={cardState(p, interrupted)} />
+        </Fragment>
+      ))}
     </p>
   );
 }

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { Tooltip } from '@/app/_components/tooltip';
 import { notifyConversationsChanged, notifyTitleChanged } from '@/lib/conversation-events';
 import { HistoryList } from './history-list';
 import { SearchBox } from './search-box';
@@ -86,14 +87,16 @@ export function Sidebar({ initial, user }: Props) {
 
   return (
     <>
-      <button
-        type="button"
-        aria-label={ts('openMenu')}
-        onClick={() => setOpen(true)}
-        className="fixed left-2 top-2 z-20 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm md:hidden dark:border-zinc-700 dark:bg-zinc-900"
-      >
-        <Menu aria-hidden className="size-4" />
-      </button>
+      <Tooltip label={ts('openMenu')} side="right">
+        <button
+          type="button"
+          aria-label={ts('openMenu')}
+          onClick={() => setOpen(true)}
+          className="fixed left-2 top-2 z-20 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm md:hidden dark:border-zinc-700 dark:bg-zinc-900"
+        >
+          <Menu aria-hidden className="size-4" />
+        </button>
+      </Tooltip>
       {open && (
         <button
           type="button"

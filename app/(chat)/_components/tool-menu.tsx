@@ -1,7 +1,8 @@
 'use client';
 
+import * as Popover from '@radix-ui/react-popover';
 import { useTranslations } from 'next-intl';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
 import { ToolLimitInput } from './tool-limit-input';
 import { ToolServerRow } from './tool-server-row';
@@ -28,13 +29,12 @@ type Props = {
 const MODES: ToolMode[] = ['off', 'auto', 'required'];
 
 /**
- * The "Tools" button and its popover: tool mode, servers and tools for this conversation, and step limits.
- * The popover is positioned against the nearest `relative` ancestor (the composer), above it.
+ * The "Tools" button and its popover (Radix Popover, "Tool settings"): tool mode, servers and tools for this
+ * conversation, and step limits. Above the button, kept inside the screen at a phone's width; Escape or a
+ * click outside closes it and focus goes back to the button.
  */
 export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChange, onReload }: Props) {
   const t = useTranslations('toolMenu');
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
   const name = useId();
   const mode = modeOf(settings);
   const { count, tokens } = enabledTools(catalog, settings);
@@ -43,25 +43,11 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
   const heavy = isHeavy(count, tokens) && !searchOn;
   const limits = catalog?.limits ?? SCHEMA_LIMITS;
 
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (e: PointerEvent) => {
-      if (!root.current?.contains(e.target as Node)) onOpenChange(false);
-    };
-    document.addEventListener('pointerdown', onPointer);
-    return () => document.removeEventListener('pointerdown', onPointer);
-  }, [open, onOpenChange]);
-
   const label = `${t('button', { mode: t(`modes.${mode}`) })}${mode !== 'off' && catalog ? ` · ${count}` : ''}`;
   const searchLabel = t('searchOn', { count, tokens: formatTokens(tokens) });
   return (
-    <div ref={root} className="contents">
-      <button
-        ref={button}
-        type="button"
-        aria-haspopup="dialog"
-        aria-expanded={open}
-        onClick={() => onOpenChange(!open)}
+    <Popover.Root open={open} onOpenChange={onOpenChange}>
+      <Popover.Trigger
         className={`rounded-full border px-2.5 py-0.5 text-xs hover:bg-zinc-100 dark:hover:bg-zinc-800 ${
           heavy && mode !== 'off'
             ? 'border-amber-400 text-amber-700 dark:border-amber-600 dark:text-amber-400'
@@ -69,7 +55,7 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
         }`}
       >
         {label}
-      </button>
+      </Popover.Trigger>
       {searchOn && (
         <span
           role="status"
@@ -81,18 +67,14 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
           {searchLabel}
         </span>
       )}
-      {open && (
-        <div
-          role="dialog"
+      <Popover.Portal>
+        <Popover.Content
           aria-label={t('settings')}
-          onKeyDown={(e) => {
-            if (e.key !== 'Escape') return;
-            e.preventDefault();
-            e.stopPropagation();
-            onOpenChange(false);
-            button.current?.focus();
-          }}
-          className="absolute inset-x-0 bottom-full z-30 mb-2 max-h-[min(32rem,70vh)] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-3 text-sm text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+          side="top"
+          align="start"
+          sideOffset={8}
+          collisionPadding={8}
+          className="z-30 max-h-[min(32rem,70vh,var(--radix-popover-content-available-height))] w-[min(36rem,calc(100vw-1rem))] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-3 text-sm text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         >
           <p id={name} className="mb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">
             {t('mode')}
@@ -158,8 +140,8 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
             />
           </div>
           <p className="mt-1 text-xs text-zinc-500">{t('limitsHint')}</p>
-        </div>
-      )}
-    </div>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
   );
 }

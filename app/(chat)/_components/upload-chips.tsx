@@ -1,6 +1,8 @@
 'use client';
 
+import { FileText, X } from 'lucide-react';
 import { useTranslations } from 'next-intl';
+import { Tooltip } from '@/app/_components/tooltip';
 import { formatSize } from '@/lib/files/sniff';
 import type { Upload } from './use-uploads';
 
@@ -29,9 +31,9 @@ export function UploadChips({ uploads, onRemove }: Props) {
           ) : (
             <span
               aria-hidden
-              className="grid size-8 shrink-0 place-items-center rounded bg-zinc-200 dark:bg-zinc-700"
+              className="grid size-8 shrink-0 place-items-center rounded bg-zinc-200 text-zinc-600 dark:bg-zinc-700 dark:text-zinc-300"
             >
-              📄
+              <FileText className="size-4" />
             </span>
           )}
           <span className="flex min-w-0 flex-col">
@@ -52,14 +54,16 @@ export function UploadChips({ uploads, onRemove }: Props) {
               />
             )}
           </span>
-          <button
-            type="button"
-            aria-label={t('remove', { name: u.name })}
-            onClick={() => onRemove(u.key)}
-            className="grid size-6 shrink-0 place-items-center rounded-full text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-zinc-100"
-          >
-            ×
-          </button>
+          <Tooltip label={t('remove', { name: u.name })}>
+            <button
+              type="button"
+              aria-label={t('remove', { name: u.name })}
+              onClick={() => onRemove(u.key)}
+              className="grid size-6 shrink-0 place-items-center rounded-full text-zinc-500 hover:bg-zinc-200 hover:text-zinc-900 dark:hover:bg-zinc-700 dark:hover:text-zinc-100"
+            >
+              <X aria-hidden className="size-4" />
+            </button>
+          </Tooltip>
         </li>
       ))}
     </ul>

@@ -1,7 +1,9 @@
 'use client';
 
+import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { Tooltip } from '@/app/_components/tooltip';
 
 export type Versions = {
   /** 1-based position of the shown version among the message's versions. */
@@ -16,7 +18,7 @@ export type Versions = {
 };
 
 const button =
-  'rounded px-1.5 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 disabled:opacity-40 disabled:hover:bg-transparent dark:hover:bg-zinc-800 dark:hover:text-zinc-200';
+  'grid place-items-center rounded px-1 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 disabled:opacity-40 disabled:hover:bg-transparent dark:hover:bg-zinc-800 dark:hover:text-zinc-200';
 
 /** "‹ 2 / 3 ›" under a message with more than one version (an edit, a regenerated answer). */
 export function VersionSwitcher({ versions }: { versions: Versions }) {
@@ -38,29 +40,31 @@ export function VersionSwitcher({ versions }: { versions: Versions }) {
   }
   return (
     <div data-versions className="mt-1 flex items-center gap-0.5 text-xs text-zinc-500">
-      <button
-        type="button"
-        className={button}
-        aria-label={t('previous')}
-        title={t('previous')}
-        disabled={!select || !previous}
-        onClick={() => show(previous)}
-      >
-        ‹
-      </button>
+      <Tooltip label={t('previous')}>
+        <button
+          type="button"
+          className={button}
+          aria-label={t('previous')}
+          disabled={!select || !previous}
+          onClick={() => show(previous)}
+        >
+          <ChevronLeft aria-hidden className="size-3.5" />
+        </button>
+      </Tooltip>
       <span data-version-counter className="tabular-nums">
         {index} / {count}
       </span>
-      <button
-        type="button"
-        className={button}
-        aria-label={t('next')}
-        title={t('next')}
-        disabled={!select || !next}
-        onClick={() => show(next)}
-      >
-        ›
-      </button>
+      <Tooltip label={t('next')}>
+        <button
+          type="button"
+          className={button}
+          aria-label={t('next')}
+          disabled={!select || !next}
+          onClick={() => show(next)}
+        >
+          <ChevronRight aria-hidden className="size-3.5" />
+        </button>
+      </Tooltip>
       {failed && (
         <span role="alert" className="ml-1 text-red-600 dark:text-red-400">
           {t('failed')}

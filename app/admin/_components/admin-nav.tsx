@@ -1,6 +1,7 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
+import { ArrowLeft } from 'lucide-react';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 
@@ -42,7 +43,8 @@ export function AdminNav() {
         href="/"
         className="rounded-md px-3 py-2 text-sm text-blue-600 hover:bg-zinc-100 md:mt-auto dark:hover:bg-zinc-900"
       >
-        ← {tn('back')}
+        <ArrowLeft aria-hidden className="mr-1 inline size-4 align-[-0.125em]" />
+        {tn('back')}
       </Link>
     </nav>
   );

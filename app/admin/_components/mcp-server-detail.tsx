@@ -1,5 +1,6 @@
 'use client';
 
+import { ArrowLeft } from 'lucide-react';
 import Link from 'next/link';
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
@@ -140,7 +141,8 @@ export function McpServerDetail({ id }: { id: string }) {
         </p>
         <p className="mt-1 text-sm text-zinc-500">{t('maybeDeleted')}</p>
         <Link href="/admin/mcp" className={BACK}>
-          ← {t('back')}
+          <ArrowLeft aria-hidden className="mr-1 inline size-4 align-[-0.125em]" />
+          {t('back')}
         </Link>
       </div>
     );
@@ -151,7 +153,8 @@ export function McpServerDetail({ id }: { id: string }) {
     <div className="mx-auto max-w-5xl space-y-6 p-4">
       <div className="space-y-2">
         <Link href="/admin/mcp" className={BACK}>
-          ← {t('back')}
+          <ArrowLeft aria-hidden className="mr-1 inline size-4 align-[-0.125em]" />
+          {t('back')}
         </Link>
         {error && (
           <p role="alert" className="break-words text-sm text-red-700 dark:text-red-400">

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useFormatter, useTranslations } from 'next-intl';
-import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/app/(chat)/_components/confirm-dialog';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
@@ -10,6 +10,7 @@ import { McpImportDialog } from './mcp-import-dialog';
 import { McpServerForm } from './mcp-server-form';
 import { RowActions } from './row-actions';
 import { BADGE, BUTTON, GREY } from './status-style';
+import { Cell } from './table-cell';
 
 type ServerView = McpServerConfig & {
   id: string;
@@ -38,24 +39,6 @@ const COLUMNS = [
   'connected',
   'actions',
 ] as const;
-
-/** A table cell on wide screens; a labelled line of a card on a phone. */
-function Cell({
-  label,
-  children,
-  className = '',
-}: {
-  label: string;
-  children: ReactNode;
-  className?: string;
-}) {
-  return (
-    <td className={`flex gap-2 py-0.5 md:table-cell md:px-2 md:py-2 md:align-top ${className}`}>
-      <span className="w-28 shrink-0 text-zinc-500 md:hidden">{label}</span>
-      <span className="min-w-0">{children}</span>
-    </td>
-  );
-}
 
 type RowProps = {
   server: ServerView;

@@ -1,97 +1,85 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useId, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
+import { DialogActions } from '@/app/(chat)/_components/dialog-actions';
+import { Modal } from '@/app/_components/modal';
 import { adminFetch } from './admin-fetch';
 
+/** An admin's "Sign out everywhere" for one user: every session of theirs ends (audited on the server). */
+export async function signOutUserEverywhere(userId: string): Promise<void> {
+  await adminFetch(`/api/admin/users/${userId}/sessions`, { method: 'DELETE' });
+}
+
+type Props = {
+  email: string;
+  userId: string;
+  /** Called with the confirmation once the password is set. */
+  onDone: (message: string) => void;
+  onClose: () => void;
+  /** Where focus goes when it closes (the row's actions button). */
+  returnFocus?: () => HTMLElement | null | undefined;
+};
+
 /**
- * An admin's "Reset password" (a new password; every session of the user ends) and "Sign out everywhere"
- * for one user. Both are audited on the server.
+ * An admin's "Reset password" for one user, from the row's actions menu: a new password; every session of
+ * the user ends. Audited on the server. A form dialog: a click outside does not close it.
  */
-export function UserAccessActions({ email, userId }: { email: string; userId: string }) {
+export function ResetPasswordDialog({ email, userId, onDone, onClose, returnFocus }: Props) {
   const t = useTranslations('adminUsers');
   const id = useId();
-  const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
 
-  async function run(action: 'reset' | 'sign-out') {
+  async function submit(e: FormEvent) {
+    e.preventDefault();
     setBusy(true);
-    setMessage(null);
+    setError(null);
     try {
-      if (action === 'reset') {
-        await adminFetch(`/api/admin/users/${userId}/password`, { method: 'POST', json: { password } });
-        setPassword('');
-        setOpen(false);
-        setMessage({ ok: true, text: t('passwordReset', { email }) });
-      } else {
-        await adminFetch(`/api/admin/users/${userId}/sessions`, { method: 'DELETE' });
-        setMessage({ ok: true, text: t('signedOut', { email }) });
-      }
-    } catch (e) {
-      setMessage({ ok: false, text: e instanceof Error ? e.message : String(e) });
-    } finally {
+      await adminFetch(`/api/admin/users/${userId}/password`, { method: 'POST', json: { password } });
+      onDone(t('passwordReset', { email }));
+      onClose();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
       setBusy(false);
     }
   }
 
-  const small = 'rounded border border-zinc-300 px-2 py-1 text-xs disabled:opacity-50 dark:border-zinc-700';
   return (
-    <div className="flex w-full flex-wrap items-center gap-2 sm:w-auto">
-      <button
-        type="button"
-        aria-expanded={open}
-        aria-label={t('resetPasswordOf', { email })}
-        onClick={() => setOpen((o) => !o)}
-        className={small}
-      >
-        {t('resetPassword')}
-      </button>
-      <button
-        type="button"
-        disabled={busy}
-        aria-label={t('signOutEverywhereOf', { email })}
-        onClick={() => void run('sign-out')}
-        className={small}
-      >
-        {t('signOutEverywhere')}
-      </button>
-      {open && (
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void run('reset');
-          }}
-          className="flex w-full flex-wrap items-center gap-2"
-        >
-          <label htmlFor={`${id}-pw`} className="text-xs">
-            {t('newPasswordFor', { email })}
-          </label>
-          <input
-            id={`${id}-pw`}
-            type="password"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            minLength={8}
-            maxLength={128}
-            required
-            autoComplete="new-password"
-            className="rounded border border-zinc-300 bg-white px-2 py-1 text-xs dark:border-zinc-700 dark:bg-zinc-900"
-          />
-          <button type="submit" disabled={busy} className={small}>
-            {t('setPassword')}
-          </button>
-        </form>
-      )}
-      {message && (
-        <p
-          role={message.ok ? 'status' : 'alert'}
-          className={message.ok ? 'text-xs text-green-700' : 'text-xs text-red-600'}
-        >
-          {message.text}
-        </p>
-      )}
-    </div>
+    <Modal
+      title={t('resetPasswordOf', { email })}
+      onClose={onClose}
+      closeOnOutsideClick={false}
+      returnFocus={returnFocus}
+      className="w-[min(26rem,92vw)] p-5"
+      titleClassName="text-base font-semibold break-words"
+    >
+      <form onSubmit={(e) => void submit(e)} className="mt-3 space-y-2">
+        <label htmlFor={`${id}-pw`} className="block text-sm font-medium break-words">
+          {t('newPasswordFor', { email })}
+        </label>
+        <input
+          id={`${id}-pw`}
+          type="password"
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          minLength={8}
+          maxLength={128}
+          required
+          autoComplete="new-password"
+          aria-invalid={Boolean(error)}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className="w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-950 aria-[invalid=true]:border-red-500"
+        />
+        <DialogActions
+          error={error}
+          errorId={`${id}-error`}
+          submit={t('setPassword')}
+          busy={busy}
+          onCancel={onClose}
+        />
+      </form>
+    </Modal>
   );
 }
