@@ -21,7 +21,7 @@ import {
   setModelTitle,
   updateConversation,
 } from '@/db/queries/conversations';
-import { fileReferenced, insertFile, oldFilesOf } from '@/db/queries/files';
+import { deleteFileIfUnused, insertFile, oldFilesOf } from '@/db/queries/files';
 import { createMcpServer, getMcpServerByName, upsertMcpServers } from '@/db/queries/mcp-servers';
 import {
   changeMessage,
@@ -189,21 +189,37 @@ test(`${dialect}: files, audit, servers, providers and deleting an account`, asy
     createdAt: new Date(Date.now() - 86_400_000 * 2),
   });
   assert.equal(file.size, 3);
-  assert.equal(await fileReferenced(db, '/api/files/f1'), false);
   assert.deepEqual(ids(await oldFilesOf(db, 'alice', new Date(), 10)), ['f1']);
   await ask('files', 'fm', 'with a file', { isNew: true });
   await changeMessage(db, 'files', 'fm', (m) => ({
     ...m,
     parts: [...m.parts, { type: 'file', mediaType: 'image/png', url: '/api/files/f1', filename: 'a.png' }],
   }));
-  assert.equal(await fileReferenced(db, '/api/files/f1'), true);
   assert.deepEqual(await oldFilesOf(db, 'alice', new Date(), 10), []);
+  assert.equal(await deleteFileIfUnused(db, 'f1', '/api/files/f1'), null, 'a message refers to it');
+  await insertFile(db, {
+    id: 'f2',
+    userId: 'alice',
+    sha256: 'b'.repeat(64),
+    name: 'b',
+    mediaType: 'text/plain',
+    size: 1,
+  });
+  assert.equal((await deleteFileIfUnused(db, 'f2', '/api/files/f2'))?.id, 'f2');
+  assert.equal(await deleteFileIfUnused(db, 'f2', '/api/files/f2'), null, 'gone already');
 
   const denied = { userId: null, email: null, action: 'GET /x', target: null, outcome: 'denied' as const };
   await recordAudit(db, { ...denied, detail: 'one' });
   await recordAudit(db, { ...denied, detail: 'two' });
   assert.equal(await countAudit(db, 'anonymous'), 1);
   assert.equal((await listAudit(db, { kind: 'anonymous' }))[0]?.count, 2);
+  // A flood at once (on Postgres: on many connections) still counts into one row.
+  await Promise.all(Array.from({ length: 20 }, () => recordAudit(db, { ...denied, action: 'POST /flood' })));
+  const flood = (await listAudit(db, { kind: 'anonymous' })).filter((e) => e.action === 'POST /flood');
+  assert.deepEqual(
+    flood.map((e) => e.count),
+    [20],
+  );
 
   const config = McpServerConfigSchema.parse({
     name: 'remote',

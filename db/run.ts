@@ -120,3 +120,14 @@ export async function transaction<T>(
 export function textContains(db: Queryable, column: SQLWrapper, needle: SQLWrapper | string): SQL {
   return isSqlite(db) ? sql`instr(${column}, ${needle}) > 0` : sql`strpos(${column}::text, ${needle}) > 0`;
 }
+
+/**
+ * A transaction step that serialises transactions about the same `key` (a read-then-write such as
+ * "count a repeat, else insert") on Postgres, where they run at once on other connections or instances:
+ * a transaction-scoped advisory lock. On SQLite a transaction already runs alone (see above).
+ */
+export function* lockStep(tx: Queryable, key: string): Generator<PromiseLike<unknown>, void, unknown> {
+  if (isSqlite(tx)) return;
+  const pg = tx as unknown as { execute(q: SQL): PromiseLike<unknown> };
+  yield* q(pg.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`));
+}

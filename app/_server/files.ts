@@ -6,10 +6,8 @@ import { dirname, join } from 'node:path';
 import { getDb } from '@/db/client';
 import {
   blobInUse,
-  deleteFileRow,
+  deleteFileIfUnused,
   type FileRow,
-  fileReferenced,
-  fileShared,
   getFile,
   getOwnFile,
   insertFile,
@@ -230,9 +228,8 @@ export function fileResponse(row: FileRow, bytes: Buffer, req: Request, shared: 
 export async function releaseFiles(ids: Iterable<string>): Promise<void> {
   const db = getDb();
   for (const id of new Set(ids)) {
-    const row = await getFile(db, id);
-    if (!row || (await fileReferenced(db, fileUrl(id))) || (await fileShared(db, id))) continue;
-    await deleteFileRow(db, id);
+    const row = await deleteFileIfUnused(db, id, fileUrl(id));
+    if (!row) continue;
     if (!(await blobInUse(db, row.sha256))) {
       await rm(blobPath(row.sha256), { force: true });
       await rm(textPath(row.sha256), { force: true });

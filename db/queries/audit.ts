@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, desc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { first } from '@/db/run';
+import { first, lockStep, type Queryable, q, transaction } from '@/db/run';
 import { auditLog } from '@/db/tables';
 
 type AuditRow = typeof auditLog.$inferSelect;
@@ -28,27 +28,33 @@ export function auditKind(entry: Pick<AuditEntry, 'userId' | 'outcome'>): AuditK
 }
 
 /** Adds one to the latest identical failure seen within the window; false when there is none. */
-async function countRepeat(db: Db, entry: AuditEntry, now: Date): Promise<boolean> {
+function* countRepeat(tx: Queryable, entry: AuditEntry, now: Date) {
   // Same actor and outcome means the same kind; the filter leads with the columns of audit_log_repeat_idx.
-  const [latest] = await db
-    .select({ id: auditLog.id })
-    .from(auditLog)
-    .where(
-      and(
-        eq(auditLog.action, entry.action),
-        entry.userId ? eq(auditLog.userId, entry.userId) : isNull(auditLog.userId),
-        gte(auditLog.lastAt, new Date(now.getTime() - REPEAT_WINDOW_MS)),
-        eq(auditLog.outcome, entry.outcome),
-        entry.target == null ? isNull(auditLog.target) : eq(auditLog.target, entry.target),
-      ),
-    )
-    .orderBy(desc(auditLog.lastAt))
-    .limit(1);
+  const latest = first(
+    yield* q(
+      tx
+        .select({ id: auditLog.id })
+        .from(auditLog)
+        .where(
+          and(
+            eq(auditLog.action, entry.action),
+            entry.userId ? eq(auditLog.userId, entry.userId) : isNull(auditLog.userId),
+            gte(auditLog.lastAt, new Date(now.getTime() - REPEAT_WINDOW_MS)),
+            eq(auditLog.outcome, entry.outcome),
+            entry.target == null ? isNull(auditLog.target) : eq(auditLog.target, entry.target),
+          ),
+        )
+        .orderBy(desc(auditLog.lastAt))
+        .limit(1),
+    ),
+  );
   if (!latest) return false;
-  await db
-    .update(auditLog)
-    .set({ count: sql`${auditLog.count} + 1`, lastAt: now })
-    .where(eq(auditLog.id, latest.id));
+  yield* q(
+    tx
+      .update(auditLog)
+      .set({ count: sql`${auditLog.count} + 1`, lastAt: now })
+      .where(eq(auditLog.id, latest.id)),
+  );
   return true;
 }
 
@@ -72,11 +78,21 @@ export async function pruneAudit(db: Db, kind: AuditKind): Promise<void> {
 /** Records an entry: a repeated identical failure updates its row; each kind is pruned every 500 new rows. */
 export async function recordAudit(db: Db, entry: AuditEntry, now = new Date()): Promise<void> {
   const kind = auditKind(entry);
-  if (entry.outcome !== 'ok' && (await countRepeat(db, entry, now))) return;
-  await db
-    .insert(auditLog)
-    .values({ ...entry, detail: entry.detail?.slice(0, 2000) ?? null, kind, at: now, lastAt: now });
-  if (++inserts[kind] % PRUNE_EVERY === 0) await pruneAudit(db, kind);
+  const row = { ...entry, detail: entry.detail?.slice(0, 2000) ?? null, kind, at: now, lastAt: now };
+  // Failures at once (a flood, from any instance) count into one row: "find the repeat, else insert" as one
+  // step per identical failure.
+  const inserted = await transaction(db, function* (tx) {
+    if (entry.outcome !== 'ok') {
+      yield* lockStep(
+        tx,
+        `audit\n${entry.action}\n${entry.userId ?? ''}\n${entry.outcome}\n${entry.target ?? ''}`,
+      );
+      if (yield* countRepeat(tx, entry, now)) return false;
+    }
+    yield* q(tx.insert(auditLog).values(row));
+    return true;
+  });
+  if (inserted && ++inserts[kind] % PRUNE_EVERY === 0) await pruneAudit(db, kind);
 }
 
 const toItem = (e: AuditRow) => ({ ...e, at: e.at.toISOString(), lastAt: e.lastAt.toISOString() });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, asc, eq, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { first, textContains } from '@/db/run';
+import { first, lockStep, q, textContains, transaction } from '@/db/run';
 import { files, messages, shares } from '@/db/tables';
 
 export type FileRow = typeof files.$inferSelect;
@@ -27,26 +27,6 @@ export async function getFile(db: Db, id: string): Promise<FileRow | null> {
   return first(await db.select().from(files).where(eq(files.id, id))) ?? null;
 }
 
-/** Whether any stored message still refers to the file (its URL appears in the message's parts). */
-export async function fileReferenced(db: Db, url: string): Promise<boolean> {
-  const rows = await db
-    .select({ one: sql`1` })
-    .from(messages)
-    .where(textContains(db, messages.parts, `"${url}"`))
-    .limit(1);
-  return rows.length > 0;
-}
-
-/** Whether a share's snapshot names the file (by id). */
-export async function fileShared(db: Db, id: string): Promise<boolean> {
-  const rows = await db
-    .select({ one: sql`1` })
-    .from(shares)
-    .where(textContains(db, shares.snapshot, `"id":"${id}"`))
-    .limit(1);
-  return rows.length > 0;
-}
-
 /**
  * A user's oldest files uploaded before `before` that no message or share refers to (the sweep of files
  * never sent): files in use are not candidates, so they never hold the limit against newer unsent ones.
@@ -69,8 +49,33 @@ export async function oldFilesOf(db: Db, userId: string, before: Date, limit: nu
     .limit(limit);
 }
 
-export async function deleteFileRow(db: Db, id: string): Promise<void> {
-  await db.delete(files).where(eq(files.id, id));
+/**
+ * Deletes a file's row unless a stored message (by its `url`) or a share (by its id) refers to it, as one
+ * step; the deleted row, or null when it is gone already or still in use.
+ */
+export function deleteFileIfUnused(db: Db, id: string, url: string): Promise<FileRow | null> {
+  return transaction(db, function* (tx) {
+    yield* lockStep(tx, `file\n${id}`);
+    const row = first(yield* q(tx.select().from(files).where(eq(files.id, id))));
+    if (!row) return null;
+    const inMessages = yield* q(
+      tx
+        .select({ one: sql`1` })
+        .from(messages)
+        .where(textContains(tx, messages.parts, `"${url}"`))
+        .limit(1),
+    );
+    const inShares = yield* q(
+      tx
+        .select({ one: sql`1` })
+        .from(shares)
+        .where(textContains(tx, shares.snapshot, `"id":"${id}"`))
+        .limit(1),
+    );
+    if (inMessages.length || inShares.length) return null;
+    yield* q(tx.delete(files).where(eq(files.id, id)));
+    return row;
+  });
 }
 
 /** Whether any file row (of any user) still keeps this blob. */

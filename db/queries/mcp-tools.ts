@@ -1,7 +1,7 @@
 import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { first, q, transaction } from '@/db/run';
+import { first, lockStep, q, transaction } from '@/db/run';
 import { mcpServers, mcpTools } from '@/db/tables';
 import { definitionHash, type ToolDefinition } from '@/lib/mcp/tool-definition';
 
@@ -69,30 +69,27 @@ export async function updateToolSetting(
     ...(accept ? { reviewedHash: definitionHash(current), reviewedDefinition: current, changed: false } : {}),
     updatedAt: new Date(),
   };
-  const existing = first(
-    await db
-      .select()
-      .from(mcpTools)
-      .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool))),
-  );
-  if (!existing) {
-    if (!current) return null;
-    const [row] = await db
-      .insert(mcpTools)
-      .values({
-        serverId,
-        tool,
-        reviewedHash: definitionHash(current),
-        reviewedDefinition: current,
-        ...values,
-      })
-      .returning();
-    return row ?? null;
-  }
-  const [row] = await db
-    .update(mcpTools)
-    .set(values)
-    .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool)))
-    .returning();
-  return row ?? null;
+  const where = and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool));
+  // Read, then insert or update, as one step (two admins at once, or a new tool list arriving meanwhile).
+  return transaction(db, function* (tx) {
+    yield* lockStep(tx, `tool\n${serverId}\n${tool}`);
+    const existing = first(yield* q(tx.select().from(mcpTools).where(where)));
+    if (!existing) {
+      if (!current) return null;
+      const inserted = yield* q(
+        tx
+          .insert(mcpTools)
+          .values({
+            serverId,
+            tool,
+            reviewedHash: definitionHash(current),
+            reviewedDefinition: current,
+            ...values,
+          })
+          .returning(),
+      );
+      return first(inserted) ?? null;
+    }
+    return first(yield* q(tx.update(mcpTools).set(values).where(where).returning())) ?? null;
+  });
 }
