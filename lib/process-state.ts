@@ -9,6 +9,8 @@ import type { ProviderSpec } from '@/lib/providers';
 import type { IdleMemoryRelease } from '@/lib/idle-memory';
 import type { ConcurrencyGate, WindowLimiter } from '@/lib/rate-limit';
 import type { TokenBuckets } from '@/lib/token-bucket';
+import type { Bus } from '@/lib/shared/bus';
+import type { RedisConnections } from '@/lib/shared/redis';
 
 /**
  * Everything that lives for the life of the process, in one place.
@@ -81,6 +83,10 @@ export type ProcessState = {
   appCallRate: WindowLimiter;
   /** app/_server/mcp-apps.ts: app tool calls waiting for the user's approval. */
   appApprovals: Owned<'appApprovals'>;
+  /** lib/shared/redis.ts: the Redis connections when REDIS_URL is set; one set per process, closed at shutdown. */
+  redis: RedisConnections;
+  /** lib/shared/bus.ts: this instance's publish/subscribe bus over Redis (one subscriber connection). */
+  bus: Bus;
 };
 
 /** The types of the slots owned outside lib/, each added by its owner (see above). */
