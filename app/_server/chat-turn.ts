@@ -101,7 +101,7 @@ function once(fn: () => void): () => void {
  * cannot be written back after the edit; any other message while a turn runs is a 409.
  */
 async function claimConversation(user: SessionUser, body: ChatPost): Promise<TurnHandle> {
-  if ('message' in body && isTurnRunning(body.id)) {
+  if ('message' in body && (await isTurnRunning(body.id))) {
     const stored = loadConversation(getDb(), user.id, body.id);
     const same = stored.messages.find((m) => m.id === body.message.id);
     if (stored.row && same) {

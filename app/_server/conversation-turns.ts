@@ -15,9 +15,9 @@ function assertOwn(user: SessionUser, id: string): void {
 }
 
 /** GET /api/chat/[id]/stream: the running turn replayed from its start, then live; 204 when none runs. */
-export function resumeTurn(user: SessionUser, id: string): Response {
+export async function resumeTurn(user: SessionUser, id: string): Promise<Response> {
   assertOwn(user, id);
-  const stream = readTurn(id);
+  const stream = await readTurn(id);
   return stream ? turnResponse(stream) : new Response(null, { status: 204 });
 }
 
@@ -45,13 +45,13 @@ export async function deleteOwnConversation(user: SessionUser, id: string): Prom
  * (its answer ends the path it started on). Returns the path from that message down to its new leaf,
  * with the versions of each of those messages that has more than one.
  */
-export function selectOwnVersion(
+export async function selectOwnVersion(
   user: SessionUser,
   id: string,
   messageId: string,
-): { messages: ChatMessage[]; siblings: Record<string, string[]> } {
+): Promise<{ messages: ChatMessage[]; siblings: Record<string, string[]> }> {
   assertOwn(user, id);
-  if (isTurnRunning(id))
+  if (await isTurnRunning(id))
     throw new AppError('conflict', 'An answer is still being written here. Wait for it, or stop it first.');
   const db = getDb();
   const messages = selectVersion(db, id, messageId);

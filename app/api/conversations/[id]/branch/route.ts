@@ -16,5 +16,7 @@ export const PUT = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id } = await params;
   const { messageId } = await readJson(req, BranchSelectSchema);
-  return Response.json(selectOwnVersion(user, id, messageId), { headers: { 'cache-control': 'no-store' } });
+  return Response.json(await selectOwnVersion(user, id, messageId), {
+    headers: { 'cache-control': 'no-store' },
+  });
 });
