@@ -64,7 +64,7 @@ function approvalSecret(): string {
  */
 export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<Response> {
   const settings = cachedSettings();
-  const release = once(admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns));
+  const release = once(await admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns));
   let turn: TurnHandle | undefined;
   try {
     turn = await claimConversation(user, body);
