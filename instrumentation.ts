@@ -15,6 +15,13 @@ export async function register() {
   if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) from before the restart as interrupted`);
   const { handleShutdownSignals } = await import('@/app/_server/shutdown');
   handleShutdownSignals();
+  // With REDIS_URL: hear other instances' stop requests and admin changes from the start.
+  const [{ startRunningTurns }, { listenForInvalidations }] = await Promise.all([
+    import('@/app/_server/running-turns'),
+    import('@/app/_server/invalidations'),
+  ]);
+  startRunningTurns();
+  listenForInvalidations();
   const { startMcp } = await import('@/app/_server/mcp');
   startMcp();
   const { sweepOrphanBlobs } = await import('@/app/_server/files');

@@ -9,6 +9,7 @@ import type { ProviderSpec } from '@/lib/providers';
 import type { IdleMemoryRelease } from '@/lib/idle-memory';
 import type { Gate, RequestLimiter } from '@/lib/rate-limit';
 import type { Bus } from '@/lib/shared/bus';
+import type { Invalidations } from '@/lib/shared/invalidation';
 import type { RedisConnections } from '@/lib/shared/redis';
 
 /**
@@ -86,6 +87,8 @@ export type ProcessState = {
   redis: RedisConnections;
   /** lib/shared/bus.ts: this instance's publish/subscribe bus over Redis (one subscriber connection). */
   bus: Bus;
+  /** lib/shared/invalidation.ts: what each cache does when another instance reports an admin change. */
+  invalidations: Invalidations;
 };
 
 /** The types of the slots owned outside lib/, each added by its owner (see above). */

@@ -4,11 +4,13 @@ import { getSettings } from '@/db/queries/settings';
 import { getUserById, type PublicUser } from '@/db/queries/users';
 import { LRUCache } from 'lru-cache';
 import { processState } from '@/lib/process-state';
+import { publishInvalidation } from '@/lib/shared/invalidation';
 
 /**
  * Read-mostly rows a chat turn needs, kept in memory so a warm turn does not re-read them: the
  * settings, and users by id (for the role and disabled checks on every request). The app is one
- * process, and every write path through the app invalidates what it changes; users also expire
+ * process, and every write path through the app invalidates what it changes (with REDIS_URL, in every
+ * instance: lib/shared/invalidation.ts); users also expire
  * after a minute, so even a change made outside the app takes effect quickly.
  */
 type Cache = {
@@ -36,6 +38,12 @@ export function cachedSettings(): ReturnType<typeof getSettings> {
 }
 
 export function invalidateSettings(): void {
+  dropCachedSettings();
+  publishInvalidation('settings');
+}
+
+/** This instance only (another instance changed the settings). */
+export function dropCachedSettings(): void {
   cache().settings = null;
 }
 
@@ -49,5 +57,11 @@ export function cachedUser(id: string): PublicUser | null {
 }
 
 export function invalidateUser(id: string): void {
+  dropCachedUser(id);
+  publishInvalidation('users', id);
+}
+
+/** This instance only (another instance changed the user). */
+export function dropCachedUser(id: string): void {
   cache().users.delete(id);
 }
