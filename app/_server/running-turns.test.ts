@@ -65,8 +65,9 @@ function turnStream(turn: TurnHandle) {
 
 async function text(stream: ReadableStream<Uint8Array> | null): Promise<string> {
   assert.ok(stream);
+  const decoder = new TextDecoder();
   let out = '';
-  for await (const chunk of stream.pipeThrough(new TextDecoderStream())) out += chunk;
+  for await (const chunk of stream) out += decoder.decode(chunk, { stream: true });
   return out;
 }
 

@@ -78,12 +78,13 @@ export async function beginTurn(conversationId: string): Promise<TurnHandle> {
     end = () => {
       if (turns.get(conversationId)?.controller !== controller) return resolve();
       turns.delete(conversationId);
-      // The answer is stored: free the conversation for every instance and tell a waiting stopper.
-      if (leases)
-        leases
-          .release(conversationId, turnId)
-          .catch((err) => console.error('[redis] could not release a turn lease', err));
-      resolve();
+      if (!leases) return resolve();
+      // The answer is stored: free the conversation for every instance and tell a waiting stopper
+      // (done once that is sent, so a shutdown closes Redis only after it).
+      leases
+        .release(conversationId, turnId)
+        .catch((err) => console.error('[redis] could not release a turn lease', err))
+        .finally(resolve);
     };
   });
   // Registered before the lease is asked for, so a second request here is refused without a round trip.
