@@ -1,5 +1,5 @@
 import 'server-only';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { getEnv } from '@/lib/env';
 import { processState } from '@/lib/process-state';
 
@@ -28,7 +28,8 @@ export class RedisConnections {
   constructor(readonly url: string) {}
 
   get command(): Redis {
-    this.commandClient ??= this.connect('command');
+    // Commands issued in the same tick (a burst of chunks) go out in one write.
+    this.commandClient ??= this.connect('command', { enableAutoPipelining: true });
     return this.commandClient;
   }
 
@@ -63,8 +64,9 @@ export class RedisConnections {
     await Promise.all(all.map(closeOne));
   }
 
-  private connect(role: string): Redis {
+  private connect(role: string, options: RedisOptions = {}): Redis {
     const conn = new Redis(this.url, {
+      ...options,
       connectionName: `mcpchat-${role}`,
       // A command waits for a reconnect a little, then fails (the caller decides); not forever.
       maxRetriesPerRequest: 3,
