@@ -82,3 +82,21 @@ test("Stop of a dead owner's turn waits at most its bound", async () => {
   await a.conns.close(); // nobody answers the stop request
   assert.equal(await b.leases.requestStop('c4', 200), true);
 });
+
+test('a stopper whose "stored" notice is lost returns once the lease is gone', async () => {
+  const a = instance('a');
+  const b = instance('b');
+  await a.leases.start();
+  assert.equal(await a.leases.claim('c5', 't1'), true);
+  // A's turn ends without telling anyone (its notice is lost): only its lease goes.
+  a.running.set('c5', new AbortController());
+  a.running.get('c5')?.signal.addEventListener('abort', () => {
+    void a.conns.command.del('mcpchat:lease:c5');
+  });
+  const outcome = await Promise.race([
+    b.leases.requestStop('c5', 600_000),
+    new Promise((resolve) => setTimeout(() => resolve('still waiting'), 30_000).unref()),
+  ]);
+  assert.equal(outcome, true);
+  a.leases.dispose();
+});

@@ -11,6 +11,9 @@ export type TurnLeaseOptions = {
 
 const DEFAULTS: TurnLeaseOptions = { leaseMs: 10_000, renewMs: 3_000 };
 
+/** While a stopper waits for "stored", it also looks at the lease this often. */
+const LEASE_POLL_MS = 500;
+
 /** `mcpchat:lease:<conversation>` = `<instance> <turn>`, with a time to live. */
 const leaseKey = (conversationId: string) => redisKey('lease', conversationId);
 
@@ -109,9 +112,18 @@ export class TurnLeases {
     let timer: NodeJS.Timeout | undefined;
     try {
       await this.bus.publish('turns', { kind: 'stop', conversationId } satisfies Message);
-      // The turn may have ended between the check and the request: then no "stored" follows.
-      if (await this.isRunning(conversationId))
-        await Promise.race([stored, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+      // The turn may have ended between the check and the request: then no "stored" follows. The lease
+      // is also checked now and then, in case the notice is lost (the owner's connection dropped).
+      let polling = true;
+      const leaseGone = (async () => {
+        while (polling && (await this.isRunning(conversationId)))
+          await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
+      })().catch(() => new Promise<void>(() => {})); // Redis unreachable: the notice or the bound decides
+      await Promise.race([
+        stored,
+        leaseGone,
+        new Promise((resolve) => (timer = setTimeout(resolve, waitMs))),
+      ]).finally(() => (polling = false));
     } finally {
       clearTimeout(timer);
       set.delete(done);
