@@ -22,6 +22,13 @@ export async function register() {
   }
   const { handleShutdownSignals } = await import('@/app/_server/shutdown');
   handleShutdownSignals();
+  // With REDIS_URL: hear other instances' stop requests and admin changes from the start.
+  const [{ startRunningTurns }, { listenForInvalidations }] = await Promise.all([
+    import('@/app/_server/running-turns'),
+    import('@/app/_server/invalidations'),
+  ]);
+  startRunningTurns();
+  listenForInvalidations();
   const { startMcp } = await import('@/app/_server/mcp');
   await startMcp();
   if (duties) {

@@ -9,7 +9,7 @@ const securityHeaders = [
 
 const config: NextConfig = {
   poweredByHeader: false,
-  serverExternalPackages: ['better-sqlite3', '@modelcontextprotocol/sdk', 'unpdf'],
+  serverExternalPackages: ['better-sqlite3', '@modelcontextprotocol/sdk', 'unpdf', 'ioredis'],
   async headers() {
     return [
       { source: '/:path*', headers: securityHeaders },

@@ -9,10 +9,10 @@ import { takeShareLookup } from '@/lib/share/lookup-limit';
  * Mermaid diagrams need nothing more: Mermaid (our own chunks) runs without eval, and its SVG is shown in a
  * `sandbox=""` srcdoc iframe, which loads nothing (no frame-src request) and inherits this policy.
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   // Public share links: probing for tokens is limited per client address (S13).
   if (request.nextUrl.pathname.startsWith('/share/')) {
-    const lookup = takeShareLookup(request.headers);
+    const lookup = await takeShareLookup(request.headers);
     if (!lookup.ok) {
       return new NextResponse('Too many requests. Try again later.', {
         status: 429,

@@ -43,6 +43,8 @@ const EnvSchema = z.object({
   MAX_UPLOAD_MB: z.coerce.number().positive().max(1024).default(20),
   /** SPEC §7.5: the key that seals secrets stored in the database. */
   ENCRYPTION_KEY: z.string().regex(HEX_KEY, HEX_KEY_RULE).optional(),
+  /** SPEC §7.5: `redis://…` (or `rediss://…`): running turns, Stop, limits and invalidation shared by every instance. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema> & {

@@ -17,7 +17,21 @@ export type BackoffOptions = {
   maxKnownAddresses: number;
 };
 
-const DEFAULTS: BackoffOptions = {
+/** The back-off's operations: LoginBackoff in memory, or shared by every instance (lib/shared/redis-limits.ts). */
+export interface SignInBackoff {
+  check(
+    account: string,
+    address: string,
+    now?: number,
+  ):
+    | { ok: true }
+    | { ok: false; retryAfterS: number }
+    | Promise<{ ok: true } | { ok: false; retryAfterS: number }>;
+  failure(account: string, now?: number): void | Promise<void>;
+  success(account: string, address: string, now?: number): void | Promise<void>;
+}
+
+export const BACKOFF_DEFAULTS: BackoffOptions = {
   freeFailures: 5,
   maxWaitMs: 60_000,
   forgetMs: 15 * 60_000,
@@ -25,13 +39,13 @@ const DEFAULTS: BackoffOptions = {
   maxKnownAddresses: 10,
 };
 
-export class LoginBackoff {
+export class LoginBackoff implements SignInBackoff {
   /** Accounts by last failure or success; past `maxAccounts`, lru-cache drops the least recent. */
   private readonly entries: LRUCache<string, Entry>;
   private readonly options: BackoffOptions;
 
   constructor(options: Partial<BackoffOptions> = {}) {
-    this.options = { ...DEFAULTS, ...options };
+    this.options = { ...BACKOFF_DEFAULTS, ...options };
     this.entries = new LRUCache({ max: this.options.maxAccounts });
   }
 

@@ -2,13 +2,15 @@ import 'server-only';
 import type { OpenAIProvider } from '@ai-sdk/openai';
 import type { Agent } from 'undici';
 import type { Env } from '@/lib/env';
-import type { LoginBackoff } from '@/lib/login-backoff';
+import type { SignInBackoff } from '@/lib/login-backoff';
 import type { McpPool } from '@/lib/mcp/pool';
 import type { OllamaProbe } from '@/lib/ollama';
 import type { ProviderSpec } from '@/lib/providers';
 import type { IdleMemoryRelease } from '@/lib/idle-memory';
-import type { ConcurrencyGate, WindowLimiter } from '@/lib/rate-limit';
-import type { TokenBuckets } from '@/lib/token-bucket';
+import type { Gate, RequestLimiter } from '@/lib/rate-limit';
+import type { Bus } from '@/lib/shared/bus';
+import type { Invalidations } from '@/lib/shared/invalidation';
+import type { RedisConnections } from '@/lib/shared/redis';
 
 /**
  * Everything that lives for the life of the process, in one place.
@@ -50,13 +52,13 @@ export type ProcessState = {
   /** lib/providers.ts: OpenAI-compatible clients by provider version, reused across turns. */
   providerClients: Map<string, OpenAIProvider>;
   /** lib/share/lookup-limit.ts: share-page lookups per client address (S13); a limit must see every request. */
-  shareLookups: TokenBuckets;
+  shareLookups: RequestLimiter;
   /** app/_server/auth.ts: the better-auth instance (its own rate limits live in it). */
   auth: Owned<'auth'>;
   /** app/_server/auth-gate.ts: per-account sign-in back-off; failures must count across all routes. */
-  loginBackoff: LoginBackoff;
+  loginBackoff: SignInBackoff;
   /** app/_server/import-limit.ts: imports per admin per minute. */
-  importLimiter: WindowLimiter;
+  importLimiter: RequestLimiter;
   /** app/_server/hot-cache.ts: settings and users by id; every write path through the app invalidates them. */
   hotCache: Owned<'hotCache'>;
   /** app/_server/model-sources.ts: the admin's providers, decrypted; dropped when an admin changes one. */
@@ -64,9 +66,9 @@ export type ProcessState = {
   /** app/_server/tool-policy.ts: tool settings and server configs; dropped on an admin change or new tools. */
   toolPolicy: Owned<'toolPolicy'>;
   /** app/_server/turn-admission.ts: chat requests per user per minute (rebuilt when the admin's rate changes). */
-  chatRate: { perMinute: number; window: WindowLimiter };
+  chatRate: { perMinute: number; window: RequestLimiter };
   /** app/_server/turn-admission.ts: answers streaming at once per user; slots must outlive a rate change. */
-  turnGate: ConcurrencyGate;
+  turnGate: Gate;
   /** app/_server/turn-admission.ts: gives memory back 5 s after the last answer ends (lib/idle-memory.ts). */
   idleMemory: IdleMemoryRelease;
   /** app/_server/running-turns.ts: the running turns and their buffer; Stop and resume must find them from any route. */
@@ -78,13 +80,19 @@ export type ProcessState = {
   /** app/_server/mcp-apps.ts: MCP App documents read per server, user and resource (a few minutes). */
   appDocuments: Owned<'appDocuments'>;
   /** app/_server/mcp-apps.ts: tool calls from apps per user per minute. */
-  appCallRate: WindowLimiter;
+  appCallRate: RequestLimiter;
   /** app/_server/mcp-apps.ts: app tool calls waiting for the user's approval. */
   appApprovals: Owned<'appApprovals'>;
   /** app/_server/shutdown.ts: set once SIGTERM / SIGINT arrives; GET /api/ready answers 503 from then on. */
   shutdown: { draining: boolean };
   /** app/_server/readiness.ts: the shared store's ping (given by its owner) and the checks now failing (logged once). */
   readiness: { redisPing?: () => Promise<unknown>; failing: Set<string> };
+  /** lib/shared/redis.ts: the Redis connections when REDIS_URL is set; one set per process, closed at shutdown. */
+  redis: RedisConnections;
+  /** lib/shared/bus.ts: this instance's publish/subscribe bus over Redis (one subscriber connection). */
+  bus: Bus;
+  /** lib/shared/invalidation.ts: what each cache does when another instance reports an admin change. */
+  invalidations: Invalidations;
 };
 
 /** The types of the slots owned outside lib/, each added by its owner (see above). */

@@ -1,10 +1,22 @@
 import 'server-only';
 
+export type Taken = { ok: true } | { ok: false; retryAfterS: number };
+
+/** A per-key request limit: WindowLimiter in memory, or shared by every instance (lib/shared/redis-limits.ts). */
+export interface RequestLimiter {
+  take(key: string, now?: number): Taken | Promise<Taken>;
+}
+
+/** A per-key concurrency limit: ConcurrencyGate in memory, or shared by every instance. */
+export interface Gate {
+  acquire(key: string, limit: number): (() => void) | null | Promise<(() => void) | null>;
+}
+
 /**
  * In-memory limits for one process (the product runs as one): a sliding-window request counter and
  * a concurrency gate, both keyed by a string (a user id, an IP). Entries expire, so memory stays bounded.
  */
-export class WindowLimiter {
+export class WindowLimiter implements RequestLimiter {
   private readonly hits = new Map<string, number[]>();
 
   constructor(
@@ -34,7 +46,7 @@ export class WindowLimiter {
   }
 }
 
-export class ConcurrencyGate {
+export class ConcurrencyGate implements Gate {
   private readonly running = new Map<string, number>();
 
   /** A release function, or null when the key is at its limit. */

@@ -6,7 +6,7 @@ import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
 import { parseWith, readBodyText } from '@/lib/http';
 import { nestsDeeperThan } from '@/lib/json-depth';
-import { LoginBackoff } from '@/lib/login-backoff';
+import { signInBackoff } from '@/lib/shared/limits';
 import { clientAddress } from '@/lib/net/client-address';
 import { processState } from '@/lib/process-state';
 import { SSO_PROVIDER_ID } from '@/lib/sso';
@@ -44,7 +44,7 @@ const OPEN_PATHS = new Set([
   '/error',
 ]);
 
-const backoff = () => processState('loginBackoff', () => new LoginBackoff());
+const backoff = () => processState('loginBackoff', signInBackoff);
 
 /** No auth endpoint takes more than a couple of levels; deeper bodies are refused before anything walks them. */
 const MAX_DEPTH = 16;
@@ -91,7 +91,7 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   if (path !== '/sign-in/email' || typeof fields?.email !== 'string') return forward();
 
   const account = fields.email.trim().toLowerCase();
-  const wait = backoff().check(account, address);
+  const wait = await backoff().check(account, address);
   if (!wait.ok) {
     throw new AppError(
       'rate_limited',
@@ -103,7 +103,7 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
     );
   }
   const res = await forward();
-  if (res.ok) backoff().success(account, address);
-  else if (res.status === 401) backoff().failure(account);
+  if (res.ok) await backoff().success(account, address);
+  else if (res.status === 401) await backoff().failure(account);
   return res;
 }

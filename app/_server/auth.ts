@@ -11,6 +11,7 @@ import { countUsers, getUserById } from '@/db/queries/users';
 import { schema, usesPostgres } from '@/db/tables';
 import { getEnv, trustedOrigins } from '@/lib/env';
 import { dropProcessState, processState } from '@/lib/process-state';
+import { publishInvalidation } from '@/lib/shared/invalidation';
 import { checkSsoIdentity, discoveryUrl, SSO_PROVIDER_ID, type SsoConfig, ssoAccountId } from '@/lib/sso';
 
 /** Set by app/_server/auth-gate.ts on every request it hands to the library (kept here to avoid an import cycle). */
@@ -159,4 +160,5 @@ export function getAuth(): Promise<Auth> {
 /** After the admin changes single sign-on: the next request builds the instance with the new provider. */
 export function invalidateAuth(): void {
   dropProcessState('auth');
+  publishInvalidation('auth');
 }

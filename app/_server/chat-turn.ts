@@ -64,7 +64,7 @@ function approvalSecret(): string {
  */
 export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<Response> {
   const settings = await cachedSettings();
-  const release = once(admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns));
+  const release = once(await admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns));
   let turn: TurnHandle | undefined;
   try {
     turn = await claimConversation(user, body);
@@ -101,7 +101,7 @@ function once(fn: () => void): () => void {
  * cannot be written back after the edit; any other message while a turn runs is a 409.
  */
 async function claimConversation(user: SessionUser, body: ChatPost): Promise<TurnHandle> {
-  if ('message' in body && isTurnRunning(body.id)) {
+  if ('message' in body && (await isTurnRunning(body.id))) {
     const stored = await loadConversation(getDb(), user.id, body.id);
     const same = stored.messages.find((m) => m.id === body.message.id);
     if (stored.row && same) {

@@ -25,7 +25,7 @@ export async function toolSettingsPatch(
 }
 
 /** A conversation as the API shows it. */
-export function presentConversation(c: ConversationRow) {
+export async function presentConversation(c: ConversationRow) {
   return {
     id: c.id,
     title: c.title,
@@ -40,6 +40,6 @@ export function presentConversation(c: ConversationRow) {
     temperature: c.temperature,
     createdAt: c.createdAt.toISOString(),
     updatedAt: c.updatedAt.toISOString(),
-    running: isTurnRunning(c.id),
+    running: await isTurnRunning(c.id),
   };
 }

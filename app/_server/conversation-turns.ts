@@ -17,7 +17,7 @@ async function assertOwn(user: SessionUser, id: string): Promise<void> {
 /** GET /api/chat/[id]/stream: the running turn replayed from its start, then live; 204 when none runs. */
 export async function resumeTurn(user: SessionUser, id: string): Promise<Response> {
   await assertOwn(user, id);
-  const stream = readTurn(id);
+  const stream = await readTurn(id);
   return stream ? turnResponse(stream) : new Response(null, { status: 204 });
 }
 
@@ -51,7 +51,7 @@ export async function selectOwnVersion(
   messageId: string,
 ): Promise<{ messages: ChatMessage[]; siblings: Record<string, string[]> }> {
   await assertOwn(user, id);
-  if (isTurnRunning(id))
+  if (await isTurnRunning(id))
     throw new AppError('conflict', 'An answer is still being written here. Wait for it, or stop it first.');
   const db = getDb();
   const messages = await selectVersion(db, id, messageId);

@@ -4,17 +4,24 @@ import { getSettings } from '@/db/queries/settings';
 import { getUserById, type PublicUser } from '@/db/queries/users';
 import { LRUCache } from 'lru-cache';
 import { processState } from '@/lib/process-state';
+import { publishInvalidation } from '@/lib/shared/invalidation';
 
 /**
  * Read-mostly rows a chat turn needs, kept in memory so a warm turn does not re-read them: the
  * settings, and users by id (for the role and disabled checks on every request). The app is one
- * process, and every write path through the app invalidates what it changes; users also expire
+ * process, and every write path through the app invalidates what it changes (with REDIS_URL, in every
+ * instance: lib/shared/invalidation.ts); users also expire
  * after a minute, so even a change made outside the app takes effect quickly.
  */
 type Cache = {
   /** The settings read (in flight or done): concurrent first readers share one read. */
   settings: ReturnType<typeof getSettings> | null;
   users: LRUCache<string, { user: PublicUser | null }>;
+  /**
+   * Counts user invalidations: a read that was in flight when a user changed (disabled, demoted) is not
+   * cached, so the change takes effect on the very next request, not a minute later.
+   */
+  userChanges: number;
 };
 declare module '@/lib/process-state' {
   interface OwnedSlots {
@@ -28,6 +35,7 @@ const cache = (): Cache =>
   processState('hotCache', () => ({
     settings: null,
     users: new LRUCache({ max: 10_000, ttl: USER_TTL_MS }),
+    userChanges: 0,
   }));
 
 export function cachedSettings(): ReturnType<typeof getSettings> {
@@ -44,6 +52,12 @@ export function cachedSettings(): ReturnType<typeof getSettings> {
 }
 
 export function invalidateSettings(): void {
+  dropCachedSettings();
+  publishInvalidation('settings');
+}
+
+/** This instance only (another instance changed the settings). */
+export function dropCachedSettings(): void {
   cache().settings = null;
 }
 
@@ -51,11 +65,20 @@ export async function cachedUser(id: string): Promise<PublicUser | null> {
   const c = cache();
   const hit = c.users.get(id);
   if (hit) return hit.user;
+  const changes = c.userChanges;
   const user = await getUserById(getDb(), id);
-  c.users.set(id, { user });
+  if (c.userChanges === changes) c.users.set(id, { user });
   return user;
 }
 
 export function invalidateUser(id: string): void {
-  cache().users.delete(id);
+  dropCachedUser(id);
+  publishInvalidation('users', id);
+}
+
+/** This instance only (another instance changed the user). */
+export function dropCachedUser(id: string): void {
+  const c = cache();
+  c.users.delete(id);
+  c.userChanges++;
 }

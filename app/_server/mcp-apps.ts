@@ -24,7 +24,7 @@ import {
 } from '@/lib/mcp-apps/sandbox-policy';
 import { getPool } from '@/lib/mcp/pool';
 import { processState } from '@/lib/process-state';
-import { WindowLimiter } from '@/lib/rate-limit';
+import { requestLimiter } from '@/lib/shared/limits';
 
 // MCP Apps, the host's server side: an app's `ui://` document read over the user's own connection, and
 // the tool calls an app makes — through the same gates as the model's (allow lists and per-user scope,
@@ -133,10 +133,10 @@ export type AppCallAnswer =
   | { status: 'approval-required'; approvalId: string }
   | { status: 'denied' };
 
-function takeAppCall(userId: string): void {
-  const taken = processState('appCallRate', () => new WindowLimiter(APP_CALLS_PER_MINUTE, 60_000)).take(
-    userId,
-  );
+async function takeAppCall(userId: string): Promise<void> {
+  const taken = await processState('appCallRate', () =>
+    requestLimiter('app-calls', APP_CALLS_PER_MINUTE, 60_000),
+  ).take(userId);
   if (!taken.ok)
     throw new AppError(
       'rate_limited',
@@ -178,7 +178,7 @@ export async function callToolFromApp(user: SessionUser, call: AppCall): Promise
   const conversation = await getOwnConversation(getDb(), user.id, call.conversationId);
   if (!conversation) throw notFound('Conversation not found.');
   const { config } = await usableServer(user, call.server);
-  takeAppCall(user.id);
+  await takeAppCall(user.id);
   const pool = getPool().forUser(user);
   const [entry] = await pool.tools([call.server]);
   const tool = entry && 'tools' in entry ? entry.tools.find((t) => t.name === call.tool) : undefined;

@@ -6,14 +6,22 @@ import { planImport } from '@/app/_server/mcp-import';
 import { getPool } from '@/lib/mcp/pool';
 import { getEnv } from '@/lib/env';
 import { userSetup } from '@/app/_server/mcp-user-setup';
-import { invalidateToolPolicies, observeTools } from '@/app/_server/tool-policy';
+import { observeTools } from '@/app/_server/tool-policy';
+import { dropProcessState } from '@/lib/process-state';
+import { publishInvalidation } from '@/lib/shared/invalidation';
+
+/** After an admin changes a server: applies the stored configs here and in every other instance (REDIS_URL). */
+export async function syncPool(): Promise<void> {
+  await applyServerConfigs();
+  publishInvalidation('mcp-servers');
+}
 
 /**
  * Hands the pool the stored configs; it reconnects changed servers and closes removed or disabled ones.
  * A server whose stored secrets cannot be decrypted is not run (the admin list shows why).
  */
-export async function syncPool(): Promise<void> {
-  invalidateToolPolicies();
+export async function applyServerConfigs(): Promise<void> {
+  dropProcessState('toolPolicy'); // each instance drops its own; no "tools" message per instance
   const pool = getPool();
   const env = getEnv();
   pool.toolsObserver = observeTools;
@@ -45,7 +53,7 @@ export async function startMcp(): Promise<void> {
   await seedBuiltinServers(db);
   const file = getEnv().MCP_SERVERS_FILE;
   if (file) await importServersFile(file);
-  await syncPool();
+  await applyServerConfigs();
   // On shutdown, end MCP children cleanly (stdin closed, then SIGTERM, then SIGKILL) rather than orphaning them.
   process.once('SIGTERM', () => void getPool().closeAll());
 }

@@ -5,6 +5,7 @@ import { getEnv } from '@/lib/env';
 import { ollamaStatus } from '@/lib/ollama';
 import { dropProcessState, processState } from '@/lib/process-state';
 import type { ModelSources, ProviderSpec } from '@/lib/providers';
+import { publishInvalidation } from '@/lib/shared/invalidation';
 
 export function providerSpec(row: ProviderRecord): ProviderSpec {
   return {
@@ -25,6 +26,7 @@ export function providerSpec(row: ProviderRecord): ProviderSpec {
 /** Drop the cached provider list (after an admin adds, edits or deletes a provider). */
 export function invalidateProviders(): void {
   dropProcessState('providerSpecs');
+  publishInvalidation('providers');
 }
 
 /**

@@ -1,8 +1,13 @@
 import 'server-only';
+import { randomBytes } from 'node:crypto';
 import { JsonToSseTransformStream, type UIMessageChunk } from 'ai';
 import { MemoryTurnBuffer, type TurnBuffer } from '@/lib/chat/turn-buffer';
 import { AppError } from '@/lib/errors';
 import { processState } from '@/lib/process-state';
+import { sharedBus } from '@/lib/shared/bus';
+import { sharedRedis } from '@/lib/shared/redis';
+import { RedisTurnBuffer } from '@/lib/shared/redis-turn-buffer';
+import { TurnLeases } from '@/lib/shared/turn-leases';
 
 /**
  * The turns running in this process, one per conversation at most. A turn is a server-side job: it
@@ -11,16 +16,40 @@ import { processState } from '@/lib/process-state';
  * fully buffered. Every client — the tab that started it, a reload, another tab — reads it from the
  * turn buffer. Stop, deleting the conversation and shutdown abort it; each waits until its answer is
  * stored, so whatever comes next (an edit that drops the answer, a process exit) sees the final state.
+ * With REDIS_URL (SPEC §7.5) the buffer is Redis Streams and each turn holds a lease on its
+ * conversation (lib/shared/turn-leases.ts): any instance resumes, detects and stops any instance's turn.
  */
 type Running = { turnId: string; controller: AbortController; done: Promise<void>; end: () => void };
-type State = { turns: Map<string, Running>; buffer: TurnBuffer & { heldBytes?: number }; closing: boolean };
+type State = {
+  turns: Map<string, Running>;
+  buffer: TurnBuffer & { heldBytes?: number };
+  closing: boolean;
+  /** Leases and Stop across instances; null without REDIS_URL. */
+  leases: TurnLeases | null;
+};
 declare module '@/lib/process-state' {
   interface OwnedSlots {
     runningTurns: State;
   }
 }
-const state = (): State =>
-  processState('runningTurns', () => ({ turns: new Map(), buffer: new MemoryTurnBuffer(), closing: false }));
+const state = (): State => processState('runningTurns', createState);
+
+function createState(): State {
+  const redis = sharedRedis();
+  const bus = sharedBus();
+  if (!redis || !bus)
+    return { turns: new Map(), buffer: new MemoryTurnBuffer(), closing: false, leases: null };
+  // Another instance asked to stop a turn that runs here: abort it; its end releases the lease and says "stored".
+  const abortLocal = (id: string) => state().turns.get(id)?.controller.abort(new Error('Stopped'));
+  const leases = new TurnLeases(redis, bus, abortLocal);
+  void leases.start().catch((err) => console.error('[redis] could not listen for stop requests', err));
+  return { turns: new Map(), buffer: new RedisTurnBuffer(redis), closing: false, leases };
+}
+
+/** Startup: with REDIS_URL, listen for other instances' stop requests at once. */
+export function startRunningTurns(): void {
+  state();
+}
 
 export type TurnHandle = { turnId: string; signal: AbortSignal; end: () => void };
 
@@ -28,32 +57,60 @@ export type TurnHandle = { turnId: string; signal: AbortSignal; end: () => void 
 const STOP_WAIT_MS = 8_000;
 
 let turnSeq = 0;
+/** Turn ids are unique across instances too (two containers may both run as pid 1). */
+const PROCESS_TAG = `${process.pid}.${randomBytes(4).toString('hex')}`;
 
-/** Registers a turn for the conversation; 409 while another one runs there, 503 while shutting down. */
-export function beginTurn(conversationId: string): TurnHandle {
-  const { turns, closing } = state();
+const conflict = () =>
+  new AppError(
+    'conflict',
+    'An answer is still being written in this conversation. Stop it first, or wait for it to finish.',
+  );
+
+/** Registers a turn for the conversation; 409 while another one runs there (on any instance), 503 while shutting down. */
+export async function beginTurn(conversationId: string): Promise<TurnHandle> {
+  const { turns, closing, leases } = state();
   if (closing) throw new AppError('unavailable', 'The server is restarting. Try again in a moment.');
-  if (turns.has(conversationId)) {
-    throw new AppError(
-      'conflict',
-      'An answer is still being written in this conversation. Stop it first, or wait for it to finish.',
-    );
-  }
+  if (turns.has(conversationId)) throw conflict();
   const controller = new AbortController();
-  const turnId = `${process.pid}-${++turnSeq}`;
+  const turnId = `${PROCESS_TAG}-${++turnSeq}`;
   let end = () => {};
   const done = new Promise<void>((resolve) => {
     end = () => {
-      if (turns.get(conversationId)?.controller === controller) turns.delete(conversationId);
-      resolve();
+      if (turns.get(conversationId)?.controller !== controller) return resolve();
+      turns.delete(conversationId);
+      if (!leases) return resolve();
+      // The answer is stored: free the conversation for every instance and tell a waiting stopper
+      // (done once that is sent, so a shutdown closes Redis only after it).
+      leases
+        .release(conversationId, turnId)
+        .catch((err) => console.error('[redis] could not release a turn lease', err))
+        .finally(resolve);
     };
   });
+  // Registered before the lease is asked for, so a second request here is refused without a round trip.
   turns.set(conversationId, { turnId, controller, done, end });
+  if (leases) {
+    let claimed = false;
+    try {
+      claimed = await leases.claim(conversationId, turnId);
+    } catch (err) {
+      turns.delete(conversationId);
+      console.error('[redis] could not claim a turn lease', err);
+      throw new AppError('unavailable', 'The shared store is not reachable. Try again in a moment.');
+    }
+    if (!claimed) {
+      turns.delete(conversationId);
+      throw conflict();
+    }
+  }
   return { turnId, signal: controller.signal, end };
 }
 
-export function isTurnRunning(conversationId: string): boolean {
-  return state().turns.has(conversationId);
+/** Whether a turn runs in the conversation, here or (with REDIS_URL) on any instance. */
+export async function isTurnRunning(conversationId: string): Promise<boolean> {
+  const { turns, leases } = state();
+  if (turns.has(conversationId)) return true;
+  return leases ? leases.isRunning(conversationId) : false;
 }
 
 /**
@@ -90,20 +147,19 @@ export function publishTurn(
       turn.end();
     }
   })();
-  const own = buffer.read(conversationId, preamble.length);
-  if (!own) throw new Error('turn buffer refused a new turn');
-  return own;
+  return buffer.follow(conversationId, turn.turnId, preamble.length);
 }
 
 /** The running (or just ended) turn of a conversation, replayed from its start; null when there is none. */
-export function readTurn(conversationId: string): ReadableStream<Uint8Array> | null {
+export async function readTurn(conversationId: string): Promise<ReadableStream<Uint8Array> | null> {
   return state().buffer.read(conversationId, 0);
 }
 
-/** Stops the conversation's running turn, if any, and waits until its answer is stored. */
+/** Stops the conversation's running turn, if any (on any instance), and waits until its answer is stored. */
 export async function stopTurn(conversationId: string): Promise<boolean> {
-  const running = state().turns.get(conversationId);
-  if (!running) return false;
+  const { turns, leases } = state();
+  const running = turns.get(conversationId);
+  if (!running) return leases ? leases.requestStop(conversationId, STOP_WAIT_MS) : false;
   running.controller.abort(new Error('Stopped'));
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([running.done, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);

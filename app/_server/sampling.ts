@@ -129,7 +129,7 @@ export function samplingRunner(
   perMinute: number,
 ): SamplingRun {
   return async (params, editedText, signal) => {
-    takeChatRequest(user.id, perMinute);
+    await takeChatRequest(user.id, perMinute);
     const chosen = await samplingModel(user, conversationModel, params.modelPreferences?.hints);
     const tools = offeredTools(params);
     const out = await generateText({

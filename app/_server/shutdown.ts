@@ -2,6 +2,7 @@ import 'server-only';
 import { stopAllTurns } from '@/app/_server/running-turns';
 import { getPool } from '@/lib/mcp/pool';
 import { processState } from '@/lib/process-state';
+import { closeSharedRedis } from '@/lib/shared/redis';
 
 /** The whole shutdown may take this long; then the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -20,7 +21,7 @@ export function isDraining(): boolean {
 
 /**
  * SIGTERM / SIGINT: readiness turns 503, refuse new turns, stop every running one and store its answer (interrupted), close
- * the MCP children, then exit — within 10 s. Replaces Next's own handler, which closes the HTTP server
+ * the MCP children and the Redis connections, then exit — within 10 s. Replaces Next's own handler, which closes the HTTP server
  * and exits as soon as no response is open, so a turn with no tab attached would be cut before its
  * answer is stored.
  */
@@ -41,6 +42,8 @@ export function handleShutdownSignals(): void {
       await getPool()
         .closeAll()
         .catch((err) => console.error('[shutdown] closing MCP servers failed', err));
+      // Last: stopping the turns above released their leases and told other instances through Redis.
+      await closeSharedRedis().catch((err) => console.error('[shutdown] closing Redis failed', err));
       process.exit(0);
     })();
   };

@@ -6,6 +6,7 @@ import { listToolSettings, observeToolDefinitions, type ToolSettingRow } from '@
 import { toolDefinition } from '@/lib/mcp/tool-definition';
 import { dropProcessState, processState } from '@/lib/process-state';
 import type { ApprovalPolicy, McpServerConfig } from '@/lib/schemas/mcp';
+import { publishInvalidation } from '@/lib/shared/invalidation';
 
 type Cache = { settings: Map<string, ToolSettingRow>; configs: Map<string, McpServerConfig> };
 
@@ -32,6 +33,7 @@ function cache(): Promise<Cache> {
 
 export function invalidateToolPolicies(): void {
   dropProcessState('toolPolicy');
+  publishInvalidation('tools');
 }
 
 /** Default: built-in and read-only tools run at once; anything else asks first. */

@@ -2,7 +2,7 @@ import 'server-only';
 import { AppError } from '@/lib/errors';
 import { IdleMemoryRelease } from '@/lib/idle-memory';
 import { processState } from '@/lib/process-state';
-import { ConcurrencyGate, WindowLimiter } from '@/lib/rate-limit';
+import { concurrencyGate, requestLimiter } from '@/lib/shared/limits';
 
 /** Memory grown under load is given back 5 s after the last answer ends (see lib/idle-memory.ts). */
 const IDLE_MEMORY_RELEASE_MS = 5000;
@@ -11,9 +11,9 @@ const IDLE_MEMORY_RELEASE_MS = 5000;
  * Per-user limits on chat turns: requests per minute (429 with Retry-After) and answers streaming at
  * once. Returns the release of the turn's slot (call it once, when the answer is stored).
  */
-export function admitTurn(userId: string, perMinute: number, concurrent: number): () => void {
-  takeChatRequest(userId, perMinute);
-  const release = processState('turnGate', () => new ConcurrencyGate()).acquire(userId, concurrent);
+export async function admitTurn(userId: string, perMinute: number, concurrent: number): Promise<() => void> {
+  await takeChatRequest(userId, perMinute);
+  const release = await processState('turnGate', () => concurrencyGate('turns')).acquire(userId, concurrent);
   if (!release) {
     throw new AppError(
       'rate_limited',
@@ -30,13 +30,16 @@ export function admitTurn(userId: string, perMinute: number, concurrent: number)
 }
 
 /** One request of the user's per-minute allowance (a turn, or a sampling request run for one); 429 when spent. */
-export function takeChatRequest(userId: string, perMinute: number): void {
-  const rate = processState('chatRate', () => ({ perMinute, window: new WindowLimiter(perMinute, 60_000) }));
+export async function takeChatRequest(userId: string, perMinute: number): Promise<void> {
+  const rate = processState('chatRate', () => ({
+    perMinute,
+    window: requestLimiter('chat', perMinute, 60_000),
+  }));
   if (rate.perMinute !== perMinute) {
     rate.perMinute = perMinute;
-    rate.window = new WindowLimiter(perMinute, 60_000);
+    rate.window = requestLimiter('chat', perMinute, 60_000);
   }
-  const taken = rate.window.take(userId);
+  const taken = await rate.window.take(userId);
   if (!taken.ok) {
     throw new AppError('rate_limited', `Too many messages. Try again in ${taken.retryAfterS} s.`, undefined, {
       'Retry-After': String(taken.retryAfterS),

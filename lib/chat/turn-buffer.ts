@@ -15,8 +15,16 @@ export interface TurnBuffer {
   append(conversationId: string, turnId: string, event: Uint8Array): boolean;
   /** Marks the turn's end; readers finish after the last chunk, and the buffer expires later. */
   close(conversationId: string, turnId: string): void;
-  /** The turn's stream from chunk `from` on, then live until its end; null when none is buffered. */
-  read(conversationId: string, from?: number): ReadableStream<Uint8Array> | null;
+  /**
+   * The turn's stream from chunk `from` on, then live until its end; null when none is buffered. A
+   * shared store answers asynchronously (it asks Redis whether the turn exists).
+   */
+  read(
+    conversationId: string,
+    from?: number,
+  ): ReadableStream<Uint8Array> | null | Promise<ReadableStream<Uint8Array> | null>;
+  /** The stream of a turn this instance has just opened and writes, from chunk `from` on (never null). */
+  follow(conversationId: string, turnId: string, from: number): ReadableStream<Uint8Array>;
 }
 
 type Turn = {
@@ -128,6 +136,12 @@ export class MemoryTurnBuffer implements TurnBuffer {
         }
       },
     });
+  }
+
+  follow(conversationId: string, turnId: string, from: number): ReadableStream<Uint8Array> {
+    const stream = this.turns.get(conversationId)?.turnId === turnId ? this.read(conversationId, from) : null;
+    if (!stream) throw new Error('turn buffer refused a new turn');
+    return stream;
   }
 
   private rearm(turn: Turn): void {

@@ -49,7 +49,7 @@ export default async function ConversationPage({ params }: { params: Promise<{ i
       models={models}
       initialModel={remembered ?? models[0]?.id ?? null}
       noProvider={models.length ? null : { admin: user.role === 'admin' }}
-      running={isTurnRunning(id)}
+      running={await isTurnRunning(id)}
       assistant={name && conversation.assistantId ? { id: conversation.assistantId, name } : null}
       initialInstructions={conversation.instructions}
     />

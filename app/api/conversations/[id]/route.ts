@@ -19,7 +19,7 @@ export const GET = route<Ctx>(async (req, { params }) => {
   const db = getDb();
   const c = await getOwnConversation(db, user.id, id);
   if (!c) throw notFound('Conversation not found.');
-  return Response.json({ ...presentConversation(c), messages: await listMessages(db, c.id) });
+  return Response.json({ ...(await presentConversation(c)), messages: await listMessages(db, c.id) });
 });
 
 /** Rename, change the tool settings and/or the conversation's instructions. */
@@ -34,7 +34,7 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
     ...(await toolSettingsPatch(tools)),
   });
   if (!c) throw notFound('Conversation not found.');
-  return Response.json(presentConversation(c));
+  return Response.json(await presentConversation(c));
 });
 
 export const DELETE = route<Ctx>(async (req, { params }) => {

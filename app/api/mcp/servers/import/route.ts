@@ -14,7 +14,7 @@ export const dynamic = 'force-dynamic';
  */
 export const POST = route(async (req) => {
   const admin = await requireAdmin(req);
-  admitImport(admin.id);
+  await admitImport(admin.id);
   const dryRun = new URL(req.url).searchParams.get('dryRun') === '1';
   const result = await importServers(await readJson(req, z.unknown()), dryRun);
   if (!dryRun)

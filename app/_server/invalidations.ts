@@ -1,0 +1,22 @@
+import 'server-only';
+import { dropCachedSettings, dropCachedUser } from '@/app/_server/hot-cache';
+import { applyServerConfigs } from '@/app/_server/mcp';
+import { dropProcessState } from '@/lib/process-state';
+import { onInvalidation } from '@/lib/shared/invalidation';
+
+/**
+ * With REDIS_URL: what this instance refreshes when an admin change is made on another one — the same
+ * as the instance that made the change did locally (see each `invalidate…` and syncPool). Startup.
+ */
+export function listenForInvalidations(): void {
+  onInvalidation('settings', () => dropCachedSettings());
+  onInvalidation('users', (id) => {
+    if (typeof id === 'string') dropCachedUser(id);
+  });
+  onInvalidation('providers', () => dropProcessState('providerSpecs'));
+  onInvalidation('tools', () => dropProcessState('toolPolicy'));
+  onInvalidation('auth', () => dropProcessState('auth'));
+  onInvalidation('mcp-servers', () => {
+    applyServerConfigs().catch((err) => console.error('[mcp] could not apply changed server configs', err));
+  });
+}

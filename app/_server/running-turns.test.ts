@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { UIMessageChunk } from 'ai';
+import {
+  beginTurn,
+  isTurnRunning,
+  publishTurn,
+  readTurn,
+  stopTurn,
+  type TurnHandle,
+} from '@/app/_server/running-turns';
+import { resetProcessState } from '@/lib/process-state';
+import { Bus } from '@/lib/shared/bus';
+import { closeSharedRedis, RedisConnections } from '@/lib/shared/redis';
+import { type RedisServer, startRedisServer } from '@/e2e/fixtures/redis-server';
+import { RedisTurnBuffer } from '@/lib/shared/redis-turn-buffer';
+import { eventually } from '@/lib/shared/test-redis';
+import { TurnLeases } from '@/lib/shared/turn-leases';
+
+// This process is instance A (the app's running-turns with REDIS_URL); instance B is built from the
+// same lib/shared classes on its own connections, as another app process would.
+const dir = mkdtempSync(join(tmpdir(), 'running-turns-'));
+const saved = { ...process.env };
+let b: { buffer: RedisTurnBuffer; leases: TurnLeases; stops: string[] };
+
+let server: RedisServer;
+let conns: RedisConnections;
+
+before(async () => {
+  server = await startRedisServer();
+  resetProcessState();
+  Object.assign(process.env, { REDIS_URL: server.url, DATABASE_PATH: join(dir, 'app.db') });
+  conns = new RedisConnections(server.url);
+  const stops: string[] = [];
+  b = {
+    buffer: new RedisTurnBuffer(conns),
+    leases: new TurnLeases(conns, new Bus(conns, 'instance-b'), (id) => stops.push(id)),
+    stops,
+  };
+});
+after(async () => {
+  b.leases.dispose();
+  await closeSharedRedis();
+  await conns.close();
+  await server.stop();
+  resetProcessState();
+  process.env = saved;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A model stream the test writes to; it ends (as the real turn does) when the turn is aborted. */
+function turnStream(turn: TurnHandle) {
+  let controller!: ReadableStreamDefaultController<UIMessageChunk>;
+  const stream = new ReadableStream<UIMessageChunk>({ start: (c) => (controller = c) });
+  turn.signal.addEventListener('abort', () => controller.close());
+  return {
+    stream,
+    write: (chunk: UIMessageChunk) => controller.enqueue(chunk),
+    end: () => controller.close(),
+  };
+}
+
+async function text(stream: ReadableStream<Uint8Array> | null): Promise<string> {
+  assert.ok(stream);
+  const decoder = new TextDecoder();
+  let out = '';
+  for await (const chunk of stream) out += decoder.decode(chunk, { stream: true });
+  return out;
+}
+
+test('a turn begun on A is seen running on B, read there from its start and live, and Stop on B stops it', async () => {
+  const turn = await beginTurn('c1');
+  const model = turnStream(turn);
+  const own = text(publishTurn('c1', turn, model.stream));
+  model.write({ type: 'start' });
+  model.write({ type: 'text-start', id: 't' });
+  assert.equal(await b.leases.isRunning('c1'), true);
+  assert.equal(await b.leases.claim('c1', 'other'), false, 'B cannot start a turn there meanwhile');
+  await eventually(async () => (await b.buffer.read('c1')) !== null);
+  const onB = text(await b.buffer.read('c1'));
+  model.write({ type: 'text-delta', id: 't', delta: 'Hello' });
+  assert.equal(await b.leases.requestStop('c1', 10_000), true);
+  assert.equal(turn.signal.aborted, true, "B's stop aborted A's turn");
+  assert.equal(await isTurnRunning('c1'), false);
+  assert.equal(await b.leases.isRunning('c1'), false, 'the lease is released once the turn ended');
+  const expected =
+    'data: {"type":"start"}\n\ndata: {"type":"text-start","id":"t"}\n\ndata: {"type":"text-delta","id":"t","delta":"Hello"}\n\ndata: [DONE]\n\n';
+  assert.equal(await own, expected);
+  assert.equal(await onB, expected);
+  assert.equal(await text(await readTurn('c1')), expected, 'A reads the ended turn back from Redis');
+});
+
+test('A refuses a turn (409) while B holds the conversation, sees it running, and its Stop reaches B', async () => {
+  assert.equal(await b.leases.claim('c2', 'b-turn'), true);
+  await assert.rejects(beginTurn('c2'), /still being written/);
+  assert.equal(await isTurnRunning('c2'), true);
+  await b.leases.start();
+  const stopping = stopTurn('c2');
+  await eventually(() => b.stops.includes('c2'));
+  await b.leases.release('c2', 'b-turn'); // B stored its answer
+  assert.equal(await stopping, true);
+  const turn = await beginTurn('c2');
+  turn.end();
+});

@@ -1,0 +1,144 @@
+import 'server-only';
+import type { Bus } from '@/lib/shared/bus';
+import { type RedisConnections, redisKey } from '@/lib/shared/redis';
+
+export type TurnLeaseOptions = {
+  /** A lease not renewed for this long expires: a dead instance's turn frees its conversation. */
+  leaseMs: number;
+  /** The owner renews its leases this often while their turns run. */
+  renewMs: number;
+};
+
+const DEFAULTS: TurnLeaseOptions = { leaseMs: 10_000, renewMs: 3_000 };
+
+/** While a stopper waits for "stored", it also looks at the lease this often. */
+const LEASE_POLL_MS = 500;
+
+/** `mcpchat:lease:<conversation>` = `<instance> <turn>`, with a time to live. */
+const leaseKey = (conversationId: string) => redisKey('lease', conversationId);
+
+/** Renews or deletes a lease only while it is still ours (another instance may hold it since). */
+const RENEW =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+const RELEASE =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+
+type Message = { kind: 'stop' | 'stored'; conversationId: string };
+
+/**
+ * Which instance runs each conversation's turn, and Stop across instances. A turn takes a lease on its
+ * conversation (SET NX PX) and renews it while it runs; another instance is refused while the lease
+ * lives, and a dead owner's lease expires within `leaseMs`. Stop from an instance that does not run
+ * the turn publishes a stop request on the `turns` channel; the owner aborts the turn and, once its
+ * answer is stored (the turn ends), releases the lease and publishes "stored", which the stopper waits for.
+ */
+export class TurnLeases {
+  private readonly options: TurnLeaseOptions;
+  private readonly held = new Map<string, { value: string; renew: NodeJS.Timeout }>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private ready?: Promise<unknown>;
+
+  constructor(
+    private readonly redis: RedisConnections,
+    private readonly bus: Bus,
+    /** Aborts this instance's turn of the conversation, if it runs one here. */
+    private readonly abortLocal: (conversationId: string) => void,
+    options: Partial<TurnLeaseOptions> = {},
+  ) {
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  /** Listens for stop requests and "stored" notices; call (and await) before the first claim. */
+  start(): Promise<unknown> {
+    this.ready ??= this.bus.subscribe('turns', (payload) => {
+      const message = payload as Partial<Message> | null;
+      if (typeof message?.conversationId !== 'string') return;
+      if (message.kind === 'stop') this.abortLocal(message.conversationId);
+      else if (message.kind === 'stored') this.notifyStored(message.conversationId);
+    });
+    return this.ready;
+  }
+
+  /** Takes the conversation's lease for this turn; false when another instance holds it. */
+  async claim(conversationId: string, turnId: string): Promise<boolean> {
+    await this.start();
+    const key = leaseKey(conversationId);
+    const value = `${this.bus.instanceId} ${turnId}`;
+    const ok = await this.redis.command.set(key, value, 'PX', this.options.leaseMs, 'NX');
+    if (ok !== 'OK') return false;
+    const renew = setInterval(() => {
+      this.redis.command
+        .eval(RENEW, 1, key, value, this.options.leaseMs)
+        .catch((err: Error) => console.error(`[redis] renewing a turn lease: ${err.message}`));
+    }, this.options.renewMs);
+    renew.unref();
+    const previous = this.held.get(conversationId);
+    if (previous) clearInterval(previous.renew);
+    this.held.set(conversationId, { value, renew });
+    return true;
+  }
+
+  /** The turn has ended (its answer is stored): frees the conversation and tells any waiting stopper. */
+  async release(conversationId: string, turnId: string): Promise<void> {
+    const held = this.held.get(conversationId);
+    const value = `${this.bus.instanceId} ${turnId}`;
+    if (!held || held.value !== value) return;
+    clearInterval(held.renew);
+    this.held.delete(conversationId);
+    await this.redis.command.eval(RELEASE, 1, leaseKey(conversationId), value);
+    await this.bus.publish('turns', { kind: 'stored', conversationId } satisfies Message);
+  }
+
+  /** Whether any instance runs a turn in the conversation now. */
+  async isRunning(conversationId: string): Promise<boolean> {
+    return (await this.redis.command.exists(leaseKey(conversationId))) === 1;
+  }
+
+  /**
+   * Asks the instance running the conversation's turn to stop it, and waits until its answer is stored
+   * (at most `waitMs`); false when no instance runs one.
+   */
+  async requestStop(conversationId: string, waitMs: number): Promise<boolean> {
+    await this.start();
+    if (!(await this.isRunning(conversationId))) return false;
+    let done = () => {};
+    const stored = new Promise<void>((resolve) => (done = resolve));
+    let set = this.waiters.get(conversationId);
+    if (!set) {
+      set = new Set();
+      this.waiters.set(conversationId, set);
+    }
+    set.add(done);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await this.bus.publish('turns', { kind: 'stop', conversationId } satisfies Message);
+      // The turn may have ended between the check and the request: then no "stored" follows. The lease
+      // is also checked now and then, in case the notice is lost (the owner's connection dropped).
+      let polling = true;
+      const leaseGone = (async () => {
+        while (polling && (await this.isRunning(conversationId)))
+          await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
+      })().catch(() => new Promise<void>(() => {})); // Redis unreachable: the notice or the bound decides
+      await Promise.race([
+        stored,
+        leaseGone,
+        new Promise((resolve) => (timer = setTimeout(resolve, waitMs))),
+      ]).finally(() => (polling = false));
+    } finally {
+      clearTimeout(timer);
+      set.delete(done);
+      if (!set.size) this.waiters.delete(conversationId);
+    }
+    return true;
+  }
+
+  /** Shutdown or tests: stop renewing (the leases then expire unless released). */
+  dispose(): void {
+    for (const { renew } of this.held.values()) clearInterval(renew);
+    this.held.clear();
+  }
+
+  private notifyStored(conversationId: string): void {
+    for (const done of this.waiters.get(conversationId) ?? []) done();
+  }
+}
