@@ -88,24 +88,23 @@ const linkedAt = (issuer: string) => {
 };
 
 /** Enabled admins who have signed in with the provider (or linked it), with their emails. */
-function adminsWithSso(issuer: string | undefined): Array<{ id: string; email: string }> {
+async function adminsWithSso(issuer: string | undefined): Promise<Array<{ id: string; email: string }>> {
   if (!issuer) return [];
   return getDb()
     .select({ id: user.id, email: user.email })
     .from(account)
     .innerJoin(user, eq(user.id, account.userId))
-    .where(and(linkedAt(issuer), eq(user.role, 'admin'), eq(user.disabled, false)))
-    .all();
+    .where(and(linkedAt(issuer), eq(user.role, 'admin'), eq(user.disabled, false)));
 }
 
-function userHasSso(userId: string, issuer: string | undefined): boolean {
+async function userHasSso(userId: string, issuer: string | undefined): Promise<boolean> {
   if (!issuer) return false;
-  const row = getDb()
+  const rows = await getDb()
     .select({ id: account.id })
     .from(account)
     .where(and(linkedAt(issuer), eq(account.userId, userId)))
-    .get();
-  return Boolean(row);
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** GET /api/admin/sso: the provider without its secret, and where sign-in stands. */
@@ -126,8 +125,8 @@ export async function ssoOverview(adminId: string) {
     redirectUri: `${getEnv().APP_URL.replace(/\/+$/, '')}${SSO_CALLBACK_PATH}`,
     passwordSignIn: await getSetting(db, 'passwordSignIn'),
     passwordSignInForced: getEnv().FORCE_PASSWORD_SIGN_IN,
-    linked: userHasSso(adminId, plain?.issuer),
-    adminsWithSso: adminsWithSso(plain?.issuer).length,
+    linked: await userHasSso(adminId, plain?.issuer),
+    adminsWithSso: (await adminsWithSso(plain?.issuer)).length,
   };
 }
 
@@ -145,7 +144,7 @@ export async function saveSso(input: SsoConfigInput) {
   const issuer = doc.issuer.replace(/\/+$/, '');
   // While password sign-in is off, the change must leave an admin able to sign in with the provider.
   if (!(await getSetting(db, 'passwordSignIn'))) {
-    const still = adminsWithSso(issuer).filter((a) => domainAllowed(a.email, input.allowedDomains));
+    const still = (await adminsWithSso(issuer)).filter((a) => domainAllowed(a.email, input.allowedDomains));
     if (still.length === 0)
       throw new AppError(
         'conflict',
@@ -196,7 +195,7 @@ export async function assertPasswordSignInCanBeOff(): Promise<void> {
     );
   }
   const { issuer, allowedDomains } = stored.config;
-  if (adminsWithSso(issuer).filter((a) => domainAllowed(a.email, allowedDomains)).length === 0)
+  if ((await adminsWithSso(issuer)).filter((a) => domainAllowed(a.email, allowedDomains)).length === 0)
     throw new AppError(
       'conflict',
       `Password sign-in stays on: no admin has signed in with ${stored.config.name} yet. Link your account first.`,
