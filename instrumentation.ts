@@ -11,22 +11,17 @@ export async function register() {
   // others open the database (theirs finds nothing to do); only it marks cut answers and sweeps files.
   const duties = hasStartupDuties();
   const { databaseReady } = await import('@/db/client');
-  const db = await databaseReady(); // opens and migrates the database
-  if (duties) {
-    const { markUnansweredTurns } = await import('@/db/queries/messages');
-    const lost = await markUnansweredTurns(
-      db,
-      'The server stopped before this answer was finished. Retry to get an answer.',
-    );
-    if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) from before the restart as interrupted`);
-  }
-  const { handleShutdownSignals } = await import('@/app/_server/shutdown');
-  handleShutdownSignals();
-  // With REDIS_URL: hear other instances' stop requests and admin changes from the start.
-  const [{ startRunningTurns }, { listenForInvalidations }] = await Promise.all([
+  await databaseReady(); // opens and migrates the database
+  const [{ markCutTurns, startRunningTurns }, { listenForInvalidations }] = await Promise.all([
     import('@/app/_server/running-turns'),
     import('@/app/_server/invalidations'),
   ]);
+  // Answers cut when a process stopped (with REDIS_URL: only turns no other instance still runs).
+  if (duties) await markCutTurns();
+  const { handleShutdownSignals } = await import('@/app/_server/shutdown');
+  handleShutdownSignals();
+  // With REDIS_URL: hear other instances' stop requests and admin changes from the start, and mark the
+  // turns of an instance that dies while others run on.
   startRunningTurns();
   listenForInvalidations();
   const { startMcp } = await import('@/app/_server/mcp');

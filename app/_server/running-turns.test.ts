@@ -7,11 +7,15 @@ import type { UIMessageChunk } from 'ai';
 import {
   beginTurn,
   isTurnRunning,
+  markCutTurns,
   publishTurn,
   readTurn,
   stopTurn,
   type TurnHandle,
 } from '@/app/_server/running-turns';
+import { getDb } from '@/db/client';
+import { listMessages, saveUserMessage } from '@/db/queries/messages';
+import { user } from '@/db/tables';
 import { resetProcessState } from '@/lib/process-state';
 import { Bus } from '@/lib/shared/bus';
 import { closeSharedRedis, RedisConnections } from '@/lib/shared/redis';
@@ -104,4 +108,38 @@ test('A refuses a turn (409) while B holds the conversation, sees it running, an
   assert.equal(await stopping, true);
   const turn = await beginTurn('c2');
   turn.end();
+});
+
+test('a question whose instance died gets an interrupted answer; one whose turn another instance runs does not', async () => {
+  const db = getDb();
+  await db.insert(user).values({ id: 'u-cut', name: 'u', email: 'cut@example.com' });
+  const ask = (conversationId: string) =>
+    saveUserMessage(db, {
+      conversationId,
+      userId: 'u-cut',
+      title: 't',
+      model: null,
+      isNew: true,
+      modelChanged: false,
+      message: { id: `${conversationId}-q`, role: 'user', parts: [{ type: 'text', text: 'hi' }] },
+    });
+  // B runs a turn in one conversation (its lease lives); another conversation's instance died (no lease).
+  assert.ok(await b.leases.claim('held-by-b', 'turn-b'));
+  await ask('held-by-b');
+  await ask('instance-died');
+  assert.equal(await markCutTurns(), 1);
+  const died = await listMessages(db, 'instance-died');
+  assert.equal(died.at(-1)?.role, 'assistant');
+  assert.equal(died.at(-1)?.metadata?.interrupted, true);
+  assert.deepEqual(
+    (await listMessages(db, 'held-by-b')).map((m) => m.role),
+    ['user'],
+  );
+  // Once B's turn is gone without an answer (its lease released, as when it expires), it is marked too,
+  // but by one instance at a time: the sweep lock is still held for a few seconds.
+  await b.leases.release('held-by-b', 'turn-b');
+  assert.equal(await markCutTurns(), 0);
+  await conns.command.del('mcpchat:sweep');
+  assert.equal(await markCutTurns(), 1);
+  assert.equal((await listMessages(db, 'held-by-b')).at(-1)?.metadata?.interrupted, true);
 });

@@ -1,6 +1,8 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { JsonToSseTransformStream, type UIMessageChunk } from 'ai';
+import { getDb } from '@/db/client';
+import { markUnansweredTurns, unansweredConversations } from '@/db/queries/messages';
 import { MemoryTurnBuffer, type TurnBuffer } from '@/lib/chat/turn-buffer';
 import { AppError } from '@/lib/errors';
 import { processState } from '@/lib/process-state';
@@ -48,7 +50,38 @@ function createState(): State {
 
 /** Startup: with REDIS_URL, listen for other instances' stop requests at once. */
 export function startRunningTurns(): void {
-  state();
+  if (!state().leases) return;
+  const sweep = setInterval(() => {
+    markCutTurns().catch((err) => console.error('[chat] could not look for cut turns', err));
+  }, SWEEP_MS);
+  sweep.unref();
+}
+
+const CUT_REASON = 'The server stopped before this answer was finished. Retry to get an answer.';
+/** With other instances: how often one of them looks for turns an instance that died left unanswered. */
+const SWEEP_MS = 5_000;
+
+/**
+ * Questions whose turn runs nowhere any more (the process running it stopped: a crash, kill -9) get an
+ * answer marked interrupted, so the UI shows what happened and offers Retry. One process: at start, all
+ * of them. With REDIS_URL: only conversations on which no instance holds a turn lease, one instance at a
+ * time (a sweep lock), at start and every SWEEP_MS; a turn takes its lease before its question is stored
+ * and gives it up after its answer is, so a running turn is never marked. Returns how many were marked.
+ */
+export async function markCutTurns(): Promise<number> {
+  const db = getDb();
+  const { leases, turns } = state();
+  if (!leases) return markUnansweredTurns(db, CUT_REASON);
+  if (!(await leases.takeSweep(SWEEP_MS))) return 0;
+  const candidates = (await unansweredConversations(db)).filter((id) => !turns.has(id));
+  const running = await leases.runningOf(candidates);
+  const lost = await markUnansweredTurns(
+    db,
+    CUT_REASON,
+    candidates.filter((id) => !running.has(id)),
+  );
+  if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) of a stopped instance as interrupted`);
+  return lost;
 }
 
 export type TurnHandle = { turnId: string; signal: AbortSignal; end: () => void };

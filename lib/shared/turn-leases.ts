@@ -89,6 +89,18 @@ export class TurnLeases {
     await this.bus.publish('turns', { kind: 'stored', conversationId } satisfies Message);
   }
 
+  /** Of these conversations, the ones whose turn some instance runs now (one round trip). */
+  async runningOf(conversationIds: readonly string[]): Promise<Set<string>> {
+    if (!conversationIds.length) return new Set();
+    const held = await this.redis.command.mget(...conversationIds.map(leaseKey));
+    return new Set(conversationIds.filter((_, i) => held[i] !== null));
+  }
+
+  /** One instance at a time may look for turns cut by a dead instance: true for the one that may now. */
+  async takeSweep(ms: number): Promise<boolean> {
+    return (await this.redis.command.set(redisKey('sweep'), this.bus.instanceId, 'PX', ms, 'NX')) === 'OK';
+  }
+
   /** Whether any instance runs a turn in the conversation now. */
   async isRunning(conversationId: string): Promise<boolean> {
     return (await this.redis.command.exists(leaseKey(conversationId))) === 1;
