@@ -28,7 +28,13 @@ export default defineConfig({
   // admin belong to one spec each (e2e/accounts.ts).
   projects: [
     { name: 'setup', testMatch: 'first-admin.setup.ts' },
-    { name: 'e2e', testMatch: '**/*.spec.ts', dependencies: ['setup'] },
+    {
+      name: 'e2e',
+      testMatch: '**/*.spec.ts',
+      // The multi-instance spec starts its own Postgres, Redis and instances: once per `npm test` is enough.
+      testIgnore: onPostgres ? ['**/48-multi-instance.spec.ts'] : [],
+      dependencies: ['setup'],
+    },
   ],
   workers: 1,
   fullyParallel: false,

@@ -1,0 +1,266 @@
+// Issue 19 / SPEC §7.5: two app instances on one Postgres and one Redis (real servers started here, on
+// free loopback ports), and nginx in front of them with the balancer setting of docs/nginx.conf. A turn
+// started on A is read and stopped from B; an admin change on A holds on B at once; a rate limit counts
+// both; a user's per-user MCP server keeps one process behind the sticky balancer; killing an instance
+// mid-turn loses no stored question and its answer ends up marked interrupted.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type APIRequestContext, expect, request, test } from '@playwright/test';
+import { FAKE_MODEL_URL } from '../playwright.config';
+import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
+import { freePort, type Nginx, startNginx } from './fixtures/nginx';
+import { type PostgresServer, startPostgres } from './fixtures/postgres-server';
+import { type RedisServer, startRedisServer } from './fixtures/redis-server';
+import { streamChunks } from './helpers';
+
+test.describe.configure({ mode: 'serial' });
+
+const DATA = 'data/e2e-multi';
+const ADMIN = { name: 'Multi Admin', email: 'admin-s48@example.com', password: 'admin-password-48' };
+const newId = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+
+type Instance = { name: string; url: string; port: number; proc: ChildProcess; log: string[] };
+let pg: PostgresServer;
+let redis: RedisServer;
+let lb: Nginx;
+let a: Instance;
+let b: Instance;
+/** The URL every instance calls its own (APP_URL): the balancer's. Requests name it as their Origin. */
+let appUrl = '';
+let admin: APIRequestContext;
+
+function startInstance(name: string, port: number, env: Record<string, string>): Instance {
+  const proc = spawn(
+    resolve('node_modules/.bin/node'),
+    [...SERVER_NODE_FLAGS, 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const log: string[] = [];
+  for (const stream of [proc.stdout, proc.stderr]) stream?.on('data', (d) => log.push(String(d)));
+  return { name, url: `http://127.0.0.1:${port}`, port, proc, log };
+}
+
+async function ready(instance: Instance): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        if (instance.proc.exitCode !== null)
+          throw new Error(`${instance.name} exited: ${instance.log.join('')}`);
+        return fetch(`${instance.url}/api/ready`).then(
+          (r) => r.status,
+          () => 0,
+        );
+      },
+      { timeout: 90_000, intervals: [250] },
+    )
+    .toBe(200);
+}
+
+/** An API client signed in as `account` (cookies are per host, so one session reaches A, B and the balancer). */
+async function signedIn(account: typeof ADMIN, base: string): Promise<APIRequestContext> {
+  const ctx = await request.newContext({ baseURL: base, extraHTTPHeaders: { origin: appUrl } });
+  const res = await ctx.post('/api/auth/sign-in/email', {
+    data: { email: account.email, password: account.password },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return ctx;
+}
+
+const chatBody = (id: string, text: string) => ({
+  id,
+  message: { id: newId('q'), role: 'user', parts: [{ type: 'text', text }] },
+});
+
+/** A chat turn's SSE, read as it streams (Node's fetch: Playwright's request reads whole bodies). */
+async function streamTurn(ctx: APIRequestContext, url: string, init: RequestInit = {}): Promise<string> {
+  const cookie = (await ctx.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const res = await fetch(url, {
+    ...init,
+    headers: { cookie, origin: appUrl, 'content-type': 'application/json', ...(init.headers ?? {}) },
+  });
+  return res.status === 200 ? res.text() : `HTTP ${res.status}`;
+}
+
+const running = async (ctx: APIRequestContext, base: string, id: string) =>
+  ((await (await ctx.get(`${base}/api/conversations/${id}`)).json()) as { running?: boolean }).running;
+
+const textOf = (sse: string) =>
+  streamChunks(sse)
+    .filter((c) => c.type === 'text-delta')
+    .map((c) => c.delta)
+    .join('');
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  [pg, redis] = await Promise.all([startPostgres(), startRedisServer()]);
+  const [portA, portB] = [await freePort(), await freePort()];
+  lb = await startNginx([portA, portB]);
+  appUrl = lb.url;
+  rmSync(DATA, { recursive: true, force: true });
+  mkdirSync(DATA, { recursive: true });
+  // What every instance shares: the database, Redis, the keys (set, not generated per instance) and the data folder.
+  const env = {
+    DATABASE_URL: pg.url,
+    REDIS_URL: redis.url,
+    DATABASE_PATH: `${DATA}/app.db`,
+    AUTH_SECRET: randomBytes(32).toString('base64url'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    APP_URL: appUrl,
+    OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
+    OPENAI_API_KEY: 'sk-test-multi',
+    CHAT_MODEL: 'fake-model',
+    MCP_SERVERS_FILE: '',
+  };
+  a = startInstance('A', portA, env);
+  b = startInstance('B', portB, env);
+  await Promise.all([ready(a), ready(b)]);
+  // The first account, made on A, is the admin.
+  const signUp = await request.newContext({ baseURL: a.url, extraHTTPHeaders: { origin: appUrl } });
+  expect((await signUp.post('/api/auth/sign-up/email', { data: ADMIN })).status()).toBe(200);
+  await signUp.dispose();
+  admin = await signedIn(ADMIN, a.url);
+  expect((await admin.patch('/api/admin/settings', { data: { chatRequestsPerMinute: 1000 } })).status()).toBe(
+    200,
+  );
+});
+
+test.afterAll(async () => {
+  await admin?.dispose();
+  for (const instance of [a, b]) instance?.proc.kill('SIGKILL');
+  await Promise.all([lb?.stop(), redis?.stop(), pg?.stop()]);
+  rmSync(DATA, { recursive: true, force: true });
+});
+
+test('a turn started on A is read on B from its start and live; Stop on B stops it, and the answer is stored interrupted', async () => {
+  const id = newId('s48-turn');
+  const own = streamTurn(admin, `${a.url}/api/chat`, {
+    method: 'POST',
+    body: JSON.stringify(chatBody(id, 'Two instances [[words:300]] [[slow:30]]')),
+  });
+  await expect.poll(() => running(admin, b.url, id)).toBe(true);
+  // A second turn in the same conversation is refused on B too (A holds it).
+  expect((await admin.post(`${b.url}/api/chat`, { data: chatBody(id, 'me too') })).status()).toBe(409);
+  const replay = streamTurn(admin, `${b.url}/api/chat/${id}/stream`);
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect(await (await admin.post(`${b.url}/api/chat/${id}/stop`)).json()).toEqual({ stopped: true });
+  const [mine, theirs] = await Promise.all([own, replay]);
+  expect(textOf(theirs).length).toBeGreaterThan(0);
+  expect(textOf(theirs)).toBe(textOf(mine));
+  expect(textOf(mine).split(' ').length).toBeLessThan(300);
+  const stored = (await (await admin.get(`${b.url}/api/conversations/${id}`)).json()) as {
+    running: boolean;
+    messages: Array<{ role: string; metadata?: { interrupted?: boolean } }>;
+  };
+  expect(stored.running).toBe(false);
+  expect(stored.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+  expect(stored.messages[1]?.metadata?.interrupted).toBe(true);
+});
+
+test('an admin change on A holds on B at once: a demoted admin is refused there, and a lowered chat rate counts both instances', async () => {
+  const user = { name: 'Rate S48', email: 'rate-s48@example.com', password: 'rate-password-48' };
+  expect((await admin.post(`${a.url}/api/admin/users`, { data: { ...user, role: 'admin' } })).status()).toBe(
+    201,
+  );
+  const users = (await (await admin.get(`${a.url}/api/admin/users`)).json()).items as Array<{
+    id: string;
+    email: string;
+  }>;
+  const userId = users.find((u) => u.email === user.email)?.id;
+  const ctx = await signedIn(user, b.url);
+  try {
+    // B has read (and cached) the user, an admin; the admin lowers the rate on A.
+    expect((await ctx.get(`${b.url}/api/admin/users`)).status()).toBe(200);
+    expect(
+      (await admin.patch(`${a.url}/api/admin/settings`, { data: { chatRequestsPerMinute: 4 } })).status(),
+    ).toBe(200);
+    const statuses: number[] = [];
+    for (const base of [a.url, b.url, a.url, b.url, a.url, b.url])
+      statuses.push(
+        (await ctx.post(`${base}/api/chat`, { data: chatBody(newId('s48-rate'), 'hi') })).status(),
+      );
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    // Demoted on A (the session lives on): B refuses the very next admin request, though it had the user cached.
+    expect(
+      (await admin.patch(`${a.url}/api/admin/users/${userId}`, { data: { role: 'user' } })).status(),
+    ).toBe(200);
+    expect((await ctx.get(`${b.url}/api/admin/users`)).status()).toBe(403);
+    expect((await ctx.get(`${b.url}/api/conversations`)).status()).toBe(200);
+  } finally {
+    await admin.patch(`${a.url}/api/admin/settings`, { data: { chatRequestsPerMinute: 1000 } });
+    await ctx.dispose();
+  }
+});
+
+test("behind the sticky balancer a user's per-user MCP server is one process whichever request it is; straight to each instance it is two", async () => {
+  const created = await admin.post(`${a.url}/api/mcp/servers`, {
+    data: {
+      name: 's48mem',
+      transport: 'stdio',
+      command: 'node',
+      args: [resolve('e2e/fixtures/test-mcp-server.mjs'), 'stdio'],
+      env: { TEST_MCP_ATTACK_TOOLS: '1' },
+      scope: 'user',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const user = { name: 'Mem S48', email: 'mem-s48@example.com', password: 'mem-password-48' };
+  expect((await admin.post(`${a.url}/api/admin/users`, { data: { ...user, role: 'user' } })).status()).toBe(
+    201,
+  );
+  const viaLb = await signedIn(user, lb.url);
+  const pidVia = async (base: string) => {
+    const res = await viaLb.post(`${base}/api/chat`, {
+      data: chatBody(newId('s48-mem'), '[[tool:s48mem__process_info:{}]]'),
+    });
+    expect(res.status()).toBe(200);
+    const output = streamChunks(await res.text()).find((c) => c.type === 'tool-output-available')?.output as
+      | { content: Array<{ text: string }> }
+      | undefined;
+    return (JSON.parse(output?.content[0]?.text ?? '{}') as { pid?: number }).pid;
+  };
+  try {
+    const pids = [];
+    for (let i = 0; i < 6; i++) pids.push(await pidVia(lb.url));
+    expect(pids[0]).toBeGreaterThan(0);
+    expect(new Set(pids).size).toBe(1);
+    // Without the balancer's stickiness the user's requests reach two processes with two states.
+    const direct = [await pidVia(a.url), await pidVia(b.url)];
+    expect(direct[0]).not.toBe(direct[1]);
+    expect(direct).toContain(pids[0]);
+  } finally {
+    await viaLb.dispose();
+  }
+});
+
+test('killing A mid-turn loses no stored question; B marks the answer interrupted once A is gone', async () => {
+  test.setTimeout(60_000);
+  const id = newId('s48-kill');
+  const own = streamTurn(admin, `${a.url}/api/chat`, {
+    method: 'POST',
+    body: JSON.stringify(chatBody(id, 'Cut short [[words:400]] [[slow:50]]')),
+  }).catch(() => 'cut');
+  await expect.poll(() => running(admin, b.url, id)).toBe(true);
+  a.proc.kill('SIGKILL');
+  await own;
+  await expect
+    .poll(
+      async () => {
+        const c = (await (await admin.get(`${b.url}/api/conversations/${id}`)).json()) as {
+          messages: Array<{
+            role: string;
+            parts: Array<{ text?: string }>;
+            metadata?: { interrupted?: boolean };
+          }>;
+        };
+        return c.messages.map((m) => `${m.role}${m.metadata?.interrupted ? ' (interrupted)' : ''}`);
+      },
+      { timeout: 40_000, intervals: [1_000] },
+    )
+    .toEqual(['user', 'assistant (interrupted)']);
+  // B serves the conversation on: the question is there, and a new turn runs.
+  const next = await admin.post(`${b.url}/api/chat`, { data: chatBody(id, 'again') });
+  expect(next.status()).toBe(200);
+  expect(textOf(await next.text())).toContain('again');
+});
