@@ -147,11 +147,16 @@ test('create an assistant, start "New chat with …": its instructions are the s
   await expect(dialog.getByRole('textbox', { name: 'Instructions' })).toHaveValue(edited);
   await page.keyboard.press('Escape');
 
-  // On a phone the header's actions and the assistants page still fit.
+  // On a phone the header's actions (in its "More actions" menu) and the assistants page still fit.
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.locator('header').getByRole('button', { name: 'Instructions' })).toBeInViewport();
-  await expect(page.locator('header').getByRole('button', { name: 'Share' })).toBeInViewport();
-  await expect(page.locator('header').getByText('Export', { exact: true })).toBeInViewport();
+  const more = page.locator('header').getByRole('button', { name: 'More actions' });
+  await expect(more).toBeInViewport();
+  await more.click();
+  const menu = page.getByRole('menu');
+  for (const name of ['Instructions', 'Share', 'Markdown', 'JSON']) {
+    await expect(menu.getByRole('menuitem', { name })).toBeInViewport();
+  }
+  await page.keyboard.press('Escape');
 
   // Edit and delete from the list.
   await page.goto('/assistants');

@@ -12,7 +12,8 @@ import {
 } from './helpers';
 
 // Issue 18 (components and layout): the Tools and Usage popovers (Radix Popover), tooltips on icon-only
-// buttons (Radix Tooltip), and the users list's actions menu and cards, at a phone's width too.
+// buttons (Radix Tooltip), the users list's actions menu and cards, the chat header's "More actions" menu
+// on a phone, and the servers table's dialogs giving the focus back to their row's actions button.
 
 const PIA = specUser('s47', 'Pia Popover');
 const PHONE = { width: 390, height: 760 };
@@ -85,7 +86,7 @@ test('Usage popover: the totals, inside the screen at a phone width; Escape give
 
   await button.click();
   await expect(usage).toBeVisible();
-  // A click outside (on the answer's text; the header's title has no room left at this width) closes it.
+  // A click outside (on the answer's text) closes it.
   await assistantMessages(page).last().getByText('one two').click();
   await expect(usage).toBeHidden();
 });
@@ -178,4 +179,89 @@ test('users list at a phone width: one card per user with an actions menu, nothi
 
   // The signed-in admin's own row has no actions.
   await expect(page.locator(`[data-user="${ADMIN.email}"]`).getByRole('button')).toHaveCount(0);
+});
+
+test('chat header on a phone: the title keeps its room; "More actions" reaches Instructions, Share and Export', async ({
+  page,
+}) => {
+  await signIn(page, PIA);
+  await page.goto('/');
+  await send(page, 'Header room [[say:five six]]');
+  await expect(page).toHaveURL(/\/c\//);
+  await expect(assistantMessages(page).last()).toContainText('five six');
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
+  const header = page.locator('header');
+  const title = header.locator('h1');
+  const more = header.getByRole('button', { name: 'More actions', exact: true });
+
+  // Wide: the buttons as they were, no overflow menu.
+  await expect(header.getByRole('button', { name: 'Instructions', exact: true })).toBeVisible();
+  await expect(header.getByRole('button', { name: 'Share', exact: true })).toBeVisible();
+  await expect(header.getByRole('button', { name: 'Export', exact: true })).toBeVisible();
+  await expect(more).toBeHidden();
+
+  await page.setViewportSize(PHONE);
+  await expect(more).toBeVisible();
+  await expect(header.getByRole('button', { name: 'Share', exact: true })).toBeHidden();
+  await expect(header.getByRole('button', { name: 'Usage', exact: true })).toBeVisible();
+  await expect(title).toHaveText(/\S/);
+  await expect(title).toBeVisible();
+  // Readable: most of the header's width, not squeezed to nothing by the buttons.
+  const box = await title.boundingBox();
+  expect(box?.width ?? 0).toBeGreaterThan(PHONE.width / 3);
+  await expectInsideViewport(page, more);
+
+  await more.click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem')).toHaveText(['Instructions', 'Share', 'Markdown', 'JSON']);
+  await expectInsideViewport(page, menu);
+  const id = conversationIdFromUrl(page);
+  await expect(menu.getByRole('menuitem', { name: 'JSON' })).toHaveAttribute(
+    'href',
+    `/api/conversations/${id}/export?format=json`,
+  );
+  await menu.getByRole('menuitem', { name: 'Share', exact: true }).click();
+  const share = page.getByRole('dialog', { name: 'Share conversation' });
+  await expect(share).toBeVisible();
+  await expect(menu).toBeHidden();
+  await expectInsideViewport(page, share);
+  await page.keyboard.press('Escape');
+  await expect(share).toBeHidden();
+  // The menu item is gone: the focus goes back to the menu's button.
+  await expect(more).toBeFocused();
+
+  // Keyboard: Enter opens the menu, arrows move, Enter opens Instructions.
+  await page.keyboard.press('Enter');
+  await expect(menu.getByRole('menuitem', { name: 'Instructions' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  const instructions = page.getByRole('dialog', { name: 'Conversation instructions' });
+  await expect(instructions).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(instructions).toBeHidden();
+  await expect(more).toBeFocused();
+});
+
+test("servers table: the Edit and Delete dialogs give the focus back to the row's actions button", async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/mcp');
+  const actions = page.getByRole('button', { name: 'Actions for tests', exact: true });
+  await expect(actions).toBeVisible();
+
+  await chooseRowAction(page, 'tests', 'Edit');
+  const edit = page.getByRole('dialog', { name: 'Edit server tests' });
+  await expect(edit).toBeVisible();
+  await expect(edit.locator(':focus')).toHaveCount(1);
+  await page.keyboard.press('Escape');
+  await expect(edit).toBeHidden();
+  await expect(actions).toBeFocused();
+
+  await chooseRowAction(page, 'tests', 'Delete');
+  const confirm = page.getByRole('dialog', { name: 'Delete server', exact: true });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(confirm).toBeHidden();
+  await expect(actions).toBeFocused();
+  await expect(page.locator('[data-server-row="tests"]')).toBeVisible();
 });

@@ -1,8 +1,10 @@
 'use client';
 
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu';
+import { Ellipsis } from 'lucide-react';
 import { useTranslations } from 'next-intl';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { Tooltip } from '@/app/_components/tooltip';
 import { ConversationUsage } from './conversation-usage';
 
 /** Loaded when first opened, not with the page. */
@@ -23,10 +25,17 @@ type Props = {
 
 const ITEM =
   'block cursor-pointer rounded px-2 py-1.5 text-sm outline-none data-[highlighted]:bg-zinc-100 dark:data-[highlighted]:bg-zinc-800';
+const BUTTON =
+  'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 data-[state=open]:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800 dark:data-[state=open]:bg-zinc-800';
+const MENU =
+  'z-30 min-w-36 rounded-md border border-zinc-200 bg-white p-1 text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100';
 
 /**
  * The bar over the messages: the title and the conversation's assistant, and for a saved conversation
- * "Usage", "Instructions", "Share" and "Export" (a Radix dropdown menu of the two download links).
+ * "Usage", "Instructions", "Share" and "Export" (a Radix dropdown menu of the two download links). On a
+ * phone-wide screen (below `sm`) Instructions, Share and Export move into one "More actions" menu, so the
+ * title keeps its room; only one of the two sets is displayed (the other is display:none, out of the
+ * accessibility tree).
  */
 export function ChatHeader({
   conversationId,
@@ -41,6 +50,26 @@ export function ChatHeader({
   const [sharing, setSharing] = useState(false);
   const [editingInstructions, setEditingInstructions] = useState(false);
   const base = conversationId ? `/api/conversations/${encodeURIComponent(conversationId)}/export` : '';
+  const more = useRef<HTMLButtonElement>(null);
+  /** A dialog was opened from the "More actions" menu, whose item is gone when it closes. */
+  const [fromMenu, setFromMenu] = useState(false);
+  /** An item of "More actions" was chosen: its dialog keeps the focus as the menu closes. */
+  const chose = useRef(false);
+  const returnFocus = fromMenu ? () => more.current : undefined;
+  const exportLinks = (
+    <>
+      <DropdownMenu.Item asChild className={ITEM}>
+        <a href={`${base}?format=md`} download>
+          {th('markdown')}
+        </a>
+      </DropdownMenu.Item>
+      <DropdownMenu.Item asChild className={ITEM}>
+        <a href={`${base}?format=json`} download>
+          {th('json')}
+        </a>
+      </DropdownMenu.Item>
+    </>
+  );
 
   return (
     <header className="flex h-11 shrink-0 items-center gap-2 border-b border-zinc-200 pl-12 pr-3 md:pl-4 dark:border-zinc-800">
@@ -58,41 +87,87 @@ export function ChatHeader({
       {conversationId && (
         <>
           <ConversationUsage conversationId={conversationId} />
-          <button
-            type="button"
-            onClick={() => setEditingInstructions(true)}
-            className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
+          <div className="hidden items-center gap-2 sm:flex">
+            <button
+              type="button"
+              onClick={() => {
+                setFromMenu(false);
+                setEditingInstructions(true);
+              }}
+              className={BUTTON}
+            >
+              {ti('button')}
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                setFromMenu(false);
+                setSharing(true);
+              }}
+              className={BUTTON}
+            >
+              {th('share')}
+            </button>
+            <DropdownMenu.Root>
+              <DropdownMenu.Trigger className={BUTTON}>{th('export')}</DropdownMenu.Trigger>
+              <DropdownMenu.Portal>
+                <DropdownMenu.Content align="end" sideOffset={4} collisionPadding={8} className={MENU}>
+                  {exportLinks}
+                </DropdownMenu.Content>
+              </DropdownMenu.Portal>
+            </DropdownMenu.Root>
+          </div>
+          <DropdownMenu.Root
+            onOpenChange={(open) => {
+              if (open) chose.current = false;
+            }}
           >
-            {ti('button')}
-          </button>
-          <button
-            type="button"
-            onClick={() => setSharing(true)}
-            className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800"
-          >
-            {th('share')}
-          </button>
-          <DropdownMenu.Root>
-            <DropdownMenu.Trigger className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 data-[state=open]:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800 dark:data-[state=open]:bg-zinc-800">
-              {th('export')}
-            </DropdownMenu.Trigger>
+            <Tooltip label={th('more')}>
+              <DropdownMenu.Trigger
+                ref={more}
+                aria-label={th('more')}
+                className="inline-flex shrink-0 items-center rounded-md border border-zinc-300 px-2 py-1.5 hover:bg-zinc-100 data-[state=open]:bg-zinc-100 sm:hidden dark:border-zinc-700 dark:hover:bg-zinc-800 dark:data-[state=open]:bg-zinc-800"
+              >
+                <Ellipsis aria-hidden className="size-4" />
+              </DropdownMenu.Trigger>
+            </Tooltip>
             <DropdownMenu.Portal>
               <DropdownMenu.Content
                 align="end"
                 sideOffset={4}
                 collisionPadding={8}
-                className="z-30 min-w-36 rounded-md border border-zinc-200 bg-white p-1 text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+                onCloseAutoFocus={(e) => {
+                  if (chose.current) e.preventDefault();
+                }}
+                className={MENU}
               >
-                <DropdownMenu.Item asChild className={ITEM}>
-                  <a href={`${base}?format=md`} download>
-                    {th('markdown')}
-                  </a>
+                <DropdownMenu.Item
+                  className={ITEM}
+                  onSelect={() => {
+                    chose.current = true;
+                    setFromMenu(true);
+                    setEditingInstructions(true);
+                  }}
+                >
+                  {ti('button')}
                 </DropdownMenu.Item>
-                <DropdownMenu.Item asChild className={ITEM}>
-                  <a href={`${base}?format=json`} download>
-                    {th('json')}
-                  </a>
+                <DropdownMenu.Item
+                  className={ITEM}
+                  onSelect={() => {
+                    chose.current = true;
+                    setFromMenu(true);
+                    setSharing(true);
+                  }}
+                >
+                  {th('share')}
                 </DropdownMenu.Item>
+                <DropdownMenu.Separator className="my-1 h-px bg-zinc-200 dark:bg-zinc-700" />
+                <DropdownMenu.Group aria-label={th('export')}>
+                  <DropdownMenu.Label aria-hidden className="px-2 py-1 text-xs text-zinc-500">
+                    {th('export')}
+                  </DropdownMenu.Label>
+                  {exportLinks}
+                </DropdownMenu.Group>
               </DropdownMenu.Content>
             </DropdownMenu.Portal>
           </DropdownMenu.Root>
@@ -103,12 +178,17 @@ export function ChatHeader({
                 instructions={instructions}
                 onSaved={(value) => onInstructionsSaved?.(value)}
                 onClose={() => setEditingInstructions(false)}
+                returnFocus={returnFocus}
               />
             </Suspense>
           )}
           {sharing && (
             <Suspense fallback={null}>
-              <ShareDialog conversationId={conversationId} onClose={() => setSharing(false)} />
+              <ShareDialog
+                conversationId={conversationId}
+                onClose={() => setSharing(false)}
+                returnFocus={returnFocus}
+              />
             </Suspense>
           )}
         </>

@@ -9,13 +9,15 @@ type Props = {
   confirmLabel: string;
   onConfirm: () => void;
   onCancel: () => void;
+  /** Where focus goes when it closes, when not where it was on opening (see Modal). */
+  returnFocus?: () => HTMLElement | null | undefined;
 };
 
 /** A modal confirm (focus trap, Escape or a click outside cancels). */
-export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel }: Props) {
+export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel, returnFocus }: Props) {
   const t = useTranslations('common');
   return (
-    <Modal title={title} onClose={onCancel}>
+    <Modal title={title} onClose={onCancel} returnFocus={returnFocus}>
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{body}</p>
       <div className="mt-5 flex justify-end gap-2">
         <button

@@ -11,10 +11,12 @@ type Props = {
   instructions: string;
   onSaved: (instructions: string) => void;
   onClose: () => void;
+  /** Where focus goes when it closes, when not where it was on opening (see Modal). */
+  returnFocus?: () => HTMLElement | null | undefined;
 };
 
 /** A conversation's own instructions (the system message of its next answers), edited from the header. */
-export function InstructionsDialog({ conversationId, instructions, onSaved, onClose }: Props) {
+export function InstructionsDialog({ conversationId, instructions, onSaved, onClose, returnFocus }: Props) {
   const t = useTranslations('instructions');
   const id = useId();
   const [value, setValue] = useState(instructions);
@@ -46,6 +48,7 @@ export function InstructionsDialog({ conversationId, instructions, onSaved, onCl
     <Modal
       title={t('title')}
       onClose={onClose}
+      returnFocus={returnFocus}
       closeOnOutsideClick={false}
       className="w-[min(34rem,94vw)] p-5"
     >

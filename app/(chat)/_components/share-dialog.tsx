@@ -6,7 +6,12 @@ import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
 import { Modal, ModalClose } from '@/app/_components/modal';
 
-type Props = { conversationId: string; onClose: () => void };
+type Props = {
+  conversationId: string;
+  onClose: () => void;
+  /** Where focus goes when it closes, when not where it was on opening (see Modal). */
+  returnFocus?: () => HTMLElement | null | undefined;
+};
 type Created = { token: string; url: string };
 
 async function errorMessage(res: Response, fallback: string): Promise<string> {
@@ -18,7 +23,7 @@ const BUTTON =
   'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 /** Creates a public, read-only snapshot link of a conversation; copy or revoke it right away. */
-export function ShareDialog({ conversationId, onClose }: Props) {
+export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
   const linkRef = useRef<HTMLInputElement>(null);
   const [includeToolDetails, setIncludeToolDetails] = useState(false);
   const [includeOwnerName, setIncludeOwnerName] = useState(false);
@@ -81,7 +86,12 @@ export function ShareDialog({ conversationId, onClose }: Props) {
   }
 
   return (
-    <Modal title={ts('title')} onClose={onClose} className="w-[min(30rem,92vw)] p-5">
+    <Modal
+      title={ts('title')}
+      onClose={onClose}
+      returnFocus={returnFocus}
+      className="w-[min(30rem,92vw)] p-5"
+    >
       <ModalClose
         type="button"
         aria-label={tc('close')}

@@ -1,6 +1,7 @@
 'use client';
 
 import { ChevronDown, ChevronRight } from 'lucide-react';
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { ServerConnect } from './server-connect';
@@ -26,6 +27,7 @@ type Props = {
 
 /** One MCP server in the Tools menu: a checkbox, and its tools as checkboxes once expanded. */
 export function ToolServerRow({ server, catalog, settings, onChange, onReload }: Props) {
+  const tm = useTranslations('toolMenu');
   const [expanded, setExpanded] = useState(false);
   const box = useRef<HTMLInputElement>(null);
   const available = isAvailable(server);
@@ -59,7 +61,7 @@ export function ToolServerRow({ server, catalog, settings, onChange, onReload }:
             <button
               type="button"
               aria-expanded={expanded}
-              aria-label={`${expanded ? 'Hide' : 'Show'} tools of ${server.name}`}
+              aria-label={tm(expanded ? 'hideTools' : 'showTools', { name: server.name })}
               onClick={() => setExpanded((x) => !x)}
               disabled={!server.tools.length}
               className="shrink-0 rounded px-1.5 text-xs text-zinc-500 hover:bg-zinc-100 disabled:opacity-40 dark:hover:bg-zinc-800"

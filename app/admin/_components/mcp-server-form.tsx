@@ -25,7 +25,13 @@ import {
 } from './mcp-server-draft';
 import { type TestResult, TestResultPanel } from './mcp-test-result';
 
-type Props = { server: (McpServerConfig & { id: string }) | null; onSaved: () => void; onClose: () => void };
+type Props = {
+  server: (McpServerConfig & { id: string }) | null;
+  onSaved: () => void;
+  onClose: () => void;
+  /** Where focus goes when it closes (the row's actions button, when opened from its menu). */
+  returnFocus?: () => HTMLElement | null | undefined;
+};
 
 /** Protocol names: the same in every language. */
 const TRANSPORTS: Transport[] = ['stdio', 'http', 'sse', 'builtin'];
@@ -33,7 +39,7 @@ const BUTTON =
   'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 /** Add or edit an MCP server in a modal dialog: fields per transport, command preview, test connection, save. */
-export function McpServerForm({ server, onSaved, onClose }: Props) {
+export function McpServerForm({ server, onSaved, onClose, returnFocus }: Props) {
   const t = useTranslations('admin.mcpForm');
   const formRef = useRef<HTMLFormElement>(null);
   const base = useId();
@@ -142,6 +148,7 @@ export function McpServerForm({ server, onSaved, onClose }: Props) {
     <Modal
       title={server ? t('editTitle', { name: server.name }) : t('addTitle')}
       onClose={onClose}
+      returnFocus={returnFocus}
       closeOnOutsideClick={false}
       className="max-h-[calc(100dvh-1rem)] w-[40rem] max-w-[calc(100vw-1rem)] p-4 sm:p-5"
     >

@@ -40,6 +40,14 @@ const COLUMNS = [
   'actions',
 ] as const;
 
+/** The "Actions for <name>" button of a server's row (where focus goes back after its Edit or Delete dialog). */
+function actionsButton(name: string): HTMLElement | null {
+  for (const row of document.querySelectorAll<HTMLElement>('[data-server-row]')) {
+    if (row.dataset.serverRow === name) return row.querySelector<HTMLElement>('button[aria-haspopup="menu"]');
+  }
+  return null;
+}
+
 type RowProps = {
   server: ServerView;
   busy: boolean;
@@ -262,6 +270,7 @@ export function McpServersAdmin() {
             void load();
           }}
           onClose={() => setEditing(null)}
+          returnFocus={editing === 'new' ? undefined : () => actionsButton(editing.name)}
         />
       )}
       {deleting && (
@@ -270,6 +279,7 @@ export function McpServersAdmin() {
           body={t('deleteBody', { name: deleting.name })}
           confirmLabel={t('delete')}
           onCancel={() => setDeleting(null)}
+          returnFocus={() => actionsButton(deleting.name)}
           onConfirm={() => {
             setDeleting(null);
             void act(deleting, { method: 'DELETE' });
