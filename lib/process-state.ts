@@ -85,8 +85,8 @@ export type ProcessState = {
   appApprovals: Owned<'appApprovals'>;
   /** app/_server/shutdown.ts: set once SIGTERM / SIGINT arrives; GET /api/ready answers 503 from then on. */
   shutdown: { draining: boolean };
-  /** app/_server/readiness.ts: the shared store's ping (given by its owner) and the checks now failing (logged once). */
-  readiness: { redisPing?: () => Promise<unknown>; failing: Set<string> };
+  /** app/_server/readiness.ts: the checks now failing (logged once). */
+  readiness: { failing: Set<string> };
   /** lib/shared/redis.ts: the Redis connections when REDIS_URL is set; one set per process, closed at shutdown. */
   redis: RedisConnections;
   /** lib/shared/bus.ts: this instance's publish/subscribe bus over Redis (one subscriber connection). */

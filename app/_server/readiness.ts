@@ -4,6 +4,7 @@ import { isDraining } from '@/app/_server/shutdown';
 import { databaseReady } from '@/db/client';
 import { rawRows } from '@/db/run';
 import { processState } from '@/lib/process-state';
+import { hasSharedStore, sharedRedis } from '@/lib/shared/redis';
 
 /** One check's outcome; never an error's text (it could carry a host name or a password from a URL). */
 export type CheckOutcome = 'ok' | 'failed' | 'timeout' | 'draining';
@@ -13,16 +14,6 @@ export type Readiness = { ok: boolean; checks: Record<string, CheckOutcome> };
 export const CHECK_TIMEOUT_MS = 2_000;
 
 const state = () => processState('readiness', () => ({ failing: new Set<string>() }));
-
-/**
- * HOOK for the Redis store (issue 19): the module that owns the Redis client calls this once, with a
- * function that pings Redis (resolves on PONG, rejects otherwise). While REDIS_URL is set and nothing has
- * given a ping, readiness reports Redis as failed: an instance that does not reach the shared store must
- * not get requests.
- */
-export function provideRedisPing(ping: () => Promise<unknown>): void {
-  state().redisPing = ping;
-}
 
 async function within(check: () => unknown, timeoutMs: number): Promise<CheckOutcome> {
   let timer: NodeJS.Timeout | undefined;
@@ -65,10 +56,11 @@ async function pingDatabase(): Promise<void> {
   if (Number(row?.ok) !== 1) throw new Error('the database answered select 1 with something else');
 }
 
-function pingRedis(): Promise<unknown> {
-  const ping = state().redisPing;
-  if (!ping) throw new Error('REDIS_URL is set but no Redis client gave a ping (provideRedisPing)');
-  return ping();
+/** The shared store answers PING on this process's own connection (an instance that cannot reach it must get no requests). */
+async function pingRedis(): Promise<void> {
+  const redis = sharedRedis();
+  if (!redis) throw new Error('REDIS_URL is set but there is no Redis connection');
+  if ((await redis.command.ping()) !== 'PONG') throw new Error('Redis answered PING with something else');
 }
 
 /**
@@ -78,6 +70,6 @@ function pingRedis(): Promise<unknown> {
 export async function checkReadiness(timeoutMs = CHECK_TIMEOUT_MS): Promise<Readiness> {
   const checks: Record<string, CheckOutcome> = { process: isDraining() ? 'draining' : 'ok' };
   checks.database = await run('database', pingDatabase, timeoutMs);
-  if (process.env.REDIS_URL?.trim()) checks.redis = await run('redis', pingRedis, timeoutMs);
+  if (hasSharedStore()) checks.redis = await run('redis', pingRedis, timeoutMs);
   return { ok: Object.values(checks).every((c) => c === 'ok'), checks };
 }

@@ -83,14 +83,21 @@ export class RedisConnections {
 }
 
 /** QUIT (pending replies arrive first), then wait for the socket to end; cut it after a second. */
+/** Closes one connection: QUIT when it is up, else cut; done at its 'end', or after 1.5 s whatever happens. */
 async function closeOne(conn: Redis): Promise<void> {
   if (conn.status === 'end') return;
-  const ended = new Promise<void>((resolve) => conn.once('end', () => resolve()));
+  let bound: NodeJS.Timeout | undefined;
+  // A connection waiting to reconnect to a server that is gone may end without an 'end' event.
+  const ended = new Promise<void>((resolve) => {
+    conn.once('end', () => resolve());
+    bound = setTimeout(resolve, 1500);
+  });
   const cut = setTimeout(() => conn.disconnect(), 1000);
   if (conn.status === 'ready') await conn.quit().catch(() => conn.disconnect());
   else conn.disconnect();
-  await ended;
+  if ((conn.status as string) !== 'end') await ended;
   clearTimeout(cut);
+  clearTimeout(bound);
 }
 
 /** Whether this process uses a shared store (REDIS_URL is set). */
