@@ -75,7 +75,7 @@ async function prepare(url: string, fakeUrl: string) {
   if (up.status !== 200) throw new Error(`sign-up failed: HTTP ${up.status} ${up.body}`);
   const auth = { ...origin, cookie: cookieHeader(up.headers) };
   const limits = await request(`${url}/api/admin/settings`, 'PATCH', auth, {
-    chatRequestsPerMinute: 100_000,
+    chatRequestsPerMinute: 10_000,
     maxConcurrentTurns: 1000,
   });
   if (limits.status !== 200)
