@@ -8,7 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { PgDb } from '@/db/client-pg';
-import type { SearchHit } from '@/db/queries/conversations';
+import { mergeSearchHits, type SearchHit } from '@/db/queries/conversations';
 import { ftsSnippet, queryPhrases, tsQueryOf } from '@/db/search-text';
 
 export async function searchConversationsPg(
@@ -59,26 +59,16 @@ export async function searchConversationsPg(
       select id, title, (extract(epoch from updated_at) * 1000)::float8 as updated_ms from conversations
       where user_id = ${userId} and title ilike ${like} escape '\\' order by updated_at desc limit ${limit}`),
   ]);
-  const hits = new Map<string, SearchHit>();
-  for (const r of titleRows.rows)
-    hits.set(r.id, {
-      id: r.id,
-      title: r.title,
-      updatedAt: new Date(Math.round(r.updated_ms)),
-      messageId: null,
-      snippet: r.title,
-    });
   const phrases = queryPhrases(q);
-  for (const r of messageRows.rows) {
-    if (hits.has(r.id) && hits.get(r.id)?.messageId) continue;
-    const prior = hits.get(r.id);
-    hits.set(r.id, {
+  return mergeSearchHits(
+    titleRows.rows.map((r) => ({ id: r.id, title: r.title, updatedAt: new Date(Math.round(r.updated_ms)) })),
+    messageRows.rows.map((r) => ({
       id: r.id,
       title: r.title,
       updatedAt: new Date(Math.round(r.updated_ms)),
       messageId: r.message_id,
-      snippet: ftsSnippet(r.body, phrases) || prior?.snippet || r.title,
-    });
-  }
-  return [...hits.values()].sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
+      snippet: ftsSnippet(r.body, phrases),
+    })),
+    limit,
+  );
 }

@@ -215,25 +215,33 @@ export async function searchConversations(
     sql`
     select id, title, updated_at from conversations where user_id = ${userId} and title like ${like} escape '\\' order by updated_at desc limit ${limit}`,
   );
-  const hits = new Map<string, SearchHit>();
-  for (const r of titleRows)
-    hits.set(r.id, {
-      id: r.id,
-      title: r.title,
-      updatedAt: new Date(r.updated_at),
-      messageId: null,
-      snippet: r.title,
-    });
-  for (const r of rows) {
-    if (hits.has(r.id) && hits.get(r.id)?.messageId) continue;
-    const prior = hits.get(r.id);
-    hits.set(r.id, {
+  return mergeSearchHits(
+    titleRows.map((r) => ({ id: r.id, title: r.title, updatedAt: new Date(r.updated_at) })),
+    rows.map((r) => ({
       id: r.id,
       title: r.title,
       updatedAt: new Date(r.updated_at),
       messageId: r.message_id,
-      snippet: r.snippet ?? prior?.snippet ?? r.title,
-    });
+      snippet: r.snippet,
+    })),
+    limit,
+  );
+}
+
+type TitleHit = Pick<SearchHit, 'id' | 'title' | 'updatedAt'>;
+type MessageHit = TitleHit & { messageId: string | null; snippet: string | null };
+
+/**
+ * One hit per conversation, newest first: a message match (with its snippet) wins over a title match,
+ * the first message match of a conversation over later ones; a title match's snippet is the title.
+ */
+export function mergeSearchHits(titles: TitleHit[], messageHits: MessageHit[], limit: number): SearchHit[] {
+  const hits = new Map<string, SearchHit>();
+  for (const r of titles) hits.set(r.id, { ...r, messageId: null, snippet: r.title });
+  for (const r of messageHits) {
+    const prior = hits.get(r.id);
+    if (prior?.messageId) continue;
+    hits.set(r.id, { ...r, snippet: r.snippet || prior?.snippet || r.title });
   }
   return [...hits.values()].sort((a, b) => b.updatedAt.getTime() - a.updatedAt.getTime()).slice(0, limit);
 }

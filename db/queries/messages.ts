@@ -214,11 +214,14 @@ export async function selectVersion(
 const setLeaf = (tx: Queryable, conversationId: string, leafId: string) =>
   tx.update(conversations).set({ leafId }).where(eq(conversations.id, conversationId));
 
-/** The row of a message written at the end of its conversation (next seq computed in the same statement). */
+/**
+ * The row of a message written at the end of its conversation (next seq computed in the same statement),
+ * following `parentId` (null: it starts the conversation; omitted: the selected leaf).
+ */
 function appendedRow(
   conversationId: string,
   message: ChatMessage,
-  parentId: string | null | ReturnType<typeof sql>,
+  parentId: string | null | undefined,
   createdAt: Date,
 ) {
   return {
@@ -227,7 +230,7 @@ function appendedRow(
     role: message.role,
     parts: message.parts,
     metadata: message.metadata ?? null,
-    parentId,
+    parentId: parentId === undefined ? leafOf(conversationId) : parentId,
     seq: sql<number>`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
     createdAt,
   };
@@ -323,14 +326,7 @@ export function saveUserMessage(
     const inserted = yield* q(
       tx
         .insert(messages)
-        .values(
-          appendedRow(
-            conversationId,
-            message,
-            parentId === undefined ? leafOf(conversationId) : parentId,
-            now,
-          ),
-        )
+        .values(appendedRow(conversationId, message, parentId, now))
         .onConflictDoNothing()
         .returning({ id: messages.id }),
     );
@@ -403,14 +399,7 @@ export async function saveAssistantMessage(
   // A new answer becomes the selected leaf by a trigger; one stored already (continued after approvals) is it.
   await db
     .insert(messages)
-    .values(
-      appendedRow(
-        conversationId,
-        message,
-        parentId === undefined ? leafOf(conversationId) : parentId,
-        new Date(),
-      ),
-    )
+    .values(appendedRow(conversationId, message, parentId, new Date()))
     .onConflictDoUpdate({
       target: [messages.conversationId, messages.id],
       set: { parts: message.parts, metadata: message.metadata ?? null },

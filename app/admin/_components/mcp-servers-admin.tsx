@@ -10,7 +10,7 @@ import { McpImportDialog } from './mcp-import-dialog';
 import { McpServerForm } from './mcp-server-form';
 import { RowActions } from './row-actions';
 import { BADGE, BUTTON, GREY } from './status-style';
-import { Cell } from './table-cell';
+import { Cell, TableHead } from './table-cell';
 
 type ServerView = McpServerConfig & {
   id: string;
@@ -235,19 +235,7 @@ export function McpServersAdmin() {
         <p className="mt-6 text-sm text-zinc-500">{t('empty')}</p>
       ) : (
         <table className="mt-4 block w-full text-sm md:table">
-          <thead className="hidden border-b border-zinc-200 text-left text-xs text-zinc-500 md:table-header-group dark:border-zinc-800">
-            <tr>
-              {COLUMNS.map((h) => (
-                <th key={h} scope="col" className="px-2 py-2 font-medium">
-                  {h === 'actions' ? (
-                    <span className="sr-only">{t('columns.actions')}</span>
-                  ) : (
-                    t(`columns.${h}`)
-                  )}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead columns={COLUMNS} label={(c) => t(`columns.${c as (typeof COLUMNS)[number]}`)} />
           <tbody className="block md:table-row-group">
             {items.map((s) => (
               <ServerRow

@@ -6,7 +6,7 @@ import { adminFetch } from './admin-fetch';
 import { CreateUserForm } from './create-user-form';
 import { RowActions } from './row-actions';
 import { SettingsForm } from './settings-form';
-import { Cell } from './table-cell';
+import { Cell, TableHead } from './table-cell';
 import { ResetPasswordDialog, signOutUserEverywhere } from './user-access-actions';
 
 type User = {
@@ -91,19 +91,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
         <p className="text-sm text-zinc-500">{t('none')}</p>
       ) : (
         <table className="block w-full text-sm md:table">
-          <thead className="hidden border-b border-zinc-200 text-left text-xs text-zinc-500 md:table-header-group dark:border-zinc-800">
-            <tr>
-              {COLUMNS.map((h) => (
-                <th key={h} scope="col" className="px-2 py-2 font-medium">
-                  {h === 'actions' ? (
-                    <span className="sr-only">{t('columns.actions')}</span>
-                  ) : (
-                    t(`columns.${h}`)
-                  )}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead columns={COLUMNS} label={(c) => t(`columns.${c as (typeof COLUMNS)[number]}`)} />
           <tbody className="block md:table-row-group">
             {users.map((u) => {
               const shown = notice?.userId === u.id ? notice : null;
