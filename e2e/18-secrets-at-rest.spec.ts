@@ -66,7 +66,7 @@ test('A10: MCP env and header values and a provider key created through the API 
 
     // What a copy of the disk would reveal: the database and its write-ahead log, byte for byte (the
     // SQLite file, or the Postgres cluster's files). The servers' names are there in clear: the scan reads them.
-    const { kind, files } = databaseAtRest();
+    const { kind, files } = await databaseAtRest();
     const onDisk = Buffer.concat(files.map((f) => readFileSync(f)));
     expect(onDisk.includes('a10-http'), `the scan reads the ${kind} database`).toBe(true);
     for (const canary of [envCanary, headerCanary, keyCanary])

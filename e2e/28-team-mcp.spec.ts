@@ -270,8 +270,8 @@ test('values each user supplies: entered once in the Tools menu, sealed at rest,
     values: [{ key: 'T28_TOKEN', set: true }],
   });
   // Sealed at rest (checked before any answer quotes it: a tool's output is stored like any answer).
-  expect(databaseContains('t28vals'), 'the scan reads the database').toBe(true);
-  expect(databaseContains(SECRET)).toBe(false);
+  expect(await databaseContains('t28vals'), 'the scan reads the database').toBe(true);
+  expect(await databaseContains(SECRET)).toBe(false);
   expect((await callTool(bob.request, 't28vals', 'env', { name: 'T28_TOKEN' })).text).toBe(SECRET);
   // Carol has supplied nothing: the server does not start for her, and she never gets Bob's value.
   expect((await state(carol.request))?.status).toBe('needs-auth');

@@ -170,8 +170,8 @@ test('Connect: a user signs in with their own account in the browser and comes b
     [admin, `/api/mcp/servers/${serverId}/logs`],
   ] as const)
     expect(await (await ctx.request.get(path)).text(), path).not.toMatch(/access_token|refresh_token/);
-  expect(databaseContains(serverId), 'the scan reads the database').toBe(true);
-  expect(databaseContains('"access_token"')).toBe(false);
+  expect(await databaseContains(serverId), 'the scan reads the database').toBe(true);
+  expect(await databaseContains('"access_token"')).toBe(false);
 });
 
 test('refresh: a token about to expire is refreshed once, however many calls need it at the same time', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join, resolve } from 'node:path';
+import pg from 'pg';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { APP_URL, FAKE_MODEL_URL } from '../playwright.config';
 import { originHeaders } from './accounts';
@@ -117,15 +118,23 @@ export async function chooseRowAction(page: Page, name: string, action: string):
 /**
  * The files holding the e2e app's database at rest: the SQLite file and its write-ahead log, or, when the
  * suite runs on Postgres (E2E_DATABASE=postgres), every file of the cluster's data folder (its tables and
- * write-ahead log), as a copy of the disk would reveal them.
+ * write-ahead log), as a copy of the disk would reveal them. Postgres is made to write everything out first
+ * (CHECKPOINT): the suite's cluster commits asynchronously, so a fresh row may still be only in memory.
  */
-export function databaseAtRest(): { kind: 'sqlite' | 'postgres'; files: string[] } {
+export async function databaseAtRest(): Promise<{ kind: 'sqlite' | 'postgres'; files: string[] }> {
   const note = 'data/e2e/postgres-data-dir';
   if (existsSync(note)) {
-    const dir = readFileSync(note, 'utf8').trim();
-    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    const { dataDir, url } = JSON.parse(readFileSync(note, 'utf8')) as { dataDir: string; url: string };
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query('CHECKPOINT');
+    } finally {
+      await client.end();
+    }
+    const files = readdirSync(dataDir, { recursive: true, encoding: 'utf8' })
       .filter((f) => f.startsWith('base/') || f.startsWith('pg_wal/'))
-      .map((f) => join(dir, f))
+      .map((f) => join(dataDir, f))
       .filter((f) => statSync(f).isFile());
     return { kind: 'postgres', files };
   }
@@ -136,7 +145,7 @@ export function databaseAtRest(): { kind: 'sqlite' | 'postgres'; files: string[]
 }
 
 /** Whether any file of the database at rest contains `text` byte for byte. */
-export function databaseContains(text: string): boolean {
+export async function databaseContains(text: string): Promise<boolean> {
   const needle = Buffer.from(text);
-  return databaseAtRest().files.some((f) => readFileSync(f).includes(needle));
+  return (await databaseAtRest()).files.some((f) => readFileSync(f).includes(needle));
 }
