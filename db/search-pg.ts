@@ -8,7 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { PgDb } from '@/db/client-pg';
-import { mergeSearchHits, type SearchHit } from '@/db/queries/conversations';
+import { mergeSearchHits, type SearchHit, selectedPathsOfHits } from '@/db/queries/conversations';
 import { ftsSnippet, queryPhrases, tsQueryOf } from '@/db/search-text';
 
 export async function searchConversationsPg(
@@ -35,16 +35,7 @@ export async function searchConversationsPg(
           and to_tsvector('simple'::regconfig, search_text(message_text(m.parts)))
               @@ to_tsquery('simple'::regconfig, ${query})
       ),
-      path(conversation_id, id, depth) as (
-        select c.id, coalesce(
-                 (select m.id from messages m where m.conversation_id = c.id and m.id = c.leaf_id),
-                 (select m.id from messages m where m.conversation_id = c.id order by m.seq desc limit 1)), 0
-        from conversations c where c.id in (select id from hits)
-        union all
-        select p.conversation_id, m.parent_id, p.depth + 1 from path p
-        join messages m on m.conversation_id = p.conversation_id and m.id = p.id
-        where m.parent_id is not null and p.depth < 1000000
-      ),
+      ${selectedPathsOfHits},
       found as (
         select h.* from hits h
         where exists (select 1 from path p where p.conversation_id = h.id and p.id = h.message_id)

@@ -168,6 +168,21 @@ export function ftsQuery(q: string): string | null {
 }
 
 /**
+ * The search's `path` CTE (both databases): every message on the selected path of each conversation in
+ * the `hits` CTE, walked up from its selected leaf (or its newest message), so a hit off that path drops.
+ */
+export const selectedPathsOfHits = sql.raw(`path(conversation_id, id, depth) as (
+      select c.id, coalesce(
+               (select m.id from messages m where m.conversation_id = c.id and m.id = c.leaf_id),
+               (select m.id from messages m where m.conversation_id = c.id order by m.seq desc limit 1)), 0
+      from conversations c where c.id in (select id from hits)
+      union all
+      select p.conversation_id, m.parent_id, p.depth + 1 from path p
+      join messages m on m.conversation_id = p.conversation_id and m.id = p.id
+      where m.parent_id is not null and p.depth < 1000000
+    )`);
+
+/**
  * Own conversations whose title or the text of a message on the selected path matches (other versions
  * are not searched); the snippet marks matches with \u0002…\u0003.
  */
@@ -196,16 +211,7 @@ export async function searchConversations(
       from messages_fts f join conversations c on c.id = f.conversation_id
       where messages_fts match ${fts} and c.user_id = ${userId}
     ),
-    path(conversation_id, id, depth) as (
-      select c.id, coalesce(
-               (select m.id from messages m where m.conversation_id = c.id and m.id = c.leaf_id),
-               (select m.id from messages m where m.conversation_id = c.id order by m.seq desc limit 1)), 0
-      from conversations c where c.id in (select id from hits)
-      union all
-      select p.conversation_id, m.parent_id, p.depth + 1 from path p
-      join messages m on m.conversation_id = p.conversation_id and m.id = p.id
-      where m.parent_id is not null and p.depth < 1000000
-    )
+    ${selectedPathsOfHits}
     select h.* from hits h
     where exists (select 1 from path p where p.conversation_id = h.id and p.id = h.message_id)
     order by h.updated_at desc limit ${limit * 3}`,
