@@ -1,7 +1,7 @@
 import 'server-only';
 import { createOpenAI } from '@ai-sdk/openai';
 import { type LanguageModel, wrapLanguageModel } from 'ai';
-import { coalesceDeltasMiddleware } from '@/lib/chat/coalesce-deltas';
+import { coalescingFetch } from '@/lib/chat/coalesce-sse';
 import { promptToolsMiddleware } from '@/lib/chat/prompt-tools/middleware';
 import { isAllowed, type Principal } from '@/lib/access';
 import type { Env } from '@/lib/env';
@@ -116,7 +116,13 @@ export function chatModel(
   const clients = processState('providerClients', () => new Map());
   let client = clients.get(cacheKey);
   if (!client) {
-    client = createOpenAI({ baseURL, apiKey: apiKey ?? 'not-needed', name: 'openai-compatible' });
+    client = createOpenAI({
+      baseURL,
+      apiKey: apiKey ?? 'not-needed',
+      name: 'openai-compatible',
+      // Streamed deltas are merged on the bytes, before the SDK parses them (see coalesce-sse.ts).
+      fetch: coalescingFetch,
+    });
     clients.set(cacheKey, client);
   }
   return client.chat(model);
@@ -126,8 +132,7 @@ export function chatModel(
  * The model a request names (or the default: the first the user may use); 400 for an unknown id, 403
  * for one the user may not use (also a conversation's stored model that an admin has since limited).
  * A model set to tool-calling mode "prompt" gets no `tools` field: a middleware describes the tools in
- * the system prompt and turns `<tool_use>` blocks in its answer back into tool calls. Every model merges
- * the deltas of one network read (see coalesce-deltas.ts).
+ * the system prompt and turns `<tool_use>` blocks in its answer back into tool calls.
  */
 export function resolveModel(
   sources: ModelSources,
@@ -151,14 +156,12 @@ export function resolveModel(
   const model = chatModel(target.baseURL, target.apiKey, target.model, target.cacheKey) as Parameters<
     typeof wrapLanguageModel
   >[0]['model'];
-  // The last middleware is the innermost: deltas are merged before anything else reads them.
-  const middleware =
-    target.info.toolCalling === 'prompt'
-      ? [promptToolsMiddleware(), coalesceDeltasMiddleware()]
-      : [coalesceDeltasMiddleware()];
   return {
     info: target.info,
-    model: wrapLanguageModel({ model, middleware }),
+    model:
+      target.info.toolCalling === 'prompt'
+        ? wrapLanguageModel({ model, middleware: promptToolsMiddleware() })
+        : model,
     vision: target.vision,
     price: target.price,
   };

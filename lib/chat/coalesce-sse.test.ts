@@ -1,0 +1,260 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { createOpenAI } from '@ai-sdk/openai';
+import { streamText } from 'ai';
+import { COALESCE_WINDOW_MS, coalesceSse, coalesceWindowMs, coalescingFetch } from './coalesce-sse';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** One Chat Completions chunk as an SSE event. */
+const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  `data: ${JSON.stringify({
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: null, ...extra }],
+  })}\n\n`;
+const finish = `data: ${JSON.stringify({ id: 'chatcmpl-1', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`;
+const usage = `data: ${JSON.stringify({ id: 'chatcmpl-1', choices: [], usage: { prompt_tokens: 1, completion_tokens: 2 } })}\n\n`;
+const DONE = 'data: [DONE]\n\n';
+
+/** The events of an SSE text (without their blank lines). */
+const events = (text: string) => text.split('\n\n').filter(Boolean);
+/** The delta of each data event that is a chunk with a choice. */
+const deltas = (text: string) =>
+  events(text)
+    .filter((e) => e.startsWith('data: {'))
+    .map((e) => JSON.parse(e.slice(6)).choices[0]?.delta)
+    .filter((d) => d !== undefined);
+
+/** Pipes the reads (each one network read) through coalesceSse and collects the output, read by read. */
+async function run(reads: string[]): Promise<string[]> {
+  const out: string[] = [];
+  const source = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (const r of reads) c.enqueue(encoder.encode(r));
+      c.close();
+    },
+  });
+  for await (const bytes of source.pipeThrough(coalesceSse())) out.push(decoder.decode(bytes));
+  return out;
+}
+
+test('deltas that arrive in one network read leave as one event, text and order unchanged', async () => {
+  const words = Array.from({ length: 200 }, (_, i) => `word${i + 1} `);
+  const body = [
+    chunk({ role: 'assistant', content: '' }),
+    ...words.map((w) => chunk({ content: w })),
+    finish,
+    usage,
+    DONE,
+  ].join('');
+  const out = (await run([body])).join('');
+  assert.deepEqual(deltas(out), [{ role: 'assistant', content: '' }, { content: words.join('') }, {}]);
+  // The finish, the usage and [DONE] pass through byte for byte, after the text.
+  assert.ok(out.endsWith(finish + usage + DONE));
+  // The merged event keeps the chunk's other fields.
+  const merged = JSON.parse(events(out)[1]!.slice(6));
+  assert.equal(merged.id, 'chatcmpl-1');
+  assert.equal(merged.model, 'm');
+  assert.equal(merged.choices[0].index, 0);
+});
+
+test('a model streaming token by token: the first token at once, then a few tokens per window, none lost', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  let source!: ReadableStreamDefaultController<Uint8Array>;
+  const reader = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      source = c;
+    },
+  })
+    .pipeThrough(coalesceSse())
+    .getReader();
+  const next = async () => decoder.decode((await reader.read()).value);
+  // The role chunk and the first token are not held back (time to first token unchanged).
+  source.enqueue(encoder.encode(chunk({ role: 'assistant', content: '' })));
+  assert.deepEqual(deltas(await next()), [{ role: 'assistant', content: '' }]);
+  t.mock.timers.tick(20);
+  source.enqueue(encoder.encode(chunk({ content: 'a' })));
+  assert.deepEqual(deltas(await next()), [{ content: 'a' }]);
+  // Tokens that follow within the window (each its own read) wait for it, then leave as one event.
+  let got: string | undefined;
+  const read = next().then((s) => (got = s));
+  for (const w of ['b', 'c']) {
+    source.enqueue(encoder.encode(chunk({ content: w })));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  t.mock.timers.tick(COALESCE_WINDOW_MS - 1);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(got, undefined, 'held until the window has passed');
+  t.mock.timers.tick(1);
+  await read;
+  assert.deepEqual(deltas(got!), [{ content: 'bc' }]);
+  // Any other event releases what is held at once, before itself.
+  source.enqueue(encoder.encode(chunk({ content: 'd' }) + finish));
+  source.close();
+  let rest = '';
+  for (let r = await reader.read(); !r.done; r = await reader.read()) rest += decoder.decode(r.value);
+  assert.deepEqual(deltas(rest), [{ content: 'd' }, {}]);
+});
+
+test('an event split across reads (and \\r\\n line ends, split too) is put together', async () => {
+  const text = chunk({ content: 'Hello ' }).replace(/\n/g, '\r\n') + chunk({ content: 'world' });
+  const cut = text.indexOf('\r\n') + 1; // between a \r and its \n
+  const out = (await run([text.slice(0, 10), text.slice(10, cut), text.slice(cut), DONE])).join('');
+  assert.deepEqual(deltas(out), [{ content: 'Hello world' }]);
+  assert.ok(out.endsWith(DONE));
+});
+
+test('a body that fails (a cut connection) releases the held text before its error', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  let source!: ReadableStreamDefaultController<Uint8Array>;
+  const reader = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      source = c;
+    },
+  })
+    .pipeThrough(coalesceSse())
+    .getReader();
+  source.enqueue(encoder.encode(chunk({ content: 'first ' })));
+  assert.deepEqual(deltas(decoder.decode((await reader.read()).value)), [{ content: 'first ' }]);
+  source.enqueue(encoder.encode(chunk({ content: 'kept' })));
+  await new Promise((resolve) => setImmediate(resolve));
+  const pending = reader.read();
+  source.error(new Error('socket closed'));
+  assert.deepEqual(deltas(decoder.decode((await pending).value)), [{ content: 'kept' }]);
+  await assert.rejects(reader.read(), /socket closed/);
+});
+
+test('only events of one shape merge: reasoning, text, tool calls, logprobs and comments keep their order', async () => {
+  const toolCall = chunk({
+    tool_calls: [{ index: 0, id: 'call1', function: { name: 'add', arguments: '' } }],
+  });
+  const withLogprobs = chunk({ content: 'p' }, { logprobs: { content: [] } });
+  const reads = [
+    chunk({ content: null, reasoning_content: 'think ' }) +
+      chunk({ content: null, reasoning_content: 'hard' }) +
+      chunk({ content: 'Hello ', reasoning_content: null }) +
+      chunk({ content: 'world', reasoning_content: null }) +
+      ': keep-alive\n\n' +
+      chunk({ content: 'after' }) +
+      withLogprobs +
+      chunk({ content: 'x', reasoning_content: 'y' }) +
+      toolCall +
+      'event: other\ndata: {"choices":[]}\n\n' +
+      'data: {not json\n\n' +
+      DONE,
+  ];
+  const out = (await run(reads)).join('');
+  assert.deepEqual(events(out), [
+    events(chunk({ content: null, reasoning_content: 'think hard' }))[0],
+    events(chunk({ content: 'Hello world', reasoning_content: null }))[0],
+    ': keep-alive',
+    events(chunk({ content: 'after' }))[0],
+    events(withLogprobs)[0],
+    events(chunk({ content: 'x', reasoning_content: 'y' }))[0],
+    events(toolCall)[0],
+    'event: other\ndata: {"choices":[]}',
+    'data: {not json',
+    'data: [DONE]',
+  ]);
+});
+
+test('the provider client streams the same text through coalescingFetch; errors and JSON pass as they came', async (t) => {
+  const words = Array.from({ length: 50 }, (_, i) => `w${i} `);
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      if (JSON.parse(body).messages.at(-1).content === 'fail') {
+        res.writeHead(429, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'Slow down', type: 'rate_limit' } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        [
+          chunk({ role: 'assistant', content: '' }),
+          ...words.map((w) => chunk({ content: w })),
+          finish,
+          DONE,
+        ].join(''),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => server.close());
+  const { port } = server.address() as AddressInfo;
+  const model = createOpenAI({
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    apiKey: 'k',
+    fetch: coalescingFetch,
+  }).chat('m');
+  const result = streamText({ model, prompt: 'hi', maxRetries: 0 });
+  const parts: string[] = [];
+  for await (const part of result.stream) if (part.type === 'text-delta') parts.push(part.text);
+  assert.equal(parts.join(''), words.join(''));
+  assert.equal(parts.length, 1, 'one merged delta');
+  const failed = streamText({ model, prompt: 'fail', maxRetries: 0, onError: () => {} });
+  let error: unknown;
+  for await (const part of failed.stream) if (part.type === 'error') error = part.error;
+  assert.match(String((error as Error)?.message), /Slow down/);
+});
+
+test('the window widens with the streams open at once: 50 ms up to 10, then 50 ms more per 10, at most 200', () => {
+  assert.deepEqual(
+    [0, 1, 10, 11, 20, 21, 30, 31, 50, 500].map(coalesceWindowMs),
+    [50, 50, 50, 100, 100, 150, 150, 200, 200, 200],
+  );
+});
+
+test('with 25 answers streaming at once, a token waits for the 150 ms window; once they end, 50 ms again', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+  const open = (n: number) =>
+    Array.from({ length: n }, () => {
+      let c!: ReadableStreamDefaultController<Uint8Array>;
+      const reader = new ReadableStream<Uint8Array>({
+        start: (x) => {
+          c = x;
+        },
+      })
+        .pipeThrough(coalesceSse())
+        .getReader();
+      return { c, reader };
+    });
+  const others = open(24);
+  for (const o of others) {
+    o.c.enqueue(encoder.encode(chunk({ content: 'x' })));
+    await o.reader.read();
+  }
+  const [mine] = open(1);
+  mine!.c.enqueue(encoder.encode(chunk({ content: 'a' })));
+  await mine!.reader.read();
+  let got: string | undefined;
+  const read = mine!.reader.read().then((r) => (got = decoder.decode(r.value)));
+  mine!.c.enqueue(encoder.encode(chunk({ content: 'b' })));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.mock.timers.tick(COALESCE_WINDOW_MS);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(got, undefined, 'held past 50 ms while 25 streams are open');
+  t.mock.timers.tick(100);
+  await read;
+  assert.deepEqual(deltas(got!), [{ content: 'b' }]);
+  // The others end (and one is cancelled): the window is 50 ms again.
+  for (const o of others.slice(1)) {
+    o.c.close();
+    await o.reader.read();
+  }
+  await others[0]!.reader.cancel();
+  mine!.c.enqueue(encoder.encode(chunk({ content: 'c' })));
+  let last: string | undefined;
+  void mine!.reader.read().then((r) => (last = decoder.decode(r.value)));
+  await new Promise((resolve) => setImmediate(resolve));
+  t.mock.timers.tick(COALESCE_WINDOW_MS);
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(deltas(last ?? ''), [{ content: 'c' }], 'released after 50 ms');
+});
