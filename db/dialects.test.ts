@@ -5,12 +5,14 @@
  * tables a process queries are chosen when it starts (db/tables.ts).
  */
 import assert from 'node:assert/strict';
+import { sql } from 'drizzle-orm';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Db, openDatabase, openPostgresDatabase } from '@/db/client';
+import { isSqlite, rawRows, rawRun } from '@/db/run';
 import { deleteUserAndData } from '@/db/queries/account';
 import { countAudit, listAudit, recordAudit } from '@/db/queries/audit';
 import {
@@ -29,6 +31,8 @@ import {
   listMessages,
   markUnansweredTurns,
   saveAssistantMessage,
+  unansweredConversations,
+  unansweredSince,
   saveUserMessage,
   selectedLeaf,
   selectVersion,
@@ -115,6 +119,40 @@ test(`${dialect}: a conversation tree: versions, siblings, selection, pages, lea
   assert.equal(last?.role, 'assistant');
   assert.equal(last?.metadata?.interrupted, true);
   assert.equal(last?.metadata?.error, 'stopped');
+});
+
+test(`${dialect}: the cut-turn sweep finds only questions asked since its horizon, through their index`, async () => {
+  assert.equal(await ask('old', 'o1', 'asked long ago', { parentId: null, isNew: true }), 'appended');
+  assert.equal(await ask('new', 'n1', 'asked now', { parentId: null, isNew: true }), 'appended');
+  await answer('new', 'na', 'answered', 'n1');
+  assert.equal(await ask('new', 'n2', 'still unanswered'), 'appended');
+  const longAgo = new Date(Date.now() - 3 * 24 * 3600 * 1000);
+  await rawRun(
+    db,
+    sql`update messages set created_at = ${isSqlite(db) ? longAgo.getTime() : longAgo} where id = 'o1'`,
+  );
+  const since = new Date(Date.now() - 24 * 3600 * 1000);
+  assert.deepEqual(await unansweredConversations(db, since), ['new']);
+  assert.deepEqual((await unansweredConversations(db, new Date(longAgo.getTime() - 1000))).sort(), [
+    'new',
+    'old',
+  ]);
+  // The sweep's plan reads the recent questions by their partial index, not every message.
+  const query = unansweredSince(db, since);
+  if (isSqlite(db))
+    assert.match(
+      JSON.stringify(await rawRows(db, sql`explain query plan ${query}`)),
+      /messages_user_created_idx/,
+    );
+  else {
+    // Postgres picks a plan by the table's statistics (a tiny table is read whole): without the
+    // sequential scan, it must be that index.
+    await rawRun(db, sql`set enable_seqscan = off`);
+    const plan = await rawRows(db, sql`explain ${query}`);
+    await rawRun(db, sql`set enable_seqscan = on`);
+    assert.match(JSON.stringify(plan), /messages_user_created_idx/);
+  }
+  await rawRun(db, sql`delete from conversations where id in ('old', 'new')`);
 });
 
 test(`${dialect}: another user's conversation id is refused; lists page by cursor; rename wins over a model title`, async () => {

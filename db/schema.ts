@@ -162,6 +162,8 @@ export const messages = sqliteTable(
     primaryKey({ columns: [t.conversationId, t.id] }),
     index('messages_conv_seq_idx').on(t.conversationId, t.seq),
     index('messages_conv_parent_idx').on(t.conversationId, t.parentId, t.seq),
+    // The cut-turn sweep reads only recent questions (unansweredConversations).
+    index('messages_user_created_idx').on(t.createdAt).where(sql`role = 'user'`),
   ],
 );
 

@@ -60,6 +60,11 @@ export function startRunningTurns(): void {
 const CUT_REASON = 'The server stopped before this answer was finished. Retry to get an answer.';
 /** With other instances: how often one of them looks for turns an instance that died left unanswered. */
 const SWEEP_MS = 5_000;
+/**
+ * How far back that sweep looks for questions (an index makes it read only those, not every message).
+ * Longer than any turn runs; an older question left unanswered was there at an earlier sweep already.
+ */
+const SWEEP_HORIZON_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Questions whose turn runs nowhere any more (the process running it stopped: a crash, kill -9) get an
@@ -73,7 +78,8 @@ export async function markCutTurns(): Promise<number> {
   const { leases, turns } = state();
   if (!leases) return markUnansweredTurns(db, CUT_REASON);
   if (!(await leases.takeSweep(SWEEP_MS))) return 0;
-  const candidates = (await unansweredConversations(db)).filter((id) => !turns.has(id));
+  const since = new Date(Date.now() - SWEEP_HORIZON_MS);
+  const candidates = (await unansweredConversations(db, since)).filter((id) => !turns.has(id));
   const running = await leases.runningOf(candidates);
   const lost = await markUnansweredTurns(
     db,

@@ -414,13 +414,21 @@ const unansweredWhere = sql`m.role = 'user'
           or m.id = (select leaf_id from ${conversations} where id = m.conversation_id)
         )`;
 
-/** The conversations holding a question without an answer (a running turn's, or one cut by a crash). */
-export async function unansweredConversations(db: Db): Promise<string[]> {
-  const rows = await rawRows<{ id: string }>(
-    db,
-    sql`select distinct m.conversation_id as id from ${messages} m where ${unansweredWhere}`,
-  );
-  return rows.map((r) => r.id);
+/** The query of {@link unansweredConversations} (its plan is checked in db/dialects.test.ts). */
+export function unansweredSince(db: Db, since: Date) {
+  const after = isSqlite(db) ? since.getTime() : since;
+  // No `distinct`: with it SQLite would rather walk every message in conversation order.
+  return sql`select m.conversation_id as id from ${messages} m
+      where m.role = 'user' and m.created_at > ${after} and ${unansweredWhere}`;
+}
+
+/**
+ * The conversations holding a question asked after `since` without an answer (a running turn's, or one
+ * cut by a crash). Reads only the questions since then (an index on them), not the whole table.
+ */
+export async function unansweredConversations(db: Db, since: Date): Promise<string[]> {
+  const rows = await rawRows<{ id: string }>(db, unansweredSince(db, since));
+  return [...new Set(rows.map((r) => r.id))];
 }
 
 /**

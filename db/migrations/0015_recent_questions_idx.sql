@@ -1,0 +1,1 @@
+CREATE INDEX `messages_user_created_idx` ON `messages` (`created_at`) WHERE role = 'user';
