@@ -31,6 +31,19 @@ const deltas = (text: string) =>
     .map((e) => JSON.parse(e.slice(6)).choices[0]?.delta)
     .filter((d) => d !== undefined);
 
+/** A source to push network reads into, and the reader of what coalesceSse makes of them. */
+function live() {
+  let source!: ReadableStreamDefaultController<Uint8Array>;
+  const reader = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      source = c;
+    },
+  })
+    .pipeThrough(coalesceSse())
+    .getReader();
+  return { source, reader };
+}
+
 /** Pipes the reads (each one network read) through coalesceSse and collects the output, read by read. */
 async function run(reads: string[]): Promise<string[]> {
   const out: string[] = [];
@@ -66,14 +79,7 @@ test('deltas that arrive in one network read leave as one event, text and order 
 
 test('a model streaming token by token: the first token at once, then a few tokens per window, none lost', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-  let source!: ReadableStreamDefaultController<Uint8Array>;
-  const reader = new ReadableStream<Uint8Array>({
-    start: (c) => {
-      source = c;
-    },
-  })
-    .pipeThrough(coalesceSse())
-    .getReader();
+  const { source, reader } = live();
   const next = async () => decoder.decode((await reader.read()).value);
   // The role chunk and the first token are not held back (time to first token unchanged).
   source.enqueue(encoder.encode(chunk({ role: 'assistant', content: '' })));
@@ -112,14 +118,7 @@ test('an event split across reads (and \\r\\n line ends, split too) is put toget
 
 test('a body that fails (a cut connection) releases the held text before its error', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-  let source!: ReadableStreamDefaultController<Uint8Array>;
-  const reader = new ReadableStream<Uint8Array>({
-    start: (c) => {
-      source = c;
-    },
-  })
-    .pipeThrough(coalesceSse())
-    .getReader();
+  const { source, reader } = live();
   source.enqueue(encoder.encode(chunk({ content: 'first ' })));
   assert.deepEqual(deltas(decoder.decode((await reader.read()).value)), [{ content: 'first ' }]);
   source.enqueue(encoder.encode(chunk({ content: 'kept' })));
@@ -214,29 +213,18 @@ test('the window widens with the streams open at once: 50 ms up to 10, then 50 m
 
 test('with 25 answers streaming at once, a token waits for the 150 ms window; once they end, 50 ms again', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
-  const open = (n: number) =>
-    Array.from({ length: n }, () => {
-      let c!: ReadableStreamDefaultController<Uint8Array>;
-      const reader = new ReadableStream<Uint8Array>({
-        start: (x) => {
-          c = x;
-        },
-      })
-        .pipeThrough(coalesceSse())
-        .getReader();
-      return { c, reader };
-    });
+  const open = (n: number) => Array.from({ length: n }, live);
   const others = open(24);
   for (const o of others) {
-    o.c.enqueue(encoder.encode(chunk({ content: 'x' })));
+    o.source.enqueue(encoder.encode(chunk({ content: 'x' })));
     await o.reader.read();
   }
   const [mine] = open(1);
-  mine!.c.enqueue(encoder.encode(chunk({ content: 'a' })));
+  mine!.source.enqueue(encoder.encode(chunk({ content: 'a' })));
   await mine!.reader.read();
   let got: string | undefined;
   const read = mine!.reader.read().then((r) => (got = decoder.decode(r.value)));
-  mine!.c.enqueue(encoder.encode(chunk({ content: 'b' })));
+  mine!.source.enqueue(encoder.encode(chunk({ content: 'b' })));
   await new Promise((resolve) => setImmediate(resolve));
   t.mock.timers.tick(COALESCE_WINDOW_MS);
   await new Promise((resolve) => setImmediate(resolve));
@@ -246,11 +234,11 @@ test('with 25 answers streaming at once, a token waits for the 150 ms window; on
   assert.deepEqual(deltas(got!), [{ content: 'b' }]);
   // The others end (and one is cancelled): the window is 50 ms again.
   for (const o of others.slice(1)) {
-    o.c.close();
+    o.source.close();
     await o.reader.read();
   }
   await others[0]!.reader.cancel();
-  mine!.c.enqueue(encoder.encode(chunk({ content: 'c' })));
+  mine!.source.enqueue(encoder.encode(chunk({ content: 'c' })));
   let last: string | undefined;
   void mine!.reader.read().then((r) => (last = decoder.decode(r.value)));
   await new Promise((resolve) => setImmediate(resolve));
