@@ -198,6 +198,31 @@ export function request(
   });
 }
 
+/**
+ * Signs up the first account (an admin) on a fresh app at `url` and lifts its chat limits for a
+ * benchmark (`maxConcurrentTurns`: turns at once); the headers for its requests (origin and cookie).
+ */
+export async function signUpBenchAdmin(
+  url: string,
+  maxConcurrentTurns = 1000,
+): Promise<{ origin: string; cookie: string }> {
+  const origin = { origin: url };
+  const up = await request(`${url}/api/auth/sign-up/email`, 'POST', origin, {
+    name: 'Bench Admin',
+    email: 'bench@example.com',
+    password: 'bench-password-1',
+  });
+  if (up.status !== 200) throw new Error(`sign-up failed: HTTP ${up.status} ${up.body}`);
+  const auth = { ...origin, cookie: cookieHeader(up.headers) };
+  const limits = await request(`${url}/api/admin/settings`, 'PATCH', auth, {
+    chatRequestsPerMinute: 10_000,
+    maxConcurrentTurns,
+  });
+  if (limits.status !== 200)
+    throw new Error(`raising the chat limits failed: HTTP ${limits.status} ${limits.body}`);
+  return auth;
+}
+
 /** Bytes of a GET, uncompressed (no Accept-Encoding is sent). */
 function getBytes(url: string, headers: Record<string, string>): Promise<{ status: number; bytes: Buffer }> {
   const u = new URL(url);

@@ -25,7 +25,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   APP_STREAM,
   closeAgents,
-  cookieHeader,
+  signUpBenchAdmin,
   MODEL_STREAM,
   pageScripts,
   request,
@@ -58,7 +58,6 @@ import {
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(import.meta.dirname, 'results.json');
-const ADMIN = { name: 'Bench Admin', email: 'bench@example.com', password: 'bench-password-1' };
 /** Rounds per (mode, N). Paced turns take ~4.3 s each, so paced N=1 uses fewer sequential turns. */
 const PLAN: Array<{ mode: Mode; n: number; rounds: number }> = [
   { mode: 'burst', n: 1, rounds: 30 },
@@ -116,16 +115,7 @@ async function main() {
   log(`measuring pid ${server.pid}: ${server.how}`);
 
   // --- Sign up the admin (first account) and lift the per-user chat limits. ---
-  const origin = { origin: appUrl };
-  const up = await request(`${appUrl}/api/auth/sign-up/email`, 'POST', origin, ADMIN);
-  if (up.status !== 200) throw new Error(`sign-up failed: HTTP ${up.status} ${up.body}`);
-  const auth = { ...origin, cookie: cookieHeader(up.headers) };
-  const limits = await request(`${appUrl}/api/admin/settings`, 'PATCH', auth, {
-    chatRequestsPerMinute: 10_000,
-    maxConcurrentTurns: 1000,
-  });
-  if (limits.status !== 200)
-    throw new Error(`raising the chat limits failed: HTTP ${limits.status} ${limits.body}`);
+  const auth = await signUpBenchAdmin(appUrl);
 
   let seq = 0;
   const through = (text: string, check: StreamCheck) => {

@@ -12,7 +12,7 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { APP_STREAM, closeAgents, cookieHeader, request, timedStream } from './chat-turn-http';
+import { APP_STREAM, closeAgents, signUpBenchAdmin, timedStream } from './chat-turn-http';
 import {
   type Child,
   nextStartArgv,
@@ -118,17 +118,7 @@ async function main() {
     await waitForHttp(`http://127.0.0.1:${fakePort}/health`, fake, 15_000);
     await waitForHttp(`${appUrl}/api/health`, app, 60_000);
     const server = findNextServerPid(app.proc.pid!).pid;
-    const origin = { origin: appUrl };
-    const up = await request(`${appUrl}/api/auth/sign-up/email`, 'POST', origin, {
-      name: 'P',
-      email: 'p@example.com',
-      password: 'profile-password-1',
-    });
-    const auth = { ...origin, cookie: cookieHeader(up.headers) };
-    await request(`${appUrl}/api/admin/settings`, 'PATCH', auth, {
-      chatRequestsPerMinute: 10_000,
-      maxConcurrentTurns: 1000,
-    });
+    const auth = await signUpBenchAdmin(appUrl);
     let seq = 0;
     const turn = () => {
       const id = `profile-${process.pid}-${++seq}`;

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { APP_STREAM, closeAgents, cookieHeader, request, timedStream } from './chat-turn-http';
+import { APP_STREAM, closeAgents, signUpBenchAdmin, request, timedStream } from './chat-turn-http';
 import { type Child, cpuMs, findNextServerPid, startBenchStack, stopChild } from './chat-turn-procs';
 import { table } from './stats';
 
@@ -21,17 +21,7 @@ async function main() {
   try {
     const { app, appUrl } = await startBenchStack(ROOT, dir, children, process.env.MCP_SERVERS_FILE);
     const pid = findNextServerPid(app.proc.pid!).pid;
-    const origin = { origin: appUrl };
-    const up = await request(`${appUrl}/api/auth/sign-up/email`, 'POST', origin, {
-      name: 'Bench',
-      email: 'bench@example.com',
-      password: 'bench-password-1',
-    });
-    const auth = { ...origin, cookie: cookieHeader(up.headers) };
-    await request(`${appUrl}/api/admin/settings`, 'PATCH', auth, {
-      chatRequestsPerMinute: 10_000,
-      maxConcurrentTurns: 1000,
-    });
+    const auth = await signUpBenchAdmin(appUrl);
     let seq = 0;
     const chat = (text: string) => {
       const id = `route-cpu-${++seq}`;

@@ -23,7 +23,7 @@ import { startRedisServer } from '../e2e/fixtures/redis-server';
 import {
   APP_STREAM,
   closeAgents,
-  cookieHeader,
+  signUpBenchAdmin,
   MODEL_STREAM,
   request,
   type StreamCheck,
@@ -35,7 +35,6 @@ import { percentile, table } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(import.meta.dirname, 'scale-out.json');
-const ADMIN = { name: 'Bench Admin', email: 'bench@example.com', password: 'bench-password-1' };
 const TEXT = { burst: '[[words:200]]', paced: '[[words:200]] [[slow:20]]' } as const;
 type Mode = keyof typeof TEXT;
 const PLAN: Array<{ mode: Mode; n: number; rounds: number }> = [
@@ -70,16 +69,7 @@ function overhead(through: Timing[], direct: Timing[], key: 'ttftMs' | 'totalMs'
 
 /** Signs up the admin (the first account) and lifts the chat limits; the client for turns through `url`. */
 async function prepare(url: string, fakeUrl: string) {
-  const origin = { origin: url };
-  const up = await request(`${url}/api/auth/sign-up/email`, 'POST', origin, ADMIN);
-  if (up.status !== 200) throw new Error(`sign-up failed: HTTP ${up.status} ${up.body}`);
-  const auth = { ...origin, cookie: cookieHeader(up.headers) };
-  const limits = await request(`${url}/api/admin/settings`, 'PATCH', auth, {
-    chatRequestsPerMinute: 10_000,
-    maxConcurrentTurns: 1000,
-  });
-  if (limits.status !== 200)
-    throw new Error(`raising the limits failed: HTTP ${limits.status} ${limits.body}`);
+  const auth = await signUpBenchAdmin(url);
   let seq = 0;
   const through = (text: string, check: StreamCheck) => {
     const id = `bench-${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;

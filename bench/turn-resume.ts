@@ -17,13 +17,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { closeAgents, cookieHeader, request } from './chat-turn-http';
+import { closeAgents, signUpBenchAdmin, request } from './chat-turn-http';
 import { type Child, findNextServerPid, rssMb, startBenchStack, stopChild } from './chat-turn-procs';
 import { percentile } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(import.meta.dirname, 'results-turns.json');
-const ADMIN = { name: 'Bench Admin', email: 'turns@example.com', password: 'bench-password-1' };
 const SAMPLES = 40;
 const children: Child[] = [];
 let tmpDir = '';
@@ -89,14 +88,7 @@ async function main() {
   tmpDir = mkdtempSync(path.join(os.tmpdir(), 'turns-bench-'));
   const { app, appUrl } = await startBenchStack(ROOT, tmpDir, children);
   const server = findNextServerPid(app.proc.pid!).pid;
-  const origin = { origin: appUrl };
-  const up = await request(`${appUrl}/api/auth/sign-up/email`, 'POST', origin, ADMIN);
-  if (up.status !== 200) throw new Error(`sign-up failed: HTTP ${up.status} ${up.body}`);
-  const auth = { ...origin, cookie: cookieHeader(up.headers) };
-  await request(`${appUrl}/api/admin/settings`, 'PATCH', auth, {
-    chatRequestsPerMinute: 10_000,
-    maxConcurrentTurns: 100,
-  });
+  const auth = await signUpBenchAdmin(appUrl, 100);
   const metrics = async () =>
     JSON.parse((await request(`${appUrl}/api/admin/metrics`, 'GET', auth)).body) as {
       runningTurns: number;
