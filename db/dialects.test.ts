@@ -246,6 +246,95 @@ test(`${dialect}: files, audit, servers, providers and deleting an account`, asy
   assert.equal((await deleteFileIfUnused(db, 'f2', '/api/files/f2'))?.id, 'f2');
   assert.equal(await deleteFileIfUnused(db, 'f2', '/api/files/f2'), null, 'gone already');
 
+  // A message that refers to a file, stored while the file is deleted (the sweep of unsent files), 20
+  // times at once (on Postgres: on many connections): either the file is kept for the message or the
+  // message is refused; never a stored message whose file is gone.
+  const raced = await Promise.all(
+    Array.from({ length: 20 }, async (_, i) => {
+      const id = `race-file-${i}`;
+      await insertFile(db, {
+        id,
+        userId: 'alice',
+        sha256: 'c'.repeat(64),
+        name: 'c',
+        mediaType: 'text/plain',
+        size: 1,
+      });
+      const url = `/api/files/${id}`;
+      const [outcome, deleted] = await Promise.all([
+        saveUserMessage(db, {
+          conversationId: `race-${i}`,
+          userId: 'alice',
+          title: 'race',
+          model: null,
+          isNew: true,
+          modelChanged: false,
+          message: { id: 'q', role: 'user', parts: [{ type: 'file', mediaType: 'text/plain', url }] },
+          files: [id],
+        }),
+        deleteFileIfUnused(db, id, url),
+      ]);
+      const stored = (await listMessages(db, `race-${i}`)).length;
+      return { outcome, deleted: Boolean(deleted), stored };
+    }),
+  );
+  for (const r of raced)
+    assert.ok(
+      (r.outcome === 'appended' && !r.deleted && r.stored === 1) ||
+        (r.outcome === 'missing-file' && r.deleted && r.stored === 0),
+      JSON.stringify(r),
+    );
+  // A file deleted (the sweep) after the message was checked, before it is stored: refused.
+  await insertFile(db, {
+    id: 'gone',
+    userId: 'alice',
+    sha256: 'd'.repeat(64),
+    name: 'd',
+    mediaType: 'text/plain',
+    size: 1,
+  });
+  assert.equal((await deleteFileIfUnused(db, 'gone', '/api/files/gone'))?.id, 'gone');
+  assert.equal(
+    await saveUserMessage(db, {
+      conversationId: 'race-gone',
+      userId: 'alice',
+      title: 'x',
+      model: null,
+      isNew: true,
+      modelChanged: false,
+      message: {
+        id: 'q',
+        role: 'user',
+        parts: [{ type: 'file', mediaType: 'text/plain', url: '/api/files/gone' }],
+      },
+      files: ['gone'],
+    }),
+    'missing-file',
+  );
+  // Another user's file is refused like a deleted one.
+  assert.equal(
+    await saveUserMessage(db, {
+      conversationId: 'race-bob',
+      userId: 'bob',
+      title: 'x',
+      model: null,
+      isNew: true,
+      modelChanged: false,
+      message: {
+        id: 'q',
+        role: 'user',
+        parts: [{ type: 'file', mediaType: 'image/png', url: '/api/files/f1' }],
+      },
+      files: ['f1'],
+    }),
+    'missing-file',
+  );
+  assert.equal(
+    await getOwnConversation(db, 'bob', 'race-bob'),
+    null,
+    'a refused message leaves no conversation',
+  );
+
   const denied = { userId: null, email: null, action: 'GET /x', target: null, outcome: 'denied' as const };
   await recordAudit(db, { ...denied, detail: 'one' });
   await recordAudit(db, { ...denied, detail: 'two' });

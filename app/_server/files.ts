@@ -259,12 +259,15 @@ export function fileIdsOf(parts: ReadonlyArray<{ type: string; url?: unknown }>)
 export async function ownFilePart(userId: string, url: string): Promise<ChatPart> {
   const id = fileIdOf(url);
   const row = id ? await getOwnFile(getDb(), userId, id) : null;
-  if (!row)
-    throw new AppError('not_found', 'Attachment not found. Upload it again.', {
-      'message.parts': 'unknown attachment',
-    });
+  if (!row) throw attachmentGone();
   return { type: 'file', mediaType: row.mediaType, url: fileUrl(row.id), filename: row.name };
 }
+
+/** A message refers to a file that is not (or no longer) the user's: 404, upload it again. */
+export const attachmentGone = () =>
+  new AppError('not_found', 'Attachment not found. Upload it again.', {
+    'message.parts': 'unknown attachment',
+  });
 
 const attr = (value: string) => value.replace(/[\r\n"<>]/g, ' ');
 

@@ -89,6 +89,24 @@ describe('persist input', () => {
     assert.equal((await listMessages(db, c)).length, 1);
   });
 
+  test('an attachment deleted after it was checked (the sweep of unsent files) refuses the message: 404, nothing stored', async () => {
+    const c = newId('c');
+    const body = say(c, newId('m'), 'see the file');
+    const url = '/api/files/gone-before-storing-1';
+    await assert.rejects(
+      persistInput(db, {
+        userId: 'alice',
+        body,
+        loaded: await loadTurn(db, 'alice', body),
+        modelId: 'm1',
+        // What storedUserParts returned when the file still existed.
+        userParts: async () => [...text('see the file'), { type: 'file', mediaType: 'text/plain', url }],
+      }),
+      (err) => isCode('not_found')(err) && /Attachment not found/.test((err as Error).message),
+    );
+    assert.equal(await getOwnConversation(db, 'alice', c), null);
+  });
+
   test('an edit is a new version beside the edited message; nothing is dropped; an answer id is refused', async () => {
     const c = newId('c');
     const first = newId('m');

@@ -16,6 +16,7 @@ import {
   textOfParts,
 } from '@/db/queries/messages';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
+import { attachmentGone, fileIdOf } from '@/app/_server/files';
 import type { Conversation } from '@/app/_server/turn-toolkit';
 import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { AppError, notFound } from '@/lib/errors';
@@ -136,8 +137,10 @@ export async function persistInput(
     modelChanged: Boolean(loaded.row && modelId && loaded.row.model !== modelId),
     message,
     parentId: body.parentId,
+    files: message.parts.flatMap((p) => (p.type === 'file' ? (fileIdOf(p.url) ?? []) : [])),
   });
   if (outcome === 'not-yours') throw notFound('Conversation not found.');
+  if (outcome === 'missing-file') throw attachmentGone();
   if (outcome === 'unknown-parent')
     throw new AppError('bad_request', 'The message this one follows does not exist.', {
       parentId: 'is not a message of this conversation',

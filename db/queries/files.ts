@@ -1,7 +1,7 @@
 import 'server-only';
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { first, lockStep, q, textContains, transaction } from '@/db/run';
+import { first, lockStep, q, type Queryable, textContains, transaction } from '@/db/run';
 import { files, messages, shares } from '@/db/tables';
 
 export type FileRow = typeof files.$inferSelect;
@@ -47,6 +47,29 @@ export async function oldFilesOf(db: Db, userId: string, before: Date, limit: nu
     )
     .orderBy(asc(files.createdAt))
     .limit(limit);
+}
+
+/**
+ * A transaction step for a message that refers to files: holds each one against
+ * {@link deleteFileIfUnused} (the same per-file lock on Postgres; on SQLite a transaction runs alone)
+ * until the transaction ends, and tells whether every one is still there and this user's. So a file
+ * is either deleted before the message is stored (and the message is refused) or kept for it.
+ */
+export function* holdOwnFiles(
+  tx: Queryable,
+  userId: string,
+  ids: readonly string[],
+): Generator<PromiseLike<unknown>, boolean, unknown> {
+  const unique = [...new Set(ids)].sort(); // one order for every transaction: no deadlock between two
+  if (!unique.length) return true;
+  for (const id of unique) yield* lockStep(tx, `file\n${id}`);
+  const rows = yield* q(
+    tx
+      .select({ id: files.id })
+      .from(files)
+      .where(and(inArray(files.id, unique), eq(files.userId, userId))),
+  );
+  return rows.length === unique.length;
 }
 
 /**

@@ -1,6 +1,7 @@
 import 'server-only';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { holdOwnFiles } from '@/db/queries/files';
 import { first, isSqlite, type Queryable, q, rawRows, rawRun, transaction } from '@/db/run';
 import { conversations, messages } from '@/db/tables';
 import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
@@ -254,7 +255,8 @@ export type UserMessageOutcome =
   | 'changed'
   | 'not-a-user-message'
   | 'not-yours'
-  | 'unknown-parent';
+  | 'unknown-parent'
+  | 'missing-file';
 
 /**
  * Stores the user's message before the model is called, in one transaction: creates the conversation
@@ -263,6 +265,8 @@ export type UserMessageOutcome =
  * already stored (a retry, a regenerate) is left as it is: its new answer becomes another version of
  * the old one. Nothing is deleted. Either way the message becomes the selected leaf. A stored id sent
  * with other text is refused ('changed'): an edit is a new message, never a silent rewrite or a lost one.
+ * `files`: the ids of the files the message refers to; they are held for it (holdOwnFiles), and a message
+ * whose file is gone meanwhile (deleted by the sweep of unsent files) is refused ('missing-file').
  */
 export function saveUserMessage(
   db: Db,
@@ -275,10 +279,13 @@ export function saveUserMessage(
     modelChanged: boolean;
     message: ChatMessage;
     parentId?: string | null;
+    files?: readonly string[];
   },
 ): Promise<UserMessageOutcome> {
   const { conversationId, message } = input;
   return transaction(db, function* (tx): Generator<PromiseLike<unknown>, UserMessageOutcome, unknown> {
+    // First, before anything is written: a refused message leaves no conversation behind.
+    if (input.files?.length && !(yield* holdOwnFiles(tx, input.userId, input.files))) return 'missing-file';
     const now = new Date();
     if (input.isNew) {
       const created = yield* q(
