@@ -25,14 +25,12 @@ import {
 } from '@/db/queries/conversations';
 import { deleteFileIfUnused, insertFile, oldFilesOf } from '@/db/queries/files';
 import { createMcpServer, getMcpServerByName, upsertMcpServers } from '@/db/queries/mcp-servers';
+import { markUnansweredTurns, unansweredConversations, unansweredSince } from '@/db/queries/cut-turns';
 import {
   changeMessage,
   listMessagePage,
   listMessages,
-  markUnansweredTurns,
   saveAssistantMessage,
-  unansweredConversations,
-  unansweredSince,
   saveUserMessage,
   selectedLeaf,
   selectVersion,

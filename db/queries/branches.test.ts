@@ -12,11 +12,11 @@ import {
   loadConversation,
   searchConversations,
 } from '@/db/queries/conversations';
+import { markUnansweredTurns } from '@/db/queries/cut-turns';
 import {
   listMessagePage,
   listMessages,
   listMessageTree,
-  markUnansweredTurns,
   saveAssistantMessage,
   saveUserMessage,
   selectedLeaf,

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { holdOwnFiles } from '@/db/queries/files';
-import { first, isSqlite, type Queryable, q, rawRows, rawRun, transaction } from '@/db/run';
+import { first, isSqlite, type Queryable, q, rawRows, transaction } from '@/db/run';
 import { conversations, messages } from '@/db/tables';
 import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
 import { parseStoredMetadata, parseStoredParts } from '@/lib/schemas/stored-message';
@@ -411,67 +411,6 @@ export async function saveAssistantMessage(
       target: [messages.conversationId, messages.id],
       set: { parts: message.parts, metadata: message.metadata ?? null },
     });
-}
-
-/** User messages still without an answer, or ending the selected path (a regenerate cut short). */
-const unansweredWhere = sql`m.role = 'user'
-        and (
-          not exists (select 1 from ${messages} c where c.conversation_id = m.conversation_id and c.parent_id = m.id)
-          -- a regenerate cut short: the question ends the selected path, its earlier answers beside it
-          or m.id = (select leaf_id from ${conversations} where id = m.conversation_id)
-        )`;
-
-/** The query of {@link unansweredConversations} (its plan is checked in db/dialects.test.ts). */
-export function unansweredSince(db: Db, since: Date) {
-  const after = isSqlite(db) ? since.getTime() : since;
-  // No `distinct`: with it SQLite would rather walk every message in conversation order.
-  return sql`select m.conversation_id as id from ${messages} m
-      where m.role = 'user' and m.created_at > ${after} and ${unansweredWhere}`;
-}
-
-/**
- * The conversations holding a question asked after `since` without an answer (a running turn's, or one
- * cut by a crash). Reads only the questions since then (an index on them), not the whole table.
- */
-export async function unansweredConversations(db: Db, since: Date): Promise<string[]> {
-  const rows = await rawRows<{ id: string }>(db, unansweredSince(db, since));
-  return [...new Set(rows.map((r) => r.id))];
-}
-
-/**
- * Every user message still without an answer, or ending the selected path (a regenerate), whose turn is
- * not running any more lost its answer (a crash, kill -9): at start on one process, all of them; with
- * other instances, only those of `only` (conversations whose turn no instance holds). Each gets an empty
- * answer marked interrupted, so the UI shows what happened and offers Retry; the new answer ends the
- * selected path. Returns how many.
- */
-export async function markUnansweredTurns(db: Db, reason: string, only?: readonly string[]): Promise<number> {
-  if (only && !only.length) return 0;
-  // Each new answer becomes its conversation's selected leaf (the insert trigger).
-  const within = only
-    ? sql` and m.conversation_id in (${sql.join(
-        only.map((id) => sql`${id}`),
-        sql`, `,
-      )})`
-    : sql``;
-  const unanswered = sql`
-      from ${messages} m
-      where ${unansweredWhere}${within}`;
-  const nextSeq = sql`(select max(seq) + 1 from ${messages} where conversation_id = m.conversation_id)`;
-  const columns = sql`insert into ${messages} (id, conversation_id, role, parts, metadata, parent_id, seq, created_at)`;
-  return rawRun(
-    db,
-    isSqlite(db)
-      ? sql`${columns}
-      select 'interrupted-' || m.seq || '-' || lower(hex(randomblob(6))), m.conversation_id, 'assistant', '[]',
-             json_object('interrupted', json('true'), 'error', ${reason}), m.id, ${nextSeq},
-             unixepoch('subsec') * 1000
-      ${unanswered}`
-      : sql`${columns}
-      select 'interrupted-' || m.seq || '-' || substr(md5(random()::text), 1, 12), m.conversation_id, 'assistant',
-             '[]'::json, json_build_object('interrupted', true, 'error', ${reason}::text), m.id, ${nextSeq}, now()
-      ${unanswered}`,
-  );
 }
 
 /** A conversation's answers' stored usage and cost (the per-conversation totals; lib/usage.ts sums them). */

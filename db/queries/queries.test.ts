@@ -11,13 +11,8 @@ import {
   loadConversation,
   updateConversation,
 } from '@/db/queries/conversations';
-import {
-  listMessages,
-  listMessageTree,
-  markUnansweredTurns,
-  saveAssistantMessage,
-  saveUserMessage,
-} from '@/db/queries/messages';
+import { markUnansweredTurns } from '@/db/queries/cut-turns';
+import { listMessages, listMessageTree, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
 import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
 import { countUsers, updateUser } from '@/db/queries/users';
 import { session, user } from '@/db/schema';
