@@ -132,6 +132,30 @@ export function cpuMs(pid: number): number {
   return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
 }
 
+/**
+ * CPU (user + system, ms) of every process on the machine whose name starts with one of `names`
+ * (e.g. next-server, postgres, redis-server, nginx), summed per name: read before and after a phase,
+ * the difference is what each kind of process spent on it.
+ */
+export function cpuByName(names: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let raw: string;
+    try {
+      raw = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const comm = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
+    const name = names.find((n) => comm.startsWith(n));
+    if (!name) continue;
+    const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+    out[name] = (out[name] ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
+  }
+  return out;
+}
+
 /** Resident set size of a process in MB (VmRSS), or NaN if it is gone. */
 export function rssMb(pid: number): number {
   try {

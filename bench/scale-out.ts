@@ -6,7 +6,9 @@
  *  - burst (200 words at once) and paced (200 words, 20 ms apart) turns, N = 1, 10, 50 at a time:
  *    time to first token (p50/p95) and total time, through the app minus straight to the model;
  *  - throughput at saturation: 50 turns kept in flight for 15 s (closed loop), turns per second, and the
- *    ratio of (ii) to (i).
+ *    ratio of (ii) to (i); the CPU per turn of each kind of process meanwhile (app, Postgres, Redis,
+ *    nginx, the fake model, this load generator), and the ratio that gives with each instance on cores of
+ *    its own (on a 2-core machine everything shares the same two).
  * Prints one table and writes bench/scale-out.json. Needs a production build (.next/BUILD_ID) and Debian's
  * postgresql-15, redis-server and nginx (as the e2e suite does).
  *
@@ -30,7 +32,16 @@ import {
   type Timing,
   timedStream,
 } from './chat-turn-http';
-import { type Child, freePort, nextStartArgv, startChild, stopChild, waitForHttp } from './chat-turn-procs';
+import {
+  type Child,
+  cpuByName,
+  cpuMs,
+  freePort,
+  nextStartArgv,
+  startChild,
+  stopChild,
+  waitForHttp,
+} from './chat-turn-procs';
 import { percentile, table } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -46,6 +57,8 @@ const PLAN: Array<{ mode: Mode; n: number; rounds: number }> = [
   { mode: 'paced', n: 50, rounds: 2 },
 ];
 const SATURATION = { inFlight: 50, seconds: 15 };
+/** The server processes whose CPU is counted during saturation (by process name). */
+const SERVERS = ['next-server', 'postgres', 'redis-server', 'nginx'] as const;
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 type Row = {
@@ -99,7 +112,8 @@ async function prepare(url: string, fakeUrl: string) {
   return { through, direct, bodies };
 }
 
-async function measure(setup: string, url: string, fakeUrl: string) {
+async function measure(setup: string, url: string, fake: { url: string; pid: number }) {
+  const fakeUrl = fake.url;
   const { through, direct, bodies } = await prepare(url, fakeUrl);
   const words = APP_STREAM('word200');
   log(`${setup}: warming up`);
@@ -135,6 +149,9 @@ async function measure(setup: string, url: string, fakeUrl: string) {
     const until = performance.now() + SATURATION.seconds * 1000;
     let done = 0;
     let failed = 0;
+    const cpu0 = cpuByName(SERVERS);
+    const model0 = cpuMs(fake.pid);
+    const self0 = process.cpuUsage();
     await Promise.all(
       Array.from({ length: SATURATION.inFlight }, async () => {
         while (performance.now() < until) {
@@ -144,14 +161,27 @@ async function measure(setup: string, url: string, fakeUrl: string) {
         }
       }),
     );
-    return { perSecond: done / SATURATION.seconds, failed };
+    const cpu1 = cpuByName(SERVERS);
+    const model = cpuMs(fake.pid) - model0;
+    const self = process.cpuUsage(self0);
+    // CPU per finished turn, by kind of process; the load generator is this process.
+    const cpuPerTurn = Object.fromEntries([
+      ...SERVERS.map((n) => [n, ((cpu1[n] ?? 0) - (cpu0[n] ?? 0)) / Math.max(1, done)]),
+      ['fake model', model / Math.max(1, done)],
+      ['load generator', (self.user + self.system) / 1000 / Math.max(1, done)],
+    ]) as Record<string, number>;
+    return { perSecond: done / SATURATION.seconds, failed, cpuPerTurn };
   };
   const model = await saturate(() => direct(bodies.burst));
   const app = await saturate(() => through(TEXT.burst, words));
   log(
     `${setup}: ${app.perSecond.toFixed(1)} turns/s through the app, ${model.perSecond.toFixed(1)} straight`,
   );
-  return { rows, throughput: { app: app.perSecond, model: model.perSecond, failed: app.failed } };
+  return {
+    rows,
+    throughput: { app: app.perSecond, model: model.perSecond, failed: app.failed },
+    cpuPerTurn: app.cpuPerTurn,
+  };
 }
 
 const children: Child[] = [];
@@ -196,7 +226,7 @@ async function main() {
       );
       children.push(app);
       await waitForHttp(`${url}/api/health`, app, 60_000);
-      results.sqlite = await measure('1 process, SQLite', url, fakeUrl);
+      results.sqlite = await measure('1 process, SQLite', url, { url: fakeUrl, pid: fake.proc.pid! });
       await stopAll();
     }
     // (ii) Two instances, Postgres + Redis, nginx round robin.
@@ -226,7 +256,10 @@ async function main() {
           children.push(app);
           await waitForHttp(`http://127.0.0.1:${port}/api/ready`, app, 90_000);
         }
-        results.shared = await measure('2 instances, Postgres + Redis', lb.url, fakeUrl);
+        results.shared = await measure('2 instances, Postgres + Redis', lb.url, {
+          url: fakeUrl,
+          pid: fake.proc.pid!,
+        });
       } finally {
         await stopAll();
         await Promise.all([lb.stop(), redis.stop(), pg.stop()]);
@@ -262,6 +295,23 @@ async function main() {
     `\nThroughput at saturation (${SATURATION.inFlight} burst turns in flight, ${SATURATION.seconds} s): ` +
       `1 process ${f(one?.app ?? 0)} turns/s (model straight ${f(one?.model ?? 0)}), ` +
       `2 instances ${f(two?.app ?? 0)} turns/s (model straight ${f(two?.model ?? 0)}); ratio ${((two?.app ?? 0) / (one?.app || 1)).toFixed(2)}×`,
+  );
+  // Where the CPU of a turn goes at saturation, and what the ratio would be on cores of their own: an
+  // instance is bound by its own event loop, so with Postgres, Redis, the balancer and the clients on
+  // other cores, two instances serve what one process does times 2 × (its app CPU per turn) / (theirs).
+  const perTurn = (r?: { cpuPerTurn: Record<string, number> }) =>
+    Object.entries(r?.cpuPerTurn ?? {})
+      .filter(([, ms]) => ms > 0.005)
+      .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+      .join(', ');
+  console.log(`\nCPU per turn at saturation (ms): 1 process: ${perTurn(results.sqlite)}`);
+  console.log(`  2 instances: ${perTurn(results.shared)}`);
+  const appMs = (r?: { cpuPerTurn: Record<string, number> }) => r?.cpuPerTurn['next-server'] ?? Number.NaN;
+  const ratio = (2 * appMs(results.sqlite)) / appMs(results.shared);
+  console.log(
+    `Projected ratio with each instance on cores of its own (not measured on this machine): ${ratio.toFixed(2)}× ` +
+      `(≈ ${f((one?.app ?? 0) * ratio)} turns/s), with ${f(results.shared?.cpuPerTurn.postgres ?? 0)} ms of ` +
+      `Postgres and ${f(results.shared?.cpuPerTurn['redis-server'] ?? 0)} ms of Redis CPU per turn on their own cores`,
   );
   writeFileSync(OUT, `${JSON.stringify({ cores: os.availableParallelism(), ...results }, null, 2)}\n`);
   console.log(`wrote ${path.relative(ROOT, OUT)}`);
