@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import type { UIMessageChunk } from 'ai';
 import { getDb } from '@/db/client';
 import { markUnansweredTurns, unansweredConversations } from '@/db/queries/cut-turns';
-
 import { MemoryTurnBuffer, type TurnBuffer } from '@/lib/chat/turn-buffer';
 import { AppError } from '@/lib/errors';
 import { processState } from '@/lib/process-state';

@@ -3,16 +3,18 @@
  * larger events, on the bytes, before the AI SDK parses them.
  *
  * Every event otherwise walks a dozen web-stream stages (SSE parsing, JSON parsing and schema
- * validation of the chunk, AI SDK step handling, UI message chunks, SSE encoding, the turn buffer) to end
- * up in its own TCP write, and that per-event work is most of what a streamed answer costs the server.
- * Events that arrive in one network read leave together at the end of that read; after a delta has
- * left, the next ones are held until a window has passed since (50 ms, wider when the process streams
- * many answers at once: {@link coalesceWindowMs}), so a model streaming token by token is passed on a few
- * tokens at a time, at most that much later (20 updates a second, smooth to read). The first delta with text is not delayed. Any other event (a tool call, the finish,
- * usage, `[DONE]`, a comment, anything this does not understand) first releases what is held, and so
- * do the end of the body and its failure (the text before a cut connection is kept). Only the chunking
- * changes, never the text or its order: an event is merged only into one of the same shape (one choice,
- * the same delta fields, one kind of text), and otherwise passed on byte for byte.
+ * validation of the chunk, AI SDK step handling, UI message chunks, SSE encoding, the turn buffer) to
+ * end up in its own TCP write, and that per-event work is most of what a streamed answer costs the
+ * server. Events that arrive in one network read leave together at the end of that read; after a delta
+ * has left, the next ones are held until a window has passed since (50 ms, wider when the process
+ * streams many answers at once: {@link coalesceWindowMs}), so a model streaming token by token is
+ * passed on a few tokens at a time, at most that much later (20 updates a second, smooth to read). The
+ * first delta with text is not delayed. Any other event (a tool call, the finish, usage, `[DONE]`, a
+ * comment, anything this does not understand) first releases what is held, and so do the end of the
+ * body and its failure (the text before a cut connection is kept). Only the chunking changes, never
+ * the text or its order: an event is merged only into one of the same shape (one choice, the same delta
+ * fields, one kind of text, no usage), and any other is passed on as it came (its lines ending in \n).
+ * A provider that sends usage in every chunk is therefore passed on unmerged.
  */
 
 /** At most one merged delta per stream this often (a model streaming token by token at 20 ms a token → ~1 in 3). */
