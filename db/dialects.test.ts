@@ -214,6 +214,23 @@ test(`${dialect}: two changes of one message at once both apply, one after the o
   assert.deepEqual(seen, [['run it'], ['run it', firstDone]]);
 });
 
+/** Stores a new conversation's first message, referring to one file. */
+const storeWithFile = (conversationId: string, userId: string, fileId: string) =>
+  saveUserMessage(db, {
+    conversationId,
+    userId,
+    title: 'with a file',
+    model: null,
+    isNew: true,
+    modelChanged: false,
+    message: {
+      id: 'q',
+      role: 'user',
+      parts: [{ type: 'file', mediaType: 'text/plain', url: `/api/files/${fileId}` }],
+    },
+    files: [fileId],
+  });
+
 test(`${dialect}: files, audit, servers, providers and deleting an account`, async () => {
   const file = await insertFile(db, {
     id: 'f1',
@@ -260,16 +277,7 @@ test(`${dialect}: files, audit, servers, providers and deleting an account`, asy
       });
       const url = `/api/files/${id}`;
       const [outcome, deleted] = await Promise.all([
-        saveUserMessage(db, {
-          conversationId: `race-${i}`,
-          userId: 'alice',
-          title: 'race',
-          model: null,
-          isNew: true,
-          modelChanged: false,
-          message: { id: 'q', role: 'user', parts: [{ type: 'file', mediaType: 'text/plain', url }] },
-          files: [id],
-        }),
+        storeWithFile(`race-${i}`, 'alice', id),
         deleteFileIfUnused(db, id, url),
       ]);
       const stored = (await listMessages(db, `race-${i}`)).length;
@@ -292,41 +300,9 @@ test(`${dialect}: files, audit, servers, providers and deleting an account`, asy
     size: 1,
   });
   assert.equal((await deleteFileIfUnused(db, 'gone', '/api/files/gone'))?.id, 'gone');
-  assert.equal(
-    await saveUserMessage(db, {
-      conversationId: 'race-gone',
-      userId: 'alice',
-      title: 'x',
-      model: null,
-      isNew: true,
-      modelChanged: false,
-      message: {
-        id: 'q',
-        role: 'user',
-        parts: [{ type: 'file', mediaType: 'text/plain', url: '/api/files/gone' }],
-      },
-      files: ['gone'],
-    }),
-    'missing-file',
-  );
+  assert.equal(await storeWithFile('race-gone', 'alice', 'gone'), 'missing-file');
   // Another user's file is refused like a deleted one.
-  assert.equal(
-    await saveUserMessage(db, {
-      conversationId: 'race-bob',
-      userId: 'bob',
-      title: 'x',
-      model: null,
-      isNew: true,
-      modelChanged: false,
-      message: {
-        id: 'q',
-        role: 'user',
-        parts: [{ type: 'file', mediaType: 'image/png', url: '/api/files/f1' }],
-      },
-      files: ['f1'],
-    }),
-    'missing-file',
-  );
+  assert.equal(await storeWithFile('race-bob', 'bob', 'f1'), 'missing-file');
   assert.equal(
     await getOwnConversation(db, 'bob', 'race-bob'),
     null,
