@@ -1,6 +1,9 @@
 /** Runs once when the server starts: migrate the database, then seed, import and warm the MCP servers; probe Ollama. */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // A closed log pipe must not turn every log line into an uncaught exception (see log-streams.ts).
+  const { survivePipeClose } = await import('@/app/_server/log-streams');
+  survivePipeClose();
   // A bad environment (e.g. a malformed ENCRYPTION_KEY) stops the server with the reason.
   const { exitOnBadEnvironment } = await import('@/app/_server/startup-env');
   exitOnBadEnvironment();
