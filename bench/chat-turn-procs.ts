@@ -114,22 +114,27 @@ export async function stopChild(child: Child, graceMs = 5000): Promise<number[]>
   return left;
 }
 
-/** Fields of /proc/<pid>/stat after the `(comm)` field: [state, ppid, pgrp, …]; null if gone. */
-function statFields(pid: number): string[] | null {
+/** /proc/<pid>/stat: the process name, and the fields after it ([state, ppid, pgrp, …]); null if gone. */
+function procStat(pid: number | string): { comm: string; fields: string[] } | null {
   try {
     const raw = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return raw.slice(raw.lastIndexOf(')') + 2).split(' ');
+    const end = raw.lastIndexOf(')');
+    return { comm: raw.slice(raw.indexOf('(') + 1, end), fields: raw.slice(end + 2).split(' ') };
   } catch {
     return null;
   }
 }
 
+const statFields = (pid: number): string[] | null => procStat(pid)?.fields ?? null;
+
+/** User + system CPU time (ms) in stat fields 14 (utime) and 15 (stime), 1-based; fields[0] is field 3. */
+const cpuOfFields = (f: string[]) => ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
+
 /** User + system CPU time of a process (all its threads), in ms. */
 export function cpuMs(pid: number): number {
   const f = statFields(pid);
   if (!f) throw new Error(`process ${pid} is gone`);
-  // stat fields 14 (utime) and 15 (stime), 1-based; f[0] is field 3.
-  return ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
+  return cpuOfFields(f);
 }
 
 /**
@@ -141,17 +146,9 @@ export function cpuByName(names: readonly string[]): Record<string, number> {
   const out: Record<string, number> = Object.fromEntries(names.map((n) => [n, 0]));
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    let raw: string;
-    try {
-      raw = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    const comm = raw.slice(raw.indexOf('(') + 1, raw.lastIndexOf(')'));
-    const name = names.find((n) => comm.startsWith(n));
-    if (!name) continue;
-    const f = raw.slice(raw.lastIndexOf(')') + 2).split(' ');
-    out[name] = (out[name] ?? 0) + ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK;
+    const stat = procStat(entry); // null: gone meanwhile
+    const name = stat && names.find((n) => stat.comm.startsWith(n));
+    if (stat && name) out[name] = (out[name] ?? 0) + cpuOfFields(stat.fields);
   }
   return out;
 }

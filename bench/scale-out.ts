@@ -113,8 +113,7 @@ async function prepare(url: string, fakeUrl: string) {
 }
 
 async function measure(setup: string, url: string, fake: { url: string; pid: number }) {
-  const fakeUrl = fake.url;
-  const { through, direct, bodies } = await prepare(url, fakeUrl);
+  const { through, direct, bodies } = await prepare(url, fake.url);
   const words = APP_STREAM('word200');
   log(`${setup}: warming up`);
   for (let i = 0; i < 10; i++) await Promise.all([direct(bodies.burst), through(TEXT.burst, words)]);
