@@ -21,8 +21,9 @@ const unansweredWhere = sql`m.role = 'user'
 export function unansweredSince(db: Db, since: Date) {
   const after = isSqlite(db) ? since.getTime() : since;
   // No `distinct`: with it SQLite would rather walk every message in conversation order.
+  // unansweredWhere starts with `m.role = 'user'`: the partial index's own condition.
   return sql`select m.conversation_id as id from ${messages} m
-      where m.role = 'user' and m.created_at > ${after} and ${unansweredWhere}`;
+      where ${unansweredWhere} and m.created_at > ${after}`;
 }
 
 /**
