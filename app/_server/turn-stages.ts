@@ -16,7 +16,7 @@ import {
   textOfParts,
 } from '@/db/queries/messages';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
-import { attachmentGone, fileIdOf } from '@/app/_server/files';
+import { attachmentGone, fileIdsOf } from '@/app/_server/files';
 import type { Conversation } from '@/app/_server/turn-toolkit';
 import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { AppError, notFound } from '@/lib/errors';
@@ -137,7 +137,7 @@ export async function persistInput(
     modelChanged: Boolean(loaded.row && modelId && loaded.row.model !== modelId),
     message,
     parentId: body.parentId,
-    files: message.parts.flatMap((p) => (p.type === 'file' ? (fileIdOf(p.url) ?? []) : [])),
+    files: fileIdsOf(message.parts),
   });
   if (outcome === 'not-yours') throw notFound('Conversation not found.');
   if (outcome === 'missing-file') throw attachmentGone();
