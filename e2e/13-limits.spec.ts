@@ -25,15 +25,24 @@ test('S17: per-user rate limit and concurrent-turn cap answer 429 with Retry-Aft
         .post('/api/chat', { data: body(hangId, '[[hang]]'), headers: h, timeout: 60_000 })
         .catch(() => null),
     );
+    // Both are admitted (their questions stored) before the third is sent: sent alongside them, the
+    // third could take a slot first and leave one of them refused.
     await expect
-      .poll(async () => {
-        const res = await user.request.post('/api/chat', {
-          data: body(`third-${Date.now()}`, 'third'),
-          headers: h,
-        });
-        return res.status() === 429 ? res.headers()['retry-after'] : String(res.status());
-      })
-      .toBe('5');
+      .poll(async () =>
+        Promise.all(
+          hangingIds.map(async (id) => (await user.request.get(`/api/conversations/${id}`)).status()),
+        ),
+      )
+      .toEqual([200, 200]);
+    const third = await user.request.post('/api/chat', {
+      data: body(`third-${Date.now()}`, 'third'),
+      headers: h,
+    });
+    expect(third.status()).toBe(429);
+    expect(third.headers()['retry-after']).toBe('5');
+    expect((await third.json()).error.message).toBe(
+      'You already have 2 answers in progress. Wait for one to finish.',
+    );
     // Someone else still chats normally meanwhile.
     const other = await admin.request.post('/api/chat', {
       data: body(`admin-${Date.now()}`, 'still fine'),
