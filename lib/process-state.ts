@@ -49,6 +49,8 @@ export type ProcessState = {
   publicAgent: Agent;
   /** lib/ollama.ts: the last probe of the local Ollama and the probe in flight, so probes never pile up. */
   ollama: { last?: OllamaProbe; probing?: Promise<OllamaProbe> };
+  /** lib/chat/provider-fetch.ts: the undici agent model providers are called through; keeps its sockets. */
+  providerAgent: Agent;
   /** lib/providers.ts: OpenAI-compatible clients by provider version, reused across turns. */
   providerClients: Map<string, OpenAIProvider>;
   /** lib/share/lookup-limit.ts: share-page lookups per client address (S13); a limit must see every request. */

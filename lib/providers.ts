@@ -1,7 +1,7 @@
 import 'server-only';
 import { createOpenAI } from '@ai-sdk/openai';
 import { type LanguageModel, wrapLanguageModel } from 'ai';
-import { coalescingFetch } from '@/lib/chat/coalesce-sse';
+import { providerFetch } from '@/lib/chat/provider-fetch';
 import { promptToolsMiddleware } from '@/lib/chat/prompt-tools/middleware';
 import { isAllowed, type Principal } from '@/lib/access';
 import type { Env } from '@/lib/env';
@@ -120,8 +120,8 @@ export function chatModel(
       baseURL,
       apiKey: apiKey ?? 'not-needed',
       name: 'openai-compatible',
-      // Streamed deltas are merged on the bytes, before the SDK parses them (see coalesce-sse.ts).
-      fetch: coalescingFetch,
+      // Streamed deltas are merged on the socket's reads, before the SDK parses them (provider-fetch.ts).
+      fetch: providerFetch,
     });
     clients.set(cacheKey, client);
   }

@@ -1,26 +1,10 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { createOpenAI } from '@ai-sdk/openai';
-import { streamText } from 'ai';
-import { COALESCE_WINDOW_MS, coalesceSse, coalesceWindowMs, coalescingFetch } from './coalesce-sse';
+import { COALESCE_WINDOW_MS, coalesceSse, coalesceWindowMs } from './coalesce-sse';
+import { chunk, DONE, finish, usage } from './test-sse';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-
-/** One Chat Completions chunk as an SSE event. */
-const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-  `data: ${JSON.stringify({
-    id: 'chatcmpl-1',
-    object: 'chat.completion.chunk',
-    created: 1,
-    model: 'm',
-    choices: [{ index: 0, delta, logprobs: null, finish_reason: null, ...extra }],
-  })}\n\n`;
-const finish = `data: ${JSON.stringify({ id: 'chatcmpl-1', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`;
-const usage = `data: ${JSON.stringify({ id: 'chatcmpl-1', choices: [], usage: { prompt_tokens: 1, completion_tokens: 2 } })}\n\n`;
-const DONE = 'data: [DONE]\n\n';
 
 /** The events of an SSE text (without their blank lines). */
 const events = (text: string) => text.split('\n\n').filter(Boolean);
@@ -161,47 +145,6 @@ test('only events of one shape merge: reasoning, text, tool calls, logprobs and 
     'data: {not json',
     'data: [DONE]',
   ]);
-});
-
-test('the provider client streams the same text through coalescingFetch; errors and JSON pass as they came', async (t) => {
-  const words = Array.from({ length: 50 }, (_, i) => `w${i} `);
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      if (JSON.parse(body).messages.at(-1).content === 'fail') {
-        res.writeHead(429, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'Slow down', type: 'rate_limit' } }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(
-        [
-          chunk({ role: 'assistant', content: '' }),
-          ...words.map((w) => chunk({ content: w })),
-          finish,
-          DONE,
-        ].join(''),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => server.close());
-  const { port } = server.address() as AddressInfo;
-  const model = createOpenAI({
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    apiKey: 'k',
-    fetch: coalescingFetch,
-  }).chat('m');
-  const result = streamText({ model, prompt: 'hi', maxRetries: 0 });
-  const parts: string[] = [];
-  for await (const part of result.stream) if (part.type === 'text-delta') parts.push(part.text);
-  assert.equal(parts.join(''), words.join(''));
-  assert.equal(parts.length, 1, 'one merged delta');
-  const failed = streamText({ model, prompt: 'fail', maxRetries: 0, onError: () => {} });
-  let error: unknown;
-  for await (const part of failed.stream) if (part.type === 'error') error = part.error;
-  assert.match(String((error as Error)?.message), /Slow down/);
 });
 
 test('the window widens with the streams open at once: 50 ms up to 10, then 50 ms more per 10, at most 200', () => {

@@ -92,55 +92,94 @@ function asDelta(block: string): Omit<Pending, 'texts'> | null {
   return { raw: block, chunk, field, shape: keys.join(',') };
 }
 
-/** The SSE body transform; see the module comment. */
-export function coalesceSse(): TransformStream<Uint8Array, Uint8Array> {
-  const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
-  let buffer = '';
-  let pending: Pending | undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let lastRelease = Number.NEGATIVE_INFINITY;
-  let controller: TransformStreamDefaultController<Uint8Array> | undefined;
-  let open = false;
-  const opened = () => {
-    if (!open) {
-      open = true;
-      openStreams++;
+/**
+ * The merging itself, fed network reads as they come ({@link push}); what is to be passed on goes to
+ * `emit`, as SSE text. {@link end} (the body ended) and {@link stop} (it failed, or the reader went
+ * away) release what is held; nothing is emitted after either. Counted in the open streams until then.
+ */
+export class SseCoalescer {
+  private readonly decoder = new TextDecoder();
+  private buffer = '';
+  private pending: Pending | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private lastRelease = Number.NEGATIVE_INFINITY;
+  private open = true;
+
+  constructor(private readonly emit: (text: string) => void) {
+    openStreams++;
+  }
+
+  /** One network read. */
+  push(bytes: Uint8Array): void {
+    if (!this.open) return;
+    this.buffer += this.decoder.decode(bytes, { stream: true });
+    // Lines may end in \r\n, \n or \r (a \r at the very end may be the first half of a \r\n).
+    const cut = this.buffer.endsWith('\r') ? this.buffer.length - 1 : this.buffer.length;
+    const raw = this.buffer.slice(0, cut);
+    const text = raw.includes('\r') ? raw.replace(/\r\n?/g, '\n') : raw;
+    const rest = this.buffer.slice(cut);
+    let out = '';
+    let start = 0;
+    for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n', start)) {
+      out += this.take(text.slice(start, end));
+      start = end + 2;
     }
-  };
-  const closed = () => {
-    if (open) {
-      open = false;
-      openStreams--;
+    this.buffer = text.slice(start) + rest;
+    if (this.pending) {
+      const wait = this.lastRelease + coalesceWindowMs(openStreams) - Date.now();
+      if (wait <= 0) out += this.takePending();
+      else this.timer ??= setTimeout(this.releaseLater, wait);
     }
+    this.send(out);
+  }
+
+  /** The body ended: what is held, then any unterminated tail as it came. */
+  end(): void {
+    if (!this.open) return;
+    const tail = (this.buffer + this.decoder.decode()).replace(/\r\n?/g, '\n');
+    this.buffer = '';
+    this.send(this.takePending() + tail);
+    this.close();
+  }
+
+  /** The body failed (a cut connection) or the reader went away: what is held is released first. */
+  stop(): void {
+    if (!this.open) return;
+    this.send(this.takePending());
+    this.close();
+  }
+
+  private close(): void {
+    this.open = false;
+    openStreams--;
+  }
+
+  private send(text: string): void {
+    if (text) this.emit(text);
+  }
+
+  private readonly releaseLater = (): void => {
+    if (this.open) this.send(this.takePending());
   };
 
   /** The held event as text (merged or as it came), and nothing held afterwards. */
-  const takePending = (): string => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (!pending) return '';
-    const p = pending;
-    pending = undefined;
+  private takePending(): string {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const p = this.pending;
+    if (!p) return '';
+    this.pending = undefined;
     // An empty delta (OpenAI's first chunk carries the role and "") starts no window: the first word is not held.
-    if (p.field) lastRelease = Date.now();
+    if (p.field) this.lastRelease = Date.now();
     if (!p.texts) return `${p.raw}\n\n`;
     (p.chunk.choices[0]!.delta as Record<string, unknown>)[p.field!] = p.texts.join('');
     return `data: ${JSON.stringify(p.chunk)}\n\n`;
-  };
-  const send = (text: string) => {
-    if (!text) return;
-    try {
-      controller?.enqueue(encoder.encode(text));
-    } catch {
-      // the stream was cancelled meanwhile (Stop, disconnect): nothing is waiting for this text
-    }
-  };
-  const releaseLater = () => send(takePending());
+  }
 
   /** One complete event: merged into the held one, held, or passed on after what is held. */
-  const take = (block: string): string => {
+  private take(block: string): string {
     const d = asDelta(block);
+    const pending = this.pending;
     if (d && pending && d.shape === pending.shape && !('role' in d.chunk.choices[0]!.delta)) {
       if (!d.field) return ''; // an empty delta of the same shape adds nothing
       if (!pending.field || pending.field === d.field) {
@@ -150,67 +189,33 @@ export function coalesceSse(): TransformStream<Uint8Array, Uint8Array> {
         return '';
       }
     }
-    const out = takePending();
+    const out = this.takePending();
     if (d) {
-      pending = { ...d, texts: null };
+      this.pending = { ...d, texts: null };
       return out;
     }
     return `${out}${block}\n\n`;
-  };
+  }
+}
 
+/** {@link SseCoalescer} as a transform of an SSE body (for a body that is already a web stream). */
+export function coalesceSse(): TransformStream<Uint8Array, Uint8Array> {
+  const encoder = new TextEncoder();
+  let controller!: TransformStreamDefaultController<Uint8Array>;
+  const coalescer = new SseCoalescer((text) => {
+    try {
+      controller.enqueue(encoder.encode(text));
+    } catch {
+      // the stream was cancelled meanwhile (Stop, disconnect): nothing is waiting for this text
+    }
+  });
   const transformer: Transformer<Uint8Array, Uint8Array> & { cancel: (reason: unknown) => void } = {
     start(c) {
       controller = c;
     },
-    transform(bytes) {
-      opened();
-      buffer += decoder.decode(bytes, { stream: true });
-      // Lines may end in \r\n, \n or \r (a \r at the very end may be the first half of a \r\n).
-      const cut = buffer.endsWith('\r') ? buffer.length - 1 : buffer.length;
-      const text = buffer.slice(0, cut).replace(/\r\n?/g, '\n');
-      const rest = buffer.slice(cut);
-      let out = '';
-      let start = 0;
-      for (let end = text.indexOf('\n\n'); end !== -1; end = text.indexOf('\n\n', start)) {
-        out += take(text.slice(start, end));
-        start = end + 2;
-      }
-      buffer = text.slice(start) + rest;
-      if (pending) {
-        const wait = lastRelease + coalesceWindowMs(openStreams) - Date.now();
-        if (wait <= 0) out += takePending();
-        else timer ??= setTimeout(releaseLater, wait);
-      }
-      send(out);
-    },
-    flush() {
-      closed();
-      const tail = (buffer + decoder.decode()).replace(/\r\n?/g, '\n');
-      buffer = '';
-      send(takePending() + tail);
-    },
-    // The body failed (a cut connection) or the reader went away: release what is held first.
-    cancel: () => {
-      closed();
-      releaseLater();
-    },
+    transform: (bytes) => coalescer.push(bytes),
+    flush: () => coalescer.end(),
+    cancel: () => coalescer.stop(),
   };
   return new TransformStream(transformer);
 }
-
-/**
- * A fetch for the provider client: a streamed (text/event-stream) answer passes through {@link coalesceSse};
- * anything else is returned as it came. Calls the global fetch at call time.
- */
-export const coalescingFetch: typeof fetch = async (input, init) => {
-  const response = await globalThis.fetch(input, init);
-  if (!response.ok || !response.body || !response.headers.get('content-type')?.includes('text/event-stream'))
-    return response;
-  const headers = new Headers(response.headers);
-  headers.delete('content-length');
-  return new Response(response.body.pipeThrough(coalesceSse()), {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-  });
-};

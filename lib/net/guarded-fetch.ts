@@ -30,7 +30,7 @@ const MAX_REDIRECTS = 5;
  * Follows redirects by hand, and only within the request's origin: a literal IP in a Location header
  * never reaches the DNS check, and headers (API keys, tokens) must never follow a request elsewhere.
  */
-function sameOriginRedirects(inner: typeof fetch): typeof fetch {
+export function sameOriginRedirects(inner: typeof fetch): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
     let url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
     const origin = url.origin;
