@@ -158,7 +158,7 @@ test('a turn started on A is read on B from its start and live; Stop on B stops 
   expect(stored.messages[1]?.metadata?.interrupted).toBe(true);
 });
 
-test('an admin change on A holds on B at once: a demoted admin is refused there, and a lowered chat rate counts both instances', async () => {
+test('an admin change on A holds on B at once: a demoted admin is refused there, a lowered chat rate counts both instances, and a sign-out ends the session there', async () => {
   const user = { name: 'Rate S48', email: 'rate-s48@example.com', password: 'rate-password-48' };
   expect((await admin.post(`${a.url}/api/admin/users`, { data: { ...user, role: 'admin' } })).status()).toBe(
     201,
@@ -187,6 +187,18 @@ test('an admin change on A holds on B at once: a demoted admin is refused there,
     ).toBe(200);
     expect((await ctx.get(`${b.url}/api/admin/users`)).status()).toBe(403);
     expect((await ctx.get(`${b.url}/api/conversations`)).status()).toBe(200);
+    // Signed out on A: a copy of the cookies is refused by B at once, though B had the session cached.
+    const copy = await request.newContext({
+      extraHTTPHeaders: { origin: appUrl },
+      storageState: await ctx.storageState(),
+    });
+    try {
+      expect((await copy.get(`${b.url}/api/conversations`)).status()).toBe(200);
+      expect((await ctx.post(`${a.url}/api/auth/sign-out`, { data: {} })).status()).toBe(200);
+      expect((await copy.get(`${b.url}/api/conversations`)).status()).toBe(401);
+    } finally {
+      await copy.dispose();
+    }
   } finally {
     await admin.patch(`${a.url}/api/admin/settings`, { data: { chatRequestsPerMinute: 1000 } });
     await ctx.dispose();

@@ -11,6 +11,7 @@ import { countUsers, getUserById } from '@/db/queries/users';
 import { schema, usesPostgres } from '@/db/tables';
 import { getEnv, trustedOrigins } from '@/lib/env';
 import { dropProcessState, processState } from '@/lib/process-state';
+import { invalidateSessions } from '@/app/_server/hot-cache';
 import { publishInvalidation } from '@/lib/shared/invalidation';
 import { checkSsoIdentity, discoveryUrl, SSO_PROVIDER_ID, type SsoConfig, ssoAccountId } from '@/lib/sso';
 
@@ -130,6 +131,9 @@ function createAuth(sso: SsoConfig | null) {
             return { data };
           },
         },
+        // Sign-out, a revoked session, a password change, an expired session: no request is let in
+        // by a cached lookup of it afterwards (app/_server/hot-cache.ts).
+        delete: { after: async () => invalidateSessions() },
       },
     },
     plugins: [genericOAuth({ config: sso ? [ssoProviderConfig(sso)] : [] }), nextCookies()],

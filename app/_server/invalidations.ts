@@ -1,5 +1,5 @@
 import 'server-only';
-import { dropCachedSettings, dropCachedUser } from '@/app/_server/hot-cache';
+import { dropCachedSessions, dropCachedSettings, dropCachedUser } from '@/app/_server/hot-cache';
 import { applyServerConfigs } from '@/app/_server/mcp';
 import { dropProcessState } from '@/lib/process-state';
 import { onInvalidation } from '@/lib/shared/invalidation';
@@ -13,6 +13,7 @@ export function listenForInvalidations(): void {
   onInvalidation('users', (id) => {
     if (typeof id === 'string') dropCachedUser(id);
   });
+  onInvalidation('sessions', () => dropCachedSessions());
   onInvalidation('providers', () => dropProcessState('providerSpecs'));
   onInvalidation('tools', () => dropProcessState('toolPolicy'));
   onInvalidation('auth', () => dropProcessState('auth'));

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { PublicUser } from '@/db/queries/users';
-import { cachedUser } from '@/app/_server/hot-cache';
+import { cachedSession, cachedUser } from '@/app/_server/hot-cache';
 import { getAuth } from '@/app/_server/auth';
 import { AppError } from '@/lib/errors';
 import { assertSameOrigin } from '@/lib/http';
@@ -10,9 +10,12 @@ export type SessionUser = Pick<PublicUser, 'id' | 'name' | 'email' | 'role'>;
 
 /** The signed-in, enabled user of a request, or null. */
 export async function getSessionUser(headers: Headers): Promise<SessionUser | null> {
-  const session = await (await getAuth()).api.getSession({ headers });
+  const session = await cachedSession(headers, async () => {
+    const found = await (await getAuth()).api.getSession({ headers });
+    return found && { userId: found.user.id, expiresAt: new Date(found.session.expiresAt).getTime() };
+  });
   if (!session) return null;
-  const row = await cachedUser(session.user.id);
+  const row = await cachedUser(session.userId);
   if (!row || row.disabled) return null;
   return { id: row.id, name: row.name, email: row.email, role: row.role };
 }

@@ -3,7 +3,14 @@ import { processState } from '@/lib/process-state';
 import { type Bus, sharedBus } from '@/lib/shared/bus';
 
 /** What an admin change can make stale in every instance's memory. */
-export type InvalidationTopic = 'settings' | 'users' | 'providers' | 'tools' | 'mcp-servers' | 'auth';
+export type InvalidationTopic =
+  | 'settings'
+  | 'users'
+  | 'sessions'
+  | 'providers'
+  | 'tools'
+  | 'mcp-servers'
+  | 'auth';
 
 type Handler = (payload: unknown) => void;
 type Message = { topic: InvalidationTopic; payload?: unknown };
