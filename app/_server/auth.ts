@@ -86,8 +86,10 @@ function createAuth(sso: SsoConfig | null) {
         disabled: { type: 'boolean', defaultValue: false, input: false },
       },
     },
-    // No session cookie cache: every request reads its session row (one indexed lookup), so sign-out,
-    // disabling and a password change end a session on the very next request, also for copied cookies.
+    // No session cookie cache (a cookie cannot be recalled): sessions are looked up in the database,
+    // and the in-process reuse of a lookup (app/_server/hot-cache.ts) is dropped when any session is
+    // deleted, so sign-out, disabling and a password change end a session on the very next request,
+    // also for copied cookies.
     session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24, cookieCache: { enabled: false } },
     // The client address comes from the socket, or a trusted proxy (app/_server/auth-gate.ts sets it).
     advanced: { ipAddress: { ipAddressHeaders: [AUTH_CLIENT_ADDRESS_HEADER] } },
