@@ -182,11 +182,17 @@ async function main() {
     if (m.status !== 200) throw new Error(`metrics: HTTP ${m.status} ${m.body}`);
     return (JSON.parse(m.body) as { sqlStatements: number }).sqlStatements;
   };
+  // A read's own statements differ when its cached session or user expires in between (each is
+  // reused for a while), which only ever adds statements: the least of three measurements is the turn's.
   const sqlFor = async (turns: number, text: string, check: StreamCheck) => {
-    const a = await sqlCount();
-    const b = await sqlCount();
-    for (let i = 0; i < turns; i++) mustOk(await through(text, check), 'SQL-count turn');
-    return ((await sqlCount()) - b - (b - a)) / turns;
+    let least = Number.POSITIVE_INFINITY;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const a = await sqlCount();
+      const b = await sqlCount();
+      for (let i = 0; i < turns; i++) mustOk(await through(text, check), 'SQL-count turn');
+      least = Math.min(least, ((await sqlCount()) - b - (b - a)) / turns);
+    }
+    return least;
   };
   const sql = {
     perTurn: await sqlFor(SQL_TURNS, TEXT.burst, words),

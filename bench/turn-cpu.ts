@@ -6,8 +6,8 @@
  * toolkit prep with the stdio MCP test server `tests`, message conversion, streamText) in this process
  * against a fresh migrated SQLite file and the fake model (e2e/fixtures/fake-openai.mjs, its own process).
  * One turn at a time, so this process's CPU (process.cpuUsage, user+system) is the turn's:
- *  - before the provider request: from calling startChatTurn until the model's fetch is called;
- *    baseline in the same run: a bare AI SDK streamText with the same provider model up to its fetch;
+ *  - before the provider request: from calling startChatTurn until the model request is created;
+ *    baseline in the same run: a bare AI SDK streamText with the same provider model up to its request;
  *  - per paced 200-word turn (20 ms a word): from the call until the answer is stored and the stream read;
  *    baseline: the same request sent straight to the model with fetch and its body read (reading tokens).
  * Turns go to existing conversations (their first turn, which also asks for a title, is warm-up).
@@ -15,6 +15,7 @@
  *
  *   ./node_modules/.bin/node --import tsx --conditions=react-server bench/turn-cpu.ts [BURST_TURNS] [PACED_TURNS]
  */
+import diagnostics from 'node:diagnostics_channel';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,15 +33,17 @@ const cpu = () => {
   return (u.user + u.system) / 1000;
 };
 
-/** The CPU reading when the model's fetch was last called (the provider request is being sent). */
+/**
+ * The CPU reading when the model request was last created (the provider request is being sent): undici
+ * announces each request it creates, whether through fetch or its request API (lib/chat/provider-fetch.ts).
+ */
 let atFetch = Number.NaN;
-const realFetch = globalThis.fetch;
 let modelUrl = '';
-globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
-  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-  if (modelUrl && url.startsWith(modelUrl) && Number.isNaN(atFetch)) atFetch = cpu();
-  return realFetch(input, init);
-}) as typeof fetch;
+diagnostics.subscribe('undici:request:create', (message) => {
+  const { request } = message as { request: { origin: string; path: string } };
+  if (modelUrl && `${request.origin}${request.path}`.startsWith(modelUrl) && Number.isNaN(atFetch))
+    atFetch = cpu();
+});
 
 async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'turn-cpu-'));
@@ -127,7 +130,7 @@ async function main() {
     for (let i = 0; i < PACED_TURNS; i++) {
       paced.push((await turn(convs[i % CONVERSATIONS]!, '[[words:200]] [[slow:20]]')).total);
       const c0 = cpu();
-      const r = await realFetch(`${modelUrl}/chat/completions`, {
+      const r = await fetch(`${modelUrl}/chat/completions`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench-key' },
         body: JSON.stringify({
@@ -161,8 +164,8 @@ async function main() {
       table(
         ['measure', 'n', 'p50', 'p95'],
         [
-          row('before the provider request (startChatTurn → fetch)', before),
-          row('  baseline: bare streamText → fetch', baseBefore),
+          row('before the provider request (startChatTurn → request)', before),
+          row('  baseline: bare streamText → request', baseBefore),
           row('burst 200-word turn, whole', burstTotal),
           row('paced 200-word turn (20 ms/word), whole', paced),
           row('  baseline: same request by fetch, body read', basePaced),
