@@ -1,6 +1,6 @@
 import 'server-only';
 import type { OpenAIProvider } from '@ai-sdk/openai';
-import type { Agent } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import type { Env } from '@/lib/env';
 import type { SignInBackoff } from '@/lib/login-backoff';
 import type { McpPool } from '@/lib/mcp/pool';
@@ -50,7 +50,7 @@ export type ProcessState = {
   /** lib/ollama.ts: the last probe of the local Ollama and the probe in flight, so probes never pile up. */
   ollama: { last?: OllamaProbe; probing?: Promise<OllamaProbe> };
   /** lib/chat/provider-fetch.ts: the undici agent model providers are called through; keeps its sockets. */
-  providerAgent: Agent;
+  providerAgent: Dispatcher;
   /** lib/providers.ts: OpenAI-compatible clients by provider version, reused across turns. */
   providerClients: Map<string, OpenAIProvider>;
   /** lib/share/lookup-limit.ts: share-page lookups per client address (S13); a limit must see every request. */

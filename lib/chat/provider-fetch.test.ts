@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, streamText } from 'ai';
+import { dropProcessState } from '@/lib/process-state';
 import { describeProviderError } from './provider-errors';
 import { providerFetch } from './provider-fetch';
 import { chunk, DONE, finish } from './test-sse';
@@ -161,4 +162,39 @@ test('a redirect is followed within the provider origin only; the API key never 
     String((elsewhere.error as Error).message),
     /redirected to http:\/\/localhost:\d+\/v1\/chat\/completions, another origin/,
   );
+});
+
+test('with NODE_USE_ENV_PROXY=1 the provider is called through HTTP_PROXY (HTTPS_PROXY for https), as Node’s fetch does', async (t) => {
+  const { model, port } = await provider(t);
+  // A CONNECT proxy that records where it tunnels to.
+  const tunnels: string[] = [];
+  const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+  proxy.on('connect', (req, client, head) => {
+    tunnels.push(String(req.url));
+    const [host, target] = String(req.url).split(':');
+    const upstream = net.connect(Number(target), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client).pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const keys = ['NODE_USE_ENV_PROXY', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+  const saved = Object.fromEntries(keys.map((key) => [key, process.env[key]]));
+  t.after(() => {
+    for (const [key, value] of Object.entries(saved))
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    dropProcessState('providerAgent');
+    proxy.close();
+  });
+  for (const key of keys) delete process.env[key];
+  process.env.NODE_USE_ENV_PROXY = '1';
+  process.env.HTTP_PROXY = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  dropProcessState('providerAgent');
+  const { parts } = await answer(streamText({ model, prompt: 'hi', maxRetries: 0 }));
+  assert.equal(parts.join(''), words.join(''));
+  assert.deepEqual(tunnels, [`127.0.0.1:${port}`]);
 });

@@ -1,6 +1,6 @@
 import 'server-only';
 import { Readable } from 'node:stream';
-import { Agent, type Dispatcher, request } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, request } from 'undici';
 import { SseCoalescer } from '@/lib/chat/coalesce-sse';
 import { sameOriginRedirects } from '@/lib/net/guarded-fetch';
 import { processState } from '@/lib/process-state';
@@ -34,7 +34,7 @@ export const providerFetch: typeof fetch = sameOriginRedirects(async (input, ini
       headers: headerRecord(init?.headers),
       body: body ?? undefined,
       signal,
-      dispatcher: processState('providerAgent', () => new Agent()),
+      dispatcher: processState('providerAgent', newAgent),
     });
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
@@ -52,6 +52,15 @@ export const providerFetch: typeof fetch = sameOriginRedirects(async (input, ini
   }
   return new Response(Readable.toWeb(res.body) as ReadableStream<Uint8Array>, init2);
 });
+
+/**
+ * Keeps its connections. With NODE_USE_ENV_PROXY=1 (or `--use-env-proxy`), through HTTP_PROXY,
+ * HTTPS_PROXY and NO_PROXY, as Node's own fetch then does.
+ */
+function newAgent(): Dispatcher {
+  const envProxy = process.env.NODE_USE_ENV_PROXY === '1' || process.execArgv.includes('--use-env-proxy');
+  return envProxy ? new EnvHttpProxyAgent() : new Agent();
+}
 
 /** The SSE body as a web stream of merged events; see the module comment. */
 function coalescedBody(source: Readable, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
