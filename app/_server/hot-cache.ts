@@ -1,4 +1,5 @@
 import 'server-only';
+import { createHash } from 'node:crypto';
 import { getDb } from '@/db/client';
 import { getSettings } from '@/db/queries/settings';
 import { getUserById, type PublicUser } from '@/db/queries/users';
@@ -22,7 +23,7 @@ type Cache = {
    * cached, so the change takes effect on the very next request, not a minute later.
    */
   userChanges: number;
-  /** Signed-in sessions by the request's Cookie header: whose they are, and until when. */
+  /** Signed-in sessions by the digest of the request's Cookie header: whose they are, and until when. */
   sessions: LRUCache<string, CachedSession>;
   /** Counts session invalidations, as userChanges does for users. */
   sessionChanges: number;
@@ -111,12 +112,14 @@ export async function cachedSession(
 ): Promise<CachedSession | null> {
   const cookie = headers.get('cookie');
   if (!cookie) return read();
+  // By digest: a signed-in user sending long, ever-different cookies holds 10,000 short keys at most.
+  const key = createHash('sha256').update(cookie).digest('base64url');
   const c = cache();
-  const hit = c.sessions.get(cookie);
+  const hit = c.sessions.get(key);
   if (hit && hit.expiresAt > Date.now()) return hit;
   const changes = c.sessionChanges;
   const found = await read();
-  if (found && c.sessionChanges === changes) c.sessions.set(cookie, found);
+  if (found && c.sessionChanges === changes) c.sessions.set(key, found);
   return found;
 }
 
