@@ -17,7 +17,9 @@ const words = Array.from({ length: 50 }, (_, i) => `w${i} `);
  */
 async function provider(t: { after: (fn: () => void) => void }) {
   const closed: string[] = [];
+  const encodings: Array<string | undefined> = [];
   const server = http.createServer((req, res) => {
+    encodings.push(req.headers['accept-encoding']);
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
@@ -59,7 +61,7 @@ async function provider(t: { after: (fn: () => void) => void }) {
     apiKey: 'k',
     fetch: providerFetch,
   }).chat('m');
-  return { model, closed, port };
+  return { model, closed, port, encodings };
 }
 
 /** The streamed text and the error of a turn. */
@@ -79,10 +81,11 @@ async function answer(result: ReturnType<typeof streamText>) {
 }
 
 test('an answer streams through the provider fetch merged, text unchanged; a 429 is the provider error', async (t) => {
-  const { model } = await provider(t);
+  const { model, encodings } = await provider(t);
   const ok = await answer(streamText({ model, prompt: 'hi', maxRetries: 0 }));
   assert.equal(ok.parts.join(''), words.join(''));
   assert.equal(ok.parts.length, 1, 'one merged delta');
+  assert.deepEqual(encodings, ['identity'], 'an uncompressed answer (nothing here would decompress it)');
   const failed = await answer(streamText({ model, prompt: 'fail', maxRetries: 0, onError: () => {} }));
   assert.ok(APICallError.isInstance(failed.error));
   assert.equal(failed.error.statusCode, 429);

@@ -6,7 +6,7 @@ import { sameOriginRedirects } from '@/lib/net/guarded-fetch';
 import { processState } from '@/lib/process-state';
 
 /** Statuses whose response has no body (a Response refuses one). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+const NULL_BODY = new Set([204, 205, 304]);
 /** Merged events a consumer may leave unread before the provider's socket is paused. */
 const QUEUED_EVENTS = 64;
 
@@ -41,16 +41,16 @@ export const providerFetch: typeof fetch = sameOriginRedirects(async (input, ini
     throw new TypeError('fetch failed', { cause: err });
   }
   const headers = responseHeaders(res.headers);
-  const init2 = { status: res.statusCode, statusText: res.statusText, headers };
+  const responseInit = { status: res.statusCode, statusText: res.statusText, headers };
   if (NULL_BODY.has(res.statusCode) || init?.method === 'HEAD') {
     res.body.dump().catch(() => {});
-    return new Response(null, init2);
+    return new Response(null, responseInit);
   }
   if (res.statusCode < 300 && headers.get('content-type')?.includes('text/event-stream')) {
     headers.delete('content-length');
-    return new Response(coalescedBody(res.body, signal), init2);
+    return new Response(coalescedBody(res.body, signal), responseInit);
   }
-  return new Response(Readable.toWeb(res.body) as ReadableStream<Uint8Array>, init2);
+  return new Response(Readable.toWeb(res.body) as ReadableStream<Uint8Array>, responseInit);
 });
 
 /**
@@ -104,10 +104,18 @@ function coalescedBody(source: Readable, signal: AbortSignal | undefined): Reada
   );
 }
 
+/**
+ * The request's headers as a record, asking for an uncompressed answer unless the caller chose: fetch
+ * would decompress one, this request API does not (and a compressed stream arrives in bursts anyway).
+ */
 function headerRecord(headers: HeadersInit | undefined): Record<string, string> {
-  if (!headers) return {};
-  if (headers instanceof Headers || Array.isArray(headers)) return Object.fromEntries(new Headers(headers));
-  return headers as Record<string, string>;
+  const record =
+    headers instanceof Headers || Array.isArray(headers)
+      ? Object.fromEntries(new Headers(headers))
+      : { ...(headers as Record<string, string> | undefined) };
+  if (!Object.keys(record).some((name) => name.toLowerCase() === 'accept-encoding'))
+    record['accept-encoding'] = 'identity';
+  return record;
 }
 
 function responseHeaders(raw: Record<string, string | string[] | undefined>): Headers {
