@@ -61,6 +61,40 @@ test('deltas that arrive in one network read leave as one event, text and order 
   assert.equal(merged.choices[0].index, 0);
 });
 
+test('merged text is exact whatever it holds (quotes, escapes, emoji), and however each event is written', async () => {
+  const texts = [
+    'say "hi"',
+    ' \\ back',
+    '\n\tline',
+    ' \u0001ctl',
+    ' emoji 😀',
+    ' </script>',
+    ' \u2028sep',
+    '',
+  ];
+  const out = (await run([texts.map((c) => chunk({ content: c })).join('')])).join('');
+  assert.deepEqual(deltas(out), [{ content: texts.join('') }]);
+  // Written with escapes JSON.stringify would not use, or with a field that differs per event (OpenAI's
+  // "obfuscation"): merged all the same, keeping the first event's other fields.
+  const written = ['\\u0041b', 'c\\/d', 'e', 'f'].map(
+    (text, i) =>
+      `data: {"id":"c","obfuscation":"${'x'.repeat(i + 1)}","choices":[{"index":0,"delta":{"content":"${text}"}}]}\n\n`,
+  );
+  const merged = events((await run([written.join('')])).join('')).map((e) => JSON.parse(e.slice(6)));
+  assert.deepEqual(
+    merged.map((m) => [m.choices[0].delta.content, m.obfuscation]),
+    [['Abc/def', 'x']],
+  );
+  // An event written like the held one around its text, but whose "text" is not one JSON string, is
+  // never merged: it passes on as it came, after what is held.
+  const delta = (content: string) =>
+    `data: {"id":"c","choices":[{"index":0,"delta":{"content":${content}}}]}`;
+  const sneaky = delta('"x","role":"tool"');
+  const unterminated = delta('"b\\"');
+  const around = [delta('"a"'), unterminated, delta('"c"'), sneaky];
+  assert.deepEqual(events((await run([around.map((e) => `${e}\n\n`).join('')])).join('')), around);
+});
+
 test('a model streaming token by token: the first token at once, then a few tokens per window, none lost', async (t) => {
   t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
   const { source, reader } = live();

@@ -49,8 +49,69 @@ type Chunk = { choices: Array<{ delta: Record<string, unknown> }>; [key: string]
 const textOf = (chunk: Chunk, field: string): string =>
   (chunk.choices[0]!.delta[field] as string | null) ?? '';
 
-/** An event held for merging: its original text, and once merged, the parsed chunk and its text so far. */
-type Pending = { raw: string; chunk: Chunk; field: string | null; shape: string; texts: string[] | null };
+/**
+ * An event held for merging: its original text and parsed chunk, and once merged, its text so far as
+ * pieces of a JSON string's contents (escaped; escapes never span pieces, so they join as they are).
+ */
+type Pending = {
+  raw: string;
+  chunk: Chunk;
+  field: string | null;
+  shape: string;
+  pieces: string[] | null;
+  template: Template | null;
+};
+
+/** The text of a JSON string: its contents as written between the quotes. */
+const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
+
+/**
+ * The held event around its text: the next events of a stream usually differ from it only there, and
+ * one that does is merged without being parsed (JSON.parse of every event was most of this module's cost).
+ */
+type Template = { prefix: string; suffix: string; inner: string };
+/**
+ * The template of a delta whose `field` holds `text`, when its key occurs once in the event (a key
+ * cannot occur inside a string: its closing quote would be escaped) and the text is written as
+ * JSON.stringify writes it; null otherwise (it is then merged by parsing, as before).
+ */
+function templateOf(raw: string, field: string, text: string): Template | null {
+  const key = `"${field}":`;
+  const at = raw.indexOf(key);
+  if (at === -1 || raw.includes(key, at + 1)) return null;
+  let start = at + key.length;
+  while (raw.charCodeAt(start) === 32) start++;
+  const literal = JSON.stringify(text);
+  if (!raw.startsWith(literal, start)) return null;
+  return {
+    prefix: raw.slice(0, start),
+    suffix: raw.slice(start + literal.length),
+    inner: literal.slice(1, -1),
+  };
+}
+
+/** The text (escaped) of an event that is the template's but for its text; null for any other event. */
+function textInTemplate(block: string, t: Template): string | null {
+  const end = block.length - t.suffix.length - 1; // the closing quote
+  if (end <= t.prefix.length || !block.startsWith(t.prefix) || !block.endsWith(t.suffix)) return null;
+  if (block.charCodeAt(t.prefix.length) !== 34 || block.charCodeAt(end) !== 34) return null;
+  // What is between the quotes must be a JSON string's contents (RFC 8259): no bare quote or control
+  // character, and only JSON's escapes.
+  for (let i = t.prefix.length + 1; i < end; i++) {
+    const c = block.charCodeAt(i);
+    if (c === 34 || c < 32) return null;
+    if (c !== 92) continue;
+    const e = block.charCodeAt(++i);
+    if (e === 117) {
+      if (i + 4 >= end || !HEX4.test(block.slice(i + 1, i + 5))) return null;
+      i += 4;
+    } else if (i >= end || !ESCAPES.has(e)) return null;
+  }
+  return block.slice(t.prefix.length + 1, end);
+}
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+/** The characters after a backslash in a JSON string: " \\ / b f n r t (\u is checked apart). */
+const ESCAPES = new Set([34, 92, 47, 98, 102, 110, 114, 116]);
 
 /**
  * The event as a mergeable delta: one `data:` line with a chunk of one choice whose delta holds only
@@ -58,7 +119,7 @@ type Pending = { raw: string; chunk: Chunk; field: string | null; shape: string;
  * text (null when all are empty, e.g. the role chunk); `shape` names the delta's fields, so that only
  * events of the same shape merge.
  */
-function asDelta(block: string): Omit<Pending, 'texts'> | null {
+function asDelta(block: string): Omit<Pending, 'pieces' | 'template'> | null {
   if (!block.startsWith('data:') || block.includes('\n')) return null;
   const data = block.charCodeAt(5) === 32 ? block.slice(6) : block.slice(5);
   if (data.charCodeAt(0) !== 123) return null; // not an object ('[DONE]', garbage)
@@ -171,27 +232,45 @@ export class SseCoalescer {
     this.pending = undefined;
     // An empty delta (OpenAI's first chunk carries the role and "") starts no window: the first word is not held.
     if (p.field) this.lastRelease = Date.now();
-    if (!p.texts) return `${p.raw}\n\n`;
-    (p.chunk.choices[0]!.delta as Record<string, unknown>)[p.field!] = p.texts.join('');
+    if (!p.pieces) return `${p.raw}\n\n`;
+    const inner = p.pieces.join('');
+    if (p.template) return `${p.template.prefix}"${inner}"${p.template.suffix}\n\n`;
+    (p.chunk.choices[0]!.delta as Record<string, unknown>)[p.field!] = JSON.parse(`"${inner}"`);
     return `data: ${JSON.stringify(p.chunk)}\n\n`;
   }
 
   /** One complete event: merged into the held one, held, or passed on after what is held. */
   private take(block: string): string {
-    const d = asDelta(block);
     const pending = this.pending;
+    if (pending?.template) {
+      const inner = textInTemplate(block, pending.template);
+      if (inner !== null) {
+        // an empty delta of the same shape adds nothing
+        if (inner) {
+          pending.pieces ??= [pending.template.inner];
+          pending.pieces.push(inner);
+        }
+        return '';
+      }
+    }
+    const d = asDelta(block);
     if (d && pending && d.shape === pending.shape && !('role' in d.chunk.choices[0]!.delta)) {
       if (!d.field) return ''; // an empty delta of the same shape adds nothing
       if (!pending.field || pending.field === d.field) {
-        pending.texts ??= [textOf(pending.chunk, d.field)];
+        pending.pieces ??= [escaped(textOf(pending.chunk, d.field))];
         pending.field = d.field;
-        pending.texts.push(textOf(d.chunk, d.field));
+        pending.pieces.push(escaped(textOf(d.chunk, d.field)));
         return '';
       }
     }
     const out = this.takePending();
     if (d) {
-      this.pending = { ...d, texts: null };
+      // No template for an event with the role: one is never merged into (see above).
+      const template =
+        d.field && !('role' in d.chunk.choices[0]!.delta)
+          ? templateOf(d.raw, d.field, textOf(d.chunk, d.field))
+          : null;
+      this.pending = { ...d, pieces: null, template };
       return out;
     }
     return `${out}${block}\n\n`;
