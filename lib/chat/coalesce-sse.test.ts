@@ -51,11 +51,12 @@ test('deltas that arrive in one network read leave as one event, text and order 
     DONE,
   ].join('');
   const out = (await run([body])).join('');
-  assert.deepEqual(deltas(out), [{ role: 'assistant', content: '' }, { content: words.join('') }, {}]);
+  // The role chunk takes the text that follows it in the same read.
+  assert.deepEqual(deltas(out), [{ role: 'assistant', content: words.join('') }, {}]);
   // The finish, the usage and [DONE] pass through byte for byte, after the text.
   assert.ok(out.endsWith(finish + usage + DONE));
   // The merged event keeps the chunk's other fields.
-  const merged = JSON.parse(events(out)[1]!.slice(6));
+  const merged = JSON.parse(events(out)[0]!.slice(6));
   assert.equal(merged.id, 'chatcmpl-1');
   assert.equal(merged.model, 'm');
   assert.equal(merged.choices[0].index, 0);
@@ -93,6 +94,20 @@ test('merged text is exact whatever it holds (quotes, escapes, emoji), and howev
   const unterminated = delta('"b\\"');
   const around = [delta('"a"'), unterminated, delta('"c"'), sneaky];
   assert.deepEqual(events((await run([around.map((e) => `${e}\n\n`).join('')])).join('')), around);
+});
+
+test('a provider that sends the role in every event (Ollama) is merged; an event with another role is not', async () => {
+  const body = [
+    ...['Hel', 'lo', ' there'].map((w) => chunk({ role: 'assistant', content: w })),
+    chunk({ content: '!' }),
+    chunk({ role: 'tool', content: 'odd' }),
+    finish,
+  ].join('');
+  assert.deepEqual(deltas((await run([body])).join('')), [
+    { role: 'assistant', content: 'Hello there!' },
+    { role: 'tool', content: 'odd' },
+    {},
+  ]);
 });
 
 test('a model streaming token by token: the first token at once, then a few tokens per window, none lost', async (t) => {

@@ -13,7 +13,8 @@
  * comment, anything this does not understand) first releases what is held, and so do the end of the
  * body and its failure (the text before a cut connection is kept). Only the chunking changes, never
  * the text or its order: an event is merged only into one of the same shape (one choice, the same delta
- * fields, one kind of text, no usage), and any other is passed on as it came (its lines ending in \n).
+ * fields but the role, one kind of text, no usage; one with a role only into one with the same role),
+ * and any other is passed on as it came (its lines ending in \n).
  * A provider that sends usage in every chunk is therefore passed on unmerged.
  */
 
@@ -52,14 +53,20 @@ const textOf = (chunk: Chunk, field: string): string =>
 /**
  * An event held for merging: its original text and parsed chunk, and once merged, its text so far as
  * pieces of a JSON string's contents (escaped; escapes never span pieces, so they join as they are).
+ * `own`: the template of the held event itself (its merged form is then written around the pieces);
+ * `next`: the template the following events are recognised by (the held event's, or for an event
+ * without text, such as the role chunk, the first event merged into it).
  */
 type Pending = {
   raw: string;
   chunk: Chunk;
   field: string | null;
+  /** The delta's fields but the role: events of one shape merge. */
   shape: string;
+  role: string | undefined;
   pieces: string[] | null;
-  template: Template | null;
+  own: Template | null;
+  next: Template | null;
 };
 
 /** The text of a JSON string: its contents as written between the quotes. */
@@ -119,7 +126,7 @@ const ESCAPES = new Set([34, 92, 47, 98, 102, 110, 114, 116]);
  * text (null when all are empty, e.g. the role chunk); `shape` names the delta's fields, so that only
  * events of the same shape merge.
  */
-function asDelta(block: string): Omit<Pending, 'pieces' | 'template'> | null {
+function asDelta(block: string): Omit<Pending, 'pieces' | 'own' | 'next'> | null {
   if (!block.startsWith('data:') || block.includes('\n')) return null;
   const data = block.charCodeAt(5) === 32 ? block.slice(6) : block.slice(5);
   if (data.charCodeAt(0) !== 123) return null; // not an object ('[DONE]', garbage)
@@ -137,11 +144,13 @@ function asDelta(block: string): Omit<Pending, 'pieces' | 'template'> | null {
   const delta = choice.delta;
   if (!delta || typeof delta !== 'object') return null;
   let field: string | null = null;
+  let role: string | undefined;
   const keys = Object.keys(delta);
   for (const key of keys) {
     const value = (delta as Record<string, unknown>)[key];
     if (key === 'role') {
       if (typeof value !== 'string') return null;
+      role = value;
     } else if (TEXT_FIELDS.has(key)) {
       if (value !== null && typeof value !== 'string') return null;
       if (value) {
@@ -150,7 +159,7 @@ function asDelta(block: string): Omit<Pending, 'pieces' | 'template'> | null {
       }
     } else return null;
   }
-  return { raw: block, chunk, field, shape: keys.join(',') };
+  return { raw: block, chunk, field, shape: keys.filter((key) => key !== 'role').join(','), role };
 }
 
 /**
@@ -232,9 +241,9 @@ export class SseCoalescer {
     this.pending = undefined;
     // An empty delta (OpenAI's first chunk carries the role and "") starts no window: the first word is not held.
     if (p.field) this.lastRelease = Date.now();
-    if (!p.pieces) return `${p.raw}\n\n`;
+    if (!p.pieces || p.pieces.length < 2) return `${p.raw}\n\n`;
     const inner = p.pieces.join('');
-    if (p.template) return `${p.template.prefix}"${inner}"${p.template.suffix}\n\n`;
+    if (p.own) return `${p.own.prefix}"${inner}"${p.own.suffix}\n\n`;
     (p.chunk.choices[0]!.delta as Record<string, unknown>)[p.field!] = JSON.parse(`"${inner}"`);
     return `data: ${JSON.stringify(p.chunk)}\n\n`;
   }
@@ -242,35 +251,32 @@ export class SseCoalescer {
   /** One complete event: merged into the held one, held, or passed on after what is held. */
   private take(block: string): string {
     const pending = this.pending;
-    if (pending?.template) {
-      const inner = textInTemplate(block, pending.template);
+    if (pending?.next) {
+      const inner = textInTemplate(block, pending.next);
       if (inner !== null) {
         // an empty delta of the same shape adds nothing
-        if (inner) {
-          pending.pieces ??= [pending.template.inner];
-          pending.pieces.push(inner);
-        }
+        if (inner) pending.pieces!.push(inner);
         return '';
       }
     }
     const d = asDelta(block);
-    if (d && pending && d.shape === pending.shape && !('role' in d.chunk.choices[0]!.delta)) {
+    // Events of one shape merge, and one with a role only into one with the same role (Ollama sends
+    // the role in every event; others only in the first, with no text).
+    if (d && pending && d.shape === pending.shape && (d.role === undefined || d.role === pending.role)) {
       if (!d.field) return ''; // an empty delta of the same shape adds nothing
       if (!pending.field || pending.field === d.field) {
-        pending.pieces ??= [escaped(textOf(pending.chunk, d.field))];
+        const text = textOf(d.chunk, d.field);
+        pending.pieces ??= [pending.own?.inner ?? escaped(textOf(pending.chunk, d.field))];
+        pending.pieces.push(escaped(text));
         pending.field = d.field;
-        pending.pieces.push(escaped(textOf(d.chunk, d.field)));
+        pending.next ??= templateOf(d.raw, d.field, text);
         return '';
       }
     }
     const out = this.takePending();
     if (d) {
-      // No template for an event with the role: one is never merged into (see above).
-      const template =
-        d.field && !('role' in d.chunk.choices[0]!.delta)
-          ? templateOf(d.raw, d.field, textOf(d.chunk, d.field))
-          : null;
-      this.pending = { ...d, pieces: null, template };
+      const own = d.field ? templateOf(d.raw, d.field, textOf(d.chunk, d.field)) : null;
+      this.pending = { ...d, pieces: own && [own.inner], own, next: own };
       return out;
     }
     return `${out}${block}\n\n`;
