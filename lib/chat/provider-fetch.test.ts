@@ -201,3 +201,45 @@ test('with NODE_USE_ENV_PROXY=1 the provider is called through HTTP_PROXY (HTTPS
   assert.equal(parts.join(''), words.join(''));
   assert.deepEqual(tunnels, [`127.0.0.1:${port}`]);
 });
+
+test('a reader that stops reading stops the provider’s socket: what is held in memory stays bounded', async (t) => {
+  const LIMIT = 64 * 1024 * 1024;
+  let sent = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    // Comments are never merged: each read the client makes is passed on as it came.
+    const event = `: ${'x'.repeat(1024)}\n\n`;
+    const pump = () => {
+      while (sent < LIMIT) {
+        sent += event.length;
+        if (!res.write(event)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      res.end();
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const { port } = server.address() as AddressInfo;
+  const res = await providerFetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
+    method: 'POST',
+    body: '{}',
+  });
+  // Nothing reads the body. Without backpressure the client would take all 64 MB into memory in well
+  // under a second; with it, the server's writes wait once the socket buffers are full (a few MB).
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.ok(sent < LIMIT / 4, `the server sent ${sent} bytes to a reader that reads nothing`);
+  // Reading again resumes the socket.
+  const reader = res.body!.getReader();
+  const before = sent;
+  for (let i = 0; i < 100_000 && sent === before; i++) await reader.read();
+  assert.ok(sent > before, 'the server goes on once the reader reads');
+  await reader.cancel();
+});
