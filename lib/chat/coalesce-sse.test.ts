@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { COALESCE_WINDOW_MS, coalesceSse, coalesceWindowMs } from './coalesce-sse';
+import { COALESCE_WINDOW_MS, coalesceWindowMs, SseCoalescer } from './coalesce-sse';
 import { chunk, DONE, finish, usage } from './test-sse';
 
 const encoder = new TextEncoder();
@@ -14,6 +14,27 @@ const deltas = (text: string) =>
     .filter((e) => e.startsWith('data: {'))
     .map((e) => JSON.parse(e.slice(6)).choices[0]?.delta)
     .filter((d) => d !== undefined);
+
+/** {@link SseCoalescer} as a transform of an SSE body: reads go in one by one, as a socket's would. */
+function coalesceSse(): TransformStream<Uint8Array, Uint8Array> {
+  let controller!: TransformStreamDefaultController<Uint8Array>;
+  const coalescer = new SseCoalescer((text) => {
+    try {
+      controller.enqueue(encoder.encode(text));
+    } catch {
+      // the stream was cancelled meanwhile (Stop, disconnect): nothing is waiting for this text
+    }
+  });
+  const transformer: Transformer<Uint8Array, Uint8Array> & { cancel: (reason: unknown) => void } = {
+    start(c) {
+      controller = c;
+    },
+    transform: (bytes) => coalescer.push(bytes),
+    flush: () => coalescer.end(),
+    cancel: () => coalescer.stop(),
+  };
+  return new TransformStream(transformer);
+}
 
 /** A source to push network reads into, and the reader of what coalesceSse makes of them. */
 function live() {

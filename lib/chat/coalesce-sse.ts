@@ -266,7 +266,8 @@ export class SseCoalescer {
       if (!d.field) return ''; // an empty delta of the same shape adds nothing
       if (!pending.field || pending.field === d.field) {
         const text = textOf(d.chunk, d.field);
-        pending.pieces ??= [pending.own?.inner ?? escaped(textOf(pending.chunk, d.field))];
+        // (a held event with text has its pieces from the start: only one without text gets here)
+        pending.pieces ??= [escaped(textOf(pending.chunk, d.field))];
         pending.pieces.push(escaped(text));
         pending.field = d.field;
         pending.next ??= templateOf(d.raw, d.field, text);
@@ -281,26 +282,4 @@ export class SseCoalescer {
     }
     return `${out}${block}\n\n`;
   }
-}
-
-/** {@link SseCoalescer} as a transform of an SSE body (for a body that is already a web stream). */
-export function coalesceSse(): TransformStream<Uint8Array, Uint8Array> {
-  const encoder = new TextEncoder();
-  let controller!: TransformStreamDefaultController<Uint8Array>;
-  const coalescer = new SseCoalescer((text) => {
-    try {
-      controller.enqueue(encoder.encode(text));
-    } catch {
-      // the stream was cancelled meanwhile (Stop, disconnect): nothing is waiting for this text
-    }
-  });
-  const transformer: Transformer<Uint8Array, Uint8Array> & { cancel: (reason: unknown) => void } = {
-    start(c) {
-      controller = c;
-    },
-    transform: (bytes) => coalescer.push(bytes),
-    flush: () => coalescer.end(),
-    cancel: () => coalescer.stop(),
-  };
-  return new TransformStream(transformer);
 }
