@@ -2,7 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { changes, first, q, transaction } from '@/db/run';
+import { changes, first, lockStep, q, transaction } from '@/db/run';
 import { getSetting, updateSettings } from '@/db/queries/settings';
 import { SECRET_FIELDS } from '@/db/queries/stored-secrets';
 import { openValue, reportUnreadable, sealValue } from '@/db/sealing';
@@ -134,17 +134,26 @@ export async function upsertMcpServers(
 ): Promise<{ added: string[]; updated: string[]; unchanged: string[] }> {
   const out = { added: [] as string[], updated: [] as string[], unchanged: [] as string[] };
   await transaction(db, function* (tx) {
+    // Instances starting with one servers file import it at once (Postgres): one name, one at a time,
+    // locked in one order so that two imports listing them differently cannot wait on each other.
+    for (const name of [...new Set(configs.map((c) => c.name))].sort())
+      yield* lockStep(tx, `server\n${name}`);
     for (const config of configs) {
       const row = first(yield* q(tx.select().from(mcpServers).where(eq(mcpServers.name, config.name))));
       const stored = row && toRecord(db, row);
-      if (!row) {
-        yield* q(
+      const added =
+        !row &&
+        (yield* q(
           tx
             .insert(mcpServers)
-            .values({ id: randomUUID(), name: config.name, config: sealConfig(db, config) }),
-        );
-        out.added.push(config.name);
-      } else if (
+            .values({ id: randomUUID(), name: config.name, config: sealConfig(db, config) })
+            // An admin's "Add server" of this name (which takes no lock) may have come first: it is updated.
+            .onConflictDoNothing({ target: mcpServers.name })
+            .returning({ id: mcpServers.id }),
+        )).length > 0;
+      if (added) out.added.push(config.name);
+      else if (
+        !row ||
         !stored ||
         stored.unreadable.length ||
         JSON.stringify(stored.config) !== JSON.stringify(config)
@@ -153,7 +162,7 @@ export async function upsertMcpServers(
           tx
             .update(mcpServers)
             .set({ config: sealConfig(db, config), updatedAt: new Date() })
-            .where(eq(mcpServers.id, row.id)),
+            .where(eq(mcpServers.name, config.name)),
         );
         out.updated.push(config.name);
       } else {

@@ -37,7 +37,9 @@ export async function observeToolDefinitions(
         yield* q(
           tx
             .insert(mcpTools)
-            .values({ serverId, tool: def.name, reviewedHash: hash, reviewedDefinition: def }),
+            .values({ serverId, tool: def.name, reviewedHash: hash, reviewedDefinition: def })
+            // An admin's first setting of this tool may have stored it meanwhile (Postgres): theirs stays.
+            .onConflictDoNothing(),
         );
         wrote = true;
       } else if ((row.reviewedHash !== hash) !== row.changed) {
@@ -76,6 +78,7 @@ export async function updateToolSetting(
     const existing = first(yield* q(tx.select().from(mcpTools).where(where)));
     if (!existing) {
       if (!current) return null;
+      // The server's tool list may store this tool meanwhile (Postgres); then the update below applies.
       const inserted = yield* q(
         tx
           .insert(mcpTools)
@@ -86,9 +89,11 @@ export async function updateToolSetting(
             reviewedDefinition: current,
             ...values,
           })
+          .onConflictDoNothing()
           .returning(),
       );
-      return first(inserted) ?? null;
+      const row = first(inserted);
+      if (row) return row;
     }
     return first(yield* q(tx.update(mcpTools).set(values).where(where).returning())) ?? null;
   });
