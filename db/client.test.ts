@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { eq } from 'drizzle-orm';
 import { openDatabase } from '@/db/client';
-import { saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
+import { saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';
 import { user } from '@/db/schema';
 
 let dir: string;

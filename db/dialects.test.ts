@@ -27,16 +27,9 @@ import { deleteFileIfUnused, insertFile, oldFilesOf } from '@/db/queries/files';
 import { createMcpServer, getMcpServerByName, upsertMcpServers } from '@/db/queries/mcp-servers';
 import { listToolSettings, observeToolDefinitions, updateToolSetting } from '@/db/queries/mcp-tools';
 import { markUnansweredTurns, unansweredConversations, unansweredSince } from '@/db/queries/cut-turns';
-import {
-  changeMessage,
-  listMessagePage,
-  listMessages,
-  saveAssistantMessage,
-  saveUserMessage,
-  selectedLeaf,
-  selectVersion,
-  siblingsOf,
-} from '@/db/queries/messages';
+import { changeMessage, saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';
+import { listMessagePage, listMessages, selectedLeaf } from '@/db/queries/messages';
+import { selectVersion, siblingsOf } from '@/db/queries/message-tree';
 import { createProvider } from '@/db/queries/providers';
 import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
 import { countUsers } from '@/db/queries/users';

@@ -22,7 +22,7 @@ import {
   persistInput,
   withEndState,
 } from '@/app/_server/turn-stages';
-import { textOfParts } from '@/db/queries/messages';
+import { textOfParts } from '@/db/queries/message-writes';
 import { attachmentsForModel } from '@/app/_server/files';
 import { refreshChangedResources } from '@/app/_server/resource-refresh';
 import { startTitle, wantsTitle } from '@/app/_server/titles';

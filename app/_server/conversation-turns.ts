@@ -5,7 +5,7 @@ import { listMessageTree } from '@/db/queries/messages';
 import { turnResponse } from '@/app/_server/chat-turn';
 import { fileIdsOf, releaseFiles } from '@/app/_server/files';
 import { isTurnRunning, readTurn, stopTurn } from '@/app/_server/running-turns';
-import { selectVersion, siblingsOf } from '@/db/queries/messages';
+import { selectVersion, siblingsOf } from '@/db/queries/message-tree';
 import type { ChatMessage } from '@/lib/schemas/chat';
 import type { SessionUser } from '@/app/_server/session';
 import { AppError, notFound } from '@/lib/errors';

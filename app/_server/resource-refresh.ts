@@ -1,5 +1,5 @@
 import 'server-only';
-import { changeMessage } from '@/db/queries/messages';
+import { changeMessage } from '@/db/queries/message-writes';
 import { getDb } from '@/db/client';
 import { readResourceForMessage } from '@/app/_server/mcp-context';
 import type { Principal } from '@/lib/access';

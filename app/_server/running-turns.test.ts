@@ -14,7 +14,8 @@ import {
   type TurnHandle,
 } from '@/app/_server/running-turns';
 import { getDb } from '@/db/client';
-import { listMessages, saveUserMessage } from '@/db/queries/messages';
+import { listMessages } from '@/db/queries/messages';
+import { saveUserMessage } from '@/db/queries/message-writes';
 import { user } from '@/db/tables';
 import { resetProcessState } from '@/lib/process-state';
 import { Bus } from '@/lib/shared/bus';

@@ -2,7 +2,7 @@ import 'server-only';
 import { generateText, type LanguageModel } from 'ai';
 import type { Db } from '@/db/client';
 import { getOwnConversation, setModelTitle } from '@/db/queries/conversations';
-import { textOfParts } from '@/db/queries/messages';
+import { textOfParts } from '@/db/queries/message-writes';
 import { describeProviderError } from '@/lib/chat/provider-errors';
 import { processState } from '@/lib/process-state';
 import type { ChatMessage } from '@/lib/schemas/chat';

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { UIMessageChunk } from 'ai';
 import { type Db, openDatabase } from '@/db/client';
-import { listMessages, listMessageTree, saveAssistantMessage, siblingsOf } from '@/db/queries/messages';
+import { listMessages, listMessageTree } from '@/db/queries/messages';
+import { saveAssistantMessage } from '@/db/queries/message-writes';
+import { siblingsOf } from '@/db/queries/message-tree';
 import { getOwnConversation } from '@/db/queries/conversations';
 import { user } from '@/db/schema';
 import {

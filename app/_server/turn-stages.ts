@@ -10,11 +10,11 @@ import {
 } from '@/db/queries/conversations';
 import {
   changeMessage,
-  listMessages,
   saveAssistantMessage,
   saveUserMessage,
   textOfParts,
-} from '@/db/queries/messages';
+} from '@/db/queries/message-writes';
+import { listMessages } from '@/db/queries/messages';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
 import { attachmentGone, fileIdsOf } from '@/app/_server/files';
 import type { Conversation } from '@/app/_server/turn-toolkit';

@@ -13,16 +13,9 @@ import {
   searchConversations,
 } from '@/db/queries/conversations';
 import { markUnansweredTurns } from '@/db/queries/cut-turns';
-import {
-  listMessagePage,
-  listMessages,
-  listMessageTree,
-  saveAssistantMessage,
-  saveUserMessage,
-  selectedLeaf,
-  selectVersion,
-  siblingsOf,
-} from '@/db/queries/messages';
+import { listMessagePage, listMessages, listMessageTree, selectedLeaf } from '@/db/queries/messages';
+import { saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';
+import { selectVersion, siblingsOf } from '@/db/queries/message-tree';
 import { user } from '@/db/schema';
 import type { ChatPart } from '@/lib/schemas/chat';
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Db, openDatabase } from '@/db/client';
-import { listMessagePage, listMessages, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
+import { listMessagePage, listMessages } from '@/db/queries/messages';
+import { saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';
 import { user } from '@/db/schema';
 import type { ChatPart } from '@/lib/schemas/chat';
 

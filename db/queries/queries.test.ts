@@ -12,7 +12,8 @@ import {
   updateConversation,
 } from '@/db/queries/conversations';
 import { markUnansweredTurns } from '@/db/queries/cut-turns';
-import { listMessages, listMessageTree, saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
+import { listMessages, listMessageTree } from '@/db/queries/messages';
+import { saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';
 import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
 import { countUsers, updateUser } from '@/db/queries/users';
 import { session, user } from '@/db/schema';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openDatabase } from '@/db/client';
 import { deleteConversation, ftsQuery, searchConversations } from '@/db/queries/conversations';
-import { saveAssistantMessage, saveUserMessage } from '@/db/queries/messages';
+import { saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';
 import { user } from '@/db/schema';
 
 const dir = mkdtempSync(join(tmpdir(), 'search-'));

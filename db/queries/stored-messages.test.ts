@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { type Db, openDatabase } from '@/db/client';
 import { loadConversation } from '@/db/queries/conversations';
-import { changeMessage, listMessagePage, listMessages } from '@/db/queries/messages';
+import { changeMessage } from '@/db/queries/message-writes';
+import { listMessagePage, listMessages } from '@/db/queries/messages';
 import { getShareByToken } from '@/db/queries/shares';
 import { conversations, shares, user } from '@/db/schema';
 

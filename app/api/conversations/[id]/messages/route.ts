@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { getOwnConversation } from '@/db/queries/conversations';
-import { listMessagePage, siblingsOf } from '@/db/queries/messages';
+import { listMessagePage } from '@/db/queries/messages';
+import { siblingsOf } from '@/db/queries/message-tree';
 import { requireUser } from '@/app/_server/session';
 import { notFound } from '@/lib/errors';
 import { parseWith, route } from '@/lib/http';
