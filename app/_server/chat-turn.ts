@@ -23,7 +23,7 @@ import {
   withEndState,
 } from '@/app/_server/turn-stages';
 import { textOfParts } from '@/db/queries/message-writes';
-import { attachmentsForModel } from '@/app/_server/files';
+import { attachmentsForModel } from '@/app/_server/message-attachments';
 import { refreshChangedResources } from '@/app/_server/resource-refresh';
 import { startTitle, wantsTitle } from '@/app/_server/titles';
 import type { SessionUser } from '@/app/_server/session';

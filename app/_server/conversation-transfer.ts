@@ -1,6 +1,8 @@
 import 'server-only';
 import { generateId } from 'ai';
-import { cleanFileName, fileIdOf, ownFilePart, readBlob, storeFile } from '@/app/_server/files';
+import { cleanFileName, storeFile } from '@/app/_server/file-uploads';
+import { fileIdOf, readBlob } from '@/app/_server/files';
+import { ownFilePart } from '@/app/_server/message-attachments';
 import type { SessionUser } from '@/app/_server/session';
 import { getDb } from '@/db/client';
 import { createConversationWithMessages, getOwnConversation } from '@/db/queries/conversations';

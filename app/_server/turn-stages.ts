@@ -16,7 +16,7 @@ import {
 } from '@/db/queries/message-writes';
 import { listMessages } from '@/db/queries/messages';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
-import { attachmentGone, fileIdsOf } from '@/app/_server/files';
+import { attachmentGone, fileIdsOf } from '@/app/_server/message-attachments';
 import type { Conversation } from '@/app/_server/turn-toolkit';
 import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { AppError, notFound } from '@/lib/errors';

@@ -2,7 +2,7 @@ import 'server-only';
 import { getDb } from '@/db/client';
 import type { getOwnConversation } from '@/db/queries/conversations';
 import { recordToolCall } from '@/db/queries/tool-calls';
-import { ownFilePart } from '@/app/_server/files';
+import { ownFilePart } from '@/app/_server/message-attachments';
 import { readResourceForMessage } from '@/app/_server/mcp-context';
 import { connectNotices } from '@/app/_server/mcp-connections';
 import type { SamplingRun } from '@/app/_server/sampling';

@@ -1,4 +1,4 @@
-import { receiveUpload } from '@/app/_server/files';
+import { receiveUpload } from '@/app/_server/file-uploads';
 import { requireUser } from '@/app/_server/session';
 import { route } from '@/lib/http';
 

@@ -1,5 +1,5 @@
 import { importConversation } from '@/app/_server/conversation-transfer';
-import { maxUploadBytes } from '@/app/_server/files';
+import { maxUploadBytes } from '@/app/_server/file-uploads';
 import { requireUser } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
 import { ConversationImportSchema } from '@/lib/schemas/chat';

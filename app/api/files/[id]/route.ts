@@ -1,4 +1,5 @@
-import { fileResponse, findReadableFile, readBlob } from '@/app/_server/files';
+import { fileResponse, findReadableFile } from '@/app/_server/file-serving';
+import { readBlob } from '@/app/_server/files';
 import { getSessionUser } from '@/app/_server/session';
 import { AppError } from '@/lib/errors';
 import { route } from '@/lib/http';
