@@ -19,10 +19,10 @@ import {
   deleteConversation,
   getOwnConversation,
   listConversations,
-  searchConversations,
   setModelTitle,
   updateConversation,
 } from '@/db/queries/conversations';
+import { searchConversations } from '@/db/queries/conversation-search';
 import { deleteFileIfUnused, insertFile, oldFilesOf } from '@/db/queries/files';
 import { createMcpServer, getMcpServerByName, upsertMcpServers } from '@/db/queries/mcp-servers';
 import { listToolSettings, observeToolDefinitions, updateToolSetting } from '@/db/queries/mcp-tools';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openDatabase } from '@/db/client';
 import { openPostgres, type PgHandle } from '@/db/client-pg';
-import { searchConversations } from '@/db/queries/conversations';
+import { searchConversations } from '@/db/queries/conversation-search';
 import * as lite from '@/db/schema';
 import * as pgSchema from '@/db/schema-pg';
 import { searchConversationsPg } from '@/db/search-pg';

@@ -1,14 +1,15 @@
 /**
  * Conversation search on Postgres: the same results, in the same shape, as searchConversations in
- * db/queries/conversations.ts does with SQLite's FTS5 (own conversations whose title or the text of a message on
- * the selected path matches; each word of the query a prefix; the snippet marks matches with \u0002…\u0003).
+ * db/queries/conversation-search.ts does with SQLite's FTS5 (own conversations whose title or the text of
+ * a message on the selected path matches; each word of the query a prefix; the snippet marks matches with
+ * \u0002…\u0003).
  * Message text is matched with `to_tsvector('simple', search_text(message_text(parts)))`, the expression the GIN
  * index messages_search_idx is built on (db/migrations-pg); search_text folds case and diacritics and reads
  * punctuation as spaces as FTS5's unicode61 does (db/search-text.ts), and the snippet is FTS5's, rebuilt in JS.
  */
 import { sql } from 'drizzle-orm';
 import type { PgDb } from '@/db/client-pg';
-import { mergeSearchHits, type SearchHit, selectedPathsOfHits } from '@/db/queries/conversations';
+import { mergeSearchHits, type SearchHit, selectedPathsOfHits } from '@/db/queries/conversation-search';
 import { ftsSnippet, queryPhrases, tsQueryOf } from '@/db/search-text';
 
 export async function searchConversationsPg(

@@ -7,11 +7,8 @@ import Database from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { openDatabase } from '@/db/client';
-import {
-  createConversationWithMessages,
-  loadConversation,
-  searchConversations,
-} from '@/db/queries/conversations';
+import { createConversationWithMessages, loadConversation } from '@/db/queries/conversations';
+import { searchConversations } from '@/db/queries/conversation-search';
 import { markUnansweredTurns } from '@/db/queries/cut-turns';
 import { listMessagePage, listMessages, listMessageTree, selectedLeaf } from '@/db/queries/messages';
 import { saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';

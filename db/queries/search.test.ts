@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { openDatabase } from '@/db/client';
-import { deleteConversation, ftsQuery, searchConversations } from '@/db/queries/conversations';
+import { deleteConversation } from '@/db/queries/conversations';
+import { ftsQuery, searchConversations } from '@/db/queries/conversation-search';
 import { saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';
 import { user } from '@/db/schema';
 

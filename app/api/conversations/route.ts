@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
-import { listConversations, searchConversations } from '@/db/queries/conversations';
+import { listConversations } from '@/db/queries/conversations';
+import { searchConversations } from '@/db/queries/conversation-search';
 import { requireUser } from '@/app/_server/session';
 import { parseWith, route } from '@/lib/http';
 import { ListQuerySchema } from '@/lib/schemas/chat';
