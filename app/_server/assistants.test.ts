@@ -22,7 +22,7 @@ import { AppError } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
 import { AssistantCreateSchema, MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/assistants';
 import { McpServerConfigSchema } from '@/lib/schemas/mcp';
-import type { ChatPost } from '@/lib/schemas/chat';
+import type { ChatPost } from '@/lib/schemas/chat-post';
 
 // Who sees, changes and uses which assistant, against a real migrated SQLite file (no HTTP, no model).
 

@@ -36,7 +36,8 @@ import { AppError } from '@/lib/errors';
 import { listModels, NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
 import { assistantForChat, assistantSeed } from '@/app/_server/assistants';
 import { modelSources } from '@/app/_server/model-sources';
-import type { ChatMessage, ChatPost } from '@/lib/schemas/chat';
+import type { ChatMessage } from '@/lib/schemas/chat';
+import type { ChatPost } from '@/lib/schemas/chat-post';
 
 /** The host's own guidance, below the conversation's instructions in the system message. */
 const HOST_INSTRUCTIONS =

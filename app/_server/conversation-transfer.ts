@@ -11,7 +11,8 @@ import { listMessages, listMessageTree, selectedLeaf } from '@/db/queries/messag
 import { rebuildTree } from '@/lib/chat/branches';
 import { conversationToMarkdown } from '@/lib/chat/export';
 import { AppError, notFound } from '@/lib/errors';
-import type { ChatPart, ConversationImportSchema, ToolState } from '@/lib/schemas/chat';
+import type { ChatPart, ToolState } from '@/lib/schemas/chat';
+import type { ConversationImportSchema } from '@/lib/schemas/conversations';
 import { parseStoredParts } from '@/lib/schemas/stored-message';
 import type { z } from 'zod';
 

@@ -18,7 +18,8 @@ import {
   withEndState,
 } from '@/app/_server/turn-stages';
 import { AppError } from '@/lib/errors';
-import type { ChatMessage, ChatPart, ChatPost } from '@/lib/schemas/chat';
+import type { ChatMessage, ChatPart } from '@/lib/schemas/chat';
+import type { ChatPost } from '@/lib/schemas/chat-post';
 
 // Each stage of a chat turn alone, against a real migrated SQLite file (no HTTP, no model, no MCP).
 

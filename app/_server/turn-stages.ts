@@ -20,7 +20,8 @@ import { attachmentGone, fileIdsOf } from '@/app/_server/message-attachments';
 import type { Conversation } from '@/app/_server/turn-toolkit';
 import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import { AppError, notFound } from '@/lib/errors';
-import type { ChatMessage, ChatPart, ChatPost } from '@/lib/schemas/chat';
+import type { ChatMessage, ChatPart } from '@/lib/schemas/chat';
+import type { ChatPost } from '@/lib/schemas/chat-post';
 import { titleFrom } from '@/lib/title';
 
 /**

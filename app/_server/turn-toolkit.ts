@@ -14,7 +14,8 @@ import { buildToolSet, type ToolEntry } from '@/lib/chat/tools';
 import { AppError } from '@/lib/errors';
 import { toolAppUri, toolVisibility } from '@/lib/mcp-apps/sandbox-policy';
 import { getPool } from '@/lib/mcp/pool';
-import type { ChatPart, ChatPost } from '@/lib/schemas/chat';
+import type { ChatPart } from '@/lib/schemas/chat';
+import type { ChatPost } from '@/lib/schemas/chat-post';
 
 // A chat turn's MCP side: the tools it may use (with their approval policy, and how their calls
 // answer a server's elicitation and sampling requests), and the resources a user message attaches.

@@ -1,4 +1,5 @@
-import type { Approval, ChatPart } from '@/lib/schemas/chat';
+import type { Approval } from '@/lib/schemas/chat-post';
+import type { ChatPart } from '@/lib/schemas/chat';
 import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
 import { AppError } from '@/lib/errors';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UserMessageSchema } from '@/lib/schemas/chat';
+import { UserMessageSchema } from '@/lib/schemas/chat-post';
 import { parseStoredParts } from '@/lib/schemas/stored-message';
 
 const mark = { type: 'data-app-message', data: { server: 'apps', tool: 'show' } } as const;

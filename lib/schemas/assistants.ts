@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_INSTRUCTIONS_CHARS, ToolModeSchema } from '@/lib/schemas/chat';
+import { MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/conversations';
+import { ToolModeSchema } from '@/lib/schemas/chat';
 
 export { MAX_INSTRUCTIONS_CHARS };
 export const MAX_ASSISTANT_NAME_CHARS = 80;

@@ -55,3 +55,12 @@ export function parseShareSnapshot(raw: unknown): PublicMessage[] {
   }
   return out;
 }
+
+export const ShareCreateSchema = z
+  .object({
+    includeToolDetails: z.boolean().default(false),
+    includeOwnerName: z.boolean().default(false),
+    /** Attachments (images, files) of the messages; left out unless the owner includes them. */
+    includeFiles: z.boolean().default(false),
+  })
+  .strict();

@@ -4,7 +4,7 @@ import { useTranslations } from 'next-intl';
 import { type FormEvent, useId, useState } from 'react';
 import { Modal } from '@/app/_components/modal';
 import { DialogActions } from './dialog-actions';
-import { MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/chat';
+import { MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/conversations';
 
 type Props = {
   conversationId: string;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { startChatTurn } from '@/app/_server/chat-turn';
 import { requireUser } from '@/app/_server/session';
 import { parseWith, readJson, route } from '@/lib/http';
-import { ApprovalRequestSchema, ChatRequestSchema } from '@/lib/schemas/chat';
+import { ApprovalRequestSchema, ChatRequestSchema } from '@/lib/schemas/chat-post';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

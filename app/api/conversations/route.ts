@@ -3,7 +3,7 @@ import { listConversations } from '@/db/queries/conversations';
 import { searchConversations } from '@/db/queries/conversation-search';
 import { requireUser } from '@/app/_server/session';
 import { parseWith, route } from '@/lib/http';
-import { ListQuerySchema } from '@/lib/schemas/chat';
+import { ListQuerySchema } from '@/lib/schemas/conversations';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

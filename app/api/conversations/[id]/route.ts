@@ -6,7 +6,7 @@ import { presentConversation, toolSettingsPatch } from '@/app/_server/conversati
 import { requireUser } from '@/app/_server/session';
 import { notFound } from '@/lib/errors';
 import { readJson, route } from '@/lib/http';
-import { ConversationPatchSchema } from '@/lib/schemas/chat';
+import { ConversationPatchSchema } from '@/lib/schemas/conversations';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -2,7 +2,7 @@ import { importConversation } from '@/app/_server/conversation-transfer';
 import { maxUploadBytes } from '@/app/_server/file-uploads';
 import { requireUser } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
-import { ConversationImportSchema } from '@/lib/schemas/chat';
+import { ConversationImportSchema } from '@/lib/schemas/conversations';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

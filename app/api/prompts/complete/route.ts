@@ -1,7 +1,7 @@
 import { completePrompt } from '@/app/_server/mcp-context';
 import { requireUser } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
-import { PromptCompleteSchema } from '@/lib/schemas/chat';
+import { PromptCompleteSchema } from '@/lib/schemas/prompts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,7 @@
 import { renderPrompt } from '@/app/_server/mcp-context';
 import { requireUser } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
-import { PromptGetSchema } from '@/lib/schemas/chat';
+import { PromptGetSchema } from '@/lib/schemas/prompts';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

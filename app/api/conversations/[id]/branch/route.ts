@@ -1,7 +1,7 @@
 import { selectOwnVersion } from '@/app/_server/conversation-turns';
 import { requireUser } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
-import { BranchSelectSchema } from '@/lib/schemas/chat';
+import { BranchSelectSchema } from '@/lib/schemas/conversations';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -5,7 +5,7 @@ import { siblingsOf } from '@/db/queries/message-tree';
 import { requireUser } from '@/app/_server/session';
 import { notFound } from '@/lib/errors';
 import { parseWith, route } from '@/lib/http';
-import { MessagePageQuerySchema } from '@/lib/schemas/chat';
+import { MessagePageQuerySchema } from '@/lib/schemas/conversations';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

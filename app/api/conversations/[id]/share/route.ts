@@ -1,7 +1,7 @@
 import { requireUser } from '@/app/_server/session';
 import { shareConversation } from '@/app/_server/shares';
 import { readOptionalJson, route } from '@/lib/http';
-import { ShareCreateSchema } from '@/lib/schemas/chat';
+import { ShareCreateSchema } from '@/lib/schemas/share';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ChatRequestSchema, RenameSchema } from '@/lib/schemas/chat';
-import { titleFrom } from '@/lib/title';
+import { ChatRequestSchema } from '@/lib/schemas/chat-post';
 
 const valid = { id: 'abcdefgh', message: { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] } };
 
@@ -30,16 +29,4 @@ describe('ChatRequestSchema', () => {
   })) {
     test(`rejects ${name}`, () => assert.equal(ChatRequestSchema.safeParse(body).success, false));
   }
-});
-
-describe('titles', () => {
-  test('come from the first message, folded and capped at 80 characters', () => {
-    assert.equal(titleFrom('  Hello\n\nworld  '), 'Hello world');
-    assert.equal(titleFrom('x'.repeat(200)).length, 80);
-    assert.equal(titleFrom('   '), 'New chat');
-  });
-  test('rename needs a non-empty title', () => {
-    assert.equal(RenameSchema.safeParse({ title: '  ' }).success, false);
-    assert.equal(RenameSchema.safeParse({ title: 'ok' }).success, true);
-  });
 });

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ToolSettingsSchema } from '@/lib/schemas/chat';
+import { TextPartSchema } from '@/lib/schemas/chat-post';
+
+/** Bodies and queries of the conversation routes (/api/conversations/…): rename, settings, pages, import. */
+
+/** PUT /api/conversations/[id]/branch: the version of a message to show. */
+export const BranchSelectSchema = z.object({ messageId: z.string().min(1).max(200) }).strict();
+
+export const RenameSchema = z
+  .object({ title: z.string().trim().min(1, 'must not be empty').max(200) })
+  .strict();
+
+/** The most characters of a conversation's (or an assistant's) instructions. */
+export const MAX_INSTRUCTIONS_CHARS = 8000;
+
+/** PATCH /api/conversations/[id]: rename, tool settings and/or its instructions ("" or null clears them). */
+export const ConversationPatchSchema = ToolSettingsSchema.extend({
+  title: RenameSchema.shape.title.optional(),
+  instructions: z
+    .string()
+    .max(MAX_INSTRUCTIONS_CHARS, `must be at most ${MAX_INSTRUCTIONS_CHARS} characters`)
+    .nullable()
+    .optional(),
+}).strict();
+
+/** GET /api/conversations/[id]/messages: the page of messages just before position `before`. */
+export const MessagePageQuerySchema = z.object({
+  /** The id of the oldest message already loaded. */
+  before: z.string().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+
+export const ListQuerySchema = z.object({
+  q: z.string().max(200).optional(),
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(30),
+});
+
+const ImportedToolPartSchema = z
+  .object({
+    type: z.literal('dynamic-tool'),
+    toolName: z.string().min(1).max(200),
+    toolCallId: z.string().min(1).max(200),
+    state: z.enum(['output-available', 'output-error', 'output-denied']),
+    input: z.unknown(),
+    output: z.unknown().optional(),
+    errorText: z.string().max(100_000).optional(),
+    toolMetadata: z.object({ server: z.string().max(64), tool: z.string().max(200) }).optional(),
+  })
+  .loose();
+
+/** An exported conversation (GET …/export?format=json) brought back as a new conversation. */
+export const ConversationImportSchema = z
+  .object({
+    title: z.string().trim().min(1).max(200).default('Imported conversation'),
+    messages: z
+      .array(
+        z.object({
+          /** The message's id in the file and the id of the message it follows (an export with branches). */
+          id: z.string().min(1).max(200).optional(),
+          parentId: z.string().min(1).max(200).nullable().optional(),
+          role: z.enum(['user', 'assistant']),
+          parts: z
+            .array(z.union([TextPartSchema, ImportedToolPartSchema, z.object({ type: z.string() }).loose()]))
+            .max(500),
+          metadata: z.record(z.string(), z.unknown()).optional(),
+        }),
+      )
+      .min(1)
+      .max(5000),
+    /** The last message of the selected path (an export with branches); default: the last message. */
+    selectedId: z.string().min(1).max(200).optional(),
+  })
+  .loose();
