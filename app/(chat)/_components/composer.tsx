@@ -1,29 +1,22 @@
 'use client';
 
-import { Paperclip } from 'lucide-react';
 import { useTranslations } from 'next-intl';
-import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
-import { Tooltip } from '@/app/_components/tooltip';
-import { readDraft, writeDraft } from '@/lib/drafts';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import type { ToolSettings } from '@/lib/schemas/chat';
+import { AttachFilesButton } from './attach-files-button';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import type { MenuOption } from './composer-commands';
+import { ComposerDialogs } from './composer-dialogs';
+import { ComposerOverlay } from './composer-overlay';
 import { ComposerToolbar } from './composer-toolbar';
-import { MenuListbox } from './menu-listbox';
 import { renderPromptText } from './prompt-requests';
 import { SendButton } from './send-button';
 import { UploadChips } from './upload-chips';
 import { type UploadedFile, useUploads } from './use-uploads';
 import { useComposerMenus } from './use-composer-menus';
+import { useDraftText } from './use-draft-text';
+import { useFileDrop } from './use-file-drop';
 import { type PromptInfo, type TemplateInfo, useMcpCatalogs } from './use-mcp-catalogs';
-
-// Panels and the prompt dialog load when first opened, not with the page.
-const HelpPanel = lazy(() => import('./help-panel').then((m) => ({ default: m.HelpPanel })));
-const PromptArgsDialog = lazy(() =>
-  import('./prompt-args-dialog').then((m) => ({ default: m.PromptArgsDialog })),
-);
-const TemplateDialog = lazy(() => import('./template-dialog').then((m) => ({ default: m.TemplateDialog })));
-const ToolsPanel = lazy(() => import('./tools-panel').then((m) => ({ default: m.ToolsPanel })));
 
 type Props = {
   busy: boolean;
@@ -62,8 +55,7 @@ export function Composer(props: Props) {
     onNewChat,
     draftKey,
   } = props;
-  const [text, setTextState] = useState('');
-  const [caret, setCaret] = useState(0);
+  const { text, setText, caret, setCaret } = useDraftText(draftKey);
   const [attachments, setAttachments] = useState<ResourceAttachment[]>([]);
   const [panel, setPanel] = useState<'tools' | 'help' | null>(null);
   const [argsFor, setArgsFor] = useState<PromptInfo | null>(null);
@@ -71,9 +63,8 @@ export function Composer(props: Props) {
   const [toolsOpen, setToolsOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
-  const fileInput = useRef<HTMLInputElement>(null);
-  const [dragging, setDragging] = useState(false);
   const uploads = useUploads();
+  const drop = useFileDrop(uploads.add);
   const t = useTranslations('attachments');
   const tc = useTranslations('composer');
   const tm = useTranslations('toolMenu');
@@ -81,22 +72,6 @@ export function Composer(props: Props) {
   const { tools, toolsFailed, loadTools, prompts, loadPrompts, resources, loadResources } = useMcpCatalogs();
   const menus = useComposerMenus({ text, caret, prompts, resources });
   const { menu, wantsPrompts, wantsResources } = menus;
-
-  /** The text, kept as this conversation's draft until sent. */
-  function setText(next: string) {
-    setTextState(next);
-    if (draftKey) writeDraft(draftKey, next);
-  }
-
-  // The draft comes back after the page is hydrated (the server cannot know it).
-  useEffect(() => {
-    if (!draftKey) return;
-    const draft = readDraft(draftKey);
-    if (draft) {
-      setTextState(draft);
-      setCaret(draft.length);
-    }
-  }, [draftKey]);
 
   useEffect(() => {
     if (!busy) ref.current?.focus();
@@ -195,54 +170,33 @@ export function Composer(props: Props) {
     }
   }
 
-  const overlay = menu ? (
-    <MenuListbox
-      id={listboxId}
-      label={menu.trigger.kind === 'slash' ? tc('commands') : tc('resources')}
-      options={menu.options}
-      active={menu.active}
-      onPick={choose}
-      onHighlight={menus.highlightAt}
-    />
-  ) : toolsOpen ? null : panel === 'tools' ? (
-    <Suspense fallback={null}>
-      <ToolsPanel catalog={tools} settings={toolSettings} onEdit={editTools} onClose={() => setPanel(null)} />
-    </Suspense>
-  ) : panel === 'help' ? (
-    <Suspense fallback={null}>
-      <HelpPanel onClose={() => setPanel(null)} />
-    </Suspense>
-  ) : null;
-
-  const hasFiles = (e: { dataTransfer: DataTransfer }) => e.dataTransfer.types.includes('Files');
-
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a drop target only; the "Attach files" button and paste do the same by keyboard
     <div
       data-composer
-      data-dragging={dragging || undefined}
-      className={`relative mx-auto w-full max-w-3xl space-y-1 rounded-2xl ${dragging ? 'ring-2 ring-blue-500' : ''}`}
-      onDragOver={(e) => {
-        if (!hasFiles(e)) return;
-        e.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={(e) => {
-        if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
-      }}
-      onDrop={(e) => {
-        if (!hasFiles(e)) return;
-        e.preventDefault();
-        setDragging(false);
-        uploads.add(Array.from(e.dataTransfer.files));
-      }}
+      data-dragging={drop.dragging || undefined}
+      className={`relative mx-auto w-full max-w-3xl space-y-1 rounded-2xl ${drop.dragging ? 'ring-2 ring-blue-500' : ''}`}
+      onDragOver={drop.onDragOver}
+      onDragLeave={drop.onDragLeave}
+      onDrop={drop.onDrop}
     >
-      {dragging && (
+      {drop.dragging && (
         <p className="pointer-events-none absolute inset-x-0 -top-7 text-center text-xs font-medium text-blue-700 dark:text-blue-300">
           {t('drop')}
         </p>
       )}
-      {overlay}
+      <ComposerOverlay
+        menu={menu}
+        listboxId={listboxId}
+        onPick={choose}
+        onHighlight={menus.highlightAt}
+        toolsOpen={toolsOpen}
+        panel={panel}
+        tools={tools}
+        toolSettings={toolSettings}
+        onEditTools={editTools}
+        onClosePanel={() => setPanel(null)}
+      />
       <ComposerToolbar
         busy={busy}
         models={models}
@@ -269,28 +223,7 @@ export function Composer(props: Props) {
           submit();
         }}
       >
-        <input
-          ref={fileInput}
-          type="file"
-          multiple
-          hidden
-          data-file-input
-          onChange={(e) => {
-            uploads.add(Array.from(e.target.files ?? []));
-            e.target.value = '';
-          }}
-        />
-        <Tooltip label={t('attach')}>
-          <button
-            type="button"
-            aria-label={t('attach')}
-            disabled={disabled}
-            onClick={() => fileInput.current?.click()}
-            className="grid size-10 shrink-0 place-items-center rounded-xl text-lg text-zinc-500 hover:bg-zinc-100 hover:text-zinc-900 disabled:opacity-40 dark:hover:bg-zinc-800 dark:hover:text-zinc-100"
-          >
-            <Paperclip aria-hidden className="size-5" />
-          </button>
-        </Tooltip>
+        <AttachFilesButton disabled={disabled} onFiles={uploads.add} />
         <label htmlFor="composer-input" className="sr-only">
           {tc('message')}
         </label>
@@ -322,34 +255,24 @@ export function Composer(props: Props) {
         />
         <SendButton busy={busy} canSend={canSend} onStop={onStop} />
       </form>
-      {argsFor && (
-        <Suspense fallback={null}>
-          <PromptArgsDialog
-            prompt={argsFor}
-            onClose={() => setArgsFor(null)}
-            onInsert={(inserted) => {
-              setArgsFor(null);
-              replaceText(inserted);
-            }}
-          />
-        </Suspense>
-      )}
-      {templateFor && (
-        <Suspense fallback={null}>
-          <TemplateDialog
-            template={templateFor}
-            onClose={() => {
-              setTemplateFor(null);
-              requestAnimationFrame(() => ref.current?.focus());
-            }}
-            onAttach={(uri) => {
-              setTemplateFor(null);
-              attach({ server: templateFor.server, uri, name: `${templateFor.name}: ${uri}`.slice(0, 200) });
-              requestAnimationFrame(() => ref.current?.focus());
-            }}
-          />
-        </Suspense>
-      )}
+      <ComposerDialogs
+        argsFor={argsFor}
+        onArgsClose={() => setArgsFor(null)}
+        onInsert={(inserted) => {
+          setArgsFor(null);
+          replaceText(inserted);
+        }}
+        templateFor={templateFor}
+        onTemplateClose={() => {
+          setTemplateFor(null);
+          requestAnimationFrame(() => ref.current?.focus());
+        }}
+        onTemplateAttach={(template, uri) => {
+          setTemplateFor(null);
+          attach({ server: template.server, uri, name: `${template.name}: ${uri}`.slice(0, 200) });
+          requestAnimationFrame(() => ref.current?.focus());
+        }}
+      />
     </div>
   );
 }
