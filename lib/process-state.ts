@@ -6,6 +6,7 @@ import type { SignInBackoff } from '@/lib/login-backoff';
 import type { McpPool } from '@/lib/mcp/pool';
 import type { OllamaProbe } from '@/lib/ollama';
 import type { ProviderSpec } from '@/lib/providers';
+import type { FirstTokenGate } from '@/lib/chat/first-token-gate';
 import type { IdleMemoryRelease } from '@/lib/idle-memory';
 import type { Gate, RequestLimiter } from '@/lib/rate-limit';
 import type { Bus } from '@/lib/shared/bus';
@@ -79,6 +80,8 @@ export type ProcessState = {
   turnRequests: Owned<'turnRequests'>;
   /** app/_server/titles.ts: title requests in flight by conversation, so a client can wait for its title. */
   titleJobs: Map<string, Promise<void>>;
+  /** lib/chat/first-token-gate.ts: turns waiting for their first token; title requests wait for them. */
+  firstTokenGate: FirstTokenGate;
   /** app/_server/mcp-apps.ts: MCP App documents read per server, user and resource (a few minutes). */
   appDocuments: Owned<'appDocuments'>;
   /** app/_server/mcp-apps.ts: tool calls from apps per user per minute. */

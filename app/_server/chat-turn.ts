@@ -2,6 +2,7 @@ import 'server-only';
 import { createHmac } from 'node:crypto';
 import { UI_MESSAGE_STREAM_HEADERS, type UIMessageChunk } from 'ai';
 import { getDb } from '@/db/client';
+import { usesPostgres } from '@/db/tables';
 import { loadConversation } from '@/db/queries/conversations';
 import type { getSettings } from '@/db/queries/settings';
 import { cachedSettings } from '@/app/_server/hot-cache';
@@ -28,6 +29,7 @@ import { refreshChangedResources } from '@/app/_server/resource-refresh';
 import { startTitle, wantsTitle } from '@/app/_server/titles';
 import type { SessionUser } from '@/app/_server/session';
 import { replayPreamble } from '@/lib/chat/replay-preamble';
+import { firstTokenGate } from '@/lib/chat/first-token-gate';
 import { effectiveLimit } from '@/lib/chat/limits';
 import { runChatTurn } from '@/lib/chat/run-turn';
 import { samplingRunner } from '@/app/_server/sampling';
@@ -66,17 +68,33 @@ function approvalSecret(): string {
 export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<Response> {
   const settings = await cachedSettings();
   const release = once(await admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns));
+  const firstToken = firstTokenGate().begin();
   let turn: TurnHandle | undefined;
   try {
-    turn = await claimConversation(user, body);
-    const { stream, preamble } = await prepareTurn(user, body, turn.signal, settings, release);
-    return turnResponse(publishTurn(body.id, turn, stream, preamble));
+    const prepare = async () => {
+      turn = await claimConversation(user, body);
+      return { turn, ...(await prepareTurn(user, body, turn.signal, settings, release)) };
+    };
+    const prepared = usesPostgres
+      ? await prepare()
+      : await firstTokenGate().prepare(prepare, 1, PREPARING_HOLD_MS);
+    return turnResponse(publishTurn(body.id, prepared.turn, prepared.stream, prepared.preamble, firstToken));
   } catch (err) {
+    firstToken();
     turn?.end();
     release();
     throw err;
   }
 }
+
+/**
+ * On SQLite a turn's preparation is mostly CPU (its queries are synchronous), so turns are prepared one
+ * at a time, in arrival order (lib/chat/first-token-gate.ts): measured, the median first token of 50
+ * turns at once came ~25% sooner. On Postgres a preparation mostly waits for its queries; there they
+ * run at once (a queue of even four made 50 turns at once slower).
+ * A preparation that takes longer than this (it waits for an MCP server, say) lets the next one start.
+ */
+const PREPARING_HOLD_MS = 25;
 
 /** The response for a turn's stream (POST /api/chat and GET /api/chat/[id]/stream). */
 export function turnResponse(stream: ReadableStream<Uint8Array>): Response {

@@ -152,6 +152,9 @@ export async function isTurnRunning(conversationId: string): Promise<boolean> {
   return leases ? leases.isRunning(conversationId) : false;
 }
 
+/** Chunks a turn writes before the model has answered anything. */
+const BEFORE_OUTPUT = new Set<UIMessageChunk['type']>(['start', 'start-step', 'data-notice']);
+
 /**
  * Runs the turn's UI message stream to its end on the server, whoever listens: each chunk is encoded
  * once as an SSE event into the turn buffer. `preamble` (chunks that rebuild a stored answer the turn
@@ -163,6 +166,8 @@ export function publishTurn(
   turn: TurnHandle,
   stream: ReadableStream<UIMessageChunk>,
   preamble: UIMessageChunk[] = [],
+  /** Called once the answer's first part is out (text, a tool call, an error), or the stream ended. */
+  onFirstOutput: () => void = () => {},
 ): ReadableStream<Uint8Array> {
   const { buffer } = state();
   buffer.open(conversationId, turn.turnId);
@@ -172,16 +177,22 @@ export function publishTurn(
   for (const chunk of preamble) buffer.append(conversationId, turn.turnId, event(chunk));
   void (async () => {
     const reader = stream.getReader();
+    let shown = false;
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
         buffer.append(conversationId, turn.turnId, event(value));
+        if (!shown && !BEFORE_OUTPUT.has(value.type)) {
+          shown = true;
+          onFirstOutput();
+        }
       }
       buffer.append(conversationId, turn.turnId, encoder.encode('data: [DONE]\n\n'));
     } catch (err) {
       console.error('[chat] a turn stream failed', err);
     } finally {
+      onFirstOutput();
       buffer.close(conversationId, turn.turnId);
       turn.end();
     }

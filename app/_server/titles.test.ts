@@ -8,6 +8,7 @@ import { type Db, openDatabase } from '@/db/client';
 import { getOwnConversation, setModelTitle, updateConversation } from '@/db/queries/conversations';
 import { conversations, user } from '@/db/schema';
 import { settledTitle, startTitle, TITLE_INSTRUCTIONS, wantsTitle } from '@/app/_server/titles';
+import { firstTokenGate } from '@/lib/chat/first-token-gate';
 import type { ChatMessage } from '@/lib/schemas/chat';
 
 // Generated titles against a real migrated SQLite file and a scripted model: the rename-wins rule.
@@ -107,6 +108,18 @@ describe('generated titles', () => {
     await rename(c, 'My holiday');
     release();
     assert.deepEqual(await settled, { title: 'My holiday', titleSource: 'user' });
+  });
+
+  test('the title request waits while another turn waits for its first token', async () => {
+    const c = newConversation();
+    const { model, calls } = titleModel('Lisbon Trip Plan');
+    const firstToken = firstTokenGate().begin();
+    const settled = title(c, model);
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(calls.length, 0, 'no title request before the other turn has its first token');
+    firstToken();
+    assert.deepEqual(await settled, { title: 'Lisbon Trip Plan', titleSource: 'model' });
+    assert.equal(calls.length, 1);
   });
 
   test('a renamed conversation is never overwritten (the conditional update)', async () => {

@@ -3,6 +3,7 @@ import { generateText, type LanguageModel } from 'ai';
 import type { Db } from '@/db/client';
 import { getOwnConversation, setModelTitle } from '@/db/queries/conversations';
 import { textOfParts } from '@/db/queries/message-writes';
+import { firstTokenGate } from '@/lib/chat/first-token-gate';
 import { describeProviderError } from '@/lib/chat/provider-errors';
 import { processState } from '@/lib/process-state';
 import type { ChatMessage } from '@/lib/schemas/chat';
@@ -25,6 +26,8 @@ export const TITLE_INSTRUCTIONS =
 const EXCERPT = 1500;
 /** A title request that takes longer is given up (the first words stay). */
 const TITLE_TIMEOUT_MS = 20_000;
+/** The longest a title request waits for turns on their way to their first token. */
+const TITLE_YIELD_MAX_MS = 2_000;
 
 const jobs = () => processState('titleJobs', () => new Map<string, Promise<void>>());
 
@@ -67,6 +70,8 @@ export function startTitle(
   const { conversationId } = input;
   const job = (async () => {
     try {
+      // Turns still waiting for their first token go first (a burst of new chats); not for long.
+      await firstTokenGate().clear(TITLE_YIELD_MAX_MS);
       const { text } = await generateText({
         model: input.model,
         instructions: TITLE_INSTRUCTIONS,

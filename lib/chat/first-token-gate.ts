@@ -1,0 +1,79 @@
+import 'server-only';
+import { processState } from '@/lib/process-state';
+
+/**
+ * Turns on their way to their first token go before work that can wait. In a burst of turns on one
+ * thread, every turn's work otherwise interleaves with every other's: each turn's preparation, its
+ * answer's processing and storage, and its title request all take turns with the rest, so the median
+ * turn shows its first token only when nearly all of the burst's work is done. Here:
+ * - turns are prepared (everything before the model request) a few at a time, in arrival order, and
+ *   between two preparations the answers that arrived meanwhile are read ({@link prepare});
+ * - a title request (work nobody looks at yet) waits until no turn waits for its first token ({@link clear}).
+ * Only the order changes: the same work is done, and nothing waits longer than a bound.
+ */
+export class FirstTokenGate {
+  private pending = 0;
+  private waiters: Array<() => void> = [];
+  private preparing = 0;
+  private queue: Array<() => void> = [];
+
+  /** A turn starts; call the result (once is enough) when its first token is out, or it ended. */
+  begin(): () => void {
+    this.pending++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--this.pending === 0) for (const wake of this.waiters.splice(0)) wake();
+    };
+  }
+
+  /** Resolves once no turn waits for its first token, or after `maxMs` at most (work is never starved). */
+  clear(maxMs: number): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(wake, maxMs);
+      function wake() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.waiters.push(wake);
+    });
+  }
+
+  /** Turns waiting for their first token now. */
+  get waiting(): number {
+    return this.pending;
+  }
+
+  /**
+   * Runs `run` (a turn's preparation) when fewer than `concurrency` others run, in arrival order. The
+   * next one starts after the I/O that is ready has been handled (setImmediate), so a model's answer
+   * that arrived during a preparation is read before the next preparation, not after all of them. A
+   * preparation still running after `holdMs` (waiting for an MCP server, a slow query) gives up its
+   * place, so one slow turn never holds up the others for longer than that.
+   */
+  async prepare<T>(run: () => Promise<T>, concurrency: number, holdMs: number): Promise<T> {
+    if (this.preparing < concurrency) this.preparing++;
+    else await new Promise<void>((start) => this.queue.push(start));
+    let handedOff = false;
+    const handOff = () => {
+      if (handedOff) return;
+      handedOff = true;
+      clearTimeout(slow);
+      const next = this.queue.shift();
+      if (next) next();
+      else this.preparing--;
+    };
+    const slow = setTimeout(handOff, holdMs);
+    try {
+      return await run();
+    } finally {
+      setImmediate(handOff);
+    }
+  }
+}
+
+/** This process's gate. */
+export const firstTokenGate = (): FirstTokenGate =>
+  processState('firstTokenGate', () => new FirstTokenGate());
