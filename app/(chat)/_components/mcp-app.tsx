@@ -3,16 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { allowAttribute } from '@/lib/mcp-apps/sandbox-policy';
 import { AppCallApproval } from './app-call-approval';
-import { useMcpApp } from './use-mcp-app';
-
-type Props = {
-  server: string;
-  tool: string;
-  uri: string;
-  toolCallId: string;
-  input: unknown;
-  output: unknown;
-};
+import { type McpAppProps, useMcpApp } from './use-mcp-app';
 
 /**
  * A tool's MCP App under its result: the host's sandbox proxy in an iframe on an opaque origin, the app
@@ -21,7 +12,7 @@ type Props = {
  * its messages and context go to the chat, marked as the app's. It re-initialises from the stored tool
  * input and result after a reload; a failing or silent app shows an error, never a blank box.
  */
-export function McpApp({ server, tool, uri, toolCallId, input, output }: Props) {
+export function McpApp({ server, tool, uri, toolCallId, input, output }: McpAppProps) {
   const t = useTranslations('mcpApps');
   const { frameRef, doc, status, error, height, fullscreen, setFullscreen, pending, retry } = useMcpApp({
     server,

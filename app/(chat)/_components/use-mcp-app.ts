@@ -15,7 +15,8 @@ import { type AppDocument, errorText, forgetDocument, loadDocument } from './mcp
 import { AppHostContext } from './mcp-app-host';
 import { isDark, styleVariables } from './mcp-app-styles';
 
-type Input = {
+/** The tool call an app is shown for. */
+export type McpAppProps = {
   server: string;
   tool: string;
   uri: string;
@@ -46,7 +47,7 @@ const errorResult = (text: string): CallToolResult => ({ isError: true, content:
  * connects to the sandbox proxy in `frameRef` once it is shown, and answers the app's requests (tool
  * calls, with `pending` approvals; messages; context; links; display mode; size).
  */
-export function useMcpApp({ server, tool, uri, toolCallId, input, output }: Input) {
+export function useMcpApp({ server, tool, uri, toolCallId, input, output }: McpAppProps) {
   const t = useTranslations('mcpApps');
   const locale = useLocale();
   const host = useContext(AppHostContext);
