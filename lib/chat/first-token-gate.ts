@@ -32,18 +32,27 @@ export class FirstTokenGate {
   clear(maxMs: number): Promise<void> {
     if (this.pending === 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(wake, maxMs);
-      function wake() {
+      const wake = () => {
         clearTimeout(timer);
         resolve();
-      }
+      };
+      // Given up waiting: out of the list too (under steady load it may not empty for a long while).
+      const timer = setTimeout(() => {
+        const at = this.waiters.indexOf(wake);
+        if (at !== -1) this.waiters.splice(at, 1);
+        resolve();
+      }, maxMs);
       this.waiters.push(wake);
     });
   }
 
-  /** Turns waiting for their first token now. */
-  get waiting(): number {
-    return this.pending;
+  /** Now (GET /api/admin/metrics): turns waiting for their first token, preparations queued, work held back. */
+  figures(): { waitingForFirstToken: number; preparationsQueued: number; workHeldBack: number } {
+    return {
+      waitingForFirstToken: this.pending,
+      preparationsQueued: this.queue.length,
+      workHeldBack: this.waiters.length,
+    };
   }
 
   /**

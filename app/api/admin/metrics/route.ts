@@ -1,6 +1,7 @@
 import { statementCount } from '@/db/client';
 import { runningTurnCount, turnBufferBytes } from '@/app/_server/running-turns';
 import { requireAdmin } from '@/app/_server/session';
+import { firstTokenGate } from '@/lib/chat/first-token-gate';
 import { route } from '@/lib/http';
 import { getPool } from '@/lib/mcp/pool';
 
@@ -20,6 +21,7 @@ export const GET = route(async (req) => {
     uptimeS: Math.round(process.uptime()),
     runningTurns: runningTurnCount(),
     turnBufferBytes: turnBufferBytes(),
+    firstToken: firstTokenGate().figures(),
     mcp: getPool().statuses(),
   });
 });
