@@ -68,16 +68,15 @@ function approvalSecret(): string {
 export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<Response> {
   const settings = await cachedSettings();
   const release = once(await admitTurn(user.id, settings.chatRequestsPerMinute, settings.maxConcurrentTurns));
-  const firstToken = firstTokenGate().begin();
+  const gate = firstTokenGate();
+  const firstToken = gate.begin();
   let turn: TurnHandle | undefined;
   try {
     const prepare = async () => {
       turn = await claimConversation(user, body);
       return { turn, ...(await prepareTurn(user, body, turn.signal, settings, release)) };
     };
-    const prepared = usesPostgres
-      ? await prepare()
-      : await firstTokenGate().prepare(prepare, 1, PREPARING_HOLD_MS);
+    const prepared = usesPostgres ? await prepare() : await gate.prepare(prepare, PREPARING_HOLD_MS);
     return turnResponse(publishTurn(body.id, prepared.turn, prepared.stream, prepared.preamble, firstToken));
   } catch (err) {
     firstToken();

@@ -39,19 +39,15 @@ test('preparations run one at a time in arrival order; a failed one gives up its
   const log: string[] = [];
   let running = 0;
   const prep = (name: string, fail = false) =>
-    gate.prepare(
-      async () => {
-        running++;
-        log.push(`${name} start (${running} running)`);
-        await new Promise((r) => setTimeout(r, 10));
-        running--;
-        log.push(`${name} end`);
-        if (fail) throw new Error(`${name} failed`);
-        return name;
-      },
-      1,
-      10_000,
-    );
+    gate.prepare(async () => {
+      running++;
+      log.push(`${name} start (${running} running)`);
+      await new Promise((r) => setTimeout(r, 10));
+      running--;
+      log.push(`${name} end`);
+      if (fail) throw new Error(`${name} failed`);
+      return name;
+    }, 10_000);
   const results = await Promise.allSettled([prep('a'), prep('b', true), prep('c')]);
   assert.deepEqual(
     results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)),
@@ -70,9 +66,9 @@ test('preparations run one at a time in arrival order; a failed one gives up its
 test('a preparation that waits (a slow MCP server) lets the next one start after the hold time', async () => {
   const gate = new FirstTokenGate();
   let finishSlow = () => {};
-  const slow = gate.prepare(() => new Promise<string>((r) => (finishSlow = () => r('slow'))), 1, 30);
+  const slow = gate.prepare(() => new Promise<string>((r) => (finishSlow = () => r('slow'))), 30);
   const started = Date.now();
-  const quick = await gate.prepare(async () => 'quick', 1, 30);
+  const quick = await gate.prepare(async () => 'quick', 30);
   assert.equal(quick, 'quick');
   assert.ok(Date.now() - started >= 25, 'it waited for the hold time first');
   finishSlow();
@@ -81,15 +77,11 @@ test('a preparation that waits (a slow MCP server) lets the next one start after
   let running = 0;
   let most = 0;
   const count = () =>
-    gate.prepare(
-      async () => {
-        most = Math.max(most, ++running);
-        await new Promise((r) => setTimeout(r, 5));
-        running--;
-      },
-      1,
-      10_000,
-    );
+    gate.prepare(async () => {
+      most = Math.max(most, ++running);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+    }, 10_000);
   await Promise.all([count(), count(), count()]);
   assert.equal(most, 1);
 });

@@ -6,7 +6,7 @@ import { processState } from '@/lib/process-state';
  * thread, every turn's work otherwise interleaves with every other's: each turn's preparation, its
  * answer's processing and storage, and its title request all take turns with the rest, so the median
  * turn shows its first token only when nearly all of the burst's work is done. Here:
- * - turns are prepared (everything before the model request) a few at a time, in arrival order, and
+ * - turns are prepared (everything before the model request) one at a time, in arrival order, and
  *   between two preparations the answers that arrived meanwhile are read ({@link prepare});
  * - a title request (work nobody looks at yet) waits until no turn waits for its first token ({@link clear}).
  * Only the order changes: the same work is done, and nothing waits longer than a bound.
@@ -14,7 +14,7 @@ import { processState } from '@/lib/process-state';
 export class FirstTokenGate {
   private pending = 0;
   private waiters: Array<() => void> = [];
-  private preparing = 0;
+  private preparing = false;
   private queue: Array<() => void> = [];
 
   /** A turn starts; call the result (once is enough) when its first token is out, or it ended. */
@@ -56,15 +56,15 @@ export class FirstTokenGate {
   }
 
   /**
-   * Runs `run` (a turn's preparation) when fewer than `concurrency` others run, in arrival order. The
-   * next one starts after the I/O that is ready has been handled (setImmediate), so a model's answer
-   * that arrived during a preparation is read before the next preparation, not after all of them. A
-   * preparation still running after `holdMs` (waiting for an MCP server, a slow query) gives up its
-   * place, so one slow turn never holds up the others for longer than that.
+   * Runs `run` (a turn's preparation) once no other runs, in arrival order. The next one starts after
+   * the I/O that is ready has been handled (setImmediate), so a model's answer that arrived during a
+   * preparation is read before the next preparation, not after all of them. A preparation still
+   * running after `holdMs` (waiting for an MCP server, a slow query) gives up its place, so one slow
+   * turn never holds up the others for longer than that.
    */
-  async prepare<T>(run: () => Promise<T>, concurrency: number, holdMs: number): Promise<T> {
-    if (this.preparing < concurrency) this.preparing++;
-    else await new Promise<void>((start) => this.queue.push(start));
+  async prepare<T>(run: () => Promise<T>, holdMs: number): Promise<T> {
+    if (this.preparing) await new Promise<void>((start) => this.queue.push(start));
+    else this.preparing = true;
     let handedOff = false;
     const handOff = () => {
       if (handedOff) return;
@@ -72,7 +72,7 @@ export class FirstTokenGate {
       clearTimeout(slow);
       const next = this.queue.shift();
       if (next) next();
-      else this.preparing--;
+      else this.preparing = false;
     };
     const slow = setTimeout(handOff, holdMs);
     try {
