@@ -17,7 +17,7 @@ const unansweredWhere = sql`m.role = 'user'
           or m.id = (select leaf_id from ${conversations} where id = m.conversation_id)
         )`;
 
-/** The query of {@link unansweredConversations} (its plan is checked in db/dialects.test.ts). */
+/** The query of {@link unansweredConversations} (its plan is checked in db/dialects-conversations.test.ts). */
 export function unansweredSince(db: Db, since: Date) {
   const after = isSqlite(db) ? since.getTime() : since;
   // No `distinct`: with it SQLite would rather walk every message in conversation order.

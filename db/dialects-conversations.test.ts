@@ -1,0 +1,154 @@
+/**
+ * Conversations and messages behave the same on both databases: the message tree, the cut-turn sweep,
+ * ownership and paging of conversation lists, search, and concurrent changes of one message. Runs on
+ * SQLite, then again on a real Postgres (db/dialect-harness.ts).
+ */
+import assert from 'node:assert/strict';
+import { sql } from 'drizzle-orm';
+import { test } from 'node:test';
+import type { Db } from '@/db/client';
+import { dialect, dialectHarness, ids, text } from '@/db/dialect-harness';
+import { isSqlite, rawRows, rawRun } from '@/db/run';
+import {
+  deleteConversation,
+  getOwnConversation,
+  listConversations,
+  setModelTitle,
+  updateConversation,
+} from '@/db/queries/conversations';
+import { searchConversations } from '@/db/queries/conversation-search';
+import { markUnansweredTurns, unansweredConversations, unansweredSince } from '@/db/queries/cut-turns';
+import { changeMessage, saveUserMessage } from '@/db/queries/message-writes';
+import { listMessagePage, listMessages, selectedLeaf } from '@/db/queries/messages';
+import { selectVersion, siblingsOf } from '@/db/queries/message-tree';
+
+let db: Db;
+const { ask, answer, rerunOnPostgres } = dialectHarness(import.meta.url, (opened) => {
+  db = opened;
+});
+
+test(`${dialect}: a conversation tree: versions, siblings, selection, pages, leaf, crash marker`, async () => {
+  const c = 'tree';
+  assert.equal(await ask(c, 'q1', 'capital of France?', { parentId: null, isNew: true }), 'appended');
+  await answer(c, 'a1', 'Paris', 'q1');
+  assert.equal(await ask(c, 'q2', 'and of Spain?'), 'appended');
+  await answer(c, 'a2', 'Madrid');
+  assert.deepEqual(ids(await listMessages(db, c)), ['q1', 'a1', 'q2', 'a2']);
+  // An edit of the first question: a new root beside it (null parents are siblings on both databases).
+  assert.equal(await ask(c, 'q1b', 'capital of Italy?', { parentId: null }), 'appended');
+  assert.deepEqual(ids(await listMessages(db, c)), ['q1b']);
+  assert.deepEqual(await siblingsOf(db, c, ['q1b']), { q1b: ['q1', 'q1b'] });
+  assert.equal(await ask(c, 'q1b', 'capital of Spain?', { parentId: null }), 'changed');
+  assert.equal(await ask(c, 'q9', 'x', { parentId: 'nope' }), 'unknown-parent');
+  assert.deepEqual(ids((await selectVersion(db, c, 'q1')) ?? []), ['q1', 'a1', 'q2', 'a2']);
+  assert.equal(await selectedLeaf(db, c), 'a2');
+  const page = await listMessagePage(db, c, { limit: 2 });
+  assert.deepEqual(ids(page.messages), ['q2', 'a2']);
+  assert.equal(page.before, 'q2');
+  assert.deepEqual(ids((await listMessagePage(db, c, { limit: 2, before: 'q2' })).messages), ['q1', 'a1']);
+  // Questions left without an answer (a crash) get one marked interrupted: the new one on the selected
+  // path, and the edit q1b in the other branch.
+  assert.equal(await ask(c, 'q3', 'unanswered'), 'appended');
+  assert.equal(await markUnansweredTurns(db, 'stopped'), 2);
+  const last = (await listMessages(db, c)).at(-1);
+  assert.equal(last?.role, 'assistant');
+  assert.equal(last?.metadata?.interrupted, true);
+  assert.equal(last?.metadata?.error, 'stopped');
+});
+
+test(`${dialect}: the cut-turn sweep finds only questions asked since its horizon, through their index`, async () => {
+  assert.equal(await ask('old', 'o1', 'asked long ago', { parentId: null, isNew: true }), 'appended');
+  assert.equal(await ask('new', 'n1', 'asked now', { parentId: null, isNew: true }), 'appended');
+  await answer('new', 'na', 'answered', 'n1');
+  assert.equal(await ask('new', 'n2', 'still unanswered'), 'appended');
+  const longAgo = new Date(Date.now() - 3 * 24 * 3600 * 1000);
+  await rawRun(
+    db,
+    sql`update messages set created_at = ${isSqlite(db) ? longAgo.getTime() : longAgo} where id = 'o1'`,
+  );
+  const since = new Date(Date.now() - 24 * 3600 * 1000);
+  assert.deepEqual(await unansweredConversations(db, since), ['new']);
+  assert.deepEqual((await unansweredConversations(db, new Date(longAgo.getTime() - 1000))).sort(), [
+    'new',
+    'old',
+  ]);
+  // The sweep's plan reads the recent questions by their partial index, not every message.
+  const query = unansweredSince(db, since);
+  if (isSqlite(db))
+    assert.match(
+      JSON.stringify(await rawRows(db, sql`explain query plan ${query}`)),
+      /messages_user_created_idx/,
+    );
+  else {
+    // Postgres picks a plan by the table's statistics (a tiny table is read whole): without the
+    // sequential scan, it must be that index.
+    await rawRun(db, sql`set enable_seqscan = off`);
+    const plan = await rawRows(db, sql`explain ${query}`);
+    await rawRun(db, sql`set enable_seqscan = on`);
+    assert.match(JSON.stringify(plan), /messages_user_created_idx/);
+  }
+  await rawRun(db, sql`delete from conversations where id in ('old', 'new')`);
+});
+
+test(`${dialect}: another user's conversation id is refused; lists page by cursor; rename wins over a model title`, async () => {
+  assert.equal(
+    await saveUserMessage(db, {
+      conversationId: 'tree',
+      userId: 'bob',
+      title: 'x',
+      model: null,
+      isNew: true,
+      modelChanged: false,
+      message: { id: 'b1', role: 'user', parts: text('mine?') },
+    }),
+    'not-yours',
+  );
+  for (let i = 0; i < 5; i++) await ask(`list-${i}`, `l${i}`, `list ${i}`, { isNew: true });
+  const seen: string[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Awaited<ReturnType<typeof listConversations>> = await listConversations(db, 'alice', {
+      limit: 2,
+      cursor,
+    });
+    seen.push(...page.items.map((i) => i.id));
+    cursor = page.nextCursor;
+  } while (cursor);
+  assert.equal(seen.length, 6);
+  assert.equal(new Set(seen).size, 6);
+  await updateConversation(db, 'alice', 'list-0', { title: 'Mine', titleSource: 'user' });
+  assert.equal(await setModelTitle(db, 'list-0', 'Model'), false);
+  assert.equal(await setModelTitle(db, 'list-1', 'Model'), true);
+  assert.equal((await getOwnConversation(db, 'alice', 'list-1'))?.title, 'Model');
+  assert.equal(await getOwnConversation(db, 'bob', 'list-1'), null);
+  assert.equal(await deleteConversation(db, 'bob', 'list-1'), false);
+  assert.equal(await deleteConversation(db, 'alice', 'list-1'), true);
+});
+
+test(`${dialect}: search finds words on the selected path by prefix, only the user's own`, async () => {
+  const hits = await searchConversations(db, 'alice', 'madr');
+  assert.deepEqual(
+    hits.map((h) => [h.id, h.messageId]),
+    [['tree', 'a2']],
+  );
+  assert.deepEqual(await searchConversations(db, 'bob', 'madrid'), []);
+  assert.deepEqual(await searchConversations(db, 'alice', '"); drop table messages; --'), []);
+});
+
+test(`${dialect}: two changes of one message at once both apply, one after the other (an approval answered once)`, async () => {
+  await ask('approve', 'p1', 'run it', { isNew: true });
+  const seen: string[][] = [];
+  const change = (tag: string) =>
+    changeMessage(db, 'approve', 'p1', (m) => {
+      seen.push(m.parts.map((p) => (p.type === 'text' ? p.text : p.type)));
+      return { ...m, parts: [...m.parts, { type: 'text', text: tag }] };
+    });
+  await Promise.all([change('first'), change('second')]);
+  const parts = (await listMessages(db, 'approve'))[0]?.parts.map((p) => (p.type === 'text' ? p.text : ''));
+  // Either may go first; the one after it saw its result: never both from the same stored state.
+  const [, firstDone] = parts ?? [];
+  assert.deepEqual([...(parts ?? [])].sort(), ['first', 'run it', 'second']);
+  assert.deepEqual(seen, [['run it'], ['run it', firstDone]]);
+});
+
+rerunOnPostgres();
