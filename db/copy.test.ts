@@ -1,7 +1,7 @@
 /**
  * `npm run db:copy` (scripts/db-copy.ts) copies a SQLite database into an empty real Postgres
  * (e2e/fixtures/postgres-server.ts): the source, with a row or more in every table, is built by
- * db/copy-source.ts; the copy must equal it row by row.
+ * e2e/fixtures/sqlite-copy-source.ts; the copy must equal it row by row.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -17,7 +17,7 @@ import { getTableConfig as getPgConfig, PgTable } from 'drizzle-orm/pg-core';
 import { getTableConfig as getLiteConfig, type SQLiteTable } from 'drizzle-orm/sqlite-core';
 import pg from 'pg';
 import { openPostgres, type PgHandle } from '@/db/client-pg';
-import { buildSource, text } from '@/db/copy-source';
+import { buildSource, text } from '@/e2e/fixtures/sqlite-copy-source';
 import * as pgSchema from '@/db/schema-pg';
 import { searchConversationsPg } from '@/db/search-pg';
 import { type PostgresServer, startPostgres } from '@/e2e/fixtures/postgres-server';
