@@ -1,6 +1,6 @@
 // Issue 17: generated titles (SPEC §7.4) and token usage. The fake model answers the app's title
 // request as the conversation's first message scripts it: [[title:TEXT]], [[title-status:CODE]],
-// [[title-delay:MS]] (e2e/fixtures/fake-openai-script.mjs); title requests are logged at /title-requests.
+// [[title-delay:MS]] (e2e/fixtures/fake-openai-title.mjs); title requests are logged at /title-requests.
 import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
 import {

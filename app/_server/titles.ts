@@ -14,7 +14,7 @@ import { cleanTitle } from '@/lib/title';
  * separate small request. It runs detached — the answer's stream and the next turn never wait for it —
  * and fails silently: the first words stay. A rename wins (setModelTitle only replaces an automatic title).
  *
- * The instructions' first sentence is how the test model (e2e/fixtures/fake-openai-script.mjs) tells
+ * The instructions' first sentence is how the test model (e2e/fixtures/fake-openai-title.mjs) tells
  * a title request from a chat turn: keep them in step.
  */
 export const TITLE_INSTRUCTIONS =
