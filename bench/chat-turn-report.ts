@@ -1,5 +1,6 @@
 /** The chat-turn benchmark's one table (figure, measured, baseline, target, result) from its raw results. */
 import type { Timing } from './chat-turn-http';
+import type { ColdWork } from './cold-work';
 import { type Summary, summarize, table } from './stats';
 
 export type Mode = 'burst' | 'paced';
@@ -65,6 +66,8 @@ export type Report = {
   pageJs: PageJsSummary;
   sql: { perTurn: number | null; perToken: number | null };
   idleCpu: IdleCpu;
+  /** The same JS work back to back vs after idle gaps (bench/cold-work.ts), measured before the stack starts. */
+  coldWork: ColdWork;
 };
 
 export function overheads(p: Phase) {
@@ -131,6 +134,14 @@ export function render(r: Report): string {
       isTarget ? verdict(v.server <= TARGETS.cpuPerTurnN50) : 'info',
     ]);
   }
+  const cw = r.coldWork;
+  rows.push([
+    `machine: the same JS work back to back / once every ${cw.gapMs} ms`,
+    `${f1(cw.backToBackUs)} / ${f1(cw.spacedUs)} µs (${f1(cw.factor)}×)`,
+    'a paced turn is made of such wake-ups',
+    '—',
+    'info',
+  ]);
   rows.push([
     'server CPU while idle (the 30 s after the load)',
     `${f1(r.idleCpu.msPerS)} ms per s`,
@@ -253,6 +264,7 @@ export function resultsJson(r: Report, meta: Record<string, unknown>, extra: Rec
     })),
     cpuPerTurnMs: r.cpuPerTurn,
     idleCpu: r.idleCpu,
+    coldWork: r.coldWork,
     rssMb: r.rss,
     toolCall: { ...r.tool, figures: toolFigures(r.tool) },
     sqlStatements: {

@@ -13,6 +13,8 @@
  *  - one warm MCP tool call (`tests` add, auto-approved): (app − model's two requests) for a tool turn
  *    minus (app − model's one request) for a no-tool turn, p50 over 30 sequential pairs;
  *  - the chat page's first-load JavaScript (every /_next/ <script src> of `/`, gzipped);
+ *  - the machine's cost of the same JS work back to back vs once every 20 ms (bench/cold-work.ts), the
+ *    baseline for the paced CPU figure;
  *  - SQL statements per turn (and per token) from the server's statement hook, GET /api/admin/metrics;
  * Prints one table and writes bench/results.json. Needs an existing production build (.next/BUILD_ID).
  *
@@ -55,6 +57,7 @@ import {
   type Rss,
   type ToolPhase,
 } from './chat-turn-report';
+import { measureColdWork } from './cold-work';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(import.meta.dirname, 'results.json');
@@ -104,6 +107,11 @@ async function main() {
   if (!existsSync(path.join(ROOT, '.next/BUILD_ID')))
     throw new Error('No production build (.next/BUILD_ID): run `next build` first.');
   tmpDir = mkdtempSync(path.join(os.tmpdir(), 'chat-turn-bench-'));
+  // Before anything else runs: the machine's cost of work that arrives after idle gaps.
+  const coldWork = await measureColdWork();
+  log(
+    `cold work: ${coldWork.backToBackUs.toFixed(1)} µs back to back, ${coldWork.spacedUs.toFixed(1)} µs every ${coldWork.gapMs} ms`,
+  );
   const { fake, app, fakeUrl, appUrl, readyMs } = await startBenchStack(
     ROOT,
     tmpDir,
@@ -302,7 +310,7 @@ async function main() {
   const teardownNotes = await teardown();
 
   // --- Report. ---
-  const report = { phases, cpuPerTurn, rss, tool, pageJs, sql, idleCpu };
+  const report = { phases, cpuPerTurn, rss, tool, pageJs, sql, idleCpu, coldWork };
   console.log(
     `\nChat-turn benchmark — Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu?'} ×${os.cpus().length}, load avg ${os
       .loadavg()
