@@ -2,7 +2,7 @@
  * The Postgres mirror of db/schema.ts (used when DATABASE_URL=postgres://…): the same tables, column names,
  * defaults, indexes, unique keys and foreign keys, under the same exported names and property names, so query
  * code written against db/schema.ts runs unchanged here. Every column's JS value type equals the SQLite one
- * (db/schema-pg.types.test.ts fails to type-check otherwise):
+ * (db/schema-pg.test.ts fails to type-check otherwise):
  * - `integer(…, { mode: 'timestamp_ms' })` (a Date) → `timestamptz(3)`: a Date, kept to the millisecond as SQLite
  *   keeps it (a microsecond value read back as a Date would no longer equal itself in a keyset cursor);
  * - `integer(…, { mode: 'boolean' })` → boolean; `real` → double precision (SQLite's REAL is 8 bytes);
