@@ -3,72 +3,26 @@
 // calls tools through the model's gates (approval card for "ask"), shares context and sends messages that
 // are stored and shown as the app's, and comes back after a reload. The app is a real MCP App
 // (e2e/fixtures/test-mcp-server-apps.mjs, built with the extension's App class) on a real stdio server.
-import { resolve } from 'node:path';
-import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+// Layout, theme, a broken app and the admin's settings are in e2e/52-mcp-apps-layout-admin.spec.ts; the
+// shared setup is in e2e/mcp-apps-helpers.ts.
+import { expect, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
+import { fakeModelRequests, userTexts } from './helpers';
 import {
-  ADMIN,
-  chooseRowAction,
-  ensureUser,
-  fakeModelRequests,
-  originHeaders,
-  sendAllTools,
-  signIn,
-  specUser,
-  userTexts,
-} from './helpers';
-import { card, openChat } from './rich-chat';
+  admin,
+  app,
+  bob,
+  carol,
+  conversationOf,
+  dashboard,
+  h,
+  mcpAppsSpec,
+  SERVER,
+  serverId,
+} from './mcp-apps-helpers';
+import { card } from './rich-chat';
 
-const BOB = specUser('s37', 'Bob User');
-const CAROL = specUser('s37', 'Carol User');
-const h = originHeaders();
-const SERVER = 't37apps';
-const config = {
-  name: SERVER,
-  transport: 'stdio',
-  command: 'node',
-  args: [resolve('e2e/fixtures/test-mcp-server-apps.mjs')],
-  timeoutMs: 60_000,
-};
-
-let admin: BrowserContext;
-let bob: BrowserContext;
-let carol: BrowserContext;
-let serverId = '';
-let restoreToolSearch: () => Promise<void>;
-
-const outer = (page: Page) => page.locator(`iframe[data-mcp-app="${SERVER}"]`).last();
-/** The app's own document: the frame inside the host's sandbox proxy. */
-const app = (page: Page) =>
-  page.frameLocator(`iframe[data-mcp-app="${SERVER}"] >> nth=-1`).frameLocator('iframe');
-const conversationOf = (page: Page) => /\/c\/([^/?#]+)/.exec(page.url())?.[1] as string;
-
-async function dashboard(ctx: BrowserContext, topic = 'fruit'): Promise<Page> {
-  const page = await openChat(ctx, `[[tool:${SERVER}__show_dashboard:{"topic":"${topic}"}]]`);
-  await expect(app(page).locator('#state')).toHaveText('ready', { timeout: 30_000 });
-  return page;
-}
-
-test.beforeAll(async ({ browser }) => {
-  admin = await browser.newContext();
-  await signIn(admin, ADMIN);
-  await ensureUser(admin.request, BOB);
-  await ensureUser(admin.request, CAROL);
-  bob = await browser.newContext();
-  await signIn(bob, BOB);
-  carol = await browser.newContext();
-  await signIn(carol, CAROL);
-  restoreToolSearch = await sendAllTools(admin.request);
-  const res = await admin.request.post('/api/mcp/servers', { data: config, headers: h });
-  expect(res.status(), await res.text()).toBe(201);
-  serverId = (await res.json()).id;
-});
-
-test.afterAll(async () => {
-  await admin.request.delete(`/api/mcp/servers/${serverId}`, { headers: h });
-  await restoreToolSearch();
-  await Promise.all([admin.close(), bob.close(), carol.close()]);
-});
+mcpAppsSpec('s37');
 
 test('the app renders in its tool card, sandboxed: no access to the host page, its cookies or storage; CSP blocks undeclared domains', async () => {
   // A cookie of the host page that scripts could read there (not HttpOnly): the app must not see it.
@@ -234,85 +188,4 @@ test('context and follow-up messages from the app are shown as the app’s, stor
   await expect(sharedTool.locator('[data-tool-output]')).toContainText('Dashboard for apples');
   await expect(page.locator('iframe')).toHaveCount(0);
   await page.close();
-});
-
-test('on a phone-wide screen the app fits the width', async () => {
-  const page = await dashboard(bob);
-  await page.setViewportSize({ width: 390, height: 800 });
-  await expect
-    .poll(async () => {
-      const box = await outer(page).boundingBox();
-      return box ? box.x >= 0 && box.x + box.width <= 390 : false;
-    })
-    .toBe(true);
-  await expect(app(page).getByRole('button', { name: 'Ping the server' })).toBeVisible();
-  await page.close();
-});
-
-test('the theme follows the user’s setting as it changes; full screen on request, and back', async () => {
-  const page = await dashboard(bob);
-  const view = app(page);
-  const dark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
-  await expect(view.locator('#theme')).toContainText(`theme: ${dark ? 'dark' : 'light'}`);
-  await page.evaluate((d) => document.documentElement.classList.toggle('dark', d), !dark);
-  await expect(view.locator('#theme')).toContainText(`theme: ${dark ? 'light' : 'dark'}`);
-
-  const region = page.getByRole('region', { name: `App of ${SERVER}.show_dashboard` });
-  await view.getByRole('button', { name: 'Go full screen' }).click();
-  await expect(region).toHaveClass(/fixed/);
-  await region.getByRole('button', { name: 'Exit full screen' }).click();
-  await expect(region).not.toHaveClass(/fixed/);
-  await region.getByRole('button', { name: 'Full screen' }).click();
-  await expect(region).toHaveClass(/fixed/);
-  await page.keyboard.press('Escape');
-  await expect(region).not.toHaveClass(/fixed/);
-  await page.close();
-});
-
-test('a broken app shows an error with the text result, never a blank box', async () => {
-  const page = await openChat(bob, `[[tool:${SERVER}__show_broken]]`);
-  const tool = card(page, 'show_broken');
-  await expect(tool.locator('[data-tool-output]')).toContainText('Broken app result text');
-  await expect(tool.locator(`[data-mcp-app-error="${SERVER}"]`)).toContainText('did not start in time', {
-    timeout: 30_000,
-  });
-  await expect(tool.locator('iframe')).toHaveCount(0);
-  await page.close();
-});
-
-test('admin: permissions granted per server, and apps switched off fall back to the text result', async () => {
-  // In the server form: the clipboard may be granted; the camera stays off.
-  const adminPage = await admin.newPage();
-  await adminPage.goto('/admin/mcp');
-  await chooseRowAction(adminPage, SERVER, 'Edit');
-  const form = adminPage.getByRole('dialog', { name: `Edit server ${SERVER}` });
-  await expect(form.getByLabel("Show this server's apps in tool cards")).toBeChecked();
-  await expect(form.getByLabel('Camera')).not.toBeChecked();
-  await form.getByLabel('Write to the clipboard').check();
-  await form.getByRole('button', { name: 'Save' }).click();
-  await expect(form).toBeHidden();
-  await adminPage.close();
-  let page = await dashboard(bob);
-  await expect(outer(page)).toHaveAttribute('allow', 'clipboard-write *');
-  await expect(app(page).locator('#clipboard')).toHaveText('clipboard: allowed');
-  await expect(app(page).locator('#camera')).toHaveText('camera: denied');
-  await page.close();
-
-  const off = await admin.request.patch(`/api/mcp/servers/${serverId}`, {
-    data: { apps: { enabled: false, permissions: [] } },
-    headers: h,
-  });
-  expect(off.status(), await off.text()).toBe(200);
-  page = await openChat(bob, `[[tool:${SERVER}__show_dashboard:{"topic":"off"}]]`);
-  await expect(card(page, 'show_dashboard').locator('[data-tool-output]')).toContainText('Dashboard for off');
-  await expect(page.locator('iframe[data-mcp-app]')).toHaveCount(0);
-  const read = await bob.request.get(
-    `/api/mcp-apps/resource?server=${SERVER}&uri=${encodeURIComponent('ui://apps/dashboard.html')}`,
-  );
-  expect(read.status()).toBe(403);
-  await page.close();
-  await admin.request.patch(`/api/mcp/servers/${serverId}`, {
-    data: { apps: { enabled: true, permissions: [] } },
-    headers: h,
-  });
 });

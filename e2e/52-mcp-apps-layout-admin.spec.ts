@@ -1,0 +1,91 @@
+// Issue 21: MCP Apps, part 2 (rendering, gates and messages are in e2e/37-mcp-apps.spec.ts; the shared
+// setup is in e2e/mcp-apps-helpers.ts). The app fits a phone-wide screen, follows the user's theme and goes
+// full screen and back; a broken app shows an error with the text result; the admin grants permissions per
+// server, and with apps switched off the tool card shows only the text result.
+import { expect, test } from '@playwright/test';
+import { chooseRowAction } from './helpers';
+import { admin, app, bob, dashboard, h, mcpAppsSpec, outer, SERVER, serverId } from './mcp-apps-helpers';
+import { card, openChat } from './rich-chat';
+
+mcpAppsSpec('s52');
+
+test('on a phone-wide screen the app fits the width', async () => {
+  const page = await dashboard(bob);
+  await page.setViewportSize({ width: 390, height: 800 });
+  await expect
+    .poll(async () => {
+      const box = await outer(page).boundingBox();
+      return box ? box.x >= 0 && box.x + box.width <= 390 : false;
+    })
+    .toBe(true);
+  await expect(app(page).getByRole('button', { name: 'Ping the server' })).toBeVisible();
+  await page.close();
+});
+
+test('the theme follows the user’s setting as it changes; full screen on request, and back', async () => {
+  const page = await dashboard(bob);
+  const view = app(page);
+  const dark = await page.evaluate(() => document.documentElement.classList.contains('dark'));
+  await expect(view.locator('#theme')).toContainText(`theme: ${dark ? 'dark' : 'light'}`);
+  await page.evaluate((d) => document.documentElement.classList.toggle('dark', d), !dark);
+  await expect(view.locator('#theme')).toContainText(`theme: ${dark ? 'light' : 'dark'}`);
+
+  const region = page.getByRole('region', { name: `App of ${SERVER}.show_dashboard` });
+  await view.getByRole('button', { name: 'Go full screen' }).click();
+  await expect(region).toHaveClass(/fixed/);
+  await region.getByRole('button', { name: 'Exit full screen' }).click();
+  await expect(region).not.toHaveClass(/fixed/);
+  await region.getByRole('button', { name: 'Full screen' }).click();
+  await expect(region).toHaveClass(/fixed/);
+  await page.keyboard.press('Escape');
+  await expect(region).not.toHaveClass(/fixed/);
+  await page.close();
+});
+
+test('a broken app shows an error with the text result, never a blank box', async () => {
+  const page = await openChat(bob, `[[tool:${SERVER}__show_broken]]`);
+  const tool = card(page, 'show_broken');
+  await expect(tool.locator('[data-tool-output]')).toContainText('Broken app result text');
+  await expect(tool.locator(`[data-mcp-app-error="${SERVER}"]`)).toContainText('did not start in time', {
+    timeout: 30_000,
+  });
+  await expect(tool.locator('iframe')).toHaveCount(0);
+  await page.close();
+});
+
+test('admin: permissions granted per server, and apps switched off fall back to the text result', async () => {
+  // In the server form: the clipboard may be granted; the camera stays off.
+  const adminPage = await admin.newPage();
+  await adminPage.goto('/admin/mcp');
+  await chooseRowAction(adminPage, SERVER, 'Edit');
+  const form = adminPage.getByRole('dialog', { name: `Edit server ${SERVER}` });
+  await expect(form.getByLabel("Show this server's apps in tool cards")).toBeChecked();
+  await expect(form.getByLabel('Camera')).not.toBeChecked();
+  await form.getByLabel('Write to the clipboard').check();
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(form).toBeHidden();
+  await adminPage.close();
+  let page = await dashboard(bob);
+  await expect(outer(page)).toHaveAttribute('allow', 'clipboard-write *');
+  await expect(app(page).locator('#clipboard')).toHaveText('clipboard: allowed');
+  await expect(app(page).locator('#camera')).toHaveText('camera: denied');
+  await page.close();
+
+  const off = await admin.request.patch(`/api/mcp/servers/${serverId}`, {
+    data: { apps: { enabled: false, permissions: [] } },
+    headers: h,
+  });
+  expect(off.status(), await off.text()).toBe(200);
+  page = await openChat(bob, `[[tool:${SERVER}__show_dashboard:{"topic":"off"}]]`);
+  await expect(card(page, 'show_dashboard').locator('[data-tool-output]')).toContainText('Dashboard for off');
+  await expect(page.locator('iframe[data-mcp-app]')).toHaveCount(0);
+  const read = await bob.request.get(
+    `/api/mcp-apps/resource?server=${SERVER}&uri=${encodeURIComponent('ui://apps/dashboard.html')}`,
+  );
+  expect(read.status()).toBe(403);
+  await page.close();
+  await admin.request.patch(`/api/mcp/servers/${serverId}`, {
+    data: { apps: { enabled: true, permissions: [] } },
+    headers: h,
+  });
+});
