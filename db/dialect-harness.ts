@@ -31,16 +31,18 @@ export const ids = (list: Array<{ id: string }>) => list.map((m) => m.id);
 export function dialectHarness(testFile: string, onOpen: (db: Db) => void) {
   let db: Db;
   let close: () => Promise<void>;
+  let handle: { statements: number } | undefined;
   const dir = mkdtempSync(join(tmpdir(), 'dialects-'));
   const scenarios: string[] = [];
 
   before(async () => {
-    const handle = usesPostgres
+    const opened = usesPostgres
       ? openPostgresDatabase(process.env.DATABASE_URL as string)
       : openDatabase(join(dir, 'app.db'));
-    await handle.ready;
-    db = handle.db;
-    close = handle.close;
+    await opened.ready;
+    db = opened.db;
+    close = opened.close;
+    handle = opened;
     for (const id of ['alice', 'bob'])
       await db.insert(user).values({ id, name: id, email: `${id}@example.com`, role: 'user' });
     onOpen(db);
@@ -106,5 +108,8 @@ export function dialectHarness(testFile: string, onOpen: (db: Db) => void) {
     });
   }
 
-  return { ask, answer, rerunOnPostgres };
+  /** The statements the database has run so far (drizzle's count: BEGIN and COMMIT are not in it). */
+  const statements = () => handle?.statements ?? 0;
+
+  return { ask, answer, statements, rerunOnPostgres };
 }

@@ -23,7 +23,7 @@ import { listMessagePage, listMessages, selectedLeaf } from '@/db/queries/messag
 import { selectVersion, siblingsOf } from '@/db/queries/message-tree';
 
 let db: Db;
-const { ask, answer, rerunOnPostgres } = dialectHarness(import.meta.url, (opened) => {
+const { ask, answer, statements, rerunOnPostgres } = dialectHarness(import.meta.url, (opened) => {
   db = opened;
 });
 
@@ -149,6 +149,46 @@ test(`${dialect}: two changes of one message at once both apply, one after the o
   const [, firstDone] = parts ?? [];
   assert.deepEqual([...(parts ?? [])].sort(), ['first', 'run it', 'second']);
   assert.deepEqual(seen, [['run it'], ['run it', firstDone]]);
+});
+
+test(`${dialect}: a first message creates its conversation with it; a follow-up checks its parent; on Postgres each is one statement`, async () => {
+  const before = statements();
+  assert.equal(await ask('once', 'o1', 'first', { parentId: null, isNew: true }), 'appended');
+  const first = statements() - before;
+  await answer('once', 'oa1', 'an answer', 'o1');
+  const beforeFollow = statements();
+  assert.equal(await ask('once', 'o2', 'second', { parentId: 'oa1' }), 'appended');
+  const followUp = statements() - beforeFollow;
+  // Postgres: no transaction of four round trips (BEGIN, check or insert, insert, COMMIT) for these.
+  if (dialect === 'postgres') assert.deepEqual([first, followUp], [1, 1]);
+  assert.deepEqual(ids(await listMessages(db, 'once')), ['o1', 'oa1', 'o2']);
+  const [row] = await rawRows<{ user_id: string; title: string; leaf_id: string }>(
+    db,
+    sql`select user_id, title, leaf_id from conversations where id = 'once'`,
+  );
+  assert.deepEqual({ ...row }, { user_id: 'alice', title: 'title of once', leaf_id: 'o2' });
+  // A first message naming a parent, and a follow-up naming a parent that is not there: refused.
+  assert.equal(await ask('once', 'o3', 'lost', { parentId: 'nowhere' }), 'unknown-parent');
+  assert.deepEqual(ids(await listMessages(db, 'once')), ['o1', 'oa1', 'o2']);
+  // Two users start the same new conversation id at once: one gets it, the other writes nothing.
+  const outcomes = await Promise.all([
+    ask('race', 'r-alice', 'mine', { parentId: null, isNew: true }),
+    saveUserMessage(db, {
+      conversationId: 'race',
+      userId: 'bob',
+      title: 'bob',
+      model: null,
+      isNew: true,
+      modelChanged: false,
+      message: { id: 'r-bob', role: 'user', parts: text('mine!') },
+      parentId: null,
+    }),
+  ]);
+  assert.deepEqual([...outcomes].sort(), ['appended', 'not-yours']);
+  const owner = (
+    await rawRows<{ user_id: string }>(db, sql`select user_id from conversations where id = 'race'`)
+  )[0]?.user_id;
+  assert.deepEqual(ids(await listMessages(db, 'race')), [owner === 'alice' ? 'r-alice' : 'r-bob']);
 });
 
 rerunOnPostgres();
