@@ -6,13 +6,7 @@ import { usesPostgres } from '@/db/tables';
 import { loadConversation } from '@/db/queries/conversations';
 import type { getSettings } from '@/db/queries/settings';
 import { cachedSettings } from '@/app/_server/hot-cache';
-import {
-  beginTurn,
-  isTurnRunning,
-  publishTurn,
-  stopTurn,
-  type TurnHandle,
-} from '@/app/_server/running-turns';
+import { beginTurn, publishTurn, stopTurn, type TurnHandle } from '@/app/_server/running-turns';
 import { admitTurn } from '@/app/_server/turn-admission';
 import { prepareToolkit, storedUserParts } from '@/app/_server/turn-toolkit';
 import {
@@ -119,16 +113,21 @@ function once(fn: () => void): () => void {
  * cannot be written back after the edit; any other message while a turn runs is a 409.
  */
 async function claimConversation(user: SessionUser, body: ChatPost): Promise<TurnHandle> {
-  if ('message' in body && (await isTurnRunning(body.id))) {
-    const stored = await loadConversation(getDb(), user.id, body.id);
-    const same = stored.messages.find((m) => m.id === body.message.id);
-    if (stored.row && same) {
-      // An edit sent under the stored id is refused before it could stop anything.
-      if (same.role === 'user' && textOfParts(same.parts) !== textOfParts(body.message.parts))
-        throw editUnderStoredId();
-      await stopTurn(body.id);
-    }
+  // Usually no turn runs there: the claim is then the only check (one round trip with Redis).
+  try {
+    return await beginTurn(body.id);
+  } catch (err) {
+    if (!('message' in body) || !(err instanceof AppError && err.code === 'conflict')) throw err;
   }
+  const stored = await loadConversation(getDb(), user.id, body.id);
+  const same = stored.messages.find((m) => m.id === body.message.id);
+  if (stored.row && same) {
+    // An edit sent under the stored id is refused before it could stop anything.
+    if (same.role === 'user' && textOfParts(same.parts) !== textOfParts(body.message.parts))
+      throw editUnderStoredId();
+    await stopTurn(body.id);
+  }
+  // Still running (another message while an answer is written): 409.
   return beginTurn(body.id);
 }
 

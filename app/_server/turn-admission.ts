@@ -12,8 +12,17 @@ const IDLE_MEMORY_RELEASE_MS = 5000;
  * once. Returns the release of the turn's slot (call it once, when the answer is stored).
  */
 export async function admitTurn(userId: string, perMinute: number, concurrent: number): Promise<() => void> {
-  await takeChatRequest(userId, perMinute);
-  const release = await processState('turnGate', () => concurrencyGate('turns')).acquire(userId, concurrent);
+  // Both asked at once (with Redis, in one round trip); a slot taken for a refused request is given back.
+  const [taken, acquired] = await Promise.allSettled([
+    takeChatRequest(userId, perMinute),
+    processState('turnGate', () => concurrencyGate('turns')).acquire(userId, concurrent),
+  ]);
+  if (taken.status === 'rejected') {
+    if (acquired.status === 'fulfilled') acquired.value?.();
+    throw taken.reason;
+  }
+  if (acquired.status === 'rejected') throw acquired.reason;
+  const release = acquired.value;
   if (!release) {
     throw new AppError(
       'rate_limited',
