@@ -63,6 +63,26 @@ test('preparations run one at a time in arrival order; a failed one gives up its
   ]);
 });
 
+test('what a turn sends right after its preparation (its model request) goes out before the next preparation', async () => {
+  const gate = new FirstTokenGate();
+  const log: string[] = [];
+  const turn = async (name: string) => {
+    await gate.prepare(async () => void log.push(`${name} prepared`), 10_000);
+    // undici writes a request on a reused keep-alive socket on the check phase after it is made.
+    await new Promise((written) => setImmediate(written));
+    log.push(`${name} request written`);
+  };
+  await Promise.all([turn('a'), turn('b'), turn('c')]);
+  assert.deepEqual(log, [
+    'a prepared',
+    'a request written',
+    'b prepared',
+    'b request written',
+    'c prepared',
+    'c request written',
+  ]);
+});
+
 test('a preparation that waits (a slow MCP server) lets the next one start after the hold time', async () => {
   const gate = new FirstTokenGate();
   let finishSlow = () => {};
