@@ -24,21 +24,22 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { closeAgents, pageScripts, signUpBenchAdmin } from './chat-turn-http';
 import {
-  APP_STREAM,
-  closeAgents,
-  signUpBenchAdmin,
-  MODEL_STREAM,
-  pageScripts,
-  request,
-  type StreamCheck,
-  type Timing,
-  timedStream,
-} from './chat-turn-http';
+  captureBodies,
+  log,
+  measureAfterLoad,
+  measurePhases,
+  measureSql,
+  measureToolCall,
+  PLAN,
+  TEXT,
+  turnClients,
+  warmUp,
+} from './chat-turn-measure';
 import {
   type Child,
   CLK_TCK,
-  cpuMs,
   findNextServerPid,
   groupMembers,
   rssMb,
@@ -46,48 +47,14 @@ import {
   startBenchStack,
   stopChild,
 } from './chat-turn-procs';
-import {
-  breakdown,
-  LEGEND,
-  type Mode,
-  overheads,
-  type Phase,
-  render,
-  resultsJson,
-  type Rss,
-  type ToolPhase,
-} from './chat-turn-report';
+import { breakdown, LEGEND, render, resultsJson, type Rss } from './chat-turn-report';
 import { measureColdWork } from './cold-work';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT = path.join(import.meta.dirname, 'results.json');
-/** Rounds per (mode, N). Paced turns take ~4.3 s each, so paced N=1 uses fewer sequential turns. */
-const PLAN: Array<{ mode: Mode; n: number; rounds: number }> = [
-  { mode: 'burst', n: 1, rounds: 30 },
-  { mode: 'paced', n: 1, rounds: 10 },
-  { mode: 'burst', n: 10, rounds: 5 },
-  { mode: 'paced', n: 10, rounds: 3 },
-  { mode: 'burst', n: 50, rounds: 3 },
-  { mode: 'paced', n: 50, rounds: 3 },
-];
-const TOOL_TURNS = 30;
-const SQL_TURNS = 20;
-const AFTER_LOAD_WAIT_MS = 30_000;
-const TEXT = {
-  burst: '[[words:200]]',
-  paced: '[[words:200]] [[slow:20]]',
-  tool: 'Add [[tool:add:{"a":1,"b":2}]]',
-  noTool: '[[say:Tool results: 3]]',
-};
-const TOOL_CALL_STREAM: StreamCheck = {
-  firstToken: /"tool_calls"/,
-  mustContain: ['"finish_reason":"tool_calls"', 'data: [DONE]'],
-  mustNotContain: [],
-};
 
 const children: Child[] = [];
 let tmpDir = '';
-const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 
 async function teardown(): Promise<string[]> {
   const notes: string[] = [];
@@ -124,54 +91,9 @@ async function main() {
 
   // --- Sign up the admin (first account) and lift the per-user chat limits. ---
   const auth = await signUpBenchAdmin(appUrl);
-
-  let seq = 0;
-  const through = (text: string, check: StreamCheck) => {
-    const id = `bench-${process.pid}-${++seq}-${Math.random().toString(36).slice(2, 8)}`;
-    return timedStream(
-      `${appUrl}/api/chat`,
-      { id, message: { id: `${id}-m`, role: 'user', parts: [{ type: 'text', text }] } },
-      auth,
-      check,
-    );
-  };
-  const direct = (body: unknown, check: StreamCheck) =>
-    timedStream(`${fakeUrl}/v1/chat/completions`, body, { authorization: 'Bearer sk-bench-key' }, check);
-  const mustOk = (t: Timing, what: string) => {
-    if (!t.ok) throw new Error(`${what} failed: ${t.problem}`);
-    return t;
-  };
-
-  // --- The exact bodies the app sends the model, captured from the fake's request log. ---
-  const capture = async (text: string, check: StreamCheck, expected: number) => {
-    await request(`${fakeUrl}/requests`, 'DELETE');
-    mustOk(await through(text, check), `capture turn ${JSON.stringify(text)}`);
-    const logged = JSON.parse((await request(`${fakeUrl}/requests`, 'GET')).body) as Array<{ body: unknown }>;
-    if (logged.length !== expected)
-      throw new Error(`expected ${expected} model request(s) for ${text}, saw ${logged.length}`);
-    return logged.map((l) => l.body);
-  };
-  const words = APP_STREAM('word200');
-  const toolApp = APP_STREAM('results: ', ['"type":"tool-output-available"']);
-  const [burstBody] = await capture(TEXT.burst, words, 1);
-  const [pacedBody] = await capture(TEXT.paced, words, 1);
-  const [toolStep1, toolStep2] = await capture(TEXT.tool, toolApp, 2);
-  const [noToolBody] = await capture(TEXT.noTool, APP_STREAM('results: '), 1);
-  const bodies = { burst: burstBody, paced: pacedBody };
-
-  // --- Warm-up (discarded): both paths, sequential and concurrent, tools, the chat page. ---
-  log('warming up');
-  for (let i = 0; i < 10; i++) {
-    mustOk(await direct(burstBody, MODEL_STREAM('word200')), 'warm-up direct');
-    mustOk(await through(TEXT.burst, words), 'warm-up through');
-  }
-  for (let i = 0; i < 2; i++) {
-    await Promise.all(Array.from({ length: 10 }, () => direct(burstBody, MODEL_STREAM('word200'))));
-    for (const t of await Promise.all(Array.from({ length: 10 }, () => through(TEXT.burst, words))))
-      mustOk(t, 'warm-up N=10');
-  }
-  for (let i = 0; i < 3; i++) mustOk(await through(TEXT.tool, toolApp), 'warm-up tool turn');
-  await pageScripts(appUrl, '/', { cookie: auth.cookie });
+  const turns = turnClients(appUrl, fakeUrl, auth);
+  const captured = await captureBodies(fakeUrl, turns);
+  await warmUp(appUrl, auth, turns, captured.bodies.burst);
   // Idle = quiet for longer than the server's idle memory release (5 s after the last answer).
   await sleep(8000);
   const rss: Rss = {
@@ -183,119 +105,20 @@ async function main() {
   log(`idle RSS ${rss.idle.toFixed(1)} MB`);
   const wholeRun = sampleRss(server.pid, 100);
 
-  // --- SQL statements per turn, from the server's statement hook (GET /api/admin/metrics). Reading the
-  // counter costs statements itself (the admin check), so two back-to-back reads give that cost.
-  const sqlCount = async () => {
-    const m = await request(`${appUrl}/api/admin/metrics`, 'GET', auth);
-    if (m.status !== 200) throw new Error(`metrics: HTTP ${m.status} ${m.body}`);
-    return (JSON.parse(m.body) as { sqlStatements: number }).sqlStatements;
-  };
-  // A read's own statements differ when its cached session or user expires in between (each is
-  // reused for a while), which only ever adds statements: the least of three measurements is the turn's.
-  const sqlFor = async (turns: number, text: string, check: StreamCheck) => {
-    let least = Number.POSITIVE_INFINITY;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const a = await sqlCount();
-      const b = await sqlCount();
-      for (let i = 0; i < turns; i++) mustOk(await through(text, check), 'SQL-count turn');
-      least = Math.min(least, ((await sqlCount()) - b - (b - a)) / turns);
-    }
-    return least;
-  };
-  const sql = {
-    perTurn: await sqlFor(SQL_TURNS, TEXT.burst, words),
-    // Statements that grow with the answer's length: a paced 200-word turn against a one-word turn.
-    perToken:
-      ((await sqlFor(1, TEXT.paced, words)) - (await sqlFor(1, '[[words:1]]', APP_STREAM('word1')))) / 199,
-  };
-  log(`SQL statements: ${sql.perTurn} per turn, ${sql.perToken} per token`);
+  const sql = await measureSql(appUrl, auth, turns);
+  const { phases, peakN50, cpuPerTurn } = await measurePhases(
+    turns,
+    captured.bodies,
+    server.pid,
+    fake.proc.pid!,
+  );
+  rss.peakN50 = peakN50;
 
-  // --- Latency phases. Direct and app rounds alternate (order flips each round) to share machine noise. ---
-  const phases: Phase[] = [];
-  let n50Sampler: ReturnType<typeof sampleRss> | undefined;
-  for (const { mode, n, rounds } of PLAN) {
-    if (n === 50 && !n50Sampler) n50Sampler = sampleRss(server.pid, 100);
-    log(`${mode} N=${n}: ${rounds} round(s)`);
-    const phase: Phase = {
-      mode,
-      n,
-      rounds,
-      direct: [],
-      through: [],
-      serverCpuMs: 0,
-      throughTurns: 0,
-      modelCpuMs: 0,
-      directTurns: 0,
-    };
-    for (let r = 0; r < rounds; r++) {
-      const runDirect = async () => {
-        const c0 = cpuMs(fake.proc.pid!);
-        phase.direct.push(
-          ...(await Promise.all(
-            Array.from({ length: n }, () => direct(bodies[mode], MODEL_STREAM('word200'))),
-          )),
-        );
-        phase.modelCpuMs += cpuMs(fake.proc.pid!) - c0;
-        phase.directTurns += n;
-      };
-      const runThrough = async () => {
-        const c0 = cpuMs(server.pid);
-        phase.through.push(
-          ...(await Promise.all(Array.from({ length: n }, () => through(TEXT[mode], words)))),
-        );
-        phase.serverCpuMs += cpuMs(server.pid) - c0;
-        phase.throughTurns += n;
-      };
-      if (r % 2 === 0) await runDirect().then(runThrough);
-      else await runThrough().then(runDirect);
-    }
-    const o = overheads(phase);
-    log(
-      `  TTFT p50 app ${o.through.ttft.p50.toFixed(1)} / model ${o.direct.ttft.p50.toFixed(1)} ms; failed: ${o.failed.through} app, ${o.failed.direct} model`,
-    );
-    for (const t of [...phase.through, ...phase.direct].filter((x) => !x.ok).slice(0, 3))
-      log(`  failure: ${t.problem}`);
-    phases.push(phase);
-  }
-  rss.peakN50 = n50Sampler?.stop().peak ?? Number.NaN;
-  const cpuPerTurn: Record<string, { server: number; model: number }> = {};
-  for (const p of phases)
-    if (p.n !== 10)
-      cpuPerTurn[`${p.mode} N=${p.n}`] = {
-        server: p.serverCpuMs / p.throughTurns,
-        model: p.modelCpuMs / p.directTurns,
-      };
-
-  // --- RSS 30 s after the load (sampled once a second meanwhile). ---
-  log(`waiting ${AFTER_LOAD_WAIT_MS / 1000} s for RSS after the load`);
-  const afterSeries: number[] = [];
-  const idleCpu0 = cpuMs(server.pid);
-  for (let s = 0; s < AFTER_LOAD_WAIT_MS / 1000; s++) {
-    await sleep(1000);
-    afterSeries.push(rssMb(server.pid));
-  }
-  const idleCpu = { msPerS: (cpuMs(server.pid) - idleCpu0) / (AFTER_LOAD_WAIT_MS / 1000) };
-  rss.after30s = rssMb(server.pid);
+  const { afterSeries, idleCpu, after30s } = await measureAfterLoad(server.pid);
+  rss.after30s = after30s;
   rss.peakWholeRun = wholeRun.stop().peak;
 
-  // --- One warm MCP tool call vs none: per pair, app time − the model's own time for the same requests. ---
-  log(`tool vs no-tool: ${TOOL_TURNS} sequential pairs`);
-  const tool: ToolPhase = { tool: [], toolDirect: [], noTool: [], noToolDirect: [], failures: [] };
-  for (let i = 0; i < TOOL_TURNS + 3; i++) {
-    const a = await through(TEXT.tool, toolApp);
-    const d1 = await direct(toolStep1, TOOL_CALL_STREAM);
-    const d2 = await direct(toolStep2, MODEL_STREAM('results: '));
-    const b = await through(TEXT.noTool, APP_STREAM('results: '));
-    const d3 = await direct(noToolBody, MODEL_STREAM('results: '));
-    const bad = [a, d1, d2, b, d3].filter((t) => !t.ok);
-    if (bad.length) tool.failures.push(...bad.map((t) => t.problem ?? '?'));
-    if (i < 3 || bad.length) continue; // first 3 pairs are warm-up
-    tool.tool.push(a.totalMs);
-    tool.toolDirect.push(d1.totalMs + d2.totalMs);
-    tool.noTool.push(b.totalMs);
-    tool.noToolDirect.push(d3.totalMs);
-  }
-  for (const p of tool.failures.slice(0, 3)) log(`  failure: ${p}`);
+  const tool = await measureToolCall(turns, captured);
 
   // --- The chat page's first-load JavaScript. ---
   const js = await pageScripts(appUrl, '/', { cookie: auth.cookie });
