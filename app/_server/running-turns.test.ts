@@ -144,3 +144,47 @@ test('a question whose instance died gets an interrupted answer; one whose turn 
   assert.equal(await markCutTurns(), 1);
   assert.equal((await listMessages(db, 'held-by-b')).at(-1)?.metadata?.interrupted, true);
 });
+
+test('once the first part of an answer is out, the rest waits for beforeRest; nothing is lost', async () => {
+  const turn = await beginTurn('c-rest');
+  const model = turnStream(turn);
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let firstOutputs = 0;
+  const reader = publishTurn(
+    'c-rest',
+    turn,
+    model.stream,
+    [],
+    () => firstOutputs++,
+    () => held,
+  ).getReader();
+  for (const chunk of [
+    { type: 'start' },
+    { type: 'text-start', id: 't' },
+    { type: 'text-delta', id: 't', delta: 'Hel' },
+    { type: 'text-delta', id: 't', delta: 'lo' },
+  ] as UIMessageChunk[])
+    model.write(chunk);
+  model.end();
+  const decoder = new TextDecoder();
+  let seen = '';
+  while (!seen.includes('"Hel"')) seen += decoder.decode((await reader.read()).value);
+  assert.equal(firstOutputs, 1, 'the first part (not the opening text-start) counted as the first output');
+  // Held: nothing more comes until beforeRest resolves.
+  const next = reader.read();
+  const raced = await Promise.race([
+    next.then(() => 'more'),
+    new Promise((r) => setTimeout(() => r('held'), 50)),
+  ]);
+  assert.equal(raced, 'held');
+  release();
+  let rest = decoder.decode((await next).value);
+  for (let r = await reader.read(); !r.done; r = await reader.read()) rest += decoder.decode(r.value);
+  assert.equal(
+    seen + rest,
+    'data: {"type":"start"}\n\ndata: {"type":"text-start","id":"t"}\n\ndata: {"type":"text-delta","id":"t","delta":"Hel"}\n\n' +
+      'data: {"type":"text-delta","id":"t","delta":"lo"}\n\ndata: [DONE]\n\n',
+  );
+  assert.equal(firstOutputs, 2, 'called again at the end (it counts once: the gate ignores the second)');
+});

@@ -152,8 +152,14 @@ export async function isTurnRunning(conversationId: string): Promise<boolean> {
   return leases ? leases.isRunning(conversationId) : false;
 }
 
-/** Chunks a turn writes before the model has answered anything. */
-const BEFORE_OUTPUT = new Set<UIMessageChunk['type']>(['start', 'start-step', 'data-notice']);
+/** Chunks a turn writes before the answer's first part: the turn's own, and a part's opening without content. */
+const BEFORE_OUTPUT = new Set<UIMessageChunk['type']>([
+  'start',
+  'start-step',
+  'data-notice',
+  'text-start',
+  'reasoning-start',
+]);
 
 /**
  * Runs the turn's UI message stream to its end on the server, whoever listens: each chunk is encoded
@@ -168,6 +174,8 @@ export function publishTurn(
   preamble: UIMessageChunk[] = [],
   /** Called once the answer's first part is out (text, a tool call, an error), or the stream ended. */
   onFirstOutput: () => void = () => {},
+  /** Awaited once after the first part is out, before the rest of the answer is read. */
+  beforeRest: () => Promise<void> = async () => {},
 ): ReadableStream<Uint8Array> {
   const { buffer } = state();
   buffer.open(conversationId, turn.turnId);
@@ -186,6 +194,7 @@ export function publishTurn(
         if (!shown && !BEFORE_OUTPUT.has(value.type)) {
           shown = true;
           onFirstOutput();
+          await beforeRest();
         }
       }
       buffer.append(conversationId, turn.turnId, encoder.encode('data: [DONE]\n\n'));
