@@ -167,7 +167,7 @@ test(`${dialect}: a first message creates its conversation with it; a follow-up 
     sql`select user_id, title, leaf_id from conversations where id = 'once'`,
   );
   assert.deepEqual({ ...row }, { user_id: 'alice', title: 'title of once', leaf_id: 'o2' });
-  // A first message naming a parent, and a follow-up naming a parent that is not there: refused.
+  // A follow-up naming a parent that is not there: refused, and nothing is written.
   assert.equal(await ask('once', 'o3', 'lost', { parentId: 'nowhere' }), 'unknown-parent');
   assert.deepEqual(ids(await listMessages(db, 'once')), ['o1', 'oa1', 'o2']);
   // Two users start the same new conversation id at once: one gets it, the other writes nothing.

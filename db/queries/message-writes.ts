@@ -4,7 +4,7 @@ import type { Db } from '@/db/client';
 import { holdOwnFiles } from '@/db/queries/files';
 import { setLeaf } from '@/db/queries/message-tree';
 import { leafOf, toChatMessage } from '@/db/queries/messages';
-import { type AtOnceInput, appendUserMessageAtOnce } from '@/db/queries/user-message-at-once';
+import { type UserMessageInput, appendUserMessageAtOnce } from '@/db/queries/user-message-at-once';
 import { first, isSqlite, q, transaction } from '@/db/run';
 import { conversations, messages } from '@/db/tables';
 import type { ChatMessage } from '@/lib/schemas/chat';
@@ -62,7 +62,7 @@ export type UserMessageOutcome =
  * `files`: the ids of the files the message refers to; they are held for it (holdOwnFiles), and a message
  * whose file is gone meanwhile (deleted by the sweep of unsent files) is refused ('missing-file').
  */
-export function saveUserMessage(db: Db, input: AtOnceInput): Promise<UserMessageOutcome> {
+export function saveUserMessage(db: Db, input: UserMessageInput): Promise<UserMessageOutcome> {
   // SQLite: the transaction, run synchronously by now. Postgres: the usual cases in one statement
   // (user-message-at-once.ts); the others, and why a case was not appended, in the transaction.
   if (isSqlite(db)) return saveInTransaction(db, input);
@@ -71,7 +71,7 @@ export function saveUserMessage(db: Db, input: AtOnceInput): Promise<UserMessage
   );
 }
 
-function saveInTransaction(db: Db, input: AtOnceInput): Promise<UserMessageOutcome> {
+function saveInTransaction(db: Db, input: UserMessageInput): Promise<UserMessageOutcome> {
   const { conversationId, message } = input;
   return transaction(db, function* (tx): Generator<PromiseLike<unknown>, UserMessageOutcome, unknown> {
     // First, before anything is written: a refused message leaves no conversation behind.

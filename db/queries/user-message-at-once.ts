@@ -4,7 +4,7 @@ import { leafOf } from '@/db/queries/messages';
 import { isSqlite, type Queryable, rawRows } from '@/db/run';
 import type { ChatMessage } from '@/lib/schemas/chat';
 
-export type AtOnceInput = {
+export type UserMessageInput = {
   conversationId: string;
   userId: string;
   title: string;
@@ -31,7 +31,7 @@ export type AtOnceInput = {
  * a message naming itself as parent): then nothing was written and the caller runs the transaction,
  * which tells why (another user's id, a retry, an edit under a stored id, an unknown parent).
  */
-export async function appendUserMessageAtOnce(db: Queryable, input: AtOnceInput): Promise<boolean> {
+export async function appendUserMessageAtOnce(db: Queryable, input: UserMessageInput): Promise<boolean> {
   if (isSqlite(db) || input.files?.length) return false;
   const { conversationId: c, message, parentId } = input;
   if (parentId === message.id) return false;
