@@ -15,7 +15,7 @@ export async function formSession(browser: Browser, who: Account, base = APP_URL
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(who.email);
   await page.getByLabel('Password').fill(who.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
   await page.close();
   return ctx;
