@@ -1,9 +1,9 @@
 import 'server-only';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { holdOwnFiles } from '@/db/queries/files';
 import { setLeaf } from '@/db/queries/message-tree';
-import { leafOf, toChatMessage } from '@/db/queries/messages';
+import { leafOf, nextSeqOf, toChatMessage } from '@/db/queries/messages';
 import { type UserMessageInput, appendUserMessageAtOnce } from '@/db/queries/user-message-at-once';
 import { first, isSqlite, q, transaction } from '@/db/run';
 import { conversations, messages } from '@/db/tables';
@@ -26,7 +26,7 @@ function appendedRow(
     parts: message.parts,
     metadata: message.metadata ?? null,
     parentId: parentId === undefined ? leafOf(conversationId) : parentId,
-    seq: sql<number>`(select coalesce(max(${messages.seq}), -1) + 1 from ${messages} where ${messages.conversationId} = ${conversationId})`,
+    seq: nextSeqOf(conversationId),
     createdAt,
   };
 }

@@ -59,6 +59,10 @@ export const leafOf = (conversationId: string) => sql`coalesce(
    where c.id = ${conversationId}),
   (select id from ${messages} where conversation_id = ${conversationId} order by seq desc limit 1))`;
 
+/** The seq a message appended to the conversation takes, as an SQL expression (computed where it is written). */
+export const nextSeqOf = (conversationId: string) =>
+  sql<number>`(select coalesce(max(seq), -1) + 1 from ${messages} where conversation_id = ${conversationId})`;
+
 /**
  * The messages from `fromId` up its parents, at most `limit` of them, oldest first: one indexed
  * lookup per message (the primary key), so a page costs the same however long the conversation.

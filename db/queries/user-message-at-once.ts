@@ -1,6 +1,6 @@
 import 'server-only';
 import { type SQL, sql } from 'drizzle-orm';
-import { leafOf } from '@/db/queries/messages';
+import { leafOf, nextSeqOf } from '@/db/queries/messages';
 import { isSqlite, type Queryable, rawRows } from '@/db/run';
 import type { ChatMessage } from '@/lib/schemas/chat';
 
@@ -58,7 +58,7 @@ export async function appendUserMessageAtOnce(db: Queryable, input: UserMessageI
       : sql``;
     statement = sql`insert into messages (id, conversation_id, role, parts, metadata, parent_id, seq, created_at)
       select ${message.id}, ${c}, 'user', ${parts}::json, null, ${parent},
-        (select coalesce(max(seq), -1) + 1 from messages where conversation_id = ${c}), ${now}::timestamptz
+        ${nextSeqOf(c)}, ${now}::timestamptz
       ${parentExists}
       on conflict do nothing
       returning id`;
