@@ -245,7 +245,10 @@ export type PageJs = {
   gzipBytes: number;
 };
 
-/** Every `<script src="/_next/…">` of a page, fetched and gzipped (zlib level 9, like bundle-size tools). */
+/**
+ * Every `<script src="/_next/…">` of a page a browser loads (not `nomodule` ones), fetched and gzipped
+ * (zlib level 9, like bundle-size tools).
+ */
 export async function pageScripts(
   base: string,
   path: string,
@@ -254,7 +257,9 @@ export async function pageScripts(
   const page = await getBytes(new URL(path, base).href, headers);
   const html = page.bytes.toString('utf8');
   const srcs = new Set<string>();
-  for (const m of html.matchAll(/<script\b[^>]*?\ssrc="([^"]+)"/g)) {
+  for (const m of html.matchAll(/<script\b[^>]*?\ssrc="([^"]+)"[^>]*>/g)) {
+    // A `nomodule` script (Next's legacy polyfills) is skipped by every browser that runs modules.
+    if (/\snomodule\b/i.test(m[0])) continue;
     const src = m[1]!.replaceAll('&amp;', '&');
     if (new URL(src, base).pathname.startsWith('/_next/')) srcs.add(src);
   }
