@@ -2,7 +2,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { ensurePrivateDir, ensurePrivateFile } from '@/lib/private-files';
 import { processState } from '@/lib/process-state';
 

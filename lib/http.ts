@@ -1,5 +1,5 @@
 import 'server-only';
-import type { z } from 'zod';
+import type * as z from '@/lib/zod';
 import { AppError, type ErrorBody, STATUS_BY_CODE } from '@/lib/errors';
 import { trustedOrigins } from '@/lib/env';
 import { localizeErrorMessage } from '@/lib/i18n/error-messages';

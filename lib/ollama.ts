@@ -1,5 +1,5 @@
 import 'server-only';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { processState } from '@/lib/process-state';
 
 export type OllamaProbe = { baseURL: string; reachable: boolean; models: string[]; checkedAt: number };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 /**
  * Single sign-on with one OpenID Connect provider, configured by an admin at runtime (issue 18): the

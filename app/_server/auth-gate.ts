@@ -1,5 +1,5 @@
 import 'server-only';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { AUTH_CLIENT_ADDRESS_HEADER, getAuth } from '@/app/_server/auth';
 import { passwordSignInEnabled } from '@/app/_server/sso';
 import { getEnv } from '@/lib/env';

@@ -14,7 +14,7 @@ import { AppError, notFound } from '@/lib/errors';
 import type { ChatPart, ToolState } from '@/lib/schemas/chat';
 import type { ConversationImportSchema } from '@/lib/schemas/conversations';
 import { parseStoredParts } from '@/lib/schemas/stored-message';
-import type { z } from 'zod';
+import type * as z from '@/lib/zod';
 
 const fileName = (title: string, ext: string) =>
   `${

@@ -1,7 +1,7 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { getDb } from '@/db/client';
 import { getOwnConversation } from '@/db/queries/conversations';
 import { recordToolCall } from '@/db/queries/tool-calls';

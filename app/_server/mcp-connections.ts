@@ -1,5 +1,5 @@
 import 'server-only';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { getDb } from '@/db/client';
 import { getMcpServerId } from '@/db/queries/mcp-servers';
 import { getUserSecrets, hasUserSecret, setUserSecrets } from '@/db/queries/mcp-user-secrets';

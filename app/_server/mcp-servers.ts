@@ -1,5 +1,5 @@
 import 'server-only';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { getDb } from '@/db/client';
 import { type ServerStats, serverStats } from '@/db/queries/tool-calls';
 import {

@@ -1,5 +1,5 @@
 import 'server-only';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { signInServer } from '@/app/_server/mcp-connections';
 import { beginSignIn, finishSignIn, type PendingSignIn, safeReturnTo } from '@/app/_server/mcp-oauth';
 import { getSessionUser } from '@/app/_server/session';

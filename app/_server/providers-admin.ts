@@ -1,6 +1,6 @@
 import 'server-only';
 import { generateText } from 'ai';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { getDb } from '@/db/client';
 import {
   createProvider,

@@ -1,6 +1,6 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import type { Db } from '@/db/client';
 import { first } from '@/db/run';
 import { settings } from '@/db/tables';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { dynamicTool, type ToolSet } from 'ai';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import type { ToolEntry } from '@/lib/chat/tools';
 import type { ChatMessage } from '@/lib/schemas/chat';
 import { estimateToolTokens, needsToolSearch, type ToolSearchBudget } from '@/lib/schemas/tool-budget';

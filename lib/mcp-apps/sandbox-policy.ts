@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 // MCP Apps (the `io.modelcontextprotocol/ui` extension): what an app's iframe may load and use. Pure
 // functions, shared by the resource endpoint (which cleans what a server declares) and the sandbox

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { nestsDeeperThan } from '@/lib/json-depth';
 import { missingSecretsMessage, unmaskSecrets } from '@/lib/mcp/mask';
 import { type McpServerConfig, McpServerConfigSchema } from '@/lib/schemas/mcp';

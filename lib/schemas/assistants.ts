@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/conversations';
 import { ToolModeSchema } from '@/lib/schemas/chat';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 /** Retention pools of the audit log (db/schema.ts `audit_log.kind`). */
 export const AUDIT_KINDS = ['admin', 'refused', 'anonymous'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { ConversationIdSchema, ToolSettingsSchema } from '@/lib/schemas/chat';
 
 /** The body of POST /api/chat (SPEC §4): a new user message and its parts, or approval answers. */

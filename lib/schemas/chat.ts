@@ -1,5 +1,5 @@
 import type { UIMessage, UITool } from 'ai';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 export const CONVERSATION_ID = /^[A-Za-z0-9_-]{8,64}$/;
 export const ConversationIdSchema = z.string().regex(CONVERSATION_ID, 'must match ^[A-Za-z0-9_-]{8,64}$');

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { ToolSettingsSchema } from '@/lib/schemas/chat';
 import { TextPartSchema } from '@/lib/schemas/chat-post';
 

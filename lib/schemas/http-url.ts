@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 /** An absolute http(s) URL, trimmed (anything else — javascript:, file:, ftp: — is refused). */
 export const HttpUrlSchema = z

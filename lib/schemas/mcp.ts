@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { APP_PERMISSIONS, AppPermissionSchema } from '@/lib/mcp-apps/sandbox-policy';
 import { HttpUrlSchema } from '@/lib/schemas/http-url';
 

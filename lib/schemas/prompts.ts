@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 /** POST /api/prompts/get and /api/prompts/complete: an MCP prompt, and suggestions for its arguments. */
 

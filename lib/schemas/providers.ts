@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { HttpUrlSchema } from '@/lib/schemas/http-url';
 import { AllowListSchema } from '@/lib/schemas/mcp';
 

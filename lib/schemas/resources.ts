@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 /** POST /api/resources/complete: suggestions for one variable of a server's resource template. */
 export const ResourceCompleteSchema = z

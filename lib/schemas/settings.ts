@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 /** Admin-editable settings (GET·PATCH /api/admin/settings), without defaults: the fields themselves. */
 const SettingsFields = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 /**
  * A share's public snapshot (lib/share/serialize.ts writes it, the share page shows it): message text,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import type { ChatPart, MessageMetadata } from '@/lib/schemas/chat';
 
 // Validation of stored message rows at the database edge: each part and metadata field is checked on

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 /**
  * Who an item of an MCP tool result is meant for (its `annotations.audience`), read leniently: the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 /** The answer to a request an MCP server made during a tool call (POST /api/chat/[id]/requests/[requestId]). */
 export const RequestAnswerSchema = z.discriminatedUnion('action', [

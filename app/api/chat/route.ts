@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { startChatTurn } from '@/app/_server/chat-turn';
 import { requireUser } from '@/app/_server/session';
 import { parseWith, readJson, route } from '@/lib/http';

@@ -1,6 +1,6 @@
 import 'server-only';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { evaluate } from '@/lib/mcp/builtin/expression';
 
 const DESCRIPTION = [

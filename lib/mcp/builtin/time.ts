@@ -1,7 +1,7 @@
 import 'server-only';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Temporal } from 'temporal-polyfill';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 class TimeError extends Error {}
 

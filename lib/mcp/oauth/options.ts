@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import type { KeyValueStore } from '@/lib/mcp/oauth/store';
 
 /**

@@ -5,7 +5,7 @@ import {
   OAuthTokensSchema,
   OpenIdProviderDiscoveryMetadataSchema,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import type { KeyValueStore } from '@/lib/mcp/oauth/store';
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { getDb } from '@/db/client';
 import { setUserLocale } from '@/db/queries/user-prefs';
 import { getSessionUser } from '@/app/_server/session';

@@ -5,7 +5,7 @@ import { createServer, presentServer } from '@/app/_server/mcp-servers';
 import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { exportConversation } from '@/app/_server/conversation-transfer';
 import { requireUser } from '@/app/_server/session';
 import { parseWith, route } from '@/lib/http';

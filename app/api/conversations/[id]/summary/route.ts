@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { getDb } from '@/db/client';
 import { listAnswerUsage } from '@/db/queries/messages';
 import { requireUser } from '@/app/_server/session';

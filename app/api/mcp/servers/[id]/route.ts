@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { getDb } from '@/db/client';
 import { deleteMcpServer } from '@/db/queries/mcp-servers';
 import { serverDetail } from '@/app/_server/mcp-admin';

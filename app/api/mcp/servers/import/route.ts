@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { importServers } from '@/app/_server/mcp-servers';
 import { audit } from '@/app/_server/audit';
 import { admitImport } from '@/app/_server/import-limit';

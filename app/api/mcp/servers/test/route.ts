@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { testServerConfig } from '@/app/_server/mcp-test';
 import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';

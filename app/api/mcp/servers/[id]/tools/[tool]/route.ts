@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '@/lib/zod';
 import { patchTool } from '@/app/_server/mcp-admin';
 import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
