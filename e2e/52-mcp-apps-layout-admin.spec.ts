@@ -1,13 +1,39 @@
 // Issue 21: MCP Apps, part 2 (rendering, gates and messages are in e2e/37-mcp-apps.spec.ts; the shared
 // setup is in e2e/mcp-apps-helpers.ts). The app fits a phone-wide screen, follows the user's theme and goes
-// full screen and back; a broken app shows an error with the text result; the admin grants permissions per
+// full screen and back; its host's code loads with the first app, not with every chat page; a broken app shows an error with the text result; the admin grants permissions per
 // server, and with apps switched off the tool card shows only the text result.
 import { expect, test } from '@playwright/test';
-import { chooseRowAction } from './helpers';
+import { chooseRowAction, send } from './helpers';
 import { admin, app, bob, dashboard, h, mcpAppsSpec, outer, SERVER, serverId } from './mcp-apps-helpers';
 import { card, openChat } from './rich-chat';
 
 mcpAppsSpec('s52');
+
+test('a chat page loads neither the app host nor zod’s locales until a tool result has an app', async () => {
+  const page = await bob.newPage();
+  const scripts: string[] = [];
+  page.on('response', async (r) => {
+    if (r.request().resourceType() === 'script') scripts.push(await r.text().catch(() => ''));
+  });
+  // The host side of the MCP Apps protocol (its method names survive minifying), and zod's German messages.
+  const host = (body: string) => body.includes('"ui/initialize"');
+  const locales = (body: string) => body.includes('Ungültige Eingabe');
+  await page.goto('/');
+  await expect(page.getByRole('textbox').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.filter(host).length, 'a chat page without apps does not load the app host').toBe(0);
+  expect(scripts.filter(locales).length, 'only the locale in use is shipped').toBe(0);
+  await expect(async () => {
+    await send(page, `[[tool:${SERVER}__show_dashboard:{"topic":"lazy"}]]`);
+    await expect(page).toHaveURL(/\/c\//, { timeout: 2000 });
+  }).toPass();
+  await expect(app(page).locator('#state')).toHaveText('ready', { timeout: 30_000 });
+  await expect
+    .poll(() => scripts.filter(host).length, { message: 'the app host came with the first app' })
+    .toBeGreaterThan(0);
+  await page.close();
+});
 
 test('on a phone-wide screen the app fits the width', async () => {
   const page = await dashboard(bob);
