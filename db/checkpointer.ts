@@ -81,14 +81,15 @@ tick();
 /**
  * The checkpointer of the database at `path`, whose main connection `setAutocheckpoint` sets. The worker
  * starts at the first write (`wake`), ends after `idleExitMs` with nothing written (an idle server keeps
- * no extra thread: ~12 MB), and never keeps the process alive.
+ * no extra thread: ~12 MB; 5 s, as the server gives memory back 5 s after its last answer, lib/idle-memory.ts;
+ * a start costs the main thread ~1 ms), and never keeps the process alive.
  */
 export function createCheckpointer(
   path: string,
   setAutocheckpoint: (pages: number) => void,
   options: CheckpointerOptions = {},
 ): Checkpointer {
-  const { idleIntervalMs = 250, busyIntervalMs = 50, busyPages = 100, idleExitMs = 30_000 } = options;
+  const { idleIntervalMs = 250, busyIntervalMs = 50, busyPages = 100, idleExitMs = 5_000 } = options;
   let checkpoints = 0;
   let pages = 0;
   let starts = 0;
