@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
-import { type Checkpointer, createCheckpointer } from '@/db/checkpointer';
 import { createPostgres, migratePostgres } from '@/db/client-pg';
 import { LRUCache } from 'lru-cache';
 import { attachSecrets, type DbSecrets } from '@/db/sealing';
@@ -26,7 +25,7 @@ type Handle = {
   ready: Promise<unknown>;
   close: () => Promise<void>;
 };
-export type SqliteHandle = Handle & { sqlite: Database.Database; checkpointer?: Checkpointer };
+export type SqliteHandle = Handle & { sqlite: Database.Database };
 
 declare module '@/lib/process-state' {
   interface OwnedSlots {
@@ -50,19 +49,18 @@ const STATEMENT_CACHE_SIZE = 256;
  * ~1.3 ms per chat turn, more than running the statements. A cached statement is handed out in its
  * default mode (drizzle switches some to raw mode per call); none is ever iterated, so reuse is safe.
  */
-function cacheStatements(sqlite: Database.Database, onWrite: () => void): void {
+function cacheStatements(sqlite: Database.Database): void {
   // Past the cap, the least recently used statement is dropped.
   const cache = new LRUCache<string, Database.Statement>({ max: STATEMENT_CACHE_SIZE });
   const compile = sqlite.prepare.bind(sqlite);
   sqlite.prepare = ((source: string) => {
     const cached = cache.get(source);
-    const statement = cached ?? compile(source);
     if (cached) {
       if (cached.reader) cached.raw(false);
-    } else {
-      cache.set(source, statement);
+      return cached;
     }
-    if (!statement.readonly) onWrite();
+    const statement = compile(source);
+    cache.set(source, statement);
     return statement;
   }) as typeof sqlite.prepare;
 }
@@ -75,21 +73,14 @@ function restrictDatabaseFiles(path: string): void {
 /**
  * Opens, migrates and prepares a database: SQL migrations, then the data migration that seals secrets
  * stored in clear or under an old key. Without `secrets`, a key of this handle only is made up (a
- * scratch database whose secrets need not outlive it). `checkpointer` moves WAL checkpoints to a worker
- * thread (db/checkpointer.ts): the server's database has one; scratch and test databases need none.
+ * scratch database whose secrets need not outlive it).
  */
-export function openDatabase(
-  path: string,
-  secrets: DbSecrets = { key: randomBytes(32) },
-  options: { checkpointer?: boolean } = {},
-): SqliteHandle {
+export function openDatabase(path: string, secrets: DbSecrets = { key: randomBytes(32) }): SqliteHandle {
   // Created 0600 before SQLite opens it, so it is never readable by others, not even briefly.
   ensurePrivateFile(path);
   restrictDatabaseFiles(path);
   const sqlite = new Database(path);
-  // Writes wake the WAL checkpointer, once it exists (after the migrations below).
-  let onWrite = () => {};
-  cacheStatements(sqlite, () => onWrite());
+  cacheStatements(sqlite);
   sqlite.pragma('journal_mode = WAL');
   restrictDatabaseFiles(path);
   sqlite.pragma('busy_timeout = 5000');
@@ -101,7 +92,6 @@ export function openDatabase(
     statements: 0,
     ready: Promise.resolve(),
     close: async () => {
-      await handle.checkpointer?.stop();
       sqlite.close();
     },
   };
@@ -113,13 +103,6 @@ export function openDatabase(
   migrate(handle.db, { migrationsFolder: migrationsFolder() });
   attachSecrets(handle.db, secrets);
   handle.ready = sealStoredSecrets(handle.db);
-  if (options.checkpointer) {
-    const checkpointer = createCheckpointer(path, (pages) => {
-      if (sqlite.open) sqlite.pragma(`wal_autocheckpoint = ${pages}`);
-    });
-    handle.checkpointer = checkpointer;
-    onWrite = checkpointer.wake;
-  }
   return handle;
 }
 
@@ -150,7 +133,7 @@ function handle(): Handle {
     const secrets = { key: Buffer.from(env.ENCRYPTION_KEY, 'hex'), legacyAppSecret: env.AUTH_SECRET };
     return env.DATABASE_URL
       ? openPostgresDatabase(env.DATABASE_URL, secrets)
-      : openDatabase(env.DATABASE_PATH, secrets, { checkpointer: true });
+      : openDatabase(env.DATABASE_PATH, secrets);
   });
 }
 
