@@ -1,8 +1,9 @@
 // Issue 21: MCP Apps, part 2 (rendering, gates and messages are in e2e/37-mcp-apps.spec.ts; the shared
 // setup is in e2e/mcp-apps-helpers.ts). The app fits a phone-wide screen, follows the user's theme and goes
-// full screen and back; its host's code loads with the first app, not with every chat page; a broken app shows an error with the text result; the admin grants permissions per
+// full screen and back; its host's code loads with the first app, not with every chat page, and an app
+// whose code cannot be fetched says so with a retry; a broken app shows an error with the text result; the admin grants permissions per
 // server, and with apps switched off the tool card shows only the text result.
-import { expect, test } from '@playwright/test';
+import { expect, type Route, test } from '@playwright/test';
 import { chooseRowAction, send } from './helpers';
 import { admin, app, bob, dashboard, h, mcpAppsSpec, outer, SERVER, serverId } from './mcp-apps-helpers';
 import { card, openChat } from './rich-chat';
@@ -32,6 +33,30 @@ test('a chat page loads neither the app host nor zod’s locales until a tool re
   await expect
     .poll(() => scripts.filter(host).length, { message: 'the app host came with the first app' })
     .toBeGreaterThan(0);
+  await page.close();
+});
+
+test('an app whose code cannot be fetched says so with a retry, and the retry shows it', async () => {
+  const url = (await dashboard(bob, 'offline')).url();
+  const page = await bob.newPage();
+  // A dropped network for the app host's chunk only (found by its protocol's method names).
+  let offline = true;
+  await page.route('**/_next/static/chunks/**', async (route: Route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (offline && body.includes('"ui/initialize"')) return route.abort('internetdisconnected');
+    return route.fulfill({ response, body });
+  });
+  await page.goto(url);
+  const alert = page.locator(`[data-mcp-app-error="${SERVER}"]`);
+  await expect(alert).toContainText('The app could not be shown');
+  await expect(card(page, 'show_dashboard').locator('[data-tool-output]')).toContainText(
+    'Dashboard for offline',
+  );
+  offline = false;
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(app(page).locator('#state')).toHaveText('ready', { timeout: 30_000 });
+  await expect(alert).toHaveCount(0);
   await page.close();
 });
 

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { allowAttribute } from '@/lib/mcp-apps/sandbox-policy';
 import { AppCallApproval } from './app-call-approval';
+import { McpAppError } from './mcp-app-error';
 import { type McpAppProps, useMcpApp } from './use-mcp-app';
 
 /**
@@ -23,24 +24,7 @@ export function McpApp({ server, tool, uri, toolCallId, input, output }: McpAppP
     output,
   });
 
-  if (status === 'error') {
-    return (
-      <div
-        data-mcp-app-error={server}
-        role="alert"
-        className="flex flex-wrap items-center gap-2 rounded border border-red-300 bg-red-50 px-3 py-2 text-xs text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
-      >
-        <span className="min-w-0 flex-1 break-words">{error}</span>
-        <button
-          type="button"
-          onClick={retry}
-          className="rounded border border-red-400 px-2 py-0.5 font-medium hover:bg-red-100 dark:hover:bg-red-900"
-        >
-          {t('retry')}
-        </button>
-      </div>
-    );
-  }
+  if (status === 'error') return <McpAppError server={server} message={error ?? ''} onRetry={retry} />;
 
   return (
     <section

@@ -1,29 +1,14 @@
 'use client';
 
 import { useFormatter, useTranslations } from 'next-intl';
-import { lazy, Suspense, useContext, useEffect, useState } from 'react';
+import { useContext, useEffect, useState } from 'react';
 import type { ToolPart, ToolProgress } from '@/lib/schemas/chat';
 import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
 import { AppHostContext } from './mcp-app-host';
+import { LazyMcpApp } from './mcp-app-lazy';
 import { ToolOutput } from './tool-output';
 import { type CardState, cardState } from './tool-result';
 import { type RequestPart, TurnRequest } from './turn-request';
-
-/**
- * An MCP App's host (the extension's AppBridge, the MCP SDK's schemas and all of zod with them): its own
- * chunk, loaded when a tool result first has an app, not with every chat page (~100 kB gzipped).
- */
-const McpApp = lazy(() => import('./mcp-app').then((m) => ({ default: m.McpApp })));
-
-/** Until the app's code has loaded: the line the app shows while it starts. */
-function McpAppLoading({ server }: { server: string }) {
-  const t = useTranslations('mcpApps');
-  return (
-    <p role="status" className="text-xs text-zinc-500">
-      {t('loading', { server })}
-    </p>
-  );
-}
 
 type Props = {
   part: ToolPart;
@@ -139,16 +124,14 @@ export function ToolCallCard({ part, interrupted, imported, progress, requests, 
         ))}
         {state === 'done' && <ToolOutput output={part.output} />}
         {state === 'done' && appUri && appHost && !imported && (
-          <Suspense fallback={<McpAppLoading server={server} />}>
-            <McpApp
-              server={server}
-              tool={tool}
-              uri={appUri}
-              toolCallId={part.toolCallId}
-              input={part.input}
-              output={part.output}
-            />
-          </Suspense>
+          <LazyMcpApp
+            server={server}
+            tool={tool}
+            uri={appUri}
+            toolCallId={part.toolCallId}
+            input={part.input}
+            output={part.output}
+          />
         )}
         {state === 'error' && (
           <p
