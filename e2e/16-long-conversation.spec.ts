@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { ADMIN, assistantMessages, originHeaders, send, signIn } from './helpers';
+import { searchBox, searchResults } from './history-helpers';
 
 /** A conversation of `pairs` question/answer pairs, through the import API (the answers are a few lines of Markdown). */
 async function importLong(
@@ -97,12 +98,12 @@ test('a search hit on an early message of a long conversation opens there, highl
   const word = `okapi${Date.now().toString(36)}`;
   const id = await importLong(page, 200, 'Long talk with a rare word', { at: 2, word });
   await page.goto('/');
-  await page.getByRole('searchbox', { name: 'Search conversations' }).fill(word);
-  const hit = page
-    .getByRole('navigation', { name: 'Conversations' })
-    .getByRole('list', { name: 'Search results' })
-    .getByRole('link');
-  await expect(hit).toHaveCount(1);
+  const hit = searchResults(page);
+  // Typed right after the load, the query can land before hydration and be lost: typed again until it counts.
+  await expect(async () => {
+    await searchBox(page).fill(word);
+    await expect(hit).toHaveCount(1, { timeout: 2000 });
+  }).toPass();
   await hit.click();
   await expect(page).toHaveURL(new RegExp(`/c/${id}#m-`));
   // The 5th of 400 messages is far before the newest 50 the server sends: older pages are fetched until it is there.
