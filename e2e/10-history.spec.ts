@@ -24,8 +24,11 @@ test('search finds a word of an answer, highlights it, and opens the conversatio
   await expect(nav(page).getByRole('heading', { name: 'Today' })).toBeVisible();
 
   await page.goto('/');
-  await searchBox(page).fill('quokka');
-  await expect(searchResults(page)).toHaveCount(1);
+  // Typed right after the load, the query can land before hydration and be lost: typed again until it counts.
+  await expect(async () => {
+    await searchBox(page).fill('quokka');
+    await expect(searchResults(page)).toHaveCount(1, { timeout: 2000 });
+  }).toPass();
   const hit = searchResults(page).first();
   await expect(hit.locator('mark').first()).toContainText(/quokka/i);
   await expect(hit).toHaveAttribute('href', new RegExp(`^/c/${id}#m-`));
