@@ -10,6 +10,7 @@ import {
   signIn,
   specUser,
 } from './helpers';
+import { searchBox, searchResults } from './history-helpers';
 
 // The small things users notice: Escape stops, drafts are kept, the theme, the favicon, no chatty live
 // region, and the no-provider notice by role.
@@ -60,12 +61,12 @@ test('Escape stops a streaming answer from the composer, but first closes an ope
   await expect(page.getByRole('status').filter({ hasText: 'Answer stopped' })).toHaveCount(1);
 });
 
-/** Types a draft once the page is hydrated (typing earlier may be lost), and sees it kept. */
+/** Types a draft and sees it kept. */
 async function typeDraft(page: Page, text: string, key: string) {
-  await expect(async () => {
-    await composer(page).fill(text);
-    expect(await page.evaluate((k) => sessionStorage.getItem(`mcp-chat:draft:${k}`), key)).toBe(text);
-  }).toPass();
+  await composer(page).fill(text);
+  await expect
+    .poll(() => page.evaluate((k) => sessionStorage.getItem(`mcp-chat:draft:${k}`), key))
+    .toBe(text);
 }
 
 test('the unsent text of each conversation, and of a new chat, comes back; sending clears it', async ({
@@ -97,6 +98,39 @@ test('the unsent text of each conversation, and of a new chat, comes back; sendi
   await page.reload();
   await expect(assistantMessages(page)).toHaveCount(2);
   await expect(composer(page)).toHaveValue('');
+});
+
+test('text typed before the page has hydrated is kept: the message box sends it, the search box searches it', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await send(page, 'Early bird wombat');
+  await expect(assistantMessages(page).last()).toContainText('You said: Early bird wombat');
+
+  // The page's scripts are held, so the server's HTML is up and React is not: the user types into it.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/_next/static/**/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  await composer(page).fill('typed before hydration');
+  await searchBox(page).fill('wombat');
+  release();
+
+  // Hydrated: the search ran on the early query, the early text became the new chat's draft, and Enter sends it.
+  await expect(searchResults(page)).toHaveCount(1);
+  await expect(searchResults(page).first()).toContainText('Early bird wombat');
+  await expect(searchBox(page)).toHaveValue('wombat');
+  await expect
+    .poll(() => page.evaluate(() => sessionStorage.getItem('mcp-chat:draft:new')))
+    .toBe('typed before hydration');
+  await expect(composer(page)).toHaveValue('typed before hydration');
+  await composer(page).press('Enter');
+  await expect(assistantMessages(page).last()).toContainText('You said: typed before hydration');
 });
 
 const htmlIsDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));

@@ -17,6 +17,7 @@ import { useComposerMenus } from './use-composer-menus';
 import { useDraftText } from './use-draft-text';
 import { useFileDrop } from './use-file-drop';
 import { type PromptInfo, type TemplateInfo, useMcpCatalogs } from './use-mcp-catalogs';
+import { useTypedBeforeHydration } from './use-typed-before-hydration';
 
 type Props = {
   busy: boolean;
@@ -63,6 +64,10 @@ export function Composer(props: Props) {
   const [toolsOpen, setToolsOpen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const ref = useRef<HTMLTextAreaElement>(null);
+  useTypedBeforeHydration(ref, text, (typed, field) => {
+    setText(typed);
+    setCaret(field.selectionStart ?? typed.length);
+  });
   const uploads = useUploads();
   const drop = useFileDrop(uploads.add);
   const t = useTranslations('attachments');

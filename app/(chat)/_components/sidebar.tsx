@@ -18,6 +18,7 @@ const ShortcutsDialog = lazy(() =>
 import { SidebarFooter } from './sidebar-footer';
 import { type SummaryPage, useConversationList } from './use-conversation-list';
 import { useConversationSearch } from './use-conversation-search';
+import { useTypedBeforeHydration } from './use-typed-before-hydration';
 import { useShortcuts } from './use-shortcuts';
 
 type Props = { initial: SummaryPage; user: { name: string; email: string; role: string } };
@@ -42,6 +43,7 @@ export function Sidebar({ initial, user }: Props) {
   const router = useRouter();
   const list = useConversationList(initial);
   const search = useConversationSearch();
+  useTypedBeforeHydration(searchInput, search.query, search.setQuery);
 
   // Close the phone drawer after navigating (state adjusted during render, no effect needed).
   const [shownPath, setShownPath] = useState(pathname);
