@@ -169,3 +169,26 @@ test('admin input is validated: bad names, URLs and commands get 400 with field 
   expect(badJson.status()).toBe(400);
   await admin.close();
 });
+
+test('a form sent before its script runs keeps the password out of the URL, the history and the logs', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  // The page's scripts never arrive (a slow or filtering network): the server's HTML form is all there is.
+  await page.route('**/_next/static/**/*.js', (route) => route.abort());
+  await page.goto('/admin/users');
+  const form = page.locator('form').filter({ hasText: 'Create user' });
+  await form.getByLabel('Name').fill('Nojs User');
+  await form.getByLabel('Email').fill('nojs@example.com');
+  await form.getByLabel('Password').fill('nojs-secret-password-1');
+  const sent = page.waitForRequest((req) => req.isNavigationRequest() && req.frame() === page.mainFrame());
+  await form.getByLabel('Password').press('Enter');
+  const request = await sent;
+  expect(request.url()).not.toContain('nojs-secret-password-1');
+  expect(request.method()).toBe('POST');
+  await page.waitForLoadState('load');
+  expect(page.url()).toBe(`${APP_URL}/admin/users`);
+  // Nothing was created: without its script the form does nothing.
+  const users = (await (await page.request.get('/api/admin/users')).json()).items as Array<{ email: string }>;
+  expect(users.map((u) => u.email)).not.toContain('nojs@example.com');
+});

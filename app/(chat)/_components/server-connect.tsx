@@ -71,6 +71,8 @@ export function ServerConnect({ server, onConnected }: Props) {
     <div className="mt-1 ml-6 text-xs">
       {missing.length > 0 ? (
         <form
+          // The values are secrets: sent before the script runs, they go in a body, not in a URL.
+          method="post"
           className="space-y-1"
           onSubmit={(e) => {
             e.preventDefault();

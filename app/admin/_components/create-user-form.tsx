@@ -39,6 +39,8 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
 
   return (
     <form
+      // Sent before the script runs, the password goes in the body of a request to this page, not in its URL.
+      method="post"
       className="grid gap-3 rounded-lg border border-zinc-200 p-4 sm:grid-cols-2 dark:border-zinc-800"
       onSubmit={(e) => {
         e.preventDefault();

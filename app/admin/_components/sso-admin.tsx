@@ -119,7 +119,7 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
             {p.error}
           </p>
         )}
-        <form key={p?.updatedAt ?? 'new'} onSubmit={save} className="space-y-3">
+        <form key={p?.updatedAt ?? 'new'} method="post" onSubmit={save} className="space-y-3">
           <Field label={t('name')} error={fields.name}>
             <input name="name" required maxLength={60} defaultValue={p?.name ?? ''} className={inputClass} />
           </Field>
