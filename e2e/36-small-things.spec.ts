@@ -1,10 +1,11 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { APP_URL, NO_PROVIDER_URL } from '../playwright.config';
+import { APP_URL, FAKE_MODEL_URL, NO_PROVIDER_URL } from '../playwright.config';
 import {
   ADMIN,
   assistantMessages,
   composer,
   ensureUser,
+  fakeModelRequests,
   originHeaders,
   send,
   signIn,
@@ -100,9 +101,15 @@ test('the unsent text of each conversation, and of a new chat, comes back; sendi
   await expect(composer(page)).toHaveValue('');
 });
 
-test('text typed before the page has hydrated is kept: the message box sends it, the search box searches it', async ({
+test('what is typed or chosen before the page has hydrated is kept: the message is sent, on that model; the search runs', async ({
   page,
 }) => {
+  const created = await admin.request.post('/api/admin/providers', {
+    data: { name: 's36early', baseURL: `${FAKE_MODEL_URL}/v1`, models: ['fake-model-2'] },
+    headers: originHeaders(),
+  });
+  expect([201, 409]).toContain(created.status());
+  const early = 's36early/fake-model-2';
   await page.goto('/');
   await send(page, 'Early bird wombat');
   await expect(assistantMessages(page).last()).toContainText('You said: Early bird wombat');
@@ -117,6 +124,9 @@ test('text typed before the page has hydrated is kept: the message box sends it,
     await route.continue();
   });
   await page.goto('/', { waitUntil: 'commit' });
+  const modelSelect = page.getByLabel('Model');
+  await expect(modelSelect).not.toHaveValue(early);
+  await modelSelect.selectOption(early);
   await composer(page).fill('typed before hydration');
   await searchBox(page).fill('wombat');
   release();
@@ -131,6 +141,12 @@ test('text typed before the page has hydrated is kept: the message box sends it,
   await expect(composer(page)).toHaveValue('typed before hydration');
   await composer(page).press('Enter');
   await expect(assistantMessages(page).last()).toContainText('You said: typed before hydration');
+  await expect(modelSelect).toHaveValue(early);
+  const requests = (await fakeModelRequests(page.request)) as Array<{
+    body: { model?: string; messages: unknown[] };
+  }>;
+  const asked = requests.findLast((r) => JSON.stringify(r.body.messages).includes('typed before hydration'));
+  expect(asked?.body.model).toBe('fake-model-2');
 });
 
 const htmlIsDark = (page: Page) => page.evaluate(() => document.documentElement.classList.contains('dark'));

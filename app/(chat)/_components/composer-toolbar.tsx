@@ -1,7 +1,9 @@
 import { useTranslations } from 'next-intl';
+import { useRef } from 'react';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { ToolMenu } from './tool-menu';
 import type { ToolCatalog } from './tool-selection';
+import { useTypedBeforeHydration } from './use-typed-before-hydration';
 
 type Props = {
   busy: boolean;
@@ -34,12 +36,18 @@ export function ComposerToolbar({
   notice,
 }: Props) {
   const t = useTranslations('composer');
+  const modelSelect = useRef<HTMLSelectElement>(null);
+  // A model chosen before hydration is the one used (no model yet: the select shows its first option, not a choice).
+  useTypedBeforeHydration(modelSelect, model ?? '', (chosen) => {
+    if (model) onModelChange?.(chosen);
+  });
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-zinc-500">
       {models.length > 1 && (
         <label className="flex min-w-0 items-center gap-2">
           <span>{t('model')}</span>
           <select
+            ref={modelSelect}
             value={model ?? ''}
             onChange={(e) => onModelChange?.(e.target.value)}
             disabled={busy}
