@@ -101,7 +101,7 @@ test('the unsent text of each conversation, and of a new chat, comes back; sendi
   await expect(composer(page)).toHaveValue('');
 });
 
-test('what is typed or chosen before the page has hydrated is kept: the message is sent, on that model; the search runs', async ({
+test('what is typed or chosen before the page has hydrated is kept: the message is sent, on that model; the search runs; the theme applies', async ({
   page,
 }) => {
   const created = await admin.request.post('/api/admin/providers', {
@@ -127,6 +127,7 @@ test('what is typed or chosen before the page has hydrated is kept: the message 
   const modelSelect = page.getByLabel('Model');
   await expect(modelSelect).not.toHaveValue(early);
   await modelSelect.selectOption(early);
+  await page.getByLabel('Theme').selectOption('dark');
   await composer(page).fill('typed before hydration');
   await searchBox(page).fill('wombat');
   release();
@@ -142,6 +143,8 @@ test('what is typed or chosen before the page has hydrated is kept: the message 
   await composer(page).press('Enter');
   await expect(assistantMessages(page).last()).toContainText('You said: typed before hydration');
   await expect(modelSelect).toHaveValue(early);
+  await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  expect(await page.evaluate(() => localStorage.getItem('mcp-chat:theme'))).toBe('dark');
   const requests = (await fakeModelRequests(page.request)) as Array<{
     body: { model?: string; messages: unknown[] };
   }>;

@@ -6,11 +6,13 @@ import { ADMIN, assistantMessages, ensureUser, originHeaders, signIn, specUser }
 // the pick is stored for the user (every device they sign in on) and in a cookie (signed-out pages).
 
 const LIN = specUser('s44', 'Lin User');
+const EARLY = specUser('s44', 'Early User');
 
 test.beforeAll(async ({ browser }) => {
   const admin = await browser.newContext();
   await signIn(admin, ADMIN);
   await ensureUser(admin.request, LIN);
+  await ensureUser(admin.request, EARLY);
   await admin.close();
 });
 
@@ -39,19 +41,15 @@ test('a Chinese browser gets Chinese, an English one English; the pick overrides
   await expect(enPage.getByRole('searchbox', { name: 'Search conversations' })).toBeVisible();
 
   // Picked in the Chinese browser: English from now on, after a reload too.
-  await expect(async () => {
-    await language(page, '语言').selectOption('en');
-    await expect(page.locator('html')).toHaveAttribute('lang', 'en', { timeout: 3000 });
-  }).toPass();
+  await language(page, '语言').selectOption('en');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await expect(page.getByRole('button', { name: 'Shortcuts' })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('searchbox', { name: 'Search conversations' })).toBeVisible();
 
   // Stored for the user: the English browser, told Chinese, now shows it on every device of the user…
-  await expect(async () => {
-    await language(enPage, 'Language').selectOption('zh-CN');
-    await expect(enPage.locator('html')).toHaveAttribute('lang', 'zh-CN', { timeout: 3000 });
-  }).toPass();
+  await language(enPage, 'Language').selectOption('zh-CN');
+  await expect(enPage.locator('html')).toHaveAttribute('lang', 'zh-CN');
   const other = await browser.newContext({ locale: 'en-GB' });
   await signIn(other, LIN);
   const otherPage = await other.newPage();
@@ -64,6 +62,32 @@ test('a Chinese browser gets Chinese, an English one English; the pick overrides
   await expect(enPage.locator('html')).toHaveAttribute('lang', 'zh-CN');
 
   await Promise.all([zh.close(), en.close(), other.close()]);
+});
+
+test('a language picked before the page has hydrated is applied once it has, and stored', async ({
+  browser,
+}) => {
+  const ctx = await browser.newContext({ locale: 'en-US' });
+  await signIn(ctx, EARLY);
+  const page = await ctx.newPage();
+  // The page's scripts are held: the server's HTML select is all there is when the user picks.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/_next/static/**/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await language(page, 'Language').selectOption('zh-CN');
+  release();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByRole('searchbox', { name: '搜索对话' })).toBeVisible();
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await ctx.close();
 });
 
 test('the language route validates its input and refuses other sites', async ({ playwright }) => {

@@ -2,8 +2,9 @@
 
 import { useRouter } from 'next/navigation';
 import { useLocale, useTranslations } from 'next-intl';
-import { useId, useState, useTransition } from 'react';
+import { useId, useRef, useState, useTransition } from 'react';
 import { isLocale, LOCALE_NAMES, LOCALES } from '@/lib/i18n/locales';
+import { useTypedBeforeHydration } from './use-typed-before-hydration';
 
 /** The UI language: stored for the user (and in a cookie for signed-out pages), then the page re-renders. */
 export function LanguageSelect({ className }: { className?: string }) {
@@ -13,6 +14,8 @@ export function LanguageSelect({ className }: { className?: string }) {
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   const [error, setError] = useState(false);
+  const select = useRef<HTMLSelectElement>(null);
+  useTypedBeforeHydration(select, locale, (picked) => void pick(picked));
 
   async function pick(next: string) {
     if (!isLocale(next)) return;
@@ -30,6 +33,9 @@ export function LanguageSelect({ className }: { className?: string }) {
     <span className={className ?? 'flex items-center gap-1 text-zinc-600 dark:text-zinc-400'}>
       <label htmlFor={id}>{t('label')}</label>
       <select
+        ref={select}
+        // A browser's restored form state (Firefox, on reload) is not a choice to adopt.
+        autoComplete="off"
         id={id}
         value={locale}
         disabled={pending}

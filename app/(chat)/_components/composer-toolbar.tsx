@@ -3,7 +3,7 @@ import { useRef } from 'react';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { ToolMenu } from './tool-menu';
 import type { ToolCatalog } from './tool-selection';
-import { useTypedBeforeHydration } from './use-typed-before-hydration';
+import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 
 type Props = {
   busy: boolean;
@@ -48,6 +48,8 @@ export function ComposerToolbar({
           <span>{t('model')}</span>
           <select
             ref={modelSelect}
+            // A browser's restored form state (Firefox, on reload) is not a choice to adopt.
+            autoComplete="off"
             value={model ?? ''}
             onChange={(e) => onModelChange?.(e.target.value)}
             disabled={busy}

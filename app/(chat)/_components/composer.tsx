@@ -17,7 +17,7 @@ import { useComposerMenus } from './use-composer-menus';
 import { useDraftText } from './use-draft-text';
 import { useFileDrop } from './use-file-drop';
 import { type PromptInfo, type TemplateInfo, useMcpCatalogs } from './use-mcp-catalogs';
-import { useTypedBeforeHydration } from './use-typed-before-hydration';
+import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 
 type Props = {
   busy: boolean;

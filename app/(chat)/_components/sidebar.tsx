@@ -18,7 +18,7 @@ const ShortcutsDialog = lazy(() =>
 import { SidebarFooter } from './sidebar-footer';
 import { type SummaryPage, useConversationList } from './use-conversation-list';
 import { useConversationSearch } from './use-conversation-search';
-import { useTypedBeforeHydration } from './use-typed-before-hydration';
+import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import { useShortcuts } from './use-shortcuts';
 
 type Props = { initial: SummaryPage; user: { name: string; email: string; role: string } };
