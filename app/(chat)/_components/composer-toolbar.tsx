@@ -1,9 +1,9 @@
 import { useTranslations } from 'next-intl';
 import { useRef } from 'react';
+import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { ToolMenu } from './tool-menu';
 import type { ToolCatalog } from './tool-selection';
-import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 
 type Props = {
   busy: boolean;

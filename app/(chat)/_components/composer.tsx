@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { AttachFilesButton } from './attach-files-button';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
@@ -17,7 +18,6 @@ import { useComposerMenus } from './use-composer-menus';
 import { useDraftText } from './use-draft-text';
 import { useFileDrop } from './use-file-drop';
 import { type PromptInfo, type TemplateInfo, useMcpCatalogs } from './use-mcp-catalogs';
-import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 
 type Props = {
   busy: boolean;

@@ -6,6 +6,7 @@ import { usePathname, useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { Tooltip } from '@/app/_components/tooltip';
+import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import { notifyConversationsChanged, notifyTitleChanged } from '@/lib/conversation-events';
 import { HistoryList } from './history-list';
 import { SearchBox } from './search-box';
@@ -18,7 +19,6 @@ const ShortcutsDialog = lazy(() =>
 import { SidebarFooter } from './sidebar-footer';
 import { type SummaryPage, useConversationList } from './use-conversation-list';
 import { useConversationSearch } from './use-conversation-search';
-import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import { useShortcuts } from './use-shortcuts';
 
 type Props = { initial: SummaryPage; user: { name: string; email: string; role: string } };
