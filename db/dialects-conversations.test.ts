@@ -170,6 +170,12 @@ test(`${dialect}: a first message creates its conversation with it; a follow-up 
   // A follow-up naming a parent that is not there: refused, and nothing is written.
   assert.equal(await ask('once', 'o3', 'lost', { parentId: 'nowhere' }), 'unknown-parent');
   assert.deepEqual(ids(await listMessages(db, 'once')), ['o1', 'oa1', 'o2']);
+  // A first message naming a parent (its conversation was deleted meanwhile): refused, no conversation made.
+  assert.equal(await ask('gone', 'g2', 'after delete', { parentId: 'g1', isNew: true }), 'unknown-parent');
+  assert.equal(
+    (await rawRows<{ id: string }>(db, sql`select id from conversations where id = 'gone'`)).length,
+    0,
+  );
   // Two users start the same new conversation id at once: one gets it, the other writes nothing.
   const outcomes = await Promise.all([
     ask('race', 'r-alice', 'mine', { parentId: null, isNew: true }),

@@ -156,3 +156,66 @@ test('"New chat" starts an empty conversation; the layout works on a phone', asy
   await expect(page).toHaveURL(/\/c\//);
   await expect(nav).not.toBeInViewport();
 });
+
+test('Back or Forward to a conversation begun as a new chat shows it, also mid-answer, and it goes on', async ({
+  page,
+}) => {
+  // Its first message moved the URL with history.replaceState; that history entry once brought back the
+  // empty new chat under the conversation's URL.
+  await send(page, 'Back and forth [[words:5]]');
+  await expect(assistantMessages(page).last()).toContainText('word5');
+  const first = conversationIdFromUrl(page);
+  await page.getByRole('link', { name: 'New chat' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(userTexts(page)).toHaveCount(0);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/c/${first}$`));
+  await expect(userTexts(page)).toHaveText(['Back and forth [[words:5]]']);
+  await expect(assistantMessages(page).last()).toContainText('word5');
+
+  // Mid-answer: away to the other conversation, then Back while the answer is still written.
+  await page.getByRole('link', { name: 'New chat' }).click();
+  await expect(userTexts(page)).toHaveCount(0);
+  await send(page, 'Away mid-answer [[words:150]] [[slow:20]]');
+  await expect(assistantMessages(page).last()).toContainText('word2');
+  const second = conversationIdFromUrl(page);
+  await page.getByRole('link', { name: 'Back and forth [[words:5]]' }).click();
+  await expect(page).toHaveURL(new RegExp(`/c/${first}$`));
+  await expect(userTexts(page)).toHaveText(['Back and forth [[words:5]]']);
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/c/${second}$`));
+  await expect(userTexts(page)).toHaveText(['Away mid-answer [[words:150]] [[slow:20]]']);
+  await expect(assistantMessages(page).last()).toContainText('word150', { timeout: 20_000 });
+  await send(page, 'Still here');
+  await expect(assistantMessages(page).last()).toContainText('You said: Still here');
+  await expect(assistantMessages(page)).toHaveCount(2);
+  await page.goForward();
+  await expect(page).toHaveURL(new RegExp(`/c/${first}$`));
+  await expect(userTexts(page)).toHaveText(['Back and forth [[words:5]]']);
+});
+
+test('a conversation deleted in another tab while it answers: a message sent there says so and brings nothing back', async ({
+  page,
+  context,
+}) => {
+  await send(page, 'Deleted elsewhere [[words:200]] [[slow:20]]');
+  await expect(assistantMessages(page).last()).toContainText('word2');
+  const id = conversationIdFromUrl(page);
+  const other = await context.newPage();
+  await other.goto(`/c/${id}`);
+  await other.getByRole('button', { name: 'Delete Deleted elsewhere [[words:200]] [[slow:20]]' }).click();
+  await other
+    .getByRole('dialog', { name: 'Delete conversation?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(other).toHaveURL(/\/$/);
+  await other.close();
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+
+  await send(page, 'Anyone there?');
+  await expect(page.locator('[data-chat-error]')).toContainText('Conversation not found.');
+  // The refused message made no empty conversation under the deleted one's id.
+  expect((await page.request.get(`/api/conversations/${id}`)).status()).toBe(404);
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Anyone there?' })).toHaveCount(0);
+});

@@ -70,6 +70,44 @@ async function typeDraft(page: Page, text: string, key: string) {
     .toBe(text);
 }
 
+test('the end of an answer leaves the focus where the user is: a rename or a search being typed goes on', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const title = 'Focus stays [[words:400]] [[slow:15]]';
+  await send(page, title);
+  await expect(assistantMessages(page).last()).toContainText('word5');
+  // Renaming while the answer is written: its end once moved the focus to the message box, which ended
+  // the rename (saved half typed) and sent the rest of the typing to the message box.
+  await page.getByRole('button', { name: `Rename ${title}` }).click();
+  const input = page.getByRole('textbox', { name: 'Conversation title' });
+  await input.fill('Renamed while');
+  await expect(sendButton(page)).toBeVisible({ timeout: 20_000 });
+  await expect(input).toBeFocused();
+  await page.keyboard.type(' it answered');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('link', { name: 'Renamed while it answered' })).toBeVisible();
+  await expect(composer(page)).toHaveValue('');
+
+  // The same for the search box.
+  await send(page, 'Again [[words:400]] [[slow:15]]');
+  await expect(assistantMessages(page).last()).toContainText('word5');
+  await searchBox(page).fill('Renamed');
+  await expect(sendButton(page)).toBeVisible({ timeout: 20_000 });
+  await expect(searchBox(page)).toBeFocused();
+  await page.keyboard.type(' while');
+  await expect(searchBox(page)).toHaveValue('Renamed while');
+  await expect(composer(page)).toHaveValue('');
+
+  // Stopped from the message box, the focus is back there.
+  await composer(page).focus();
+  await send(page, 'Once more [[words:400]] [[slow:15]]');
+  await expect(assistantMessages(page).last()).toContainText('word5');
+  await stopButton(page).click();
+  await expect(sendButton(page)).toBeVisible();
+  await expect(composer(page)).toBeFocused();
+});
+
 test('the unsent text of each conversation, and of a new chat, comes back; sending clears it', async ({
   page,
 }) => {

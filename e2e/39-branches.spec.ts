@@ -159,6 +159,34 @@ test('regenerating an answer adds a version beside it', async ({ page }) => {
   await expect(userTexts(page)).toHaveText(['Slow edit [[words:30]] [[slow:150]]']);
 });
 
+test('a double click on Regenerate, or on Retry, starts one new answer, not two', async ({ page }) => {
+  // The second click came before the first one's request showed: it started the answer again, leaving
+  // an empty interrupted answer on the page and an interrupted version behind.
+  await send(page, 'Twice [[words:30]] [[slow:20]]');
+  const answer = assistantMessages(page).last();
+  await expect(answer).toContainText('word30');
+  await answer.hover();
+  await answer.getByRole('button', { name: 'Regenerate' }).dblclick();
+  await expect(assistantMessages(page).last()).toContainText('word30');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await expect(page.locator('[data-interrupted]')).toHaveCount(0);
+  await expect(counter(assistantMessages(page).last())).toHaveText('2 / 2');
+
+  await send(page, 'Fails once [[status:500]] [[once]] [[words:30]] [[slow:20]]');
+  const alert = page.locator('[data-chat-error]');
+  await expect(alert).toContainText('HTTP 500');
+  await alert.getByRole('button', { name: 'Retry' }).dblclick();
+  await expect(assistantMessages(page).last()).toContainText('word30');
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  await expect(assistantMessages(page)).toHaveCount(2);
+  await expect(page.locator('[data-interrupted]')).toHaveCount(0);
+  await page.reload();
+  await expect(assistantMessages(page)).toHaveCount(2);
+  await expect(page.locator('[data-interrupted]')).toHaveCount(0);
+  await expect(counter(assistantMessages(page).first())).toHaveText('2 / 2');
+});
+
 test('the JSON export keeps both branches and imports back; Markdown follows the selected path', async ({
   page,
 }) => {

@@ -142,6 +142,8 @@ export async function persistInput(
   });
   if (outcome === 'not-yours') throw notFound('Conversation not found.');
   if (outcome === 'missing-file') throw attachmentGone();
+  // A follow-up to a conversation that is not there (deleted meanwhile, in another tab, say): it is gone.
+  if (outcome === 'unknown-parent' && !loaded.row) throw notFound('Conversation not found.');
   if (outcome === 'unknown-parent')
     throw new AppError('bad_request', 'The message this one follows does not exist.', {
       parentId: 'is not a message of this conversation',

@@ -77,7 +77,16 @@ function saveInTransaction(db: Db, input: UserMessageInput): Promise<UserMessage
     // First, before anything is written: a refused message leaves no conversation behind.
     if (input.files?.length && !(yield* holdOwnFiles(tx, input.userId, input.files))) return 'missing-file';
     const now = new Date();
+    const { parentId } = input;
     if (input.isNew) {
+      // A first message that follows one (its conversation was deleted meanwhile, say) has nothing to
+      // follow unless the conversation exists after all: refused before the conversation is created.
+      if (parentId && parentId !== message.id) {
+        const exists = yield* q(
+          tx.select({ id: conversations.id }).from(conversations).where(eq(conversations.id, conversationId)),
+        );
+        if (!exists.length) return 'unknown-parent';
+      }
       const created = yield* q(
         tx
           .insert(conversations)
@@ -109,7 +118,6 @@ function saveInTransaction(db: Db, input: UserMessageInput): Promise<UserMessage
         tx.update(conversations).set({ model: input.model }).where(eq(conversations.id, conversationId)),
       );
     }
-    const { parentId } = input;
     if (parentId && parentId !== message.id) {
       const parent = yield* q(
         tx

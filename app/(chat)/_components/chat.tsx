@@ -1,6 +1,6 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
+import { usePathname, useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notifyConversationsChanged, onTitleChanged } from '@/lib/conversation-events';
@@ -198,7 +198,7 @@ export function Chat({
     }
   }, [status, hasAnswer, markCreated]);
 
-  const { send, appHost } = useChatSend({
+  const { send, appHost, movedRef } = useChatSend({
     id,
     createdRef,
     messages,
@@ -208,6 +208,14 @@ export function Chat({
     setAppContexts,
     busy,
   });
+
+  // A new chat's first message moves the URL to its conversation's with history.replaceState, which
+  // keeps the new chat's page in that history entry: Back or Forward to it (from New chat, another
+  // conversation) restores an empty new chat under the conversation's URL. Load the conversation instead.
+  const pathname = usePathname();
+  useEffect(() => {
+    if (isNew && pathname.startsWith('/c/') && !movedRef.current) router.replace(pathname);
+  }, [isNew, pathname, movedRef, router]);
 
   const { stopped, onStop } = useStopAnswer(id, messages, stop, busy);
 

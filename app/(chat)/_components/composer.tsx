@@ -78,8 +78,11 @@ export function Composer(props: Props) {
   const menus = useComposerMenus({ text, caret, prompts, resources });
   const { menu, wantsPrompts, wantsResources } = menus;
 
+  // Back to the message box when an answer ends, unless the user is typing elsewhere (a rename, the search box).
   useEffect(() => {
-    if (!busy) ref.current?.focus();
+    if (busy) return;
+    const active = document.activeElement;
+    if (!active || active === document.body || active.closest('[data-composer]')) ref.current?.focus();
   }, [busy]);
   useEffect(() => {
     void loadTools(toolsOpen || panel === 'tools');

@@ -37,6 +37,8 @@ export function useChatSend({
   setAppContexts,
   busy,
 }: Input) {
+  // Whether this page moved the URL to the conversation's (a new chat's first message).
+  const movedRef = useRef(false);
   function send(
     text: string,
     attachments: ResourceAttachment[] = [],
@@ -44,6 +46,7 @@ export function useChatSend({
     fromApp?: AppContextNote,
   ) {
     if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
+      movedRef.current = true;
       window.history.replaceState(null, '', `/c/${id}`);
     }
     const resources = attachments.map((a) => ({
@@ -94,5 +97,5 @@ export function useChatSend({
     [id, setAppContexts],
   );
 
-  return { send, appHost };
+  return { send, appHost, movedRef };
 }

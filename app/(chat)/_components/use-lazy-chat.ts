@@ -64,8 +64,14 @@ export function useLazyChat(
     bridge,
     sendMessage: (...args: Parameters<Engine['sendMessage']>) =>
       load().then((engine) => engine.sendMessage(...args)),
+    // Once: a second click that comes before the first one's request shows (a double click on Regenerate
+    // or Retry) would start the answer again, leaving an interrupted one beside it.
     regenerate: (...args: Parameters<Engine['regenerate']>) =>
-      load().then((engine) => engine.regenerate(...args)),
+      load().then((engine) =>
+        engine.status === 'submitted' || engine.status === 'streaming'
+          ? undefined
+          : engine.regenerate(...args),
+      ),
     stop: () => (loading.current ? loading.current.then((engine) => engine.stop()) : Promise.resolve()),
     addToolApprovalResponse: (...args: Parameters<Engine['addToolApprovalResponse']>) =>
       load().then((engine) => engine.addToolApprovalResponse(...args)),
