@@ -174,6 +174,9 @@ test('what is typed or chosen before the page has hydrated is kept: the message 
   await expect(searchResults(page)).toHaveCount(1);
   await expect(searchResults(page).first()).toContainText('Early bird wombat');
   await expect(searchBox(page)).toHaveValue('wombat');
+  // The message box, focused by the server's HTML, does not take the focus back from the search box as the
+  // page hydrates: what the user types next still goes where they are typing.
+  await expect(searchBox(page)).toBeFocused();
   await expect
     .poll(() => page.evaluate(() => sessionStorage.getItem('mcp-chat:draft:new')))
     .toBe('typed before hydration');
