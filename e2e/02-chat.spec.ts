@@ -219,3 +219,25 @@ test('a conversation deleted in another tab while it answers: a message sent the
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Anyone there?' })).toHaveCount(0);
 });
+
+test('a first message that never reached the server keeps the new chat: a reload brings its text back to send', async ({
+  page,
+  context,
+}) => {
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  await context.setOffline(true);
+  await send(page, 'Foxtrot sent offline');
+  await expect(page.locator('[data-chat-error]')).toBeVisible();
+  // Nothing was stored: the page is still the new chat's, not a conversation's that does not exist.
+  expect(new URL(page.url()).pathname).toBe('/');
+
+  await context.setOffline(false);
+  await page.reload();
+  await expect(composer(page)).toHaveValue('Foxtrot sent offline');
+  await composer(page).press('Enter');
+  await expect(assistantMessages(page).last()).toContainText('You said: Foxtrot sent offline');
+  await expect(page).toHaveURL(/\/c\//);
+  await page.reload();
+  await expect(userTexts(page)).toHaveText(['Foxtrot sent offline']);
+});

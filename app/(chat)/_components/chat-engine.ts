@@ -19,6 +19,8 @@ export type EngineCallbacks = {
    */
   onFinish: (outcome: { isError: boolean; messages: ChatMessage[] }) => void;
   onData: NonNullable<ChatInit<ChatMessage>['onData']>;
+  /** The server answered a request of this chat with 2xx (a new message: it is stored). */
+  onAccepted: () => void;
 };
 
 export type EngineSnapshot = { messages: ChatMessage[]; status: ChatStatus; error: Error | undefined };
@@ -39,6 +41,11 @@ export function createChat(
     transport: new DefaultChatTransport<ChatMessage>({
       api: '/api/chat',
       prepareSendMessagesRequest: ({ id, messages }) => ({ body: latest.current.body(id, messages) }),
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        if (res.ok) latest.current.onAccepted();
+        return res;
+      },
     }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
     onFinish: ({ isError, messages }) => latest.current.onFinish({ isError, messages }),

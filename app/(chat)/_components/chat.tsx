@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { notifyConversationsChanged, onTitleChanged } from '@/lib/conversation-events';
 import type { ChatMessage, ToolProgress, ToolSettings } from '@/lib/schemas/chat';
 import { isNoProviderError } from '@/lib/no-provider';
+import { writeDraft } from '@/lib/drafts';
 import { titleFrom } from '@/lib/title';
 import { AppContextNotes } from './app-context-notes';
 import { ChatEmptyState } from './chat-empty-state';
@@ -16,7 +17,7 @@ import { ErrorNotice } from './error-notice';
 import { requestBody } from './chat-request';
 import { ConversationIdContext } from './turn-request-answer';
 import { answered, fetchTitle } from './conversation-title';
-import { MessageItem } from './message-item';
+import { MessageItem, textOf } from './message-item';
 import { preloadMarkdown } from './markdown';
 import { MessageList } from './message-list';
 import { NoProviderNotice } from './no-provider-notice';
@@ -90,6 +91,24 @@ export function Chat({
     createdRef.current = true;
     setCreated(true);
   }, []);
+  // A new chat moves to its conversation's URL once the server has taken its first message (the request
+  // answered 2xx: the message is stored), with history.replaceState. A first message refused or never
+  // delivered (offline, a 429) leaves the URL alone, so a reload is a new chat again, with the text back.
+  const movedRef = useRef(false);
+  const acceptedRef = useRef(!isNew);
+  const mountedRef = useRef(true);
+  useEffect(() => {
+    mountedRef.current = true;
+    return () => {
+      mountedRef.current = false;
+    };
+  }, []);
+  const accepted = useCallback(() => {
+    acceptedRef.current = true;
+    if (!mountedRef.current || !isNew || window.location.pathname !== '/') return;
+    movedRef.current = true;
+    window.history.replaceState(null, '', `/c/${id}`);
+  }, [id, isNew]);
   const { toolSettings, toolSettingsRef, changeToolSettings } = useToolSettings(
     id,
     initialToolSettings,
@@ -122,6 +141,11 @@ export function Chat({
         ...(!createdRef.current && assistant ? { assistantId: assistant.id } : {}),
       }),
       onFinish: ({ isError, messages: current }) => {
+        // A first message the server never took: kept as the new chat's draft, for a reload to bring back.
+        if (isError && !acceptedRef.current) {
+          const sent = current.findLast((m) => m.role === 'user');
+          if (sent) writeDraft('new', textOf(sent));
+        }
         // An answer that streamed to its end was stored with its conversation (a fast one may never
         // be seen "streaming").
         if (!isError) markCreated();
@@ -133,6 +157,7 @@ export function Chat({
             if (settled) awaitingTitle.current = false;
           });
       },
+      onAccepted: accepted,
       onData: (part) => {
         if (part.type === 'data-tool-progress' && part.id) {
           const key = part.id;
@@ -198,9 +223,8 @@ export function Chat({
     }
   }, [status, hasAnswer, markCreated]);
 
-  const { send, appHost, movedRef } = useChatSend({
+  const { send, appHost } = useChatSend({
     id,
-    createdRef,
     messages,
     setMessages,
     sendMessage,
@@ -215,7 +239,7 @@ export function Chat({
   const pathname = usePathname();
   useEffect(() => {
     if (isNew && pathname.startsWith('/c/') && !movedRef.current) router.replace(pathname);
-  }, [isNew, pathname, movedRef, router]);
+  }, [isNew, pathname, router]);
 
   const { stopped, onStop } = useStopAnswer(id, messages, stop, busy);
 

@@ -79,7 +79,9 @@ const filesOf = (message: ChatMessage, unnamed: string): ShownFile[] =>
     p.type === 'file' ? [{ url: p.url, name: p.filename ?? unnamed, mediaType: p.mediaType }] : [],
   );
 
-const textOf = (message: ChatMessage) => message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+/** A message's text parts, joined. */
+export const textOf = (message: ChatMessage) =>
+  message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
 /** A server's elicitation and sampling requests, by the tool call they came from (shown in its card). */
 function requestsByCall(message: ChatMessage): Map<string, RequestPart[]> {

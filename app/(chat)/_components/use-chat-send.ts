@@ -1,6 +1,6 @@
 'use client';
 
-import { type RefObject, useMemo, useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
 import type { ChatMessage } from '@/lib/schemas/chat';
 import type { ResourceAttachment } from './attachment-chips';
@@ -14,7 +14,6 @@ type AppContexts = ReturnType<typeof useAppContexts>;
 
 type Input = {
   id: string;
-  createdRef: RefObject<boolean>;
   messages: ChatMessage[];
   setMessages: LazyChat['setMessages'];
   sendMessage: LazyChat['sendMessage'];
@@ -29,7 +28,6 @@ type Input = {
  */
 export function useChatSend({
   id,
-  createdRef,
   messages,
   setMessages,
   sendMessage,
@@ -37,18 +35,12 @@ export function useChatSend({
   setAppContexts,
   busy,
 }: Input) {
-  // Whether this page moved the URL to the conversation's (a new chat's first message).
-  const movedRef = useRef(false);
   function send(
     text: string,
     attachments: ResourceAttachment[] = [],
     files: UploadedFile[] = [],
     fromApp?: AppContextNote,
   ) {
-    if (!createdRef.current && window.location.pathname !== `/c/${id}`) {
-      movedRef.current = true;
-      window.history.replaceState(null, '', `/c/${id}`);
-    }
     const resources = attachments.map((a) => ({
       type: 'data-resource' as const,
       data: { server: a.server, uri: a.uri, name: a.name },
@@ -97,5 +89,5 @@ export function useChatSend({
     [id, setAppContexts],
   );
 
-  return { send, appHost, movedRef };
+  return { send, appHost };
 }
