@@ -10,6 +10,7 @@ import {
   send,
   signIn,
   specUser,
+  holdScripts,
 } from './helpers';
 import { searchBox, searchResults } from './history-helpers';
 
@@ -153,14 +154,7 @@ test('what is typed or chosen before the page has hydrated is kept: the message 
   await expect(assistantMessages(page).last()).toContainText('You said: Early bird wombat');
 
   // The page's scripts are held, so the server's HTML is up and React is not: the user types into it.
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/_next/static/**/*.js', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto('/', { waitUntil: 'commit' });
   const modelSelect = page.getByLabel('Model');
   await expect(modelSelect).not.toHaveValue(early);

@@ -1,6 +1,14 @@
 import { expect, type Page, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
-import { ADMIN, assistantMessages, ensureUser, originHeaders, signIn, specUser } from './helpers';
+import {
+  ADMIN,
+  assistantMessages,
+  ensureUser,
+  holdScripts,
+  originHeaders,
+  signIn,
+  specUser,
+} from './helpers';
 
 // Languages (SPEC §7.4): the UI follows the browser's Accept-Language until the user picks a language;
 // the pick is stored for the user (every device they sign in on) and in a cookie (signed-out pages).
@@ -71,14 +79,7 @@ test('a language picked before the page has hydrated is applied once it has, and
   await signIn(ctx, EARLY);
   const page = await ctx.newPage();
   // The page's scripts are held: the server's HTML select is all there is when the user picks.
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/_next/static/**/*.js', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto('/', { waitUntil: 'commit' });
   await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await language(page, 'Language').selectOption('zh-CN');

@@ -149,3 +149,19 @@ export async function databaseContains(text: string): Promise<boolean> {
   const needle = Buffer.from(text);
   return (await databaseAtRest()).files.some((f) => readFileSync(f).includes(needle));
 }
+
+/**
+ * Holds the page's scripts from now on, so a page loaded next shows the server's HTML without React (a
+ * slow network): what the user does there comes before hydration. Call the result to let them load.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/_next/static/**/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
