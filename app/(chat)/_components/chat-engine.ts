@@ -19,7 +19,11 @@ export type EngineCallbacks = {
    */
   onFinish: (outcome: { isError: boolean; messages: ChatMessage[] }) => void;
   onData: NonNullable<ChatInit<ChatMessage>['onData']>;
-  /** The server answered a request of this chat with 2xx (a new message: it is stored). */
+  /**
+   * The server took a request of this chat: it answered 2xx (a new message is stored), or 5xx (it failed
+   * after taking it: with no model provider, say, the message is stored with the error). A 4xx is a refusal
+   * (a rate limit, bad input): nothing was stored; neither was anything when no answer came (offline).
+   */
   onAccepted: () => void;
 };
 
@@ -43,7 +47,7 @@ export function createChat(
       prepareSendMessagesRequest: ({ id, messages }) => ({ body: latest.current.body(id, messages) }),
       fetch: async (input, init) => {
         const res = await fetch(input, init);
-        if (res.ok) latest.current.onAccepted();
+        if (res.ok || res.status >= 500) latest.current.onAccepted();
         return res;
       },
     }),

@@ -91,9 +91,9 @@ export function Chat({
     createdRef.current = true;
     setCreated(true);
   }, []);
-  // A new chat moves to its conversation's URL once the server has taken its first message (the request
-  // answered 2xx: the message is stored), with history.replaceState. A first message refused or never
-  // delivered (offline, a 429) leaves the URL alone, so a reload is a new chat again, with the text back.
+  // A new chat moves to its conversation's URL once the server has taken its first message (see
+  // EngineCallbacks.onAccepted), with history.replaceState. A first message refused or never delivered
+  // (a 429, offline) leaves the URL alone, so a reload is a new chat again, with the text back.
   const movedRef = useRef(false);
   const acceptedRef = useRef(!isNew);
   const mountedRef = useRef(true);
