@@ -1,12 +1,11 @@
 'use client';
 
-import { usePathname, useRouter } from 'next/navigation';
+import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notifyConversationsChanged, onTitleChanged } from '@/lib/conversation-events';
 import type { ChatMessage, ToolProgress, ToolSettings } from '@/lib/schemas/chat';
 import { isNoProviderError } from '@/lib/no-provider';
-import { writeDraft } from '@/lib/drafts';
 import { titleFrom } from '@/lib/title';
 import { AppContextNotes } from './app-context-notes';
 import { ChatEmptyState } from './chat-empty-state';
@@ -17,7 +16,7 @@ import { ErrorNotice } from './error-notice';
 import { requestBody } from './chat-request';
 import { ConversationIdContext } from './turn-request-answer';
 import { answered, fetchTitle } from './conversation-title';
-import { MessageItem, textOf } from './message-item';
+import { MessageItem } from './message-item';
 import { preloadMarkdown } from './markdown';
 import { MessageList } from './message-list';
 import { NoProviderNotice } from './no-provider-notice';
@@ -27,6 +26,7 @@ import { useAppContexts } from './use-app-contexts';
 import { useChatSend } from './use-chat-send';
 import { useDocumentTitle } from './use-document-title';
 import { useMessageVersions } from './use-message-versions';
+import { useNewChatUrl } from './use-new-chat-url';
 import { useStopAnswer } from './use-stop-answer';
 import { useToolSettings } from './use-tool-settings';
 import { useVersionActions } from './use-version-actions';
@@ -91,24 +91,7 @@ export function Chat({
     createdRef.current = true;
     setCreated(true);
   }, []);
-  // A new chat moves to its conversation's URL once the server has taken its first message (see
-  // EngineCallbacks.onAccepted), with history.replaceState. A first message refused or never delivered
-  // (a 429, offline) leaves the URL alone, so a reload is a new chat again, with the text back.
-  const movedRef = useRef(false);
-  const acceptedRef = useRef(!isNew);
-  const mountedRef = useRef(true);
-  useEffect(() => {
-    mountedRef.current = true;
-    return () => {
-      mountedRef.current = false;
-    };
-  }, []);
-  const accepted = useCallback(() => {
-    acceptedRef.current = true;
-    if (!mountedRef.current || !isNew || window.location.pathname !== '/') return;
-    movedRef.current = true;
-    window.history.replaceState(null, '', `/c/${id}`);
-  }, [id, isNew]);
+  const newChatUrl = useNewChatUrl(id, isNew);
   const { toolSettings, toolSettingsRef, changeToolSettings } = useToolSettings(
     id,
     initialToolSettings,
@@ -141,11 +124,7 @@ export function Chat({
         ...(!createdRef.current && assistant ? { assistantId: assistant.id } : {}),
       }),
       onFinish: ({ isError, messages: current }) => {
-        // A first message the server never took: kept as the new chat's draft, for a reload to bring back.
-        if (isError && !acceptedRef.current) {
-          const sent = current.findLast((m) => m.role === 'user');
-          if (sent) writeDraft('new', textOf(sent));
-        }
+        newChatUrl.finished(isError, current);
         // An answer that streamed to its end was stored with its conversation (a fast one may never
         // be seen "streaming").
         if (!isError) markCreated();
@@ -157,7 +136,7 @@ export function Chat({
             if (settled) awaitingTitle.current = false;
           });
       },
-      onAccepted: accepted,
+      onAccepted: newChatUrl.accepted,
       onData: (part) => {
         if (part.type === 'data-tool-progress' && part.id) {
           const key = part.id;
@@ -232,14 +211,6 @@ export function Chat({
     setAppContexts,
     busy,
   });
-
-  // A new chat's first message moves the URL to its conversation's with history.replaceState, which
-  // keeps the new chat's page in that history entry: Back or Forward to it (from New chat, another
-  // conversation) restores an empty new chat under the conversation's URL. Load the conversation instead.
-  const pathname = usePathname();
-  useEffect(() => {
-    if (isNew && pathname.startsWith('/c/') && !movedRef.current) router.replace(pathname);
-  }, [isNew, pathname, router]);
 
   const { stopped, onStop } = useStopAnswer(id, messages, stop, busy);
 
