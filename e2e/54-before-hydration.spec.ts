@@ -81,3 +81,30 @@ test('what is typed or chosen before the page has hydrated is kept: the message 
   const asked = requests.findLast((r) => JSON.stringify(r.body.messages).includes('typed before hydration'));
   expect(asked?.body.model).toBe('fake-model-2');
 });
+
+test('on the account page, a name and passwords typed before the page has hydrated are the ones saved', async ({
+  page,
+}) => {
+  const release = await holdScripts(page);
+  await page.goto('/account', { waitUntil: 'commit' });
+  await page.getByLabel('Name').fill('Eve Earlier');
+  await page.getByLabel('Current password').fill(EVE.password);
+  await page.getByLabel('New password').fill('eve-early-password-2');
+  release();
+
+  // Hydrated once the client has fetched the session list.
+  await expect(page.locator('[data-session="current"]')).toContainText('This device');
+  await page.getByRole('button', { name: 'Save name' }).click();
+  await expect(page.getByText('Name saved.')).toBeVisible();
+  await page.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByText('Password changed. Your other sessions were signed out.')).toBeVisible();
+
+  const me = await (await page.request.get('/api/account')).json();
+  expect(me.name).toBe('Eve Earlier');
+  // Back to the spec's password, through the API, so the account signs in as before.
+  const back = await page.request.post('/api/account/password', {
+    data: { currentPassword: 'eve-early-password-2', newPassword: EVE.password },
+    headers: originHeaders(),
+  });
+  expect(back.status()).toBe(200);
+});

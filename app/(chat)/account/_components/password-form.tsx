@@ -1,7 +1,8 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import { accountRequest } from './account-fetch';
 import { buttonClass, inputClass, Section } from './section';
 
@@ -11,6 +12,10 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
   const id = useId();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
+  const currentField = useRef<HTMLInputElement>(null);
+  const nextField = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(currentField, current, setCurrent);
+  useTypedBeforeHydration(nextField, next, setNext);
   const [state, setState] = useState<'idle' | 'saving' | 'changed' | 'wrong' | 'invalid' | 'error'>('idle');
 
   async function submit(e: React.FormEvent) {
@@ -48,6 +53,7 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
           </label>
           <input
             id={`${id}-current`}
+            ref={currentField}
             type="password"
             value={current}
             onChange={(e) => setCurrent(e.currentTarget.value)}
@@ -64,6 +70,7 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
           </label>
           <input
             id={`${id}-new`}
+            ref={nextField}
             type="password"
             value={next}
             onChange={(e) => setNext(e.currentTarget.value)}

@@ -2,7 +2,8 @@
 
 import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import { accountRequest } from './account-fetch';
 import { buttonClass, inputClass, Section } from './section';
 
@@ -12,6 +13,8 @@ export function ProfileForm({ name, email }: { name: string; email: string }) {
   const id = useId();
   const router = useRouter();
   const [value, setValue] = useState(name);
+  const field = useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(field, value, setValue);
   const [state, setState] = useState<'idle' | 'saving' | 'saved' | 'error'>('idle');
 
   async function save(e: React.FormEvent) {
@@ -34,6 +37,7 @@ export function ProfileForm({ name, email }: { name: string; email: string }) {
           </label>
           <input
             id={`${id}-name`}
+            ref={field}
             value={value}
             onChange={(e) => setValue(e.currentTarget.value)}
             required
