@@ -241,3 +241,35 @@ test('a first message that never reached the server keeps the new chat: a reload
   await page.reload();
   await expect(userTexts(page)).toHaveText(['Foxtrot sent offline']);
 });
+
+test('in a conversation, a message over the length limit is held in the box with the reason; one that never reached the server is the draft after a reload', async ({
+  page,
+  context,
+}) => {
+  await send(page, 'Golf first message');
+  await expect(assistantMessages(page).last()).toContainText('You said: Golf first message');
+  await expect(page).toHaveURL(/\/c\//);
+
+  // 100,000 characters is the limit (the server refuses more): the box says so and does not send.
+  const long = `${'golf '.repeat(20_001)}`;
+  await composer(page).fill(long);
+  await expect(page.getByRole('alert').filter({ hasText: 'the limit is 100,000' })).toContainText(
+    'This message has 100,004 characters',
+  );
+  await expect(page.getByRole('button', { name: 'Send' })).toBeDisabled();
+  await composer(page).press('Enter');
+  await expect(userTexts(page)).toHaveText(['Golf first message']);
+  await expect(composer(page)).toHaveValue(long);
+  await composer(page).fill('Golf sent offline');
+  await expect(page.getByRole('alert').filter({ hasText: 'the limit' })).toHaveCount(0);
+
+  await context.setOffline(true);
+  await composer(page).press('Enter');
+  await expect(page.locator('[data-chat-error]')).toBeVisible();
+  await context.setOffline(false);
+  await page.reload();
+  await expect(userTexts(page)).toHaveText(['Golf first message']);
+  await expect(composer(page)).toHaveValue('Golf sent offline');
+  await composer(page).press('Enter');
+  await expect(assistantMessages(page).last()).toContainText('You said: Golf sent offline');
+});

@@ -1,9 +1,10 @@
 import * as z from '@/lib/zod';
 import { ConversationIdSchema, ToolSettingsSchema } from '@/lib/schemas/chat';
+import { MAX_MESSAGE_CHARS } from '@/lib/message-limits';
 
 /** The body of POST /api/chat (SPEC §4): a new user message and its parts, or approval answers. */
 
-export const MAX_MESSAGE_CHARS = 100_000;
+export { MAX_MESSAGE_CHARS };
 
 export const TextPartSchema = z
   .object({

@@ -26,7 +26,7 @@ import { useAppContexts } from './use-app-contexts';
 import { useChatSend } from './use-chat-send';
 import { useDocumentTitle } from './use-document-title';
 import { useMessageVersions } from './use-message-versions';
-import { useNewChatUrl } from './use-new-chat-url';
+import { useSendOutcome } from './use-send-outcome';
 import { useStopAnswer } from './use-stop-answer';
 import { useToolSettings } from './use-tool-settings';
 import { useVersionActions } from './use-version-actions';
@@ -91,7 +91,7 @@ export function Chat({
     createdRef.current = true;
     setCreated(true);
   }, []);
-  const newChatUrl = useNewChatUrl(id, isNew);
+  const sendOutcome = useSendOutcome(id, isNew);
   const { toolSettings, toolSettingsRef, changeToolSettings } = useToolSettings(
     id,
     initialToolSettings,
@@ -124,7 +124,7 @@ export function Chat({
         ...(!createdRef.current && assistant ? { assistantId: assistant.id } : {}),
       }),
       onFinish: ({ isError, messages: current }) => {
-        newChatUrl.finished(isError, current);
+        sendOutcome.finished(isError);
         // An answer that streamed to its end was stored with its conversation (a fast one may never
         // be seen "streaming").
         if (!isError) markCreated();
@@ -136,7 +136,7 @@ export function Chat({
             if (settled) awaitingTitle.current = false;
           });
       },
-      onAccepted: newChatUrl.accepted,
+      onAccepted: sendOutcome.accepted,
       onData: (part) => {
         if (part.type === 'data-tool-progress' && part.id) {
           const key = part.id;
@@ -210,6 +210,7 @@ export function Chat({
     appContexts,
     setAppContexts,
     busy,
+    onSending: sendOutcome.sending,
   });
 
   const { stopped, onStop } = useStopAnswer(id, messages, stop, busy);

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
+import { MAX_MESSAGE_CHARS } from '@/lib/message-limits';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { AttachFilesButton } from './attach-files-button';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
@@ -147,7 +148,9 @@ export function Composer(props: Props) {
   }
 
   // Files still uploading hold the message back; failed ones are left out (their chips say why).
-  const canSend = (Boolean(text.trim()) || uploads.ready.length > 0) && !uploads.uploading && !disabled;
+  const tooLong = text.trim().length > MAX_MESSAGE_CHARS;
+  const canSend =
+    (Boolean(text.trim()) || uploads.ready.length > 0) && !uploads.uploading && !tooLong && !disabled;
 
   function submit() {
     const value = text.trim();
@@ -263,6 +266,11 @@ export function Composer(props: Props) {
         />
         <SendButton busy={busy} canSend={canSend} onStop={onStop} />
       </form>
+      {tooLong && (
+        <p role="alert" className="px-2 text-xs text-red-600 dark:text-red-400">
+          {tc('tooLong', { length: text.trim().length, max: MAX_MESSAGE_CHARS })}
+        </p>
+      )}
       <ComposerDialogs
         argsFor={argsFor}
         onArgsClose={() => setArgsFor(null)}

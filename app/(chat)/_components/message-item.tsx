@@ -80,8 +80,7 @@ const filesOf = (message: ChatMessage, unnamed: string): ShownFile[] =>
   );
 
 /** A message's text parts, joined. */
-export const textOf = (message: ChatMessage) =>
-  message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
+const textOf = (message: ChatMessage) => message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
 
 /** A server's elicitation and sampling requests, by the tool call they came from (shown in its card). */
 function requestsByCall(message: ChatMessage): Map<string, RequestPart[]> {

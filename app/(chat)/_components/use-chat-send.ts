@@ -20,6 +20,8 @@ type Input = {
   appContexts: AppContexts[0];
   setAppContexts: AppContexts[1];
   busy: boolean;
+  /** The text of a message the user sends (not an app's), before it goes. */
+  onSending: (text: string) => void;
 };
 
 /**
@@ -34,6 +36,7 @@ export function useChatSend({
   appContexts,
   setAppContexts,
   busy,
+  onSending,
 }: Input) {
   function send(
     text: string,
@@ -67,6 +70,7 @@ export function useChatSend({
       filename: f.name,
     }));
     const extra = [...resources, ...attached, ...contexts, ...mark];
+    if (!fromApp) onSending(text);
     void sendMessage(
       extra.length ? { parts: [...(text ? [{ type: 'text' as const, text }] : []), ...extra] } : { text },
     );
