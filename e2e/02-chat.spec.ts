@@ -242,7 +242,7 @@ test('a first message that never reached the server keeps the new chat: a reload
   await expect(userTexts(page)).toHaveText(['Foxtrot sent offline']);
 });
 
-test('in a conversation, a message over the length limit is held in the box with the reason; one that never reached the server is the draft after a reload', async ({
+test('in a conversation, a message or an edit over the length limit is held with the reason; one that never reached the server is the draft after a reload', async ({
   page,
   context,
 }) => {
@@ -262,6 +262,14 @@ test('in a conversation, a message over the length limit is held in the box with
   await expect(composer(page)).toHaveValue(long);
   await composer(page).fill('Golf sent offline');
   await expect(page.getByRole('alert').filter({ hasText: 'the limit' })).toHaveCount(0);
+  // The same in an edit.
+  const first = page.locator('[data-role="user"]').first();
+  await first.hover();
+  await first.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('textbox', { name: 'Edit message' }).fill(long);
+  await expect(page.getByRole('alert').filter({ hasText: 'the limit is 100,000' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save and send' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Cancel' }).click();
 
   await context.setOffline(true);
   await composer(page).press('Enter');

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { MAX_MESSAGE_CHARS } from '@/lib/message-limits';
 
 type Props = { initial: string; onSave: (text: string) => void; onCancel: () => void };
 
@@ -9,13 +10,16 @@ type Props = { initial: string; onSave: (text: string) => void; onCancel: () => 
 export function EditMessage({ initial, onSave, onCancel }: Props) {
   const t = useTranslations('editMessage');
   const tc = useTranslations('common');
+  const tm = useTranslations('composer');
   const [text, setText] = useState(initial);
+  const length = text.trim().length;
+  const tooLong = length > MAX_MESSAGE_CHARS;
   return (
     <form
       className="w-full max-w-[85%] space-y-2"
       onSubmit={(e) => {
         e.preventDefault();
-        if (text.trim()) onSave(text.trim());
+        if (length && !tooLong) onSave(text.trim());
       }}
     >
       <textarea
@@ -26,7 +30,13 @@ export function EditMessage({ initial, onSave, onCancel }: Props) {
         onKeyDown={(e) => e.key === 'Escape' && onCancel()}
         className="min-h-20 w-full rounded-xl border border-blue-500 bg-white p-3 text-sm dark:bg-zinc-900"
       />
-      <p className="text-xs text-zinc-500">{t('hint')}</p>
+      {tooLong ? (
+        <p role="alert" className="text-xs text-red-600 dark:text-red-400">
+          {tm('tooLong', { length, max: MAX_MESSAGE_CHARS })}
+        </p>
+      ) : (
+        <p className="text-xs text-zinc-500">{t('hint')}</p>
+      )}
       <div className="flex justify-end gap-2">
         <button
           type="button"
@@ -37,7 +47,8 @@ export function EditMessage({ initial, onSave, onCancel }: Props) {
         </button>
         <button
           type="submit"
-          className="rounded-md bg-blue-600 px-3 py-1 text-xs font-semibold text-white hover:bg-blue-700"
+          disabled={!length || tooLong}
+          className="rounded-md bg-blue-600 px-3 py-1 text-xs font-semibold text-white hover:bg-blue-700 disabled:opacity-50"
         >
           {t('save')}
         </button>
