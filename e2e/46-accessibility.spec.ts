@@ -127,3 +127,19 @@ test('the dialogs and popovers people open most have no serious accessibility vi
   const found = [...share, ...shortcuts, ...usage, ...tools];
   expect(found, found.join('\n')).toEqual([]);
 });
+
+test('on a phone, the menu button covers no page heading', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.setViewportSize({ width: 375, height: 740 });
+  const menu = page.getByRole('button', { name: 'Open menu' });
+  for (const path of ['/account', '/shares', '/assistants']) {
+    await page.goto(path);
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect(heading).toBeVisible();
+    const [m, h] = [await menu.boundingBox(), await heading.boundingBox()];
+    if (!m || !h) throw new Error(`no box on ${path}`);
+    const overlaps =
+      m.x < h.x + h.width && h.x < m.x + m.width && m.y < h.y + h.height && h.y < m.y + m.height;
+    expect(overlaps, `${path}: the menu button lies over "${await heading.textContent()}"`).toBe(false);
+  }
+});

@@ -104,7 +104,7 @@ export function SharesList() {
   }
 
   return (
-    <section aria-labelledby="shares-heading" className="mx-auto max-w-3xl px-4 py-6">
+    <section aria-labelledby="shares-heading" className="mx-auto max-w-3xl px-4 py-6 pl-12 md:pl-4">
       <h1 id="shares-heading" className="text-xl font-semibold">
         {t('title')}
       </h1>

@@ -17,7 +17,7 @@ export default async function AccountPage() {
   const t = await getTranslations('account');
   return (
     <div className="h-full overflow-y-auto">
-      <div className="mx-auto max-w-2xl p-4 md:p-6">
+      <div className="mx-auto max-w-2xl p-4 pl-12 md:p-6">
         <h1 className="mb-4 text-xl font-semibold">{t('title')}</h1>
         <AccountSettings
           user={{ name: user.name, email: user.email }}
