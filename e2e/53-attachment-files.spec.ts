@@ -1,7 +1,8 @@
 // SPEC §7.4 "Attachments", part 2 (the composer and what reaches the model are in e2e/38-attachments.spec.ts;
 // shared setup in e2e/attachments-helpers.ts): only the owner may read a file, POST /api/files refuses files
 // over the limit or of a type the bytes do not back, share pages show attachments only when the owner includes
-// them, export and import keep them, and deleting a conversation deletes its files.
+// them, export and import keep them, deleting a conversation deletes its files, and a file's name cannot
+// pose as another type.
 import { expect, type Page, test } from '@playwright/test';
 import { assistantMessages, composer, signIn, specUser } from './helpers';
 import { attachByButton, attachmentsSpec, chip, DOT_PNG, h, sent } from './attachments-helpers';
@@ -160,4 +161,30 @@ test('export and import keep attachments; deleting the conversation deletes its 
   await expect(preview).toBeVisible();
   await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
   expect(await preview.getAttribute('src')).not.toBe(url);
+});
+
+test('a file name cannot pose as another type: bidirectional overrides go, a long name keeps its extension', async ({
+  page,
+}) => {
+  await page.goto('/');
+  // U+202E would make "report‮gnp.txt" read as "reporttxt.png".
+  const posing = 'report\u202Egnp.txt';
+  const long = `${'n'.repeat(250)}.csv`;
+  await attachByButton(page, [
+    { name: posing, mimeType: 'text/plain', buffer: Buffer.from('plain text') },
+    { name: long, mimeType: 'text/csv', buffer: Buffer.from('a,b\n1,2\n') },
+  ]);
+  await expect(chip(page, posing)).toHaveAttribute('data-status', 'done');
+  await expect(chip(page, long)).toHaveAttribute('data-status', 'done');
+  await composer(page).fill('Names s53-names');
+  await composer(page).press('Enter');
+  await expect(assistantMessages(page).last()).toContainText('You said: Names s53-names');
+
+  await expect(sent(page, 'reportgnp.txt')).toBeVisible();
+  const kept = `${'n'.repeat(196)}.csv`;
+  await expect(sent(page, kept)).toHaveAttribute('data-media-type', 'text/csv');
+  const url = (await sent(page, kept).getByRole('link').getAttribute('href')) ?? '';
+  const file = await page.request.get(url);
+  expect(file.headers()['content-type']).toBe('text/csv; charset=utf-8');
+  expect(file.headers()['content-disposition']).toContain(`filename="${kept}"`);
 });

@@ -146,9 +146,13 @@ export function resolveModel(
     throw new AppError('forbidden', 'No model is available to you. Ask an admin for access to one.');
   const target = requested ? all.find((t) => t.info.id === requested) : usable[0];
   if (!target)
-    throw new AppError('bad_request', `Unknown model "${requested}".`, {
-      model: 'is not one of the available models',
-    });
+    throw new AppError(
+      'bad_request',
+      `Model "${requested}" is not available (it may have been removed). Pick another model.`,
+      {
+        model: 'is not one of the available models',
+      },
+    );
   if (!isAllowed(target.allow, who))
     throw new AppError('forbidden', `You may not use model "${target.info.id}". Pick another model.`, {
       model: 'is not available to you',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyApprovals } from '@/lib/chat/approvals';
+import { applyApprovals, failUnavailableApprovals } from '@/lib/chat/approvals';
 import { AppError } from '@/lib/errors';
 import type { ChatPart } from '@/lib/schemas/chat';
 
@@ -36,4 +36,22 @@ test('A2: an approval id the server never asked about is refused', () => {
     () => applyApprovals([pending('a1')], [{ id: 'forged', approved: true }]),
     (err) => err instanceof AppError && err.code === 'bad_request',
   );
+});
+
+test('an approved call whose tool is gone ends as a tool error; denied calls and offered tools are left alone', () => {
+  const { parts: answered } = applyApprovals(
+    [pending('gone'), { ...pending('kept'), toolName: 's__kept' } as ChatPart, pending('no')],
+    [
+      { id: 'gone', approved: true },
+      { id: 'kept', approved: true },
+      { id: 'no', approved: false },
+    ],
+  );
+  const { parts, failed } = failUnavailableApprovals(answered, (name) => name === 's__kept');
+  const [gone, kept, no] = parts;
+  assert.ok(gone?.type === 'dynamic-tool' && gone.state === 'output-error');
+  assert.match(gone.errorText, /^Could not run s\.t: it is no longer available/);
+  assert.deepEqual(failed, [{ toolCallId: 'call-gone', errorText: gone.errorText }]);
+  assert.equal(kept, answered[1]);
+  assert.equal(no, answered[2]);
 });

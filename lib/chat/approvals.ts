@@ -68,3 +68,35 @@ export function skipApprovals(parts: ChatPart[], reason: string): ChatPart[] {
     };
   });
 }
+
+/**
+ * Approved calls whose tool this turn no longer offers (its server was deleted or switched off, or the tool
+ * turned off, while the call awaited approval) end as a tool error instead of running, so the answer goes on.
+ */
+export function failUnavailableApprovals(
+  parts: ChatPart[],
+  offered: (toolName: string) => boolean,
+): { parts: ChatPart[]; failed: Array<{ toolCallId: string; errorText: string }> } {
+  const failed: Array<{ toolCallId: string; errorText: string }> = [];
+  const next = parts.map((part): ChatPart => {
+    if (part.type !== 'dynamic-tool' || part.state !== 'approval-responded') return part;
+    if (!part.approval.approved || offered(part.toolName)) return part;
+    const { server, tool } = toolMetadataOf(part);
+    const name = server && tool ? `${server}.${tool}` : part.toolName;
+    const errorText = `Could not run ${name}: it is no longer available (its server was removed or switched off, or the tool was turned off).`;
+    failed.push({ toolCallId: part.toolCallId, errorText });
+    const { toolCallId, toolName, input, title, toolMetadata, approval } = part;
+    return {
+      type: 'dynamic-tool',
+      toolCallId,
+      toolName,
+      input,
+      ...(title ? { title } : {}),
+      ...(toolMetadata ? { toolMetadata } : {}),
+      state: 'output-error',
+      errorText,
+      approval: { ...approval, approved: true },
+    };
+  });
+  return { parts: next, failed };
+}

@@ -12,6 +12,7 @@ import {
   toUIMessageStream,
   type UIMessageChunk,
 } from 'ai';
+import { failUnavailableApprovals } from '@/lib/chat/approvals';
 import { describeProviderError } from '@/lib/chat/provider-errors';
 import { withToolMedia } from '@/lib/chat/tool-media';
 import type { ToolEntry } from '@/lib/chat/tools';
@@ -115,7 +116,15 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
         if (!shown.has(text)) writer.write({ type: 'data-notice', data: { kind: 'attachment', text } });
       for (const text of toolkit?.notices ?? [])
         if (!shown.has(text)) writer.write({ type: 'data-notice', data: { kind: 'connect', text } });
-      const messages = await convertToModelMessages<ChatMessage>(input.history.filter(hasContent), {
+      // An approved call whose tool is gone since it was asked about ends as a tool error (in the answer too).
+      const history = input.history.map((m, i, all) => {
+        if (i < all.length - 1 || m.role !== 'assistant') return m;
+        const { parts, failed } = failUnavailableApprovals(m.parts, (name) => Object.hasOwn(tools, name));
+        for (const { toolCallId, errorText } of failed)
+          writer.write({ type: 'tool-output-error', toolCallId, errorText, dynamic: true });
+        return failed.length ? { ...m, parts } : m;
+      });
+      const messages = await convertToModelMessages<ChatMessage>(history.filter(hasContent), {
         tools,
         ignoreIncompleteToolCalls: true,
         // An attached MCP resource reaches the model as marked text; notices and progress stay in the UI.

@@ -26,6 +26,7 @@ import { useAppContexts } from './use-app-contexts';
 import { useChatSend } from './use-chat-send';
 import { useDocumentTitle } from './use-document-title';
 import { useMessageVersions } from './use-message-versions';
+import { useModelChoice } from './use-model-choice';
 import { useSendOutcome } from './use-send-outcome';
 import { useStopAnswer } from './use-stop-answer';
 import { useToolSettings } from './use-tool-settings';
@@ -67,7 +68,7 @@ export function Chat({
   olderBefore = null,
   initialSiblings = {},
   isNew,
-  models,
+  models: initialModels,
   initialModel,
   initialToolSettings,
   noProvider,
@@ -80,9 +81,7 @@ export function Chat({
   const tc = useTranslations('chat');
   const [instructions, setInstructions] = useState(initialInstructions ?? '');
   const router = useRouter();
-  const [model, setModel] = useState(initialModel);
-  const modelRef = useRef(initialModel);
-  modelRef.current = model;
+  const { models, model, setModel, modelRef, recheck } = useModelChoice(initialModels, initialModel);
   const [progress, setProgress] = useState<ReadonlyMap<string, ToolProgress>>(new Map());
   const createdRef = useRef(!isNew);
   // The same as state, for what shows only once the conversation exists (the header's actions).
@@ -189,6 +188,10 @@ export function Chat({
   // The no-provider notice already says why there is no answer: not twice.
   const errorText = error?.message ?? storedError ?? '';
   const showError = Boolean(errorText) && !(noProvider && isNoProviderError(errorText));
+  // A model refused since the page loaded (removed by an admin): the picker falls back to one still offered.
+  useEffect(() => {
+    if (error) recheck(error.message);
+  }, [error, recheck]);
 
   useEffect(preloadMarkdown, []);
 
