@@ -31,3 +31,17 @@ test('every English message the table knows reads back as itself from the Englis
     assert.equal(known?.key, key, `${key}: "${sample}"`);
   }
 });
+
+test('a refused model reads in Chinese with its name', () => {
+  assert.equal(
+    localizeErrorMessage(
+      'Model "p/m-2" is not available (it may have been removed). Pick another model.',
+      'zh-CN',
+    ),
+    '模型“p/m-2”不可用（可能已被移除）。请选择其他模型。',
+  );
+  assert.equal(
+    localizeErrorMessage('You may not use model "p/m-2". Pick another model.', 'zh-CN'),
+    '你不能使用模型“p/m-2”。请选择其他模型。',
+  );
+});
