@@ -23,6 +23,7 @@ import { refreshChangedResources } from '@/app/_server/resource-refresh';
 import { startTitle, wantsTitle } from '@/app/_server/titles';
 import type { SessionUser } from '@/app/_server/session';
 import { replayPreamble } from '@/lib/chat/replay-preamble';
+import { refuseAnswered } from '@/lib/chat/approvals';
 import { firstTokenGate } from '@/lib/chat/first-token-gate';
 import { effectiveLimit } from '@/lib/chat/limits';
 import { runChatTurn } from '@/lib/chat/run-turn';
@@ -129,7 +130,13 @@ async function claimConversation(user: SessionUser, body: ChatPost): Promise<Tur
   try {
     return await beginTurn(body.id);
   } catch (err) {
-    if (!('message' in body) || !(err instanceof AppError && err.code === 'conflict')) throw err;
+    if (!(err instanceof AppError && err.code === 'conflict')) throw err;
+    if (!('message' in body)) {
+      // An answer to approvals while a turn runs: answered already (that turn followed an answer, or a
+      // message that skipped the call) is told so; otherwise it waits for the turn like any request.
+      refuseAnswered((await loadConversation(getDb(), user.id, body.id)).messages, body.approvals);
+      throw err;
+    }
   }
   const stored = await loadConversation(getDb(), user.id, body.id);
   const same = stored.messages.find((m) => m.id === body.message.id);

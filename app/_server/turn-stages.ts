@@ -18,7 +18,13 @@ import { listMessages } from '@/db/queries/messages';
 import { toolSettingsPatch } from '@/app/_server/conversation-settings';
 import { attachmentGone, fileIdsOf } from '@/app/_server/message-attachments';
 import type { Conversation } from '@/app/_server/turn-toolkit';
-import { applyApprovals, hasPendingApprovals, SKIPPED_APPROVAL, skipApprovals } from '@/lib/chat/approvals';
+import {
+  applyApprovals,
+  hasPendingApprovals,
+  refuseAnswered,
+  SKIPPED_APPROVAL,
+  skipApprovals,
+} from '@/lib/chat/approvals';
 import { AppError, notFound } from '@/lib/errors';
 import type { ChatMessage, ChatPart } from '@/lib/schemas/chat';
 import type { ChatPost } from '@/lib/schemas/chat-post';
@@ -105,6 +111,7 @@ export async function persistInput(
 
   if ('approvals' in body) {
     const last = history.at(-1);
+    refuseAnswered(history, body.approvals);
     if (last?.role !== 'assistant')
       throw new AppError('bad_request', 'Nothing in this conversation awaits approval.');
     let alwaysAllow: string[] = [];

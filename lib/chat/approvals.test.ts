@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyApprovals, failUnavailableApprovals } from '@/lib/chat/approvals';
+import { applyApprovals, failUnavailableApprovals, refuseAnswered } from '@/lib/chat/approvals';
 import { AppError } from '@/lib/errors';
 import type { ChatPart } from '@/lib/schemas/chat';
 
@@ -54,4 +54,21 @@ test('an approved call whose tool is gone ends as a tool error; denied calls and
   assert.deepEqual(failed, [{ toolCallId: 'call-gone', errorText: gone.errorText }]);
   assert.equal(kept, answered[1]);
   assert.equal(no, answered[2]);
+});
+
+test('an answer to a call that no longer awaits approval (answered, or skipped by a newer message) is a conflict', () => {
+  const skipped = {
+    ...pending('a1'),
+    state: 'output-denied',
+    approval: { id: 'a1', approved: false },
+  } as ChatPart;
+  const history = [
+    { id: 'm1', role: 'assistant' as const, parts: [skipped] },
+    { id: 'm2', role: 'assistant' as const, parts: [pending('a2')] },
+  ];
+  assert.throws(
+    () => refuseAnswered(history, [{ id: 'a1', approved: true }]),
+    (err) => err instanceof AppError && err.code === 'conflict',
+  );
+  assert.doesNotThrow(() => refuseAnswered(history, [{ id: 'a2', approved: true }]));
 });

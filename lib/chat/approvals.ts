@@ -1,5 +1,5 @@
 import type { Approval } from '@/lib/schemas/chat-post';
-import type { ChatPart } from '@/lib/schemas/chat';
+import type { ChatMessage, ChatPart } from '@/lib/schemas/chat';
 import { toolMetadataOf } from '@/lib/schemas/tool-metadata';
 import { AppError } from '@/lib/errors';
 
@@ -41,6 +41,26 @@ export function applyApprovals(
     });
   }
   return { parts: next, alwaysAllow };
+}
+
+/**
+ * Refuses answers to calls of `history` that no longer await approval: answered (in another tab, say),
+ * or skipped when a message was sent after them. The same 409 as applyApprovals, checked before the turn
+ * starts (also while another turn runs there, so the answer is not told "an answer is still being written").
+ */
+export function refuseAnswered(history: ChatMessage[], approvals: Approval[]): void {
+  const ids = new Set(approvals.map((a) => a.id));
+  for (const message of history)
+    for (const part of message.parts)
+      if (
+        part.type === 'dynamic-tool' &&
+        part.approval &&
+        ids.has(part.approval.id) &&
+        part.state !== 'approval-requested'
+      )
+        throw new AppError('conflict', 'This tool call was already answered.', {
+          approvals: part.approval.id,
+        });
 }
 
 /** Why a call still awaiting approval was not run when the user sent a new message instead. */

@@ -15,9 +15,9 @@ export type EngineCallbacks = {
   body: (id: string, messages: ChatMessage[]) => object;
   /**
    * The turn's stream ended (however it ended): `isError` if with an error (the conversation may not have
-   * been stored); `messages` as they are then.
+   * been stored), and that `error`; `messages` as they are then.
    */
-  onFinish: (outcome: { isError: boolean; messages: ChatMessage[] }) => void;
+  onFinish: (outcome: { isError: boolean; error?: Error; messages: ChatMessage[] }) => void;
   onData: NonNullable<ChatInit<ChatMessage>['onData']>;
   /**
    * The server took a request of this chat: it answered 2xx (a new message is stored), or 5xx (it failed
@@ -39,7 +39,7 @@ export function createChat(
   messages: ChatMessage[],
   latest: { current: EngineCallbacks },
 ): Chat<ChatMessage> {
-  return new Chat<ChatMessage>({
+  const chat: Chat<ChatMessage> = new Chat<ChatMessage>({
     id,
     messages,
     transport: new DefaultChatTransport<ChatMessage>({
@@ -52,9 +52,10 @@ export function createChat(
       },
     }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-    onFinish: ({ isError, messages }) => latest.current.onFinish({ isError, messages }),
+    onFinish: ({ isError, messages }) => latest.current.onFinish({ isError, error: chat.error, messages }),
     onData: (part) => latest.current.onData(part),
   });
+  return chat;
 }
 
 /**

@@ -23,6 +23,7 @@ import { NoProviderNotice } from './no-provider-notice';
 import { useLazyChat } from './use-lazy-chat';
 import { useOlderMessages } from './use-older-messages';
 import { useAppContexts } from './use-app-contexts';
+import { useApprovalAnswers } from './use-approval-answers';
 import { useChatSend } from './use-chat-send';
 import { useDocumentTitle } from './use-document-title';
 import { useMessageVersions } from './use-message-versions';
@@ -99,31 +100,24 @@ export function Chat({
   const awaitingTitle = useRef(!initialMessages.some(answered));
   const [liveTitle, setLiveTitle] = useState<string | null>(null);
   useEffect(() => onTitleChanged((changed, next) => changed === id && setLiveTitle(next)), [id]);
-  const alwaysRef = useRef(new Set<string>());
   const { siblings, mergeSiblings, refreshVersions } = useMessageVersions(id, initialSiblings);
+  const approvals = useApprovalAnswers(id, () => engine, mergeSiblings);
   const [appContexts, setAppContexts] = useAppContexts(id);
-  const {
-    messages,
-    setMessages,
-    sendMessage,
-    status,
-    stop,
-    error,
-    regenerate,
-    addToolApprovalResponse,
-    bridge,
-  } = useLazyChat(
+  const engine = useLazyChat(
     id,
     initialMessages,
     {
       body: (id, messages) => ({
-        ...requestBody(id, messages, alwaysRef.current, createdRef.current ? null : toolSettingsRef.current),
+        ...approvals.sending(
+          requestBody(id, messages, approvals.always, createdRef.current ? null : toolSettingsRef.current),
+        ),
         ...(modelRef.current ? { model: modelRef.current } : {}),
         // A new chat's first message names its assistant (the server seeds the conversation from it).
         ...(!createdRef.current && assistant ? { assistantId: assistant.id } : {}),
       }),
-      onFinish: ({ isError, messages: current }) => {
+      onFinish: ({ isError, error, messages: current }) => {
         sendOutcome.finished(isError);
+        void approvals.finished(error);
         // An answer that streamed to its end was stored with its conversation (a fast one may never
         // be seen "streaming").
         if (!isError) markCreated();
@@ -146,6 +140,7 @@ export function Chat({
     // Re-attach to a turn running on the server (a reload, another tab, after a network drop).
     running,
   );
+  const { messages, setMessages, sendMessage, status, stop, error, regenerate, bridge } = engine;
 
   const prepend = useCallback(
     (older: ChatMessage[], olderSiblings: Record<string, string[]>) => {
@@ -158,15 +153,6 @@ export function Chat({
     [setMessages, mergeSiblings],
   );
   const { hasOlder, loadOlder } = useOlderMessages(id, olderBefore, prepend);
-
-  function onApproval(approvalId: string, approved: boolean, always: boolean) {
-    if (always) alwaysRef.current.add(approvalId);
-    void addToolApprovalResponse({
-      id: approvalId,
-      approved,
-      ...(approved ? {} : { reason: 'The user denied this call.' }),
-    });
-  }
 
   const busy = status === 'submitted' || status === 'streaming';
   const { versionsById, editMessage } = useVersionActions({
@@ -186,7 +172,7 @@ export function Chat({
   const last = messages.at(-1);
   const storedError = !busy && !error && last?.role === 'assistant' ? last.metadata?.error : undefined;
   // The no-provider notice already says why there is no answer: not twice.
-  const errorText = error?.message ?? storedError ?? '';
+  const errorText = error?.message ?? approvals.failure ?? storedError ?? '';
   const showError = Boolean(errorText) && !(noProvider && isNoProviderError(errorText));
   // A model refused since the page loaded (removed by an admin): the picker falls back to one still offered.
   useEffect(() => {
@@ -256,7 +242,7 @@ export function Chat({
                 streaming={busy && i === messages.length - 1}
                 interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
                 progress={progress}
-                onApproval={i === messages.length - 1 && !busy ? onApproval : undefined}
+                onApproval={i === messages.length - 1 && !busy ? approvals.onApproval : undefined}
                 onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
                 onEditResend={busy ? undefined : (messageId, text) => void editMessage(messageId, text)}
                 versions={versionsById[m.id]}

@@ -73,6 +73,8 @@ export function useLazyChat(
           : engine.regenerate(...args),
       ),
     stop: () => (loading.current ? loading.current.then((engine) => engine.stop()) : Promise.resolve()),
+    /** Follows the turn running on the server, if one runs (else nothing changes). */
+    resumeStream: () => load().then((engine) => engine.resumeStream()),
     addToolApprovalResponse: (...args: Parameters<Engine['addToolApprovalResponse']>) =>
       load().then((engine) => engine.addToolApprovalResponse(...args)),
     setMessages: useCallback(
