@@ -127,6 +127,8 @@ test('rename and delete a conversation from the sidebar', async ({ page }) => {
   await expect(page.getByRole('link', { name: 'Renamed chat' })).toBeVisible();
   await page.reload();
   await expect(page.getByRole('link', { name: 'Renamed chat' })).toBeVisible();
+  // The list's date headings appear once the page has hydrated: a click before that does nothing.
+  await expect(page.getByRole('navigation').getByRole('heading', { name: 'Today' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Delete Renamed chat' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete conversation?' });
