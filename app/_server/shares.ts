@@ -74,8 +74,11 @@ export async function continueShare(user: SessionUser, token: string): Promise<{
             ? { type: 'text', text: `_(attached ${p.name})_` }
             : { type: 'text', text: `_(used ${p.server}.${p.tool})_` },
       ),
-      // A message that was imported into the shared conversation stays marked in the copy.
-      metadata: m.imported ? { imported: true } : undefined,
+      // A message imported into the shared conversation, or cut short, stays marked in the copy.
+      metadata:
+        m.imported || m.interrupted
+          ? { ...(m.imported ? { imported: true } : {}), ...(m.interrupted ? { interrupted: true } : {}) }
+          : undefined,
     })),
   });
   return { id };

@@ -8,6 +8,31 @@ const fence = (text: string, lang = '') => {
 
 /** The visible note on a message that came from an imported file. */
 export const IMPORTED_NOTE = '_(imported — not from this server; its tool calls were not run here)_';
+export const INTERRUPTED_NOTE = '_(interrupted)_';
+/** A code fence line (CommonMark: up to 3 spaces, then 3 or more backticks or tildes). */
+export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A line of ours that the Markdown import reads as structure, once any escaping backslashes are set aside. */
+export const isMarkerLine = (line: string) =>
+  ['## User', '## Assistant', INTERRUPTED_NOTE, IMPORTED_NOTE].includes(line.trim().replace(/^\\+/, ''));
+
+/**
+ * A message's text as the Markdown import reads it back: outside code fences, a line that would pass as
+ * one of our headings or notes gets a backslash (Markdown shows it as text; the import takes it off), and
+ * a code fence left open (an answer stopped mid-block) is closed, so it does not swallow what follows.
+ */
+function textBlock(text: string): string {
+  let open: string | null = null;
+  const lines = text.split('\n').map((line) => {
+    const marker = FENCE.exec(line)?.[1];
+    if (open) {
+      if (marker && marker[0] === open[0] && marker.length >= open.length && line.trim() === marker)
+        open = null;
+    } else if (marker) open = marker;
+    else if (isMarkerLine(line)) return line.replace(/^(\s*)/, '$1\\');
+    return line;
+  });
+  return open ? `${lines.join('\n')}\n${open}` : lines.join('\n');
+}
 
 function toolBlock(p: ToolPart, imported: boolean): string {
   const { server = '?', tool = '?' } = toolMetadataOf(p);
@@ -33,12 +58,12 @@ export function conversationToMarkdown(
     out.push(`## ${m.role === 'user' ? 'User' : 'Assistant'}`, '');
     if (imported) out.push(IMPORTED_NOTE, '');
     for (const p of m.parts) {
-      if (p.type === 'text' && p.text) out.push(p.text, '');
+      if (p.type === 'text' && p.text) out.push(textBlock(p.text), '');
       else if (p.type === 'dynamic-tool') out.push(toolBlock(p, imported), '');
       else if (p.type === 'file')
         out.push(`_(attached: ${(p.filename ?? 'file').replace(/[_*`[\]\n]/g, ' ')})_`, '');
     }
-    if (m.metadata?.interrupted) out.push('_(interrupted)_', '');
+    if (m.metadata?.interrupted) out.push(INTERRUPTED_NOTE, '');
   }
   return `${out.join('\n').trimEnd()}\n`;
 }

@@ -1,4 +1,4 @@
-import { IMPORTED_NOTE } from './export';
+import { FENCE, IMPORTED_NOTE, INTERRUPTED_NOTE, isMarkerLine } from './export';
 
 /** What a Markdown export reads back as: the JSON import's shape (POST /api/conversations/import). */
 export type MarkdownImport = {
@@ -14,8 +14,6 @@ const ROLE_HEADINGS: Record<string, 'user' | 'assistant'> = {
   '## User': 'user',
   '## Assistant': 'assistant',
 };
-const INTERRUPTED = '_(interrupted)_';
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /**
  * Reads a conversation exported as Markdown (conversationToMarkdown) back: `# title`, then one `## User`
@@ -27,19 +25,23 @@ export function parseConversationMarkdown(markdown: string): MarkdownImport | nu
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   let title = 'Imported conversation';
   const messages: MarkdownImport['messages'] = [];
-  let current: { role: 'user' | 'assistant'; lines: string[] } | null = null;
+  // A line is kept with whether the export escaped it (a backslash before what would read as ours).
+  let current: { role: 'user' | 'assistant'; lines: Array<[string, boolean]> } | null = null;
   let fence: { char: string; length: number } | null = null;
 
   const finish = () => {
     if (!current) return;
-    const body = current.lines.filter((l) => l.trim() !== IMPORTED_NOTE);
+    const body = current.lines.filter(([l]) => l.trim() !== IMPORTED_NOTE);
     let interrupted = false;
-    while (body.length && body[body.length - 1]?.trim() === '') body.pop();
-    if (body[body.length - 1]?.trim() === INTERRUPTED) {
+    while (body.length && body[body.length - 1]?.[0].trim() === '') body.pop();
+    if (body[body.length - 1]?.[0].trim() === INTERRUPTED_NOTE) {
       interrupted = true;
       body.pop();
     }
-    const text = body.join('\n').trim();
+    const text = body
+      .map(([l, escaped]) => (escaped ? l.replace(/^(\s*)\\/, '$1') : l))
+      .join('\n')
+      .trim();
     messages.push({
       role: current.role,
       parts: text ? [{ type: 'text', text }] : [],
@@ -49,6 +51,7 @@ export function parseConversationMarkdown(markdown: string): MarkdownImport | nu
 
   for (const line of lines) {
     const marker = FENCE.exec(line)?.[1];
+    const escaped = !fence && !marker && /^\s*\\/.test(line) && isMarkerLine(line);
     if (fence) {
       if (marker && marker[0] === fence.char && marker.length >= fence.length && line.trim() === marker)
         fence = null;
@@ -66,7 +69,7 @@ export function parseConversationMarkdown(markdown: string): MarkdownImport | nu
         continue;
       }
     }
-    current?.lines.push(line);
+    current?.lines.push([line, escaped]);
   }
   finish();
   const kept = messages.filter((m) => m.parts.length > 0);

@@ -1,6 +1,7 @@
 import * as z from '@/lib/zod';
 import { ToolSettingsSchema } from '@/lib/schemas/chat';
 import { TextPartSchema } from '@/lib/schemas/chat-post';
+import { nestsDeeperThan } from '@/lib/json-depth';
 
 /** Bodies and queries of the conversation routes (/api/conversations/…): rename, settings, pages, import. */
 
@@ -37,6 +38,14 @@ export const ListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(30),
 });
 
+/** A conversation file is 6 levels deep to a tool call's arguments or result; those rarely nest more than a few. */
+const MAX_IMPORT_DEPTH = 64;
+/** An import's size besides its attachments (the route allows more, for attachments inlined as data: URLs). */
+const MAX_IMPORT_TEXT_CHARS = 10 * 1024 * 1024;
+const textChars = (file: unknown) =>
+  JSON.stringify(file, (key, v) => (key === 'url' && typeof v === 'string' && v.startsWith('data:') ? '' : v))
+    .length;
+
 const ImportedToolPartSchema = z
   .object({
     type: z.literal('dynamic-tool'),
@@ -72,4 +81,11 @@ export const ConversationImportSchema = z
     /** The last message of the selected path (an export with branches); default: the last message. */
     selectedId: z.string().min(1).max(200).optional(),
   })
-  .loose();
+  .loose()
+  .superRefine((file, ctx) => {
+    // Walked without recursion first: storing a value nested thousands deep would overflow the stack.
+    if (nestsDeeperThan(file, MAX_IMPORT_DEPTH))
+      ctx.addIssue({ code: 'custom', message: `the file is nested deeper than ${MAX_IMPORT_DEPTH} levels` });
+    else if (textChars(file) > MAX_IMPORT_TEXT_CHARS)
+      ctx.addIssue({ code: 'custom', message: 'the file is over 10 MB without its attachments' });
+  });

@@ -30,6 +30,8 @@ const PublicMessageSchema = z.object({
   role: z.enum(['user', 'assistant']),
   parts: z.array(z.unknown()),
   imported: z.literal(true).optional(),
+  /** An answer cut short (Stop, a disconnect, an error): the page marks it, as the chat does. */
+  interrupted: z.literal(true).optional(),
 });
 
 export type PublicToolPart = z.infer<typeof PublicToolPartSchema>;

@@ -153,3 +153,17 @@ test('attachments are shared only when the owner includes them, by id and name (
     { type: 'file', id, name: 'cat.png', mediaType: 'image/png' },
   ]);
 });
+
+test('an answer cut short keeps its interrupted flag in the snapshot (never passes as complete)', () => {
+  const out = serializeForShare(
+    [
+      { role: 'assistant', parts: [{ type: 'text', text: 'Half an ans' }], metadata: { interrupted: true } },
+      { role: 'assistant', parts: [{ type: 'text', text: 'Whole' }], metadata: { interrupted: false } },
+    ],
+    { includeToolDetails: false },
+  );
+  assert.deepEqual(
+    out.map((m) => m.interrupted),
+    [true, undefined],
+  );
+});

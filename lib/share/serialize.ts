@@ -3,7 +3,8 @@
  * "Used server.tool" — with arguments and results only when the owner ticked "Include tool details".
  * Never ids, metadata (model, usage, errors), system prompts, reasoning or custom data parts; the user's
  * attachments only when the owner ticked "Include attachments" (then readable through the share's token);
- * only the imported flag, so an imported message (and its tool calls) never passes as having happened here.
+ * only the imported flag, so an imported message (and its tool calls) never passes as having happened here,
+ * and the interrupted flag, so an answer cut short never passes as complete.
  */
 import type { ChatMessage, ChatPart, ToolPart } from '@/lib/schemas/chat';
 import type { PublicMessage, PublicPart, PublicToolPart } from '@/lib/schemas/share';
@@ -80,6 +81,7 @@ export function serializeForShare(
         role: m.role,
         parts,
         ...(m.metadata?.imported === true ? { imported: true as const } : {}),
+        ...(m.metadata?.interrupted === true ? { interrupted: true as const } : {}),
       });
   }
   return out;

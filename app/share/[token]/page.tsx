@@ -74,7 +74,7 @@ async function ToolLine({ part, imported }: { part: PublicToolPart; imported: bo
   );
 }
 
-function SharedMessage({ message, token }: { message: PublicMessage; token: string }) {
+async function SharedMessage({ message, token }: { message: PublicMessage; token: string }) {
   const imported = message.imported === true;
   if (message.role === 'user') {
     const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
@@ -96,6 +96,7 @@ function SharedMessage({ message, token }: { message: PublicMessage; token: stri
       </div>
     );
   }
+  const t = await getTranslations('message');
   return (
     <div data-role="assistant" data-imported={imported || undefined} className="w-full min-w-0 text-sm">
       {imported && <ImportedMark />}
@@ -105,6 +106,11 @@ function SharedMessage({ message, token }: { message: PublicMessage; token: stri
         ) : part.type === 'tool' ? (
           <ToolLine key={i} part={part} imported={imported} />
         ) : null,
+      )}
+      {message.interrupted && (
+        <p data-interrupted className="mt-2 text-xs font-medium text-amber-600 dark:text-amber-400">
+          {t('interrupted')}
+        </p>
       )}
     </div>
   );
