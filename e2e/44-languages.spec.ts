@@ -3,6 +3,7 @@ import { APP_URL } from '../playwright.config';
 import {
   ADMIN,
   assistantMessages,
+  conversationIdFromUrl,
   ensureUser,
   holdScripts,
   originHeaders,
@@ -191,6 +192,15 @@ test('the chat speaks Chinese: the composer, a message’s actions, the header a
   for (const english of ['Regenerate', 'Attach files', 'New chat', 'Share']) {
     await expect(page.getByRole('button', { name: english, exact: true })).toHaveCount(0);
   }
+
+  // Its share page too, with the signed-in viewer's button.
+  const shared = await zh.request.post(`/api/conversations/${conversationIdFromUrl(page)}/share`, {
+    data: {},
+    headers: originHeaders(),
+  });
+  await page.goto((await shared.json()).url);
+  await expect(page.getByText('共享的对话 · 只读')).toBeVisible();
+  await expect(page.getByRole('button', { name: '在新对话中继续' })).toBeVisible();
   await zh.close();
 });
 

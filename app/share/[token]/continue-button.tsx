@@ -1,27 +1,31 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 
 /** Copies the shared snapshot into a new conversation of the signed-in viewer and opens it. */
 export function ContinueButton({ token }: { token: string }) {
+  const t = useTranslations('sharePage');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   async function start() {
     setBusy(true);
     setError(null);
+    let failure = t('continueFailed');
     try {
       const res = await fetch(`/api/shares/${encodeURIComponent(token)}/continue`, { method: 'POST' });
-      if (res.status !== 201)
-        throw new Error(
-          res.status === 404 ? 'This link is no longer available.' : 'Could not start a new chat.',
-        );
-      const { id } = (await res.json()) as { id: string };
-      window.location.assign(`/c/${encodeURIComponent(id)}`);
-    } catch (err) {
-      setError(err instanceof Error ? err.message : 'Could not start a new chat.');
-      setBusy(false);
+      if (res.status === 201) {
+        const { id } = (await res.json()) as { id: string };
+        window.location.assign(`/c/${encodeURIComponent(id)}`);
+        return;
+      }
+      if (res.status === 404) failure = t('gone');
+    } catch {
+      // offline: the general failure
     }
+    setError(failure);
+    setBusy(false);
   }
 
   return (
@@ -32,7 +36,7 @@ export function ContinueButton({ token }: { token: string }) {
         disabled={busy}
         className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
       >
-        {busy ? 'Starting…' : 'Continue in a new chat'}
+        {busy ? t('starting') : t('continue')}
       </button>
       {error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
