@@ -196,7 +196,7 @@ test('Back or Forward to a conversation begun as a new chat shows it, also mid-a
   await expect(userTexts(page)).toHaveText(['Back and forth [[words:5]]']);
 });
 
-test('a conversation deleted in another tab while it answers: a message sent there says so and brings nothing back', async ({
+test('a conversation deleted in another tab while it answers: a regenerate or a message sent there says so and brings nothing back', async ({
   page,
   context,
 }) => {
@@ -213,6 +213,13 @@ test('a conversation deleted in another tab while it answers: a message sent the
   await expect(other).toHaveURL(/\/$/);
   await other.close();
   await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+
+  // Regenerate resends the first message, as a new chat's would be: it does not start the conversation again.
+  const answer = assistantMessages(page).last();
+  await answer.hover();
+  await answer.getByRole('button', { name: 'Regenerate' }).click();
+  await expect(page.locator('[data-chat-error]')).toContainText('Conversation not found.');
+  expect((await page.request.get(`/api/conversations/${id}`)).status()).toBe(404);
 
   await send(page, 'Anyone there?');
   await expect(page.locator('[data-chat-error]')).toContainText('Conversation not found.');

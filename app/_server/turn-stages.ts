@@ -130,6 +130,8 @@ export async function persistInput(
     };
   }
 
+  // Known to the client, gone here: deleted meanwhile. A retry or regenerate does not bring it back.
+  if (body.existing && !loaded.row) throw notFound('Conversation not found.');
   history = await skipPendingApprovals(db, body.id, history);
   // A message of attachments only is titled by their names.
   const text =

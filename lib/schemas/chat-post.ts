@@ -99,6 +99,11 @@ export const ChatRequestSchema = z
     tools: ToolSettingsSchema.optional(),
     /** With a conversation's first message: the assistant it starts with (ignored afterwards). */
     assistantId: z.string().min(1).max(64).optional(),
+    /**
+     * true: the client has seen this conversation stored, so a missing one was deleted (in another tab,
+     * say) and the message is refused with 404 rather than starting it again.
+     */
+    existing: z.literal(true).optional(),
   })
   .strict();
 export type ChatRequest = z.infer<typeof ChatRequestSchema>;

@@ -24,3 +24,30 @@ test('a new message names the message shown before it as its parent (null for th
   );
   assert.equal('parentId' in body && body.parentId, 'a1');
 });
+
+test('a message to a conversation seen stored says so (existing); approvals do not', () => {
+  assert.deepEqual(requestBody('c', [msg('q1', 'user')], new Set(), null, true), {
+    id: 'c',
+    message: msg('q1', 'user'),
+    parentId: null,
+    existing: true,
+  });
+  const asked: ChatMessage = {
+    id: 'a1',
+    role: 'assistant',
+    parts: [
+      {
+        type: 'dynamic-tool',
+        toolName: 't',
+        toolCallId: 'call',
+        input: {},
+        state: 'approval-responded',
+        approval: { id: 'ap', approved: true },
+      },
+    ],
+  };
+  assert.deepEqual(requestBody('c', [msg('q1', 'user'), asked], new Set(), null, true), {
+    id: 'c',
+    approvals: [{ id: 'ap', approved: true }],
+  });
+});

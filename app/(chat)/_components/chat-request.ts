@@ -6,6 +6,8 @@ export function requestBody(
   messages: ChatMessage[],
   always: ReadonlySet<string>,
   tools: ToolSettings | null,
+  /** The conversation was seen stored: a message to it is refused (404) if it was deleted meanwhile. */
+  existing = false,
 ) {
   const last = messages.at(-1);
   // A new chat's first message carries the tool settings chosen before it (later changes are PATCHed).
@@ -17,6 +19,7 @@ export function requestBody(
       message: last,
       parentId: messages.at(-2)?.id ?? null,
       ...(tools && Object.keys(tools).length ? { tools } : {}),
+      ...(existing ? { existing: true } : {}),
     };
   const approvals = last.parts.flatMap((part) => {
     if (part.type !== 'dynamic-tool' || part.state !== 'approval-responded' || !part.approval) return [];

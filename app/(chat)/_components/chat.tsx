@@ -109,7 +109,13 @@ export function Chat({
     {
       body: (id, messages) => ({
         ...approvals.sending(
-          requestBody(id, messages, approvals.always, createdRef.current ? null : toolSettingsRef.current),
+          requestBody(
+            id,
+            messages,
+            approvals.always,
+            createdRef.current ? null : toolSettingsRef.current,
+            createdRef.current,
+          ),
         ),
         ...(modelRef.current ? { model: modelRef.current } : {}),
         // A new chat's first message names its assistant (the server seeds the conversation from it).
