@@ -1,13 +1,22 @@
 /**
  * MCP servers and tools behave the same on both databases when several write at once: a tool's first
- * setting racing its first sighting, and the same servers imported by several instances. Runs on SQLite,
+ * setting racing its first sighting, the same servers imported by several instances, and two edit forms
+ * (servers, providers) saving the version they read at once. Runs on SQLite,
  * then again on a real Postgres (db/dialect-harness.ts).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Db } from '@/db/client';
 import { dialect, dialectHarness } from '@/db/dialect-harness';
-import { createMcpServer, getMcpServerByName, upsertMcpServers } from '@/db/queries/mcp-servers';
+import {
+  createMcpServer,
+  getMcpServer,
+  getMcpServerByName,
+  type McpServerRecord,
+  updateMcpServer,
+  upsertMcpServers,
+} from '@/db/queries/mcp-servers';
+import { createProvider, getProvider, updateProvider } from '@/db/queries/providers';
 import { listToolSettings, observeToolDefinitions, updateToolSetting } from '@/db/queries/mcp-tools';
 import { McpServerConfigSchema } from '@/lib/schemas/mcp';
 
@@ -57,6 +66,45 @@ test(`${dialect}: the same servers imported by several at once (instances starti
   assert.deepEqual(results.flatMap((r) => r.added).sort(), ['imp-a', 'imp-b', 'imp-c']);
   assert.equal(results.flatMap((r) => r.unchanged).length, 15);
   for (const c of configs) assert.equal((await getMcpServerByName(db, c.name))?.config.name, c.name);
+});
+
+test(`${dialect}: two edit forms save the server version they read at once: one write, the other finds it changed`, async () => {
+  const http = (url: string) => McpServerConfigSchema.parse({ name: 'edited', transport: 'http', url });
+  const urlOf = (r: McpServerRecord | null | undefined) =>
+    r?.config.transport === 'http' ? r.config.url : null;
+  // Inserted with the column's default (now(): microseconds on Postgres before the column rounds them).
+  const created = await createMcpServer(db, http('https://a.example.com'));
+  assert.ok(created);
+  const read = (await getMcpServer(db, created.id))?.updatedAt;
+  assert.ok(read);
+  assert.equal(read.getTime(), created.updatedAt.getTime(), 'the version reads back to the millisecond');
+  const edit = (url: string, at = read) =>
+    updateMcpServer(db, created.id, http(url), at, { ifUnchanged: true });
+  const results = await Promise.all([edit('https://one.example.com'), edit('https://two.example.com')]);
+  const written = results.filter((r) => r !== null);
+  assert.equal(written.length, 1, 'only one of the two writes applies');
+  const stored = await getMcpServer(db, created.id);
+  assert.equal(urlOf(stored), urlOf(written[0]));
+  // Every write is a new version, even within the millisecond of the one before.
+  assert.ok(stored && stored.updatedAt.getTime() > read.getTime());
+  const again = await edit('https://three.example.com', stored.updatedAt);
+  assert.ok(again && again.updatedAt.getTime() > stored.updatedAt.getTime());
+  assert.equal(await edit('https://stale.example.com'), null, 'a stale version writes nothing');
+  assert.equal(urlOf(await getMcpServer(db, created.id)), 'https://three.example.com');
+});
+
+test(`${dialect}: two edit forms save the provider version they read at once: one write`, async () => {
+  const created = await createProvider(db, { name: 'edited', baseURL: 'https://p.example.com/v1' });
+  assert.ok(created);
+  const read = (await getProvider(db, created.id))?.updatedAt;
+  assert.ok(read);
+  const edit = (baseURL: string) => updateProvider(db, created.id, { baseURL }, read, { ifUnchanged: true });
+  const results = await Promise.all([edit('https://one.example.com/v1'), edit('https://two.example.com/v1')]);
+  const written = results.filter((r) => r !== null);
+  assert.equal(written.length, 1, 'only one of the two writes applies');
+  const stored = await getProvider(db, created.id);
+  assert.equal(stored?.baseURL, written[0]?.baseURL);
+  assert.ok((stored?.updatedAt.getTime() ?? 0) > read.getTime());
 });
 
 rerunOnPostgres();

@@ -131,3 +131,9 @@ export function* lockStep(tx: Queryable, key: string): Generator<PromiseLike<unk
   const pg = tx as unknown as { execute(q: SQL): PromiseLike<unknown> };
   yield* q(pg.execute(sql`select pg_advisory_xact_lock(hashtext(${key}))`));
 }
+
+/**
+ * The `updatedAt` of a write to a row last written at `previous`: now, yet at least 1 ms later, so that
+ * two writes in one millisecond are still two versions (edit forms send the one they read as If-Match).
+ */
+export const nextUpdatedAt = (previous: Date): Date => new Date(Math.max(Date.now(), previous.getTime() + 1));

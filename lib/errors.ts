@@ -36,5 +36,12 @@ export class AppError extends Error {
 
 export const notFound = (what = 'Not found') => new AppError('not_found', what);
 
+/** 409 for an edit form saved over a newer version (its If-Match no longer matches): nothing is written. */
+export const changedSince = (what: 'server' | 'provider') =>
+  new AppError(
+    'conflict',
+    `This ${what} was changed since you opened it (by another admin or tab). Close the form and open it again to see the changes; your edits are still in the form.`,
+  );
+
 /** The JSON error body of SPEC §4. */
 export type ErrorBody = { error: { code: ErrorCode; message: string; fields?: Record<string, string> } };

@@ -146,6 +146,23 @@ export async function readOptionalJson<T extends z.ZodType>(
   return text.trim() ? parseBody(schema, text) : parseWith(schema, {}, 'request body');
 }
 
+/**
+ * The version an edit form was opened at: its `If-Match` header, the record's `updatedAt` (an ISO date,
+ * quotes allowed). Null without the header (or `*`): the write does not depend on a version.
+ */
+export function readIfMatch(req: Request): Date | null {
+  const raw = req.headers
+    .get('if-match')
+    ?.trim()
+    .replace(/^W\//, '')
+    .replace(/^"(.*)"$/, '$1');
+  if (!raw || raw === '*') return null;
+  const at = new Date(raw);
+  if (Number.isNaN(at.getTime()))
+    throw new AppError('bad_request', 'If-Match must be the updatedAt the record was read at.');
+  return at;
+}
+
 /** State-changing requests must come from our own origin (CSRF defence beside SameSite cookies). */
 export function assertSameOrigin(req: Request): void {
   const origin = req.headers.get('origin');

@@ -14,7 +14,7 @@ import {
 import { unreadableMessage } from '@/db/sealing';
 import { syncPool } from '@/app/_server/mcp';
 import { planImport } from '@/app/_server/mcp-import';
-import { AppError, notFound } from '@/lib/errors';
+import { AppError, changedSince, notFound } from '@/lib/errors';
 import { parseWith } from '@/lib/http';
 import { maskConfig, missingSecretsMessage, unmaskSecrets, withMasked } from '@/lib/mcp/mask';
 import { getPool } from '@/lib/mcp/pool';
@@ -106,11 +106,17 @@ export async function createServer(body: unknown) {
   return presentServer(record);
 }
 
-/** PATCH: the stored config, overlaid with the fields given, validated whole; masked secrets stay as stored. */
-export async function updateServer(id: string, body: unknown) {
+/**
+ * PATCH: the stored config, overlaid with the fields given, validated whole; masked secrets stay as stored.
+ * `ifMatch` (the edit form's If-Match: the updatedAt it was opened at) makes it a 409 when the server was
+ * written since, so a stale form cannot overwrite another admin's change; without it the PATCH applies.
+ */
+export async function updateServer(id: string, body: unknown, ifMatch: Date | null = null) {
   const db = getDb();
   const stored = await getMcpServer(db, id);
   if (!stored) throw notFound('Server not found.');
+  // Compared to the millisecond, as the view shows it (toISOString).
+  if (ifMatch && ifMatch.getTime() !== stored.updatedAt.getTime()) throw changedSince('server');
   const patch = parseWith(z.record(z.string(), z.unknown()), body, 'server');
   // `"logLevel": null` unsets it: the server's own default applies again.
   const unsetLogLevel = patch.logLevel === null;
@@ -127,8 +133,12 @@ export async function updateServer(id: string, body: unknown) {
     { ...base, ...patch, ...(unsetLogLevel && { logLevel: undefined }) },
     'server',
   );
-  const record = await updateMcpServer(db, id, unmasked(merged, stored.config));
-  if (!record) throw notFound('Server not found.');
+  const record = await updateMcpServer(db, id, unmasked(merged, stored.config), stored.updatedAt, {
+    ifUnchanged: ifMatch !== null,
+  });
+  // A write between the read above and this one: the form's version is no longer the stored one.
+  if (!record)
+    throw ifMatch && (await getMcpServer(db, id)) ? changedSince('server') : notFound('Server not found.');
   await syncPool();
   return presentServer(record);
 }

@@ -12,7 +12,7 @@ import {
 import { unreadableMessage } from '@/db/sealing';
 import { providerSpec } from '@/app/_server/model-sources';
 import { getEnv } from '@/lib/env';
-import { AppError, notFound } from '@/lib/errors';
+import { AppError, changedSince, notFound } from '@/lib/errors';
 import { ollamaStatus } from '@/lib/ollama';
 import { chatModel, DEFAULT_BASE_URL, envProviderConfigured } from '@/lib/providers';
 import type { ProviderCreateSchema, ProviderPatchSchema } from '@/lib/schemas/providers';
@@ -33,6 +33,8 @@ export function presentProvider(row: ProviderRecord) {
     noVision: row.noVision,
     prices: row.prices,
     createdAt: row.createdAt.toISOString(),
+    /** The version: the edit form sends it back as If-Match. */
+    updatedAt: row.updatedAt.toISOString(),
     error: row.apiKeyUnreadable ? UNREADABLE_KEY : null,
   };
 }
@@ -80,15 +82,30 @@ export async function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
   return presentProvider(row);
 }
 
-export async function editProvider(id: string, patch: z.infer<typeof ProviderPatchSchema>) {
+/**
+ * PATCH: the fields given. `ifMatch` (the edit form's If-Match: the updatedAt it was opened at) makes it
+ * a 409 when the provider was written since, so a stale form cannot overwrite another admin's change.
+ */
+export async function editProvider(
+  id: string,
+  patch: z.infer<typeof ProviderPatchSchema>,
+  ifMatch: Date | null = null,
+) {
+  const db = getDb();
+  const stored = await getProvider(db, id);
+  if (!stored) throw notFound('Provider not found.');
+  // Compared to the millisecond, as the view shows it (toISOString).
+  if (ifMatch && ifMatch.getTime() !== stored.updatedAt.getTime()) throw changedSince('provider');
   const { apiKey, models, ...rest } = patch;
   const values = {
     ...rest,
     ...(models ? { models: [...new Set(models)] } : {}),
     ...(apiKey === null ? { apiKey: null } : apiKey ? { apiKey } : {}),
   };
-  const row = await updateProvider(getDb(), id, values);
-  if (!row) throw notFound('Provider not found.');
+  const row = await updateProvider(db, id, values, stored.updatedAt, { ifUnchanged: ifMatch !== null });
+  // A write between the read above and this one: the form's version is no longer the stored one.
+  if (!row)
+    throw ifMatch && (await getProvider(db, id)) ? changedSince('provider') : notFound('Provider not found.');
   return presentProvider(row);
 }
 

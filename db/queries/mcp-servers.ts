@@ -1,8 +1,8 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { changes, first, lockStep, q, transaction } from '@/db/run';
+import { changes, first, lockStep, nextUpdatedAt, q, transaction } from '@/db/run';
 import { getSetting, updateSettings } from '@/db/queries/settings';
 import { SECRET_FIELDS } from '@/db/queries/stored-secrets';
 import { openValue, reportUnreadable, sealValue } from '@/db/sealing';
@@ -110,15 +110,21 @@ export async function createMcpServer(db: Db, config: McpServerConfig): Promise<
   return row ? toRecord(db, row) : null;
 }
 
+/**
+ * Writes a server read at `read` (its updatedAt then). With `ifUnchanged`, only when nobody has written
+ * it since, in one conditional UPDATE: null when it was changed (or deleted) in between.
+ */
 export async function updateMcpServer(
   db: Db,
   id: string,
   config: McpServerConfig,
+  read: Date,
+  { ifUnchanged = false }: { ifUnchanged?: boolean } = {},
 ): Promise<McpServerRecord | null> {
   const [row] = await db
     .update(mcpServers)
-    .set({ name: config.name, config: sealConfig(db, config), updatedAt: new Date() })
-    .where(eq(mcpServers.id, id))
+    .set({ name: config.name, config: sealConfig(db, config), updatedAt: nextUpdatedAt(read) })
+    .where(ifUnchanged ? and(eq(mcpServers.id, id), eq(mcpServers.updatedAt, read)) : eq(mcpServers.id, id))
     .returning();
   return row ? toRecord(db, row) : null;
 }
@@ -161,7 +167,7 @@ export async function upsertMcpServers(
         yield* q(
           tx
             .update(mcpServers)
-            .set({ config: sealConfig(db, config), updatedAt: new Date() })
+            .set({ config: sealConfig(db, config), updatedAt: nextUpdatedAt(row?.updatedAt ?? new Date(0)) })
             .where(eq(mcpServers.name, config.name)),
         );
         out.updated.push(config.name);

@@ -1,8 +1,8 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { changes, first } from '@/db/run';
+import { changes, first, nextUpdatedAt } from '@/db/run';
 import { openValue, reportUnreadable, sealValue } from '@/db/sealing';
 import { providers } from '@/db/tables';
 
@@ -56,15 +56,21 @@ export async function createProvider(db: Db, values: ProviderValues): Promise<Pr
   return row ? toRecord(db, row) : null;
 }
 
+/**
+ * Writes a provider read at `read` (its updatedAt then). With `ifUnchanged`, only when nobody has written
+ * it since, in one conditional UPDATE: null when it was changed (or deleted) in between.
+ */
 export async function updateProvider(
   db: Db,
   id: string,
   values: Partial<ProviderValues>,
+  read: Date,
+  { ifUnchanged = false }: { ifUnchanged?: boolean } = {},
 ): Promise<ProviderRecord | null> {
   const [row] = await db
     .update(providers)
-    .set({ ...toColumns(db, values), updatedAt: new Date() })
-    .where(eq(providers.id, id))
+    .set({ ...toColumns(db, values), updatedAt: nextUpdatedAt(read) })
+    .where(ifUnchanged ? and(eq(providers.id, id), eq(providers.updatedAt, read)) : eq(providers.id, id))
     .returning();
   return row ? toRecord(db, row) : null;
 }

@@ -75,6 +75,7 @@ test('A10: env and header values and provider keys are sealed in the rows and re
     db,
     remote.id,
     http('remote', { Authorization: `Bearer ${HEADER_CANARY}`, 'X-Extra': HEADER_CANARY }),
+    remote.updatedAt,
   );
   await upsertMcpServers(db, [stdio('upserted', { TOKEN: ENV_CANARY })]);
   const provider = await createProvider(db, {
@@ -104,7 +105,8 @@ test('A10: env and header values and provider keys are sealed in the rows and re
   );
   assert.equal((await getProvider(db, provider.id))?.apiKey, KEY_CANARY);
   assert.equal(
-    (await updateProvider(db, provider.id, { baseURL: 'https://llm2.example.com/v1' }))?.apiKey,
+    (await updateProvider(db, provider.id, { baseURL: 'https://llm2.example.com/v1' }, provider.updatedAt))
+      ?.apiKey,
     KEY_CANARY,
     'an update without a key keeps it',
   );

@@ -45,6 +45,8 @@ const PATTERNS: Array<[RegExp, string, string[]?]> = [
   [/^is already taken$/, 'taken'],
   [/^is already registered$/, 'registered'],
   [/^Something went wrong on our side\.$/, 'internal'],
+  [/^This server was changed since you opened it \(by another admin or tab\)\./, 'serverChanged'],
+  [/^This provider was changed since you opened it \(by another admin or tab\)\./, 'providerChanged'],
 ];
 
 type Values = Record<string, string | number>;

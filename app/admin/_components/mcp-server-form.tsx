@@ -26,7 +26,8 @@ import {
 import { type TestResult, TestResultPanel } from './mcp-test-result';
 
 type Props = {
-  server: (McpServerConfig & { id: string }) | null;
+  /** The server as the list showed it; `updatedAt` is the version a save sends back as If-Match. */
+  server: (McpServerConfig & { id: string; updatedAt: string }) | null;
   onSaved: () => void;
   onClose: () => void;
   /** Where focus goes when it closes (the row's actions button, when opened from its menu). */
@@ -111,7 +112,12 @@ export function McpServerForm({ server, onSaved, onClose, returnFocus }: Props) 
           }),
         );
       } else {
-        await adminFetch(at, { method: server ? 'PATCH' : 'POST', json: config });
+        // Saved over a newer version (another admin or tab): a 409, shown here, and the draft stays.
+        await adminFetch(at, {
+          method: server ? 'PATCH' : 'POST',
+          json: config,
+          ...(server && { headers: { 'if-match': server.updatedAt } }),
+        });
         onSaved();
       }
     } catch (err) {

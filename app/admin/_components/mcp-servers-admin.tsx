@@ -257,7 +257,11 @@ export function McpServersAdmin() {
             setEditing(null);
             void load();
           }}
-          onClose={() => setEditing(null)}
+          onClose={() => {
+            // It may have been changed meanwhile (a save here said so): open it again from fresh values.
+            setEditing(null);
+            void load();
+          }}
           returnFocus={editing === 'new' ? undefined : () => actionsButton(editing.name)}
         />
       )}

@@ -19,6 +19,8 @@ export type ProviderView = {
   /** Per model, USD per 1M input / output tokens. */
   prices: Record<string, { input: number; output: number }>;
   createdAt: string;
+  /** The version: a save sends it back as If-Match (a 409 when another admin or tab saved since). */
+  updatedAt: string;
   /** Set when the stored key cannot be decrypted (ENCRYPTION_KEY changed). */
   error: string | null;
 };
@@ -127,7 +129,12 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
       ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}),
     };
     try {
-      if (editing) await adminFetch(`/api/admin/providers/${editing.id}`, { method: 'PATCH', json: body });
+      if (editing)
+        await adminFetch(`/api/admin/providers/${editing.id}`, {
+          method: 'PATCH',
+          json: body,
+          headers: { 'if-match': editing.updatedAt },
+        });
       else await adminFetch('/api/admin/providers', { method: 'POST', json: body });
       onDone();
     } catch (e) {

@@ -151,7 +151,11 @@ export function ProvidersAdmin() {
           <ProviderForm
             key={form.editing?.id ?? 'new'}
             editing={form.editing}
-            onCancel={() => setForm(null)}
+            onCancel={() => {
+              // It may have been changed meanwhile (a save here said so): open it again from fresh values.
+              setForm(null);
+              void load();
+            }}
             onDone={() => {
               setForm(null);
               void load();

@@ -5,7 +5,7 @@ import { audit } from '@/app/_server/audit';
 import { invalidateProviders } from '@/app/_server/model-sources';
 import { requireAdmin } from '@/app/_server/session';
 import { notFound } from '@/lib/errors';
-import { readJson, route } from '@/lib/http';
+import { readIfMatch, readJson, route } from '@/lib/http';
 import { ProviderPatchSchema } from '@/lib/schemas/providers';
 
 export const runtime = 'nodejs';
@@ -15,7 +15,8 @@ type Ctx = { params: Promise<{ id: string }> };
 
 export const PATCH = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
-  const updated = await editProvider((await params).id, await readJson(req, ProviderPatchSchema));
+  const ifMatch = readIfMatch(req);
+  const updated = await editProvider((await params).id, await readJson(req, ProviderPatchSchema), ifMatch);
   invalidateProviders();
   await audit(admin, 'provider.update', updated.name);
   return Response.json(updated);

@@ -7,7 +7,7 @@ import { updateServer } from '@/app/_server/mcp-servers';
 import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { notFound } from '@/lib/errors';
-import { readJson, route } from '@/lib/http';
+import { readIfMatch, readJson, route } from '@/lib/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -21,7 +21,8 @@ export const GET = route<Ctx>(async (req, { params }) => {
 
 export const PATCH = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
-  const updated = await updateServer((await params).id, await readJson(req, z.unknown()));
+  const ifMatch = readIfMatch(req);
+  const updated = await updateServer((await params).id, await readJson(req, z.unknown()), ifMatch);
   await audit(admin, 'mcp.server.update', updated.name);
   return Response.json(updated);
 });

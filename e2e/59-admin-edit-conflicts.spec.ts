@@ -1,0 +1,132 @@
+import { resolve } from 'node:path';
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { ADMIN, chooseRowAction, originHeaders, signIn } from './helpers';
+
+// One admin with an edit form open in two tabs: a save from the tab opened before the other tab's
+// save is refused (409) instead of silently putting the old values back.
+
+const SERVER = 'conflicts-server';
+const PROVIDER = 'conflicts-provider';
+const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
+const CHANGED = /This (server|provider) was changed since you opened it \(by another admin or tab\)/;
+
+test.describe.configure({ mode: 'serial' });
+
+let context: BrowserContext;
+
+test.beforeAll(async ({ browser }) => {
+  context = await browser.newContext();
+  await signIn(context, ADMIN);
+  const servers = (await (await context.request.get('/api/mcp/servers')).json()).items as Array<{
+    id: string;
+    name: string;
+  }>;
+  for (const s of servers.filter((s) => s.name === SERVER))
+    await context.request.delete(`/api/mcp/servers/${s.id}`, { headers: originHeaders() });
+  const providers = (await (await context.request.get('/api/admin/providers')).json()).items as Array<{
+    id: string;
+    name: string;
+  }>;
+  for (const p of providers.filter((p) => p.name === PROVIDER))
+    await context.request.delete(`/api/admin/providers/${p.id}`, { headers: originHeaders() });
+});
+
+test.afterAll(async () => {
+  await context.close();
+});
+
+/** Two tabs of the same admin on `path`. */
+async function twoTabs(path: string): Promise<[Page, Page]> {
+  const tabs = [await context.newPage(), await context.newPage()] as [Page, Page];
+  for (const tab of tabs) await tab.goto(path);
+  return tabs;
+}
+
+test('an MCP server edited in two tabs: the later save says it was changed, keeps its values, and stores nothing', async () => {
+  const created = await context.request.post('/api/mcp/servers', {
+    headers: originHeaders(),
+    data: {
+      name: SERVER,
+      transport: 'stdio',
+      command: 'node',
+      args: [FIXTURE, 'stdio'],
+      env: { MODE: 'first' },
+      enabled: false,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const [one, two] = await twoTabs('/admin/mcp');
+  const forms = [] as ReturnType<Page['getByRole']>[];
+  for (const tab of [one, two]) {
+    await chooseRowAction(tab, SERVER, 'Edit');
+    const form = tab.getByRole('dialog', { name: `Edit server ${SERVER}` });
+    await expect(form.getByLabel('Timeout (ms)')).toHaveValue('60000');
+    forms.push(form);
+  }
+  const [formOne, formTwo] = forms as [(typeof forms)[0], (typeof forms)[0]];
+
+  await formOne.getByLabel('Environment (KEY=VALUE per line)').fill('MODE=second');
+  await formOne.getByRole('button', { name: 'Save' }).click();
+  await expect(formOne).toBeHidden();
+
+  await formTwo.getByLabel('Timeout (ms)').fill('90000');
+  await formTwo.getByRole('button', { name: 'Save' }).click();
+  await expect(formTwo.getByRole('alert')).toHaveText(CHANGED);
+  await expect(formTwo.getByRole('alert')).toContainText('your edits are still in the form');
+  await expect(formTwo).toBeVisible();
+  await expect(formTwo.getByLabel('Timeout (ms)')).toHaveValue('90000');
+
+  const exported = (await (await context.request.get('/api/mcp/servers/export?secrets=1')).json()) as {
+    mcpServers: Record<string, { env: Record<string, string>; timeoutMs: number }>;
+  };
+  expect(exported.mcpServers[SERVER]).toMatchObject({ env: { MODE: 'second' }, timeoutMs: 60_000 });
+
+  // As the message says: closed and opened again (the env value masked), saving keeps tab 1's change.
+  await formTwo.getByRole('button', { name: 'Cancel' }).click();
+  await expect(formTwo).toBeHidden();
+  await chooseRowAction(two, SERVER, 'Edit');
+  await formTwo.getByLabel('Timeout (ms)').fill('90000');
+  await formTwo.getByRole('button', { name: 'Save' }).click();
+  await expect(formTwo).toBeHidden();
+  const after = (await (
+    await context.request.get('/api/mcp/servers/export?secrets=1')
+  ).json()) as typeof exported;
+  expect(after.mcpServers[SERVER]).toMatchObject({ env: { MODE: 'second' }, timeoutMs: 90_000 });
+  await context.request.delete(`/api/mcp/servers/${(await created.json()).id}`, { headers: originHeaders() });
+});
+
+test('a provider edited in two tabs: the later save says it was changed, keeps its values, and stores nothing', async () => {
+  const created = await context.request.post('/api/admin/providers', {
+    headers: originHeaders(),
+    data: { name: PROVIDER, baseURL: 'https://conflicts.example.com/v1', models: ['m1'] },
+  });
+  expect(created.status()).toBe(201);
+  const [one, two] = await twoTabs('/admin/providers');
+  const form = (tab: Page) => tab.getByRole('form', { name: `Edit ${PROVIDER}` });
+  for (const tab of [one, two]) {
+    await tab.locator(`[data-provider="${PROVIDER}"]`).getByRole('button', { name: 'Edit' }).click();
+    await expect(form(tab).getByRole('textbox', { name: 'Models' })).toHaveValue('m1');
+  }
+
+  await form(one).getByRole('textbox', { name: 'Models' }).fill('m1\nm2');
+  await form(one).getByRole('button', { name: 'Save provider' }).click();
+  await expect(form(one)).toBeHidden();
+
+  await form(two).getByLabel('Base URL').fill('https://elsewhere.example.com/v1');
+  await form(two).getByRole('button', { name: 'Save provider' }).click();
+  await expect(form(two).getByRole('alert')).toHaveText(CHANGED);
+  await expect(form(two).getByLabel('Base URL')).toHaveValue('https://elsewhere.example.com/v1');
+
+  const items = (await (await context.request.get('/api/admin/providers')).json()).items as Array<{
+    name: string;
+    baseURL: string;
+    models: string[];
+  }>;
+  expect(items.find((p) => p.name === PROVIDER)).toMatchObject({
+    baseURL: 'https://conflicts.example.com/v1',
+    models: ['m1', 'm2'],
+  });
+  await context.request.delete(`/api/admin/providers/${(await created.json()).id}`, {
+    headers: originHeaders(),
+  });
+});
