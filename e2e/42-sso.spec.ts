@@ -50,11 +50,11 @@ test.afterAll(async () => {
 async function ssoSignIn(
   browser: Browser,
   email: string,
-  opts: { verified?: boolean; button?: string } = {},
+  opts: { verified?: boolean; button?: string; start?: string } = {},
 ): Promise<{ page: Page; context: BrowserContext }> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto('/sign-in');
+  await page.goto(opts.start ?? '/sign-in');
   await page.getByRole('button', { name: opts.button ?? 'Sign in with Test IdP' }).click();
   await expect(page.getByRole('heading', { name: 'Test identity provider' })).toBeVisible();
   await page.getByLabel('Email', { exact: true }).fill(email);
@@ -248,4 +248,24 @@ test('a change to the provider applies at once, without a restart', async ({ bro
   const ok = await ssoSignIn(browser, 'olga-s42@example.org', { button: 'Sign in with Team IdP' });
   await expect(ok.page).toHaveURL(`${APP_URL}/`);
   await ok.context.close();
+});
+
+test('signing in with the provider from /sign-in?next= returns to that page of the app, never elsewhere', async ({
+  browser,
+}) => {
+  const button = 'Sign in with Team IdP';
+  const start = `/sign-in?next=${encodeURIComponent('/account')}`;
+  const back = await ssoSignIn(browser, 'olga-s42@example.org', { button, start });
+  await expect(back.page).toHaveURL(`${APP_URL}/account`);
+  await back.context.close();
+  // A refused sign-in comes back to the sign-in page still holding where to go.
+  const refused = await ssoSignIn(browser, 'omar-s42@example.com', { button, start });
+  await expect(refused.page).toHaveURL(/\/sign-in\?next=%2Faccount&error=domain_not_allowed(&|$)/);
+  await refused.context.close();
+  const away = await ssoSignIn(browser, 'olga-s42@example.org', {
+    button,
+    start: '/sign-in?next=%2F%2Fevil.example',
+  });
+  await expect(away.page).toHaveURL(`${APP_URL}/`);
+  await away.context.close();
 });

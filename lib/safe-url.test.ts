@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { remoteImageHost, safeLinkUrl } from '@/lib/safe-url';
+import { remoteImageHost, safeLinkUrl, safeReturnTo } from '@/lib/safe-url';
+import { ReturnToSchema } from '@/lib/schemas/return-to';
 
 test('links: only http(s), mailto and fragments survive', () => {
   assert.equal(safeLinkUrl('https://example.com/a'), 'https://example.com/a');
@@ -26,4 +27,52 @@ test('images: only http(s), and the host is named', () => {
   });
   assert.equal(remoteImageHost('data:image/png;base64,AAA'), null);
   assert.equal(remoteImageHost('javascript:alert(1)'), null);
+});
+
+test('return to: a path of this app survives, with its query and fragment', () => {
+  for (const ok of [
+    '/',
+    '/share/AbC_-123',
+    '/c/abc?x=1&next=%2Fy#m-2',
+    '/admin/sso',
+    `/${'a'.repeat(999)}`,
+  ]) {
+    assert.equal(safeReturnTo(ok), ok, ok);
+    assert.equal(ReturnToSchema.parse(ok), ok, ok);
+  }
+});
+
+test('return to: other origins, schemes and browser-normalised tricks go home', () => {
+  for (const bad of [
+    'https://evil.example',
+    'HTTPS://evil.example/x',
+    '//evil.example',
+    '///evil.example',
+    '/\\evil.example',
+    '/\\/evil.example',
+    '\\\\evil.example',
+    'javascript:alert(1)',
+    ' /share/x',
+    '/\t/evil.example',
+    '/\n/evil.example',
+    '/a\u0000b',
+    '/a\u007fb',
+    '/a\u0085b',
+    '/a b',
+    '/a\\..\\..\\/evil.example',
+    '/.//evil.example',
+    '/a/..//evil.example',
+    '/%2f%2fevil.example',
+    '/%5Cevil.example',
+    'share/x',
+    '',
+    `/${'a'.repeat(1000)}`,
+  ]) {
+    assert.equal(safeReturnTo(bad), '/', JSON.stringify(bad));
+    assert.equal(ReturnToSchema.parse(bad), '/', JSON.stringify(bad));
+  }
+  for (const notText of [undefined, null, 42, ['/share/x', '//evil.example'], { href: '/x' }]) {
+    assert.equal(safeReturnTo(notText), '/');
+    assert.equal(ReturnToSchema.parse(notText), '/');
+  }
 });

@@ -24,3 +24,30 @@ export function remoteImageHost(url: string | null | undefined): { href: string;
     return null;
   }
 }
+
+/** The longest path accepted to return to after signing in (anything longer goes home). */
+export const RETURN_TO_MAX = 1000;
+const RETURN_TO_BASE = 'https://return-to.invalid';
+
+/**
+ * A path of this app to return to after signing in: one leading `/` (never `//x` or `/\x`, which a
+ * browser reads as another host), no scheme, no backslash, whitespace or control character anywhere, no
+ * encoded `/` or `\` in the path, and one that still names this origin once a browser has resolved it
+ * (`/.//x` would not).
+ */
+export function isSafeReturnPath(value: string): boolean {
+  if (value.length > RETURN_TO_MAX || !/^\/(?![/\\])/.test(value)) return false;
+  if (/[\\\s\p{Cc}]/u.test(value)) return false;
+  if (/%2f|%5c/i.test(value.split(/[?#]/, 1)[0] ?? '')) return false;
+  try {
+    const url = new URL(value, RETURN_TO_BASE);
+    return url.origin === RETURN_TO_BASE && !url.pathname.startsWith('//');
+  } catch {
+    return false;
+  }
+}
+
+/** A path of this app to return to after sign-in; anything else (another origin, `//x`) goes home. */
+export function safeReturnTo(value: unknown): string {
+  return typeof value === 'string' && isSafeReturnPath(value) ? value : '/';
+}

@@ -11,8 +11,17 @@ const input =
 /**
  * Email + password form for /sign-up and /sign-in; talks to the auth library's endpoints. Without
  * JavaScript it posts the form to /api/auth-form/<mode> (a POST, so the password never lands in a URL).
+ * Signed in, the browser goes to `next`: a path of this app the page has already checked (default home).
  */
-export function AuthForm({ mode, initialError = null }: { mode: Mode; initialError?: string | null }) {
+export function AuthForm({
+  mode,
+  initialError = null,
+  next = '/',
+}: {
+  mode: Mode;
+  initialError?: string | null;
+  next?: string;
+}) {
   const t = useTranslations('auth.form');
   const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState(false);
@@ -45,7 +54,7 @@ export function AuthForm({ mode, initialError = null }: { mode: Mode; initialErr
         setPending(false);
         return;
       }
-      window.location.assign('/');
+      window.location.assign(next);
     } catch {
       setError(t('unreachable'));
       setPending(false);
@@ -60,6 +69,7 @@ export function AuthForm({ mode, initialError = null }: { mode: Mode; initialErr
       className="space-y-4"
       noValidate={false}
     >
+      {next !== '/' && <input type="hidden" name="next" value={next} />}
       {mode === 'sign-up' && (
         <label className="block space-y-1 text-sm font-medium">
           <span>{t('name')}</span>

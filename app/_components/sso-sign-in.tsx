@@ -6,16 +6,19 @@ const CODE = /^[A-Za-z][A-Za-z0-9_]{0,59}$/;
 
 /**
  * "Sign in with <provider>": a form POST that starts the provider's sign-in (app/_server/auth-form-post.ts),
- * with what went wrong last time, by code (never text taken from the URL).
+ * with what went wrong last time, by code (never text taken from the URL), and where to go once signed
+ * in (`next`, a path of this app the page has already checked).
  */
 export async function SsoSignIn({
   name,
   error,
   passwordOff,
+  next = '/',
 }: {
   name: string;
   error: string | null;
   passwordOff: boolean;
+  next?: string;
 }) {
   const t = await getTranslations('sso.signIn');
   const known = (SSO_ERROR_CODES as readonly string[]).includes(error ?? '') ? error : null;
@@ -51,6 +54,7 @@ export async function SsoSignIn({
         </p>
       )}
       <form method="post" action="/api/auth-form/sso">
+        {next !== '/' && <input type="hidden" name="next" value={next} />}
         <button
           type="submit"
           className="w-full rounded-md border border-zinc-300 px-3 py-2 text-sm font-semibold hover:bg-zinc-50 dark:border-zinc-700 dark:hover:bg-zinc-900"

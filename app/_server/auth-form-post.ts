@@ -1,6 +1,7 @@
 import 'server-only';
 import { handleAuthRequest } from '@/app/_server/auth-gate';
 import { assertSameOrigin, errorResponse, readBodyText } from '@/lib/http';
+import { ReturnToSchema } from '@/lib/schemas/return-to';
 import { isSecureOrLoopback, SSO_PROVIDER_ID } from '@/lib/sso';
 
 export type AuthFormMode = 'sign-in' | 'sign-up';
@@ -29,15 +30,25 @@ const redirectTo = (location: string, headers = new Headers()) => {
   return new Response(null, { status: 303, headers });
 };
 
+/** A page of the auth forms, keeping where the viewer goes once signed in (`next`, already checked). */
+function formPage(path: string, next: string, error?: string): string {
+  const query = new URLSearchParams();
+  if (error) query.set('error', error);
+  if (next !== '/') query.set('next', next);
+  return query.size ? `${path}?${query}` : path;
+}
+
 /**
  * The sign-in and sign-up forms without JavaScript: a form POST (never a GET that would put the
- * password in the URL), answered through the same gate as the JSON endpoints, then a redirect home
- * with the session cookie, or back to the form with an error code.
+ * password in the URL), answered through the same gate as the JSON endpoints, then a redirect with the
+ * session cookie (home, or the path of this app the sign-in form names in `next`), or back to the form
+ * with an error code.
  */
 export async function handleAuthFormPost(req: Request, mode: AuthFormMode): Promise<Response> {
   assertSameOrigin(req);
   const form = new URLSearchParams(await readBodyText(req));
   const value = (key: string) => form.get(key) ?? '';
+  const next = mode === 'sign-in' ? ReturnToSchema.parse(form.get('next')) : '/';
   const fields =
     mode === 'sign-up'
       ? { name: value('name'), email: value('email'), password: value('password') }
@@ -51,10 +62,10 @@ export async function handleAuthFormPost(req: Request, mode: AuthFormMode): Prom
     body: JSON.stringify(fields),
   });
   const res = await handleAuthRequest(inner).catch(errorResponse);
-  if (!res.ok) return redirectTo(`/${mode}?error=${errorCode(res.status)}`);
+  if (!res.ok) return redirectTo(formPage(`/${mode}`, next, errorCode(res.status)));
   const out = new Headers();
   for (const cookie of res.headers.getSetCookie()) out.append('Set-Cookie', cookie);
-  return redirectTo('/', out);
+  return redirectTo(next, out);
 }
 
 /** The message for a `?error=` code of the auth pages; unknown codes show nothing. */
@@ -68,19 +79,25 @@ export function formError(code: string | string[] | undefined): string | null {
  * "Sign in with <provider>" (`sso`) and "Link <provider>" (`sso-link`, signed in: adds the provider's
  * identity with the same verified email to the account): a form POST that asks the auth library for
  * the provider's authorization URL (its state cookie comes along) and sends the browser there. The
- * provider sends it back to /api/auth/callback/sso, then to `/` or, on an error, to the page it came
- * from with `?error=<code>`. A link form may name that page in `returnTo` (default /admin/sso; an
- * account page can offer "Link" too).
+ * provider sends it back to /api/auth/callback/sso, then to `/` (or the path of this app the sign-in
+ * page names in `next`) or, on an error, to the page it came from with `error=<code>`. A link form may
+ * name that page in `returnTo` (default /admin/sso; an account page can offer "Link" too).
  */
 export async function handleSsoFormPost(req: Request, mode: 'sso' | 'sso-link'): Promise<Response> {
   assertSameOrigin(req);
-  const returnTo = new URLSearchParams(await readBodyText(req)).get('returnTo') ?? '';
+  const form = new URLSearchParams(await readBodyText(req));
+  const returnTo = form.get('returnTo') ?? '';
+  const next = mode === 'sso' ? ReturnToSchema.parse(form.get('next')) : '/';
   // Linking comes back to the page it started from: a plain path of this app (never another origin).
   const back =
-    mode === 'sso' ? '/sign-in' : /^\/(?![/\\])[a-z0-9/_-]{0,100}$/.test(returnTo) ? returnTo : '/admin/sso';
+    mode === 'sso'
+      ? formPage('/sign-in', next)
+      : /^\/(?![/\\])[a-z0-9/_-]{0,100}$/.test(returnTo)
+        ? returnTo
+        : '/admin/sso';
   const body =
     mode === 'sso'
-      ? { provider: SSO_PROVIDER_ID, callbackURL: '/', newUserCallbackURL: '/', errorCallbackURL: back }
+      ? { provider: SSO_PROVIDER_ID, callbackURL: next, newUserCallbackURL: next, errorCallbackURL: back }
       : { provider: SSO_PROVIDER_ID, callbackURL: `${back}?linked=1`, errorCallbackURL: back };
   const headers = new Headers(req.headers);
   headers.delete('content-length');
@@ -91,7 +108,9 @@ export async function handleSsoFormPost(req: Request, mode: 'sso' | 'sso-link'):
   const data = res.ok ? ((await res.json().catch(() => null)) as { url?: unknown } | null) : null;
   // The provider's sign-in page: https (http only on this machine), as its discovery document said.
   if (typeof data?.url !== 'string' || !isSecureOrLoopback(data.url))
-    return redirectTo(`${back}?error=${res.status === 401 ? 'signed_out' : 'sso_unavailable'}`);
+    return redirectTo(
+      `${back}${back.includes('?') ? '&' : '?'}error=${res.status === 401 ? 'signed_out' : 'sso_unavailable'}`,
+    );
   const out = new Headers({
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': 'no-store',

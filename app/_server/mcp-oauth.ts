@@ -11,6 +11,7 @@ import {
 import type { Principal } from '@/lib/access';
 import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';
+import { safeReturnTo } from '@/lib/safe-url';
 import { getPool } from '@/lib/mcp/pool';
 import {
   clientMetadataDocument,
@@ -97,11 +98,6 @@ export function checkedAuthorizationUrl(raw: string, config: RemoteConfig): stri
       `${config.name}'s authorization server gave a sign-in URL that is not https (${url.protocol}); it was not opened.`,
     );
   return url.href;
-}
-
-/** A path of this app to return to after sign-in; anything else (another origin, `//x`) goes home. */
-export function safeReturnTo(value: unknown): string {
-  return typeof value === 'string' && /^\/(?![/\\])[^\s]*$/.test(value) ? value.slice(0, 1000) : '/';
 }
 
 /** The pending sign-in a browser carries between "Connect" and the callback (a short-lived cookie). */

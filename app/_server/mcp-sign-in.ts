@@ -1,11 +1,12 @@
 import 'server-only';
 import * as z from '@/lib/zod';
 import { signInServer } from '@/app/_server/mcp-connections';
-import { beginSignIn, finishSignIn, type PendingSignIn, safeReturnTo } from '@/app/_server/mcp-oauth';
+import { beginSignIn, finishSignIn, type PendingSignIn } from '@/app/_server/mcp-oauth';
 import { getSessionUser } from '@/app/_server/session';
 import type { Principal } from '@/lib/access';
 import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';
+import { safeReturnTo } from '@/lib/safe-url';
 
 /** The pending sign-in rides in a short-lived cookie, only to the callback, so any instance can finish it. */
 const COOKIE = 'mcp_oauth';

@@ -12,16 +12,19 @@ import { AUTH_FORM_ERRORS } from '@/app/_server/auth-form-post';
 import { SsoSignIn } from '@/app/_components/sso-sign-in';
 import { getSsoProviderPublic } from '@/db/queries/sso';
 import { passwordSignInEnabled } from '@/app/_server/sso';
+import { ReturnToSchema } from '@/lib/schemas/return-to';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { searchParams: Promise<{ error?: string | string[] }> };
+type Props = { searchParams: Promise<{ error?: string | string[]; next?: string | string[] }> };
 
 export default async function SignInPage({ searchParams }: Props) {
-  if (await getSessionUser(await headers())) redirect('/');
+  const { error, next: rawNext } = await searchParams;
+  // Where to go once signed in (a share page the viewer wants to continue, say): a path of this app, else home.
+  const next = ReturnToSchema.parse(rawNext);
+  if (await getSessionUser(await headers())) redirect(next);
   const db = getDb();
   if ((await countUsers(db)) === 0) redirect('/sign-up');
-  const { error } = await searchParams;
   const sso = await getSsoProviderPublic(db);
   const password = (await passwordSignInEnabled()) || !sso;
   const t = await getTranslations('auth');
@@ -32,8 +35,8 @@ export default async function SignInPage({ searchParams }: Props) {
   const ssoError = typeof error === 'string' && !(error in AUTH_FORM_ERRORS) ? error : null;
   return (
     <AuthCard title={t('signIn.title')}>
-      {password && <AuthForm mode="sign-in" initialError={formError} />}
-      {sso && <SsoSignIn name={sso.name} error={ssoError} passwordOff={!password} />}
+      {password && <AuthForm mode="sign-in" initialError={formError} next={next} />}
+      {sso && <SsoSignIn name={sso.name} error={ssoError} passwordOff={!password} next={next} />}
       {password && (await getSetting(db, 'signupOpen')) && (
         <p className="text-sm text-zinc-500">
           {t('signIn.newHere')}{' '}

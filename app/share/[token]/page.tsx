@@ -140,7 +140,10 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
           {viewer ? (
             <ContinueButton token={token} />
           ) : (
-            <Link href="/sign-in" className="text-sm text-blue-700 underline dark:text-blue-400">
+            <Link
+              href={`/sign-in?next=${encodeURIComponent(`/share/${token}`)}`}
+              className="text-sm text-blue-700 underline dark:text-blue-400"
+            >
               {t('signInToContinue')}
             </Link>
           )}
