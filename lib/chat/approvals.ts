@@ -71,20 +71,27 @@ export function hasPendingApprovals(parts: ChatPart[]): boolean {
   return parts.some((p) => p.type === 'dynamic-tool' && p.state === 'approval-requested');
 }
 
+/** A tool call's own fields (id, tool, input, title, metadata), to end it in another state. */
+function callOf(part: Extract<ChatPart, { type: 'dynamic-tool' }>) {
+  const { toolCallId, toolName, input, title, toolMetadata } = part;
+  return {
+    type: 'dynamic-tool' as const,
+    toolCallId,
+    toolName,
+    input,
+    ...(title ? { title } : {}),
+    ...(toolMetadata ? { toolMetadata } : {}),
+  };
+}
+
 /** Resolves every pending approval as denied with `reason` (the calls never run). */
 export function skipApprovals(parts: ChatPart[], reason: string): ChatPart[] {
   return parts.map((part): ChatPart => {
     if (part.type !== 'dynamic-tool' || part.state !== 'approval-requested') return part;
-    const { toolCallId, toolName, input, title, toolMetadata, approval } = part;
     return {
-      type: 'dynamic-tool',
-      toolCallId,
-      toolName,
-      input,
-      ...(title ? { title } : {}),
-      ...(toolMetadata ? { toolMetadata } : {}),
+      ...callOf(part),
       state: 'output-denied',
-      approval: { ...approval, approved: false, reason },
+      approval: { ...part.approval, approved: false, reason },
     };
   });
 }
@@ -105,17 +112,11 @@ export function failUnavailableApprovals(
     const name = server && tool ? `${server}.${tool}` : part.toolName;
     const errorText = `Could not run ${name}: it is no longer available (its server was removed or switched off, or the tool was turned off).`;
     failed.push({ toolCallId: part.toolCallId, errorText });
-    const { toolCallId, toolName, input, title, toolMetadata, approval } = part;
     return {
-      type: 'dynamic-tool',
-      toolCallId,
-      toolName,
-      input,
-      ...(title ? { title } : {}),
-      ...(toolMetadata ? { toolMetadata } : {}),
+      ...callOf(part),
       state: 'output-error',
       errorText,
-      approval: { ...approval, approved: true },
+      approval: { ...part.approval, approved: true },
     };
   });
   return { parts: next, failed };
