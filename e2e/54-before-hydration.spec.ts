@@ -87,7 +87,7 @@ test('on the account page, a name and passwords typed before the page has hydrat
 }) => {
   const release = await holdScripts(page);
   await page.goto('/account', { waitUntil: 'commit' });
-  await page.getByLabel('Name').fill('Eve Earlier');
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Eve Earlier');
   await page.getByLabel('Current password').fill(EVE.password);
   await page.getByLabel('New password').fill('eve-early-password-2');
   release();
