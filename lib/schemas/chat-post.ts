@@ -4,8 +4,6 @@ import { MAX_MESSAGE_CHARS } from '@/lib/message-limits';
 
 /** The body of POST /api/chat (SPEC §4): a new user message and its parts, or approval answers. */
 
-export { MAX_MESSAGE_CHARS };
-
 export const TextPartSchema = z
   .object({
     type: z.literal('text'),

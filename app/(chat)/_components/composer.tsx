@@ -3,7 +3,6 @@
 import { useTranslations } from 'next-intl';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
-import { MAX_MESSAGE_CHARS } from '@/lib/message-limits';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { AttachFilesButton } from './attach-files-button';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
@@ -13,6 +12,7 @@ import { ComposerOverlay } from './composer-overlay';
 import { ComposerToolbar } from './composer-toolbar';
 import { renderPromptText } from './prompt-requests';
 import { SendButton } from './send-button';
+import { isTooLong, TooLongAlert } from './too-long-alert';
 import { UploadChips } from './upload-chips';
 import { type UploadedFile, useUploads } from './use-uploads';
 import { useComposerMenus } from './use-composer-menus';
@@ -148,9 +148,8 @@ export function Composer(props: Props) {
   }
 
   // Files still uploading hold the message back; failed ones are left out (their chips say why).
-  const tooLong = text.trim().length > MAX_MESSAGE_CHARS;
   const canSend =
-    (Boolean(text.trim()) || uploads.ready.length > 0) && !uploads.uploading && !tooLong && !disabled;
+    (Boolean(text.trim()) || uploads.ready.length > 0) && !uploads.uploading && !isTooLong(text) && !disabled;
 
   function submit() {
     const value = text.trim();
@@ -266,11 +265,7 @@ export function Composer(props: Props) {
         />
         <SendButton busy={busy} canSend={canSend} onStop={onStop} />
       </form>
-      {tooLong && (
-        <p role="alert" className="px-2 text-xs text-red-600 dark:text-red-400">
-          {tc('tooLong', { length: text.trim().length, max: MAX_MESSAGE_CHARS })}
-        </p>
-      )}
+      <TooLongAlert text={text} className="px-2" />
       <ComposerDialogs
         argsFor={argsFor}
         onArgsClose={() => setArgsFor(null)}

@@ -2,7 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
-import { MAX_MESSAGE_CHARS } from '@/lib/message-limits';
+import { isTooLong, TooLongAlert } from './too-long-alert';
 
 type Props = { initial: string; onSave: (text: string) => void; onCancel: () => void };
 
@@ -10,16 +10,15 @@ type Props = { initial: string; onSave: (text: string) => void; onCancel: () => 
 export function EditMessage({ initial, onSave, onCancel }: Props) {
   const t = useTranslations('editMessage');
   const tc = useTranslations('common');
-  const tm = useTranslations('composer');
   const [text, setText] = useState(initial);
-  const length = text.trim().length;
-  const tooLong = length > MAX_MESSAGE_CHARS;
+  const empty = !text.trim();
+  const tooLong = isTooLong(text);
   return (
     <form
       className="w-full max-w-[85%] space-y-2"
       onSubmit={(e) => {
         e.preventDefault();
-        if (length && !tooLong) onSave(text.trim());
+        if (!empty && !tooLong) onSave(text.trim());
       }}
     >
       <textarea
@@ -30,13 +29,7 @@ export function EditMessage({ initial, onSave, onCancel }: Props) {
         onKeyDown={(e) => e.key === 'Escape' && onCancel()}
         className="min-h-20 w-full rounded-xl border border-blue-500 bg-white p-3 text-sm dark:bg-zinc-900"
       />
-      {tooLong ? (
-        <p role="alert" className="text-xs text-red-600 dark:text-red-400">
-          {tm('tooLong', { length, max: MAX_MESSAGE_CHARS })}
-        </p>
-      ) : (
-        <p className="text-xs text-zinc-500">{t('hint')}</p>
-      )}
+      {tooLong ? <TooLongAlert text={text} /> : <p className="text-xs text-zinc-500">{t('hint')}</p>}
       <div className="flex justify-end gap-2">
         <button
           type="button"
@@ -47,7 +40,7 @@ export function EditMessage({ initial, onSave, onCancel }: Props) {
         </button>
         <button
           type="submit"
-          disabled={!length || tooLong}
+          disabled={empty || tooLong}
           className="rounded-md bg-blue-600 px-3 py-1 text-xs font-semibold text-white hover:bg-blue-700 disabled:opacity-50"
         >
           {t('save')}
