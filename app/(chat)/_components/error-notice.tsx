@@ -1,14 +1,20 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
+import type { ErrorBody } from '@/lib/errors';
 
-/** The API answers errors as `{ error: { message } }`; the stream sends plain text. Show the human part. */
-function readable(raw: string): string | null {
+/** The API's error body (`{ error: { code, message, fields } }`) in a chat error's text; null when it is plain text (the stream's). */
+export function errorBodyOf(raw: string): Partial<ErrorBody['error']> | null {
   try {
-    const parsed = JSON.parse(raw) as { error?: { message?: string } };
-    if (parsed?.error?.message) return parsed.error.message;
-  } catch {}
-  return raw || null;
+    return (JSON.parse(raw) as Partial<ErrorBody> | null)?.error ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Show the human part of an error: the API body's message, else the text as it is. */
+function readable(raw: string): string | null {
+  return errorBodyOf(raw)?.message || raw || null;
 }
 
 export function ErrorNotice({ error, onRetry }: { error: string; onRetry: () => void }) {

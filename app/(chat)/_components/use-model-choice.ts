@@ -2,16 +2,10 @@
 
 import { useCallback, useRef, useState } from 'react';
 import type { ModelInfo } from './chat';
+import { errorBodyOf } from './error-notice';
 
-/** Whether an error body is the server refusing the chosen model (`fields.model`: removed, or not this user's). */
-function refusesModel(raw: string): boolean {
-  try {
-    const parsed = JSON.parse(raw) as { error?: { fields?: Record<string, unknown> } };
-    return Boolean(parsed?.error?.fields?.model);
-  } catch {
-    return false;
-  }
-}
+/** Whether an error is the server refusing the chosen model (`fields.model`: removed, or not this user's). */
+const refusesModel = (raw: string) => Boolean(errorBodyOf(raw)?.fields?.model);
 
 /**
  * The "Model" picker's list and choice. When the server refuses the chosen model (an admin removed it, or
