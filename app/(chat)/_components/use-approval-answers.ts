@@ -2,10 +2,10 @@
 
 import { useRef, useState } from 'react';
 import type { ChatMessage } from '@/lib/schemas/chat';
+import { readMessagePage } from './message-pages';
 import type { useLazyChat } from './use-lazy-chat';
 
 type LazyChat = ReturnType<typeof useLazyChat>;
-type Page = { messages: ChatMessage[]; siblings?: Record<string, string[]> };
 
 /** The calls answered by `ids` waiting for an answer again (the answer did not reach the server). */
 function reopen(message: ChatMessage, ids: readonly string[]): ChatMessage {
@@ -60,9 +60,7 @@ export function useApprovalAnswers(
     if (!error || !ids) return;
     setFailure(error.message);
     const { setMessages, resumeStream } = chat();
-    const page = await fetch(`/api/conversations/${encodeURIComponent(id)}/messages`, { cache: 'no-store' })
-      .then((res) => (res.ok ? (res.json() as Promise<Page>) : null))
-      .catch(() => null);
+    const page = await readMessagePage(id);
     if (!page) {
       await setMessages((list) => list.map((m) => reopen(m, ids)));
       return;

@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useState } from 'react';
+import { readMessagePage } from './message-pages';
 
 /**
  * The versions of the conversation's messages (edits, regenerations): message id → the ids of all its
@@ -19,15 +20,9 @@ export function useMessageVersions(id: string, initialSiblings: Record<string, s
    * one), read back from the server, which numbered them.
    */
   async function refreshVersions() {
-    try {
-      const res = await fetch(`/api/conversations/${encodeURIComponent(id)}/messages?limit=4`, {
-        cache: 'no-store',
-      });
-      if (res.ok)
-        mergeSiblings(((await res.json()) as { siblings?: Record<string, string[]> }).siblings ?? {});
-    } catch {
-      // The counter shows after the next reload.
-    }
+    // Unreadable: the counter shows after the next reload.
+    const page = await readMessagePage(id, { limit: 4 });
+    if (page) mergeSiblings(page.siblings ?? {});
   }
 
   return { siblings, mergeSiblings, refreshVersions };

@@ -2,8 +2,7 @@
 
 import { useCallback, useRef, useState } from 'react';
 import type { ChatMessage } from '@/lib/schemas/chat';
-
-type Page = { messages: ChatMessage[]; before: string | null; siblings?: Record<string, string[]> };
+import { readMessagePage } from './message-pages';
 
 /**
  * A long conversation opens with the newest page of its selected path; older pages of that path come
@@ -21,21 +20,12 @@ export function useOlderMessages(
   const loadOlder = useCallback(async (): Promise<boolean> => {
     const at = cursor.current;
     if (at === null) return false;
-    try {
-      const res = await fetch(
-        `/api/conversations/${encodeURIComponent(id)}/messages?before=${encodeURIComponent(at)}&limit=100`,
-        { cache: 'no-store' },
-      );
-      if (!res.ok) return false;
-      const page = (await res.json()) as Page;
-      if (cursor.current !== at) return false;
-      cursor.current = page.before;
-      prepend(page.messages, page.siblings ?? {});
-      setBefore(page.before);
-      return true;
-    } catch {
-      return false;
-    }
+    const page = await readMessagePage(id, { before: at, limit: 100 });
+    if (!page || cursor.current !== at) return false;
+    cursor.current = page.before;
+    prepend(page.messages, page.siblings ?? {});
+    setBefore(page.before);
+    return true;
   }, [id, prepend]);
   return { hasOlder: before !== null, loadOlder };
 }
