@@ -7,11 +7,15 @@
  *
  *   ./node_modules/.bin/node --import tsx --conditions=react-server bench/profile-chat.ts [N] [ROUNDS] [burst|paced|tool]
  *
+ * Only samples taken during the measured rounds count (no startup, warm-up or shutdown), and bundled
+ * frames are attributed to their original file or package through the build's source maps.
  * The raw .cpuprofile is kept in bench/profiles/ (open it in Chrome DevTools → Performance).
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { SourceMap } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { APP_STREAM, closeAgents, signUpBenchAdmin, timedStream } from './chat-turn-http';
 import {
   type Child,
@@ -40,36 +44,60 @@ if (!(MODE in TEXTS)) throw new Error(`mode must be one of ${Object.keys(TEXTS).
 
 type Node = {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 };
-type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; startTime: number };
+/** The measured rounds on the monotonic clock, in µs (V8's profile timestamps use the same clock). */
+const window = { from: 0, to: Number.POSITIVE_INFINITY };
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-/** Where a script URL comes from: a package name, the app's own chunks, or node internals. */
-function owner(url: string): string {
+const sourceMaps = new Map<string, SourceMap | null>();
+/** A bundled position's original source file (the build's source maps), or undefined without a map. */
+function originalSource(url: string, line: number, column: number): string | undefined {
+  if (!sourceMaps.has(url)) {
+    const file = `${fileURLToPath(url)}.map`;
+    sourceMaps.set(url, existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8'))) : null);
+  }
+  const entry = sourceMaps.get(url)?.findEntry(line, column);
+  return entry && 'originalSource' in entry ? decodeURIComponent(entry.originalSource) : undefined;
+}
+
+/** Where a frame's code comes from: a package name, the app's own file (through the build's source maps), or node internals. */
+function owner({ url, lineNumber, columnNumber }: Node['callFrame']): string {
   if (!url) return '(native / gc / idle)';
   if (url.startsWith('node:')) return 'node internals';
-  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  const source = url.includes('.next/server/') ? (originalSource(url, lineNumber, columnNumber) ?? url) : url;
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
   if (m) return m[1]!;
-  if (url.includes('.next/server/chunks')) return 'app chunks (.next/server/chunks)';
-  return url.replace(/^file:\/\//, '').replace(`${ROOT}/`, '');
+  if (source.includes('.next/server/')) return 'app chunks (no source map)';
+  return source
+    .replace(/^file:\/\//, '')
+    .replace(`${ROOT}/`, '')
+    .replace(/^(\.\.\/)+/, '');
 }
 
 function summarize(profile: Profile) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  for (let i = 0; i < profile.samples.length; i++)
+  // Only the measured rounds: startup, module loading, warm-up and shutdown are left out.
+  let t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    if (t < window.from || t > window.to) continue;
     self.set(profile.samples[i]!, (self.get(profile.samples[i]!) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  }
   const fn = new Map<string, number>();
   const pkg = new Map<string, number>();
   let total = 0;
   for (const [id, us] of self) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const frame = byId.get(id)!.callFrame;
+    const { functionName, lineNumber } = frame;
     if (functionName === '(idle)' || functionName === '(program)') continue;
     total += us;
-    const key = `${functionName || '(anonymous)'}  ${owner(url)}:${lineNumber + 1}`;
+    const key = `${functionName || '(anonymous)'}  ${owner(frame)}:${lineNumber + 1}`;
     fn.set(key, (fn.get(key) ?? 0) + us);
-    const p = functionName === '(garbage collector)' ? '(garbage collector)' : owner(url);
+    const p = functionName === '(garbage collector)' ? '(garbage collector)' : owner(frame);
     pkg.set(p, (pkg.get(p) ?? 0) + us);
   }
   const top = (m: Map<string, number>, k: number) =>
@@ -135,6 +163,7 @@ async function main() {
     };
     for (let i = 0; i < 20; i++) await turn();
     const c0 = cpuMs(server);
+    window.from = nowUs();
     const ttft: number[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       for (const t of await Promise.all(Array.from({ length: N }, turn))) {
@@ -142,6 +171,7 @@ async function main() {
         ttft.push(t.ttftMs);
       }
     }
+    window.to = nowUs();
     const turns = N * ROUNDS;
     ttft.sort((a, b) => a - b);
     console.log(
