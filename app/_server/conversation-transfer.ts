@@ -1,6 +1,6 @@
 import 'server-only';
 import { generateId } from 'ai';
-import { cleanFileName, storeFile } from '@/app/_server/file-uploads';
+import { storeFile } from '@/app/_server/file-uploads';
 import { fileIdOf, readBlob } from '@/app/_server/files';
 import { ownFilePart } from '@/app/_server/message-attachments';
 import type { SessionUser } from '@/app/_server/session';
@@ -11,6 +11,7 @@ import { listMessages, listMessageTree, selectedLeaf } from '@/db/queries/messag
 import { rebuildTree } from '@/lib/chat/branches';
 import { conversationToMarkdown } from '@/lib/chat/export';
 import { AppError, notFound } from '@/lib/errors';
+import { cleanFileName } from '@/lib/files/sniff';
 import type { ChatPart, ToolState } from '@/lib/schemas/chat';
 import type { ConversationImportSchema } from '@/lib/schemas/conversations';
 import { parseStoredParts } from '@/lib/schemas/stored-message';

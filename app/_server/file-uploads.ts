@@ -14,7 +14,7 @@ import { insertFile, oldFilesOf } from '@/db/queries/files';
 import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { extractPdfText } from '@/lib/files/pdf';
-import { extensionOf, sniffFile } from '@/lib/files/sniff';
+import { cleanFileName, sniffFile } from '@/lib/files/sniff';
 import { readBodyBytes } from '@/lib/http';
 
 /**
@@ -26,25 +26,6 @@ import { readBodyBytes } from '@/lib/http';
 const MULTIPART_SLACK = 64 * 1024;
 
 export const maxUploadBytes = () => Math.floor(getEnv().MAX_UPLOAD_MB * 1024 * 1024);
-
-/** Longest name kept; a longer one is cut before its extension. */
-const MAX_NAME = 200;
-
-/**
- * A name fit to show and to send in Content-Disposition: no path, no control characters, no bidirectional
- * overrides (which make "report<U+202E>gnp.txt" read as "reporttxt.png"), ≤ 200 characters with its extension.
- */
-export function cleanFileName(name: string): string {
-  const base = name.split(/[\\/]/).at(-1) ?? '';
-  const clean = base
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069"]/g, '')
-    .trim();
-  if (clean.length <= MAX_NAME) return clean || 'file';
-  const ext = extensionOf(clean);
-  const keep = ext && ext.length < 16 ? `.${ext}` : '';
-  return clean.slice(0, MAX_NAME - keep.length) + keep;
-}
 
 const tooLarge = () =>
   new AppError('payload_too_large', `The file is over the ${getEnv().MAX_UPLOAD_MB} MB limit.`, {
