@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { getDb } from '@/db/client';
@@ -69,7 +70,10 @@ test('a PDF is read once at upload; its text is what the model gets', async () =
     await readFileText(await findReadableFile(file.id, { userId: 'alice' })),
     /Invoice total 42 EUR/,
   );
+  // A PDF that cannot be read is refused before its bytes are written.
   await rejects(upload('alice', '%PDF-1.4\nbroken', 'broken.pdf'), 'bad_request');
+  const sha = createHash('sha256').update('%PDF-1.4\nbroken').digest('hex');
+  assert.equal(existsSync(join(root, 'data', 'files', sha.slice(0, 2), sha)), false);
 });
 
 test('files uploaded but never sent are swept a day later; sent or shared ones stay', async () => {

@@ -10,7 +10,7 @@ import {
   writePrivate,
 } from '@/app/_server/files';
 import { getDb } from '@/db/client';
-import { insertFile, oldFilesOf } from '@/db/queries/files';
+import { insertFile, type NewFileRow, oldFilesOf } from '@/db/queries/files';
 import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { extractPdfText } from '@/lib/files/pdf';
@@ -58,17 +58,32 @@ export async function receiveUpload(userId: string, req: Request): Promise<Publi
   return storeFile(userId, new Uint8Array(await file.arrayBuffer()), file.name);
 }
 
-/** Checks the bytes (type by content, size) and stores them as a file of this user (uploads, imports). */
+/** Checks the bytes (type by content, size) and stores them as a file of this user (uploads). */
 export async function storeFile(userId: string, bytes: Uint8Array, fileName: string): Promise<PublicFile> {
+  const row = await insertFile(getDb(), await writeFileBytes(userId, bytes, fileName));
+  await sweepUnsent(userId);
+  return toPublicFile(row);
+}
+
+/**
+ * Checks the bytes (type by content, size) and puts them in the data folder (once per content); answers
+ * the row, under a new id, that makes them a file of this user, for the caller to insert (an import inserts
+ * its files with its conversation, in one transaction).
+ */
+export async function writeFileBytes(
+  userId: string,
+  bytes: Uint8Array,
+  fileName: string,
+): Promise<NewFileRow> {
   if (bytes.length > maxUploadBytes()) throw tooLarge();
   const name = cleanFileName(fileName);
   const sniffed = sniffFile(bytes, name);
   if (!sniffed.ok) throw new AppError('bad_request', sniffed.reason, { file: 'type not allowed' });
 
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  if (!existsSync(blobPath(sha256))) await writePrivate(blobPath(sha256), bytes);
+  // A PDF is read before anything is written, so one that cannot be read leaves nothing in the folder.
+  let text: string | null = null;
   if (sniffed.kind === 'pdf' && !existsSync(textPath(sha256))) {
-    let text: string;
     try {
       text = await extractPdfText(bytes);
     } catch {
@@ -76,18 +91,11 @@ export async function storeFile(userId: string, bytes: Uint8Array, fileName: str
         file: 'unreadable PDF',
       });
     }
-    await writePrivate(textPath(sha256), text);
   }
-  const row = await insertFile(getDb(), {
-    id: randomBytes(16).toString('base64url'),
-    userId,
-    sha256,
-    name,
-    mediaType: sniffed.mediaType,
-    size: bytes.length,
-  });
-  await sweepUnsent(userId);
-  return toPublicFile(row);
+  if (!existsSync(blobPath(sha256))) await writePrivate(blobPath(sha256), bytes);
+  if (text !== null) await writePrivate(textPath(sha256), text);
+  const id = randomBytes(16).toString('base64url');
+  return { id, userId, sha256, name, mediaType: sniffed.mediaType, size: bytes.length };
 }
 
 /** A file uploaded but never sent (its chip removed, the tab closed) is deleted after this long. */
