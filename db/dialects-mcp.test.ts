@@ -78,8 +78,7 @@ test(`${dialect}: two edit forms save the server version they read at once: one 
   const read = (await getMcpServer(db, created.id))?.updatedAt;
   assert.ok(read);
   assert.equal(read.getTime(), created.updatedAt.getTime(), 'the version reads back to the millisecond');
-  const edit = (url: string, at = read) =>
-    updateMcpServer(db, created.id, http(url), at, { ifUnchanged: true });
+  const edit = (url: string, at = read) => updateMcpServer(db, created.id, http(url), at);
   const results = await Promise.all([edit('https://one.example.com'), edit('https://two.example.com')]);
   const written = results.filter((r) => r !== null);
   assert.equal(written.length, 1, 'only one of the two writes applies');

@@ -174,14 +174,20 @@ test('a file name cannot pose as another type: bidirectional overrides go, a lon
     { name: posing, mimeType: 'text/plain', buffer: Buffer.from('plain text') },
     { name: long, mimeType: 'text/csv', buffer: Buffer.from('a,b\n1,2\n') },
   ]);
-  await expect(chip(page, posing)).toHaveAttribute('data-status', 'done');
-  await expect(chip(page, long)).toHaveAttribute('data-status', 'done');
+  // The composer's chips already show the names as they are sent and stored, their remove buttons too.
+  const kept = `${'n'.repeat(196)}.csv`;
+  const chips = page.getByRole('list', { name: 'Files to send' });
+  await expect(chip(page, 'reportgnp.txt')).toHaveAttribute('data-status', 'done');
+  await expect(chip(page, kept)).toHaveAttribute('data-status', 'done');
+  await expect(chip(page, 'reportgnp.txt')).toContainText('reportgnp.txt');
+  await expect(chips.getByRole('button', { name: 'Remove reportgnp.txt', exact: true })).toBeVisible();
+  await expect(chips.getByRole('button', { name: `Remove ${kept}`, exact: true })).toBeVisible();
+  await expect(chips).not.toContainText('\u202E');
   await composer(page).fill('Names s53-names');
   await composer(page).press('Enter');
   await expect(assistantMessages(page).last()).toContainText('You said: Names s53-names');
 
   await expect(sent(page, 'reportgnp.txt')).toBeVisible();
-  const kept = `${'n'.repeat(196)}.csv`;
   await expect(sent(page, kept)).toHaveAttribute('data-media-type', 'text/csv');
   const url = (await sent(page, kept).getByRole('link').getAttribute('href')) ?? '';
   const file = await page.request.get(url);

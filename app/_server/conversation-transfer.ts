@@ -1,16 +1,17 @@
 import 'server-only';
 import { generateId } from 'ai';
-import { cleanFileName, storeFile } from '@/app/_server/file-uploads';
-import { fileIdOf, readBlob } from '@/app/_server/files';
+import { sweepUnsent, writeFileBytes } from '@/app/_server/file-uploads';
+import { fileIdOf, fileUrl, readBlob, removeUnusedBlobs } from '@/app/_server/files';
 import { ownFilePart } from '@/app/_server/message-attachments';
 import type { SessionUser } from '@/app/_server/session';
 import { getDb } from '@/db/client';
 import { createConversationWithMessages, getOwnConversation } from '@/db/queries/conversations';
-import { getOwnFile } from '@/db/queries/files';
+import { getOwnFile, type NewFileRow } from '@/db/queries/files';
 import { listMessages, listMessageTree, selectedLeaf } from '@/db/queries/messages';
 import { rebuildTree } from '@/lib/chat/branches';
 import { conversationToMarkdown } from '@/lib/chat/export';
 import { AppError, notFound } from '@/lib/errors';
+import { cleanFileName } from '@/lib/files/sniff';
 import type { ChatPart, ToolState } from '@/lib/schemas/chat';
 import type { ConversationImportSchema } from '@/lib/schemas/conversations';
 import { parseStoredParts } from '@/lib/schemas/stored-message';
@@ -82,10 +83,11 @@ const DATA_URL = /^data:[^;,]*;base64,([A-Za-z0-9+/]*={0,2})$/;
 
 /**
  * The attachments of an imported file become files of the importer: a data: URL (what exports carry) is
- * checked like an upload and stored; the importer's own /api/files URL is kept; anything else (another
- * user's file, a remote URL) becomes a note, never a link.
+ * checked like an upload and its bytes written, its row added to `newFiles` (stored with the conversation);
+ * the importer's own /api/files URL is kept; anything else (another user's file, a remote URL) becomes a
+ * note, never a link.
  */
-async function importFiles(userId: string, parts: ChatPart[]): Promise<ChatPart[]> {
+async function importFiles(userId: string, parts: ChatPart[], newFiles: NewFileRow[]): Promise<ChatPart[]> {
   return Promise.all(
     parts.map(async (p): Promise<ChatPart> => {
       if (p.type !== 'file') return p;
@@ -93,8 +95,9 @@ async function importFiles(userId: string, parts: ChatPart[]): Promise<ChatPart[
       const base64 = DATA_URL.exec(p.url)?.[1];
       try {
         if (base64 !== undefined) {
-          const stored = await storeFile(userId, Buffer.from(base64, 'base64'), name);
-          return { type: 'file', mediaType: stored.mediaType, url: stored.url, filename: stored.name };
+          const file = await writeFileBytes(userId, Buffer.from(base64, 'base64'), name);
+          newFiles.push(file);
+          return { type: 'file', mediaType: file.mediaType, url: fileUrl(file.id), filename: file.name };
         }
         return await ownFilePart(userId, p.url);
       } catch (err) {
@@ -123,6 +126,7 @@ export async function importConversation(
   const id = generateId();
   // Branches come back as they were (new ids); a file without them is one path.
   const tree = rebuildTree(input.messages, input.selectedId, generateId);
+  const newFiles: NewFileRow[] = [];
   const messages = await Promise.all(
     tree.messages.map(async ({ item: m, id, parentId }) => ({
       id,
@@ -132,17 +136,27 @@ export async function importConversation(
       parts: await importFiles(
         user.id,
         parseStoredParts(m.parts).filter((p) => keptPart(p) && (p.type !== 'file' || m.role === 'user')),
+        newFiles,
       ),
       metadata: { imported: true, ...(m.metadata?.interrupted ? { interrupted: true } : {}) },
     })),
   );
-  await createConversationWithMessages(getDb(), {
-    id,
-    userId: user.id,
-    title: input.title,
-    model: null,
-    messages,
-    leafId: tree.leafId,
-  });
+  try {
+    await createConversationWithMessages(getDb(), {
+      id,
+      userId: user.id,
+      title: input.title,
+      model: null,
+      messages,
+      leafId: tree.leafId,
+      files: newFiles,
+    });
+  } catch (err) {
+    // Nothing of an import that could not be stored stays: its file rows were not written; their bytes go
+    // unless another file (another upload of the same content) keeps them.
+    await removeUnusedBlobs(newFiles.map((f) => f.sha256));
+    throw err;
+  }
+  if (newFiles.length) await sweepUnsent(user.id);
   return { id };
 }

@@ -10,11 +10,11 @@ import {
   writePrivate,
 } from '@/app/_server/files';
 import { getDb } from '@/db/client';
-import { insertFile, oldFilesOf } from '@/db/queries/files';
+import { insertFile, type NewFileRow, oldFilesOf } from '@/db/queries/files';
 import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { extractPdfText } from '@/lib/files/pdf';
-import { extensionOf, sniffFile } from '@/lib/files/sniff';
+import { cleanFileName, sniffFile } from '@/lib/files/sniff';
 import { readBodyBytes } from '@/lib/http';
 
 /**
@@ -26,25 +26,6 @@ import { readBodyBytes } from '@/lib/http';
 const MULTIPART_SLACK = 64 * 1024;
 
 export const maxUploadBytes = () => Math.floor(getEnv().MAX_UPLOAD_MB * 1024 * 1024);
-
-/** Longest name kept; a longer one is cut before its extension. */
-const MAX_NAME = 200;
-
-/**
- * A name fit to show and to send in Content-Disposition: no path, no control characters, no bidirectional
- * overrides (which make "report<U+202E>gnp.txt" read as "reporttxt.png"), ≤ 200 characters with its extension.
- */
-export function cleanFileName(name: string): string {
-  const base = name.split(/[\\/]/).at(-1) ?? '';
-  const clean = base
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069"]/g, '')
-    .trim();
-  if (clean.length <= MAX_NAME) return clean || 'file';
-  const ext = extensionOf(clean);
-  const keep = ext && ext.length < 16 ? `.${ext}` : '';
-  return clean.slice(0, MAX_NAME - keep.length) + keep;
-}
 
 const tooLarge = () =>
   new AppError('payload_too_large', `The file is over the ${getEnv().MAX_UPLOAD_MB} MB limit.`, {
@@ -77,17 +58,32 @@ export async function receiveUpload(userId: string, req: Request): Promise<Publi
   return storeFile(userId, new Uint8Array(await file.arrayBuffer()), file.name);
 }
 
-/** Checks the bytes (type by content, size) and stores them as a file of this user (uploads, imports). */
+/** Checks the bytes (type by content, size) and stores them as a file of this user (uploads). */
 export async function storeFile(userId: string, bytes: Uint8Array, fileName: string): Promise<PublicFile> {
+  const row = await insertFile(getDb(), await writeFileBytes(userId, bytes, fileName));
+  await sweepUnsent(userId);
+  return toPublicFile(row);
+}
+
+/**
+ * Checks the bytes (type by content, size) and puts them in the data folder (once per content); answers
+ * the row, under a new id, that makes them a file of this user, for the caller to insert (an import inserts
+ * its files with its conversation, in one transaction).
+ */
+export async function writeFileBytes(
+  userId: string,
+  bytes: Uint8Array,
+  fileName: string,
+): Promise<NewFileRow> {
   if (bytes.length > maxUploadBytes()) throw tooLarge();
   const name = cleanFileName(fileName);
   const sniffed = sniffFile(bytes, name);
   if (!sniffed.ok) throw new AppError('bad_request', sniffed.reason, { file: 'type not allowed' });
 
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  if (!existsSync(blobPath(sha256))) await writePrivate(blobPath(sha256), bytes);
+  // A PDF is read before anything is written, so one that cannot be read leaves nothing in the folder.
+  let text: string | null = null;
   if (sniffed.kind === 'pdf' && !existsSync(textPath(sha256))) {
-    let text: string;
     try {
       text = await extractPdfText(bytes);
     } catch {
@@ -95,18 +91,11 @@ export async function storeFile(userId: string, bytes: Uint8Array, fileName: str
         file: 'unreadable PDF',
       });
     }
-    await writePrivate(textPath(sha256), text);
   }
-  const row = await insertFile(getDb(), {
-    id: randomBytes(16).toString('base64url'),
-    userId,
-    sha256,
-    name,
-    mediaType: sniffed.mediaType,
-    size: bytes.length,
-  });
-  await sweepUnsent(userId);
-  return toPublicFile(row);
+  if (!existsSync(blobPath(sha256))) await writePrivate(blobPath(sha256), bytes);
+  if (text !== null) await writePrivate(textPath(sha256), text);
+  const id = randomBytes(16).toString('base64url');
+  return { id, userId, sha256, name, mediaType: sniffed.mediaType, size: bytes.length };
 }
 
 /** A file uploaded but never sent (its chip removed, the tab closed) is deleted after this long. */

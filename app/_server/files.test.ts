@@ -134,3 +134,37 @@ test("deleting an account removes its uploads' bytes at once, except those anoth
   assert.equal(existsSync(path('alice has this too')), true);
   assert.ok(await findReadableFile(alices.id, { userId: 'alice' }));
 });
+
+test('an import that cannot be stored (its account deleted while it runs) leaves no file behind', async () => {
+  const { deleteAccountAndData } = await import('@/app/_server/account');
+  const { files } = await import('@/db/schema');
+  const { eq } = await import('drizzle-orm');
+  const db = getDb();
+  const dora = { id: 'dora', name: 'dora', email: 'dora@example.com', role: 'user' as const };
+  db.insert(user).values(dora).run();
+  const bytes = 'only in the import';
+  const sha = createHash('sha256').update(bytes).digest('hex');
+  const importing = importConversation(dora, {
+    title: 'Never stored',
+    messages: [
+      {
+        role: 'user',
+        parts: [
+          { type: 'text', text: 'see the file' },
+          {
+            type: 'file',
+            mediaType: 'text/plain',
+            url: `data:text/plain;base64,${Buffer.from(bytes).toString('base64')}`,
+            filename: 'gone.txt',
+          },
+        ],
+      },
+    ],
+  });
+  // The account goes (another tab, an admin) after the import's session was checked, before it is stored.
+  await deleteAccountAndData('dora');
+  await assert.rejects(importing, /FOREIGN KEY/);
+  assert.equal(existsSync(join(root, 'data', 'files', sha.slice(0, 2), sha)), false, 'its bytes are gone');
+  assert.deepEqual(await db.select().from(files).where(eq(files.userId, 'dora')), []);
+  assert.deepEqual(await db.select().from(conversations).where(eq(conversations.userId, 'dora')), []);
+});

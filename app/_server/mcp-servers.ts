@@ -106,19 +106,41 @@ export async function createServer(body: unknown) {
   return presentServer(record);
 }
 
+/** How often a PATCH without If-Match reads and merges again when other saves keep landing in between. */
+const MERGE_ATTEMPTS = 5;
+
 /**
  * PATCH: the stored config, overlaid with the fields given, validated whole; masked secrets stay as stored.
  * `ifMatch` (the edit form's If-Match: the updatedAt it was opened at) makes it a 409 when the server was
- * written since, so a stale form cannot overwrite another admin's change; without it the PATCH applies.
+ * written since, so a stale form cannot overwrite another admin's change. Without it (the list's on/off
+ * switch, API clients) the PATCH applies its fields to the current config: the write is conditional on the
+ * version it merged with, and when another save landed in between it merges again with that one, so it
+ * never puts back the older values of fields it did not send.
  */
 export async function updateServer(id: string, body: unknown, ifMatch: Date | null = null) {
   const db = getDb();
-  const stored = await getMcpServer(db, id);
+  let stored = await getMcpServer(db, id);
   if (!stored) throw notFound('Server not found.');
-  // Compared to the millisecond, as the view shows it (toISOString).
-  if (ifMatch && ifMatch.getTime() !== stored.updatedAt.getTime()) throw changedSince('server');
   const patch = parseWith(z.record(z.string(), z.unknown()), body, 'server');
+  for (let attempt = 1; ; attempt++) {
+    // Compared to the millisecond, as the view shows it (toISOString).
+    if (ifMatch && ifMatch.getTime() !== stored.updatedAt.getTime()) throw changedSince('server');
+    const record = await updateMcpServer(db, id, patched(stored, patch), stored.updatedAt);
+    if (record) {
+      await syncPool();
+      return presentServer(record);
+    }
+    // Written (or deleted) between the read and this write: read the version now stored.
+    stored = await getMcpServer(db, id);
+    if (!stored) throw notFound('Server not found.');
+    if (attempt === MERGE_ATTEMPTS) throw changedSince('server');
+  }
+}
+
+/** A stored server's config with a PATCH's fields over it, validated whole. */
+function patched(stored: McpServerRecord, fields: Record<string, unknown>): McpServerConfig {
   // `"logLevel": null` unsets it: the server's own default applies again.
+  const patch = { ...fields };
   const unsetLogLevel = patch.logLevel === null;
   if (unsetLogLevel) delete patch.logLevel;
   // Switching transport starts from the common fields, so the old transport's fields don't linger.
@@ -133,14 +155,7 @@ export async function updateServer(id: string, body: unknown, ifMatch: Date | nu
     { ...base, ...patch, ...(unsetLogLevel && { logLevel: undefined }) },
     'server',
   );
-  const record = await updateMcpServer(db, id, unmasked(merged, stored.config), stored.updatedAt, {
-    ifUnchanged: ifMatch !== null,
-  });
-  // A write between the read above and this one: the form's version is no longer the stored one.
-  if (!record)
-    throw ifMatch && (await getMcpServer(db, id)) ? changedSince('server') : notFound('Server not found.');
-  await syncPool();
-  return presentServer(record);
+  return unmasked(merged, stored.config);
 }
 
 /** Import (or preview) a Claude Desktop config; good entries apply even when others are invalid. */

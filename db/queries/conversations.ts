@@ -1,9 +1,10 @@
 import 'server-only';
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import type { NewFileRow } from '@/db/queries/files';
 import { listMessages } from '@/db/queries/messages';
 import type { Db } from '@/db/client';
 import { changes, first, isSqlite, q, transaction } from '@/db/run';
-import { conversations, messages } from '@/db/tables';
+import { conversations, files, messages } from '@/db/tables';
 import type { ChatMessage } from '@/lib/schemas/chat';
 
 export type ConversationRow = typeof conversations.$inferSelect;
@@ -165,10 +166,13 @@ export async function createConversationWithMessages(
     model: string | null;
     messages: Array<ChatMessage & { role: 'user' | 'assistant'; parentId?: string | null }>;
     leafId?: string;
+    /** Files the messages bring (an import's attachments): stored with them, or not at all. */
+    files?: NewFileRow[];
   },
 ): Promise<void> {
   await transaction(db, function* (tx) {
     const now = new Date();
+    for (const file of input.files ?? []) yield* q(tx.insert(files).values(file));
     yield* q(
       tx.insert(conversations).values({
         id: input.id,

@@ -5,8 +5,10 @@ import { first, lockStep, q, type Queryable, textContains, transaction } from '@
 import { files, messages, shares } from '@/db/tables';
 
 export type FileRow = typeof files.$inferSelect;
+/** A file's row to insert: its bytes are in the data folder already (app/_server/file-uploads.ts). */
+export type NewFileRow = typeof files.$inferInsert;
 
-export async function insertFile(db: Db, values: typeof files.$inferInsert): Promise<FileRow> {
+export async function insertFile(db: Db, values: NewFileRow): Promise<FileRow> {
   const [row] = await db.insert(files).values(values).returning();
   return row as FileRow;
 }

@@ -111,20 +111,20 @@ export async function createMcpServer(db: Db, config: McpServerConfig): Promise<
 }
 
 /**
- * Writes a server read at `read` (its updatedAt then). With `ifUnchanged`, only when nobody has written
- * it since, in one conditional UPDATE: null when it was changed (or deleted) in between.
+ * Writes a server read at `read` (its updatedAt then), only when nobody has written it since, in one
+ * conditional UPDATE: null when it was changed (or deleted) in between. Its config is one sealed value,
+ * so a write over a newer version would put back every field of the older one.
  */
 export async function updateMcpServer(
   db: Db,
   id: string,
   config: McpServerConfig,
   read: Date,
-  { ifUnchanged = false }: { ifUnchanged?: boolean } = {},
 ): Promise<McpServerRecord | null> {
   const [row] = await db
     .update(mcpServers)
     .set({ name: config.name, config: sealConfig(db, config), updatedAt: nextUpdatedAt(read) })
-    .where(ifUnchanged ? and(eq(mcpServers.id, id), eq(mcpServers.updatedAt, read)) : eq(mcpServers.id, id))
+    .where(and(eq(mcpServers.id, id), eq(mcpServers.updatedAt, read)))
     .returning();
   return row ? toRecord(db, row) : null;
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cutText, formatSize, kindOf, sniffFile } from '@/lib/files/sniff';
+import { cleanFileName, cutText, formatSize, kindOf, sniffFile } from '@/lib/files/sniff';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const JPEG = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
@@ -69,4 +69,14 @@ test('sizes read like people write them', () => {
   assert.equal(formatSize(512), '512 B');
   assert.equal(formatSize(3.4 * 1024), '3.4 KB');
   assert.equal(formatSize(21 * 1024 * 1024), '21 MB');
+});
+
+test('a file name loses its path, control characters and bidirectional overrides; a long one keeps its extension', () => {
+  assert.equal(cleanFileName('../../etc/passwd.txt'), 'passwd.txt');
+  assert.equal(cleanFileName('a\u0001b\u0085c\u009b"d.txt'), 'abcd.txt');
+  assert.equal(cleanFileName('report\u202Egnp.txt'), 'reportgnp.txt');
+  assert.equal(cleanFileName('\u2067x\u2069\u200f.md'), 'x.md');
+  assert.equal(cleanFileName(`${'n'.repeat(250)}.csv`), `${'n'.repeat(196)}.csv`);
+  assert.equal(cleanFileName(`${'n'.repeat(250)}.${'e'.repeat(20)}`).length, 200);
+  assert.equal(cleanFileName('\u202E'), 'file');
 });

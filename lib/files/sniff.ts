@@ -1,7 +1,8 @@
 /**
  * What an uploaded file is, decided by its bytes (the name and the browser's declared type are not
  * trusted): an image the model can view, a PDF, or UTF-8 text. Anything else is refused, and so is a
- * name that claims an image or PDF the bytes are not. Isomorphic and pure (unit-tested in sniff.test.ts).
+ * name that claims an image or PDF the bytes are not; and the name a file is shown by. Isomorphic and pure
+ * (unit-tested in sniff.test.ts).
  */
 
 export type FileKind = 'image' | 'pdf' | 'text';
@@ -84,6 +85,26 @@ export const extensionOf = (name: string) => {
   const dot = name.lastIndexOf('.');
   return dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
 };
+
+/** Longest name kept; a longer one is cut before its extension. */
+const MAX_NAME = 200;
+
+/**
+ * A name fit to show and to send in Content-Disposition: no path, no control characters, no bidirectional
+ * overrides (which make "report<U+202E>gnp.txt" read as "reporttxt.png"), ≤ 200 characters with its extension.
+ * The server stores a file under it; the composer's chip shows it before the upload answers.
+ */
+export function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).at(-1) ?? '';
+  const clean = base
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069"]/g, '')
+    .trim();
+  if (clean.length <= MAX_NAME) return clean || 'file';
+  const ext = extensionOf(clean);
+  const keep = ext && ext.length < 16 ? `.${ext}` : '';
+  return clean.slice(0, MAX_NAME - keep.length) + keep;
+}
 
 export function sniffFile(bytes: Uint8Array, name: string): Sniffed {
   if (!bytes.length) return { ok: false, reason: 'The file is empty.' };

@@ -1,6 +1,7 @@
 'use client';
 
 import { useCallback, useRef, useState } from 'react';
+import { cleanFileName } from '@/lib/files/sniff';
 
 /** What POST /api/files answers (SPEC §7.4). */
 export type UploadedFile = { id: string; url: string; name: string; mediaType: string; size: number };
@@ -8,6 +9,7 @@ export type UploadedFile = { id: string; url: string; name: string; mediaType: s
 /** A file picked, dropped or pasted into the composer: uploading, uploaded, or failed (with why). */
 export type Upload = {
   key: string;
+  /** The name as the server stores it (cleanFileName), never the browser's raw one. */
   name: string;
   size: number;
   /** 0…1 while uploading. */
@@ -62,7 +64,7 @@ export function useUploads() {
         const preview = file.type.startsWith('image/') ? URL.createObjectURL(file) : undefined;
         setUploads((list) => [
           ...list,
-          { key, name: file.name || 'file', size: file.size, progress: 0, status: 'uploading', preview },
+          { key, name: cleanFileName(file.name), size: file.size, progress: 0, status: 'uploading', preview },
         ]);
         const xhr = new XMLHttpRequest();
         requests.current.set(key, xhr);
