@@ -1,10 +1,19 @@
-// Accounts changed while their owners are busy: two admins demoting each other at once. (One admin alone: 41-account.spec.ts; the admin's user page:
+// Accounts changed while their owners are busy: two admins demoting each other at once, and a user disabled
+// while an answer streams in their tab. (One admin alone: 41-account.spec.ts; the admin's user page:
 // 05-admin-users-providers.spec.ts.)
 import { request as httpRequest } from 'node:http';
 import { type BrowserContext, expect, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
 import { adminContext, formSession, userId } from './account-helpers';
-import { type Account, originHeaders, specUser } from './helpers';
+import {
+  type Account,
+  assistantMessages,
+  conversationIdFromUrl,
+  ensureUser,
+  originHeaders,
+  send,
+  specUser,
+} from './helpers';
 
 const h = originHeaders();
 
@@ -81,4 +90,47 @@ test('two admins demoting each other at once: one change is made, the other is r
   expect(roles.find((u) => u.email === ann.email)?.role, 'Ann is still an admin').toBe('admin');
   expect(roles.find((u) => u.email === ben.email)?.role).toBe('user');
   await Promise.all([admin.close(), annCtx.close(), benCtx.close()]);
+});
+
+test('a user disabled while an answer streams: the answer stops at once in their tab and is stored interrupted', async ({
+  browser,
+}) => {
+  const admin = await adminContext(browser);
+  const dora = specUser('s60', 'Dora Disabled');
+  await ensureUser(admin.request, dora);
+  const doraId = await userId(admin, dora.email);
+  const ctx = await formSession(browser, dora);
+  const page = await ctx.newPage();
+  await page.goto('/');
+  // 300 words, one every 50 ms: 15 s when nothing stops it.
+  await send(page, 's60 long [[words:300]] [[slow:50]]');
+  const answer = assistantMessages(page).last();
+  await expect(answer).toContainText('word5');
+  const id = conversationIdFromUrl(page);
+
+  const disabled = await admin.request.patch(`/api/admin/users/${doraId}`, {
+    data: { disabled: true },
+    headers: h,
+  });
+  expect(disabled.status()).toBe(200);
+  // The admin's answer comes once the answer is stored: the tab shows it ended, well before its last word.
+  await expect(answer.locator('[data-interrupted]')).toBeVisible({ timeout: 3_000 });
+  await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
+  expect(await answer.textContent()).not.toContain('word300');
+
+  // Enabled again, Dora finds the answer as it was cut, marked interrupted.
+  expect(
+    (
+      await admin.request.patch(`/api/admin/users/${doraId}`, { data: { disabled: false }, headers: h })
+    ).status(),
+  ).toBe(200);
+  const again = await formSession(browser, dora);
+  const stored = (await (await again.request.get(`/api/conversations/${id}`)).json()) as {
+    messages: Array<{ role: string; metadata?: { interrupted?: boolean }; parts: Array<{ text?: string }> }>;
+  };
+  const last = stored.messages.at(-1);
+  expect(last?.role).toBe('assistant');
+  expect(last?.metadata?.interrupted).toBe(true);
+  expect(last?.parts.map((p) => p.text ?? '').join('')).not.toContain('word300');
+  await Promise.all([admin.close(), ctx.close(), again.close()]);
 });

@@ -4,6 +4,7 @@ import { getDb } from '@/db/client';
 import { getUserById, type PublicUser, updateUser } from '@/db/queries/users';
 import { getAuth } from '@/app/_server/auth';
 import { invalidateUser } from '@/app/_server/hot-cache';
+import { stopTurnsOfUser } from '@/app/_server/account';
 import type { SessionUser } from '@/app/_server/session';
 import { AppError, notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
@@ -12,8 +13,9 @@ import type { CreateUser, UpdateUser } from '@/lib/schemas/users';
 /**
  * An admin's change to a user; never to themselves (400: the app always keeps an admin), and refused (403)
  * when the admin was demoted or disabled since their request was let in, by another admin at the same moment.
- * Disabling them or changing their role also ends their per-user MCP connections: what they may use is
- * decided anew on their next request.
+ * Disabling a user stops their running answers (stored as interrupted, as Stop does): their tabs stop
+ * streaming, and nothing more runs on their behalf. Disabling them or changing their role also ends their
+ * per-user MCP connections: what they may use is decided anew on their next request.
  */
 export async function changeUser(admin: SessionUser, id: string, patch: UpdateUser): Promise<PublicUser> {
   if (id === admin.id && (patch.disabled || patch.role === 'user'))
@@ -22,6 +24,7 @@ export async function changeUser(admin: SessionUser, id: string, patch: UpdateUs
   if (row === 'not-admin') throw new AppError('forbidden', 'Admins only.');
   if (row === 'gone') throw notFound('User not found.');
   invalidateUser(id);
+  if (patch.disabled) await stopTurnsOfUser(id);
   if (patch.disabled || patch.role) await getPool().closeAllOfUser(id);
   return row;
 }
