@@ -16,7 +16,8 @@ import { changeMessage, saveUserMessage } from '@/db/queries/message-writes';
 import { listMessages } from '@/db/queries/messages';
 import { createProvider } from '@/db/queries/providers';
 import { getSetting, getSettings, updateSettings } from '@/db/queries/settings';
-import { countUsers } from '@/db/queries/users';
+import { countUsers, updateUser } from '@/db/queries/users';
+import { user } from '@/db/tables';
 import { McpServerConfigSchema } from '@/lib/schemas/mcp';
 
 let db: Db;
@@ -168,6 +169,30 @@ test(`${dialect}: files, audit, servers, providers and deleting an account`, asy
   assert.equal(await deleteUserAndData(db, 'alice'), 'deleted');
   assert.equal(await getOwnConversation(db, 'alice', 'tree'), null);
   assert.equal(await deleteUserAndData(db, 'alice'), 'gone');
+});
+
+test(`${dialect}: admins demoting, disabling or deleting each other at once always leave an enabled admin`, async () => {
+  const admins = ['ann', 'ben', 'cal', 'dee'];
+  await db
+    .insert(user)
+    .values(admins.map((id) => ({ id, name: id, email: `${id}@example.com`, role: 'admin' as const })));
+  const outcome = (r: Awaited<ReturnType<typeof updateUser>>) => (typeof r === 'string' ? r : 'changed');
+  // Each pair at once: the first change made; the other admin is then no admin (or disabled), so theirs is not.
+  const demotes = await Promise.all([
+    updateUser(db, 'ann', 'ben', { role: 'user' }),
+    updateUser(db, 'ben', 'ann', { role: 'user' }),
+  ]);
+  assert.deepEqual(demotes.map(outcome).sort(), ['changed', 'not-admin']);
+  const disables = await Promise.all([
+    updateUser(db, 'cal', 'dee', { disabled: true }),
+    updateUser(db, 'dee', 'cal', { disabled: true }),
+  ]);
+  assert.deepEqual(disables.map(outcome).sort(), ['changed', 'not-admin']);
+  const enabled = (await db.select().from(user)).filter((u) => u.role === 'admin' && !u.disabled);
+  assert.equal(enabled.length, 2, 'one admin of each pair');
+  // The two left delete their own accounts at once: the last one stays.
+  const deletes = await Promise.all(enabled.map((u) => deleteUserAndData(db, u.id)));
+  assert.deepEqual(deletes.sort(), ['deleted', 'last-admin']);
 });
 
 rerunOnPostgres();

@@ -23,6 +23,7 @@ const answers = [
   'First sentence here. Second one: a long run of words follows the colon and the quokka sits far away from every start of any sentence at all. Third.',
   'ÉCOLE Ärger ĐẠI HỌC Ελληνικά ΆΛΦΑ Москва Ёлка ŁÓDŹ straße — “quoted” «guillemets» 😀emoji😀 ①② x²',
   'tab\tseparated\nlines and e\u0301clair combining',
+  '我喜欢吃苹果和香蕉，也喜欢西瓜。日本語のテキストです。2024年3月 买了 iPhone手机',
 ];
 const queries = [
   'quokka',
@@ -36,6 +37,15 @@ const queries = [
   '東京',
   '東京タワー',
   '数据',
+  '据库',
+  'タワー',
+  '東京 tall',
+  '苹果',
+  '香蕉 西瓜',
+  'テキスト',
+  '3月',
+  'iphone手机',
+  '苹果 nothing',
   'foo',
   'bar',
   'foo_bar',
@@ -145,6 +155,12 @@ test('Postgres search finds the same conversations, messages and snippets as SQL
     found += expected.length;
   }
   assert.ok(found > 40, `the queries find things (${found} hits)`);
+  const chinese = await searchConversationsPg(pg.db, 'u', '西瓜');
+  assert.deepEqual(
+    chinese.map((h) => h.snippet),
+    ['我喜欢吃苹果和香蕉，也喜欢\u0002西瓜\u0003。日本語のテキストです…'],
+    'a Chinese word inside a sentence',
+  );
 });
 
 test('the migration holds search_text() exactly as db/search-text.ts writes it', () => {

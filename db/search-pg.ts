@@ -1,8 +1,8 @@
 /**
  * Conversation search on Postgres: the same results, in the same shape, as searchConversations in
  * db/queries/conversation-search.ts does with SQLite's FTS5 (own conversations whose title or the text of
- * a message on the selected path matches; each word of the query a prefix; the snippet marks matches with
- * \u0002…\u0003).
+ * a message on the selected path matches; each word of the query a prefix, Chinese or Japanese ones a
+ * substring; the snippet marks matches with \u0002…\u0003).
  * Message text is matched with `to_tsvector('simple', search_text(message_text(parts)))`, the expression the GIN
  * index messages_search_idx is built on (db/migrations-pg); search_text folds case and diacritics and reads
  * punctuation as spaces as FTS5's unicode61 does (db/search-text.ts), and the snippet is FTS5's, rebuilt in JS.
@@ -10,7 +10,7 @@
 import { sql } from 'drizzle-orm';
 import type { PgDb } from '@/db/client-pg';
 import { mergeSearchHits, type SearchHit, selectedPathsOfHits } from '@/db/queries/conversation-search';
-import { ftsSnippet, queryPhrases, tsQueryOf } from '@/db/search-text';
+import { queryTerms, searchSnippet, tsQueryOf } from '@/db/search-text';
 
 export async function searchConversationsPg(
   db: PgDb,
@@ -19,7 +19,8 @@ export async function searchConversationsPg(
   limit = 30,
 ): Promise<SearchHit[]> {
   const query = tsQueryOf(q);
-  if (!query) return [];
+  const { runs } = queryTerms(q);
+  if (!query && !runs.length) return [];
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const [messageRows, titleRows] = await Promise.all([
     db.execute<{
@@ -32,9 +33,15 @@ export async function searchConversationsPg(
       with recursive hits as (
         select c.id, c.title, c.updated_at, m.id as message_id
         from messages m join conversations c on c.id = m.conversation_id
-        where c.user_id = ${userId}
-          and to_tsvector('simple'::regconfig, search_text(message_text(m.parts)))
-              @@ to_tsquery('simple'::regconfig, ${query})
+        where c.user_id = ${userId}${
+          query
+            ? sql` and to_tsvector('simple'::regconfig, search_text(message_text(m.parts)))
+              @@ to_tsquery('simple'::regconfig, ${query})`
+            : sql``
+        }${sql.join(
+          runs.map((r) => sql` and strpos(lower(message_text(m.parts)), lower(${r})) > 0`),
+          sql``,
+        )}
       ),
       ${selectedPathsOfHits},
       found as (
@@ -51,7 +58,6 @@ export async function searchConversationsPg(
       select id, title, (extract(epoch from updated_at) * 1000)::float8 as updated_ms from conversations
       where user_id = ${userId} and title ilike ${like} escape '\\' order by updated_at desc limit ${limit}`),
   ]);
-  const phrases = queryPhrases(q);
   return mergeSearchHits(
     titleRows.rows.map((r) => ({ id: r.id, title: r.title, updatedAt: new Date(Math.round(r.updated_ms)) })),
     messageRows.rows.map((r) => ({
@@ -59,7 +65,7 @@ export async function searchConversationsPg(
       title: r.title,
       updatedAt: new Date(Math.round(r.updated_ms)),
       messageId: r.message_id,
-      snippet: ftsSnippet(r.body, phrases),
+      snippet: searchSnippet(r.body, q),
     })),
     limit,
   );

@@ -87,14 +87,31 @@ export function searchText(text: string): string {
   return foldText(text).replace(SEPARATORS_JS, ' ');
 }
 
+/** A letter of Chinese or Japanese, written without spaces between words (a lookahead keeps out their punctuation). */
+const UNSPACED = '(?=[\\p{L}\\p{N}\\p{Mn}])[\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}]';
+const HAS_UNSPACED = new RegExp(UNSPACED, 'u');
+
 /**
- * The query as a tsquery: each word a phrase of its tokens (as search_text() cuts them), the last one a prefix;
- * every word required. Only letters, digits and spaces remain in a token, so no syntax can leak in.
+ * What a person typed, as search terms (at most 10); only letters, digits and `_` remain, so no syntax can leak
+ * in. A word is found by its tokens, the last one a prefix (FTS5, the tsquery). A word with Chinese or Japanese
+ * in it is a `run`, found as a substring (ASCII case ignored): FTS5's unicode61 and the Postgres parser read a
+ * whole run of those letters as one token, so 苹果 inside 我喜欢吃苹果 would never match a token.
+ */
+export function queryTerms(q: string): { words: string[]; runs: string[] } {
+  const terms = q.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 10) ?? [];
+  return {
+    words: terms.filter((t) => !HAS_UNSPACED.test(t)),
+    runs: terms.filter((t) => HAS_UNSPACED.test(t)),
+  };
+}
+
+/**
+ * The query's words as a tsquery: each word a phrase of its tokens (as search_text() cuts them), the last one a
+ * prefix; every word required. Null when there are none (an empty query, or only runs).
  */
 export function tsQueryOf(q: string): string | null {
-  const words = q.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 10) ?? [];
-  const phrases = words
-    .map((w) => searchText(w).trim().split(/\s+/).filter(Boolean))
+  const phrases = queryTerms(q)
+    .words.map((w) => searchText(w).trim().split(/\s+/).filter(Boolean))
     .filter((parts) => parts.length > 0)
     .map((parts) => parts.map((part, i) => `'${part}'${i === parts.length - 1 ? ':*' : ''}`).join(' <-> '));
   return phrases.length ? phrases.map((p) => `(${p})`).join(' & ') : null;
@@ -102,15 +119,30 @@ export function tsQueryOf(q: string): string | null {
 
 /** A token as FTS5's unicode61 sees one: letters, numbers, private use and combining marks. */
 const TOKEN = /[\p{L}\p{N}\p{Co}\p{Mn}]+/gu;
+/** A token where each Chinese or Japanese letter is one (the snippet of a query with runs). */
+const CHARACTER_TOKEN = new RegExp(`${UNSPACED}|(?:(?!${UNSPACED})[\\p{L}\\p{N}\\p{Co}\\p{Mn}])+`, 'gu');
 /** A token as it is compared when marking the snippet: folded as search_text() folds it, then lower-cased. */
 const key = (token: string) => foldText(token).toLowerCase();
 
-/** The words of a query as FTS5 phrases: each word's tokens (as search_text() cuts them) in a row, the last one a prefix. */
+/**
+ * The terms of a query as FTS5 phrases: each word's tokens (as search_text() cuts them) in a row, the last one
+ * a prefix; each run's tokens as CHARACTER_TOKEN cuts them.
+ */
 export function queryPhrases(q: string): string[][] {
-  const words = q.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 10) ?? [];
-  return words
-    .map((w) => searchText(w).trim().split(/\s+/).filter(Boolean).map(key))
-    .filter((p) => p.length > 0);
+  const { words, runs } = queryTerms(q);
+  return [
+    ...words.map((w) => searchText(w).trim().split(/\s+/).filter(Boolean).map(key)),
+    ...runs.map((r) => [...searchText(r).matchAll(CHARACTER_TOKEN)].map((m) => key(m[0]))),
+  ].filter((p) => p.length > 0);
+}
+
+/**
+ * The snippet of a message `text` found by the query `q`: FTS5's (ftsSnippet); when the query has runs, each
+ * Chinese or Japanese letter counts as a token, and the window is 24 of them (about 12 words).
+ */
+export function searchSnippet(text: string, q: string): string {
+  const perCharacter = queryTerms(q).runs.length > 0;
+  return ftsSnippet(text, queryPhrases(q), perCharacter ? 24 : 12, perCharacter ? CHARACTER_TOKEN : TOKEN);
 }
 
 /**
@@ -118,8 +150,8 @@ export function queryPhrases(q: string): string[][] {
  * nToken tokens with the most distinct phrases (then the earliest; a sentence start gets a bonus), centred on
  * its matches, each phrase instance marked, '…' where the text goes on.
  */
-export function ftsSnippet(text: string, phrases: string[][], nToken = 12): string {
-  const tokens = [...text.matchAll(TOKEN)].map((m) => ({
+export function ftsSnippet(text: string, phrases: string[][], nToken = 12, token = TOKEN): string {
+  const tokens = [...text.matchAll(token)].map((m) => ({
     start: m.index,
     end: m.index + m[0].length,
     key: key(m[0]),

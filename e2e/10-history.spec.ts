@@ -67,6 +67,42 @@ test('a word that only the answer holds leads to the assistant message', async (
   await expect(page.locator(`[id="${anchor}"]`)).toHaveAttribute('data-role', 'assistant');
 });
 
+test('a Chinese word inside a sentence is found and highlighted alone; the snippet stays text', async ({
+  page,
+}) => {
+  // Chinese has no spaces: the word is in the middle of a run of characters, and in no title.
+  const data = {
+    title: '水果',
+    messages: [
+      { role: 'user', parts: [{ type: 'text', text: '你最喜欢什么水果？' }] },
+      {
+        role: 'assistant',
+        parts: [{ type: 'text', text: '我最喜欢吃榴莲和山竹。<img src=x onerror=alert(1)>' }],
+      },
+    ],
+  };
+  const res = await page.request.post('/api/conversations/import', { data, headers: originHeaders() });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  let dialogs = 0;
+  page.on('dialog', (d) => {
+    dialogs++;
+    void d.dismiss();
+  });
+  await page.reload();
+  await searchBox(page).fill('山竹');
+  await expect(searchResults(page)).toHaveCount(1);
+  const hit = searchResults(page).first();
+  await expect(hit.locator('mark')).toHaveText(['山竹']);
+  await expect(hit).toContainText('<img src=x onerror=alert(1)>');
+  await expect(hit.locator('img')).toHaveCount(0);
+  await hit.click();
+  await expect(page).toHaveURL(new RegExp(`/c/${id}#m-`));
+  const anchor = new URL(page.url()).hash.slice(1);
+  await expect(page.locator(`[id="${anchor}"]`)).toHaveAttribute('data-role', 'assistant');
+  expect(dialogs).toBe(0);
+});
+
 test('paging with a cursor shows every conversation exactly once while new ones arrive', async ({ page }) => {
   test.setTimeout(120_000);
   const created: string[] = [];

@@ -87,6 +87,11 @@ export async function changeAccountPassword(
   }
 }
 
+/** Stops every running answer of the user (each stored as interrupted), on any instance. */
+export async function stopTurnsOfUser(userId: string): Promise<void> {
+  await Promise.all((await conversationIdsOf(getDb(), userId)).map((id) => stopTurn(id)));
+}
+
 const lastAdminError = () =>
   new AppError(
     'conflict',
@@ -103,7 +108,7 @@ export async function deleteAccountAndData(userId: string): Promise<void> {
   const db = getDb();
   // The last admin is refused before anything else happens (their running answers go on).
   if (await isLastAdmin(db, userId)) throw lastAdminError();
-  for (const id of await conversationIdsOf(db, userId)) await stopTurn(id);
+  await stopTurnsOfUser(userId);
   const blobs = await blobsOfUser(db, userId);
   const outcome = await deleteUserAndData(db, userId);
   if (outcome === 'last-admin') throw lastAdminError();

@@ -4,18 +4,28 @@ import { getDb } from '@/db/client';
 import { getUserById, type PublicUser, updateUser } from '@/db/queries/users';
 import { getAuth } from '@/app/_server/auth';
 import { invalidateUser } from '@/app/_server/hot-cache';
-import { AppError } from '@/lib/errors';
+import { stopTurnsOfUser } from '@/app/_server/account';
+import type { SessionUser } from '@/app/_server/session';
+import { AppError, notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
 import type { CreateUser, UpdateUser } from '@/lib/schemas/users';
 
 /**
- * An admin's change to a user. Disabling them or changing their role also ends their per-user MCP
- * connections: what they may use is decided anew on their next request.
+ * An admin's change to a user; never to themselves (400: the app always keeps an admin), and refused (403)
+ * when the admin was demoted or disabled since their request was let in, by another admin at the same moment.
+ * Disabling a user stops their running answers (stored as interrupted, as Stop does): their tabs stop
+ * streaming, and nothing more runs on their behalf. Disabling them or changing their role also ends their
+ * per-user MCP connections: what they may use is decided anew on their next request.
  */
-export async function changeUser(id: string, patch: UpdateUser): Promise<PublicUser | null> {
-  const row = await updateUser(getDb(), id, patch);
+export async function changeUser(admin: SessionUser, id: string, patch: UpdateUser): Promise<PublicUser> {
+  if (id === admin.id && (patch.disabled || patch.role === 'user'))
+    throw new AppError('bad_request', 'You cannot disable or demote yourself.');
+  const row = await updateUser(getDb(), admin.id, id, patch);
+  if (row === 'not-admin') throw new AppError('forbidden', 'Admins only.');
+  if (row === 'gone') throw notFound('User not found.');
   invalidateUser(id);
-  if (row && (patch.disabled || patch.role)) await getPool().closeAllOfUser(id);
+  if (patch.disabled) await stopTurnsOfUser(id);
+  if (patch.disabled || patch.role) await getPool().closeAllOfUser(id);
   return row;
 }
 

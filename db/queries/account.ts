@@ -3,6 +3,7 @@ import { and, count, eq, inArray, ne } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first, type Queryable, q, transaction } from '@/db/run';
 import { conversations, toolCalls, user } from '@/db/tables';
+import { adminsLockStep } from '@/db/queries/users';
 
 const idsOf = (db: Queryable, userId: string) =>
   db.select({ id: conversations.id }).from(conversations).where(eq(conversations.userId, userId));
@@ -38,14 +39,19 @@ export function isLastAdmin(db: Db, userId: string): Promise<boolean> {
  * never deleted: answers 'last-admin' then, 'gone' when there is no such user.
  */
 export function deleteUserAndData(db: Db, userId: string): Promise<'deleted' | 'last-admin' | 'gone'> {
-  return transaction(db, function* (tx) {
-    const row = first(yield* q(tx.select({ role: user.role }).from(user).where(eq(user.id, userId))));
-    if (!row) return 'gone' as const;
-    if (yield* lastAdminStep(tx, userId)) return 'last-admin' as const;
-    const ids = (yield* q(idsOf(tx, userId))).map((r) => r.id);
-    for (let i = 0; i < ids.length; i += 500)
-      yield* q(tx.delete(toolCalls).where(inArray(toolCalls.conversationId, ids.slice(i, i + 500))));
-    yield* q(tx.delete(user).where(eq(user.id, userId)));
-    return 'deleted' as const;
-  });
+  return transaction(
+    db,
+    function* (tx) {
+      yield* adminsLockStep(tx);
+      const row = first(yield* q(tx.select({ role: user.role }).from(user).where(eq(user.id, userId))));
+      if (!row) return 'gone' as const;
+      if (yield* lastAdminStep(tx, userId)) return 'last-admin' as const;
+      const ids = (yield* q(idsOf(tx, userId))).map((r) => r.id);
+      for (let i = 0; i < ids.length; i += 500)
+        yield* q(tx.delete(toolCalls).where(inArray(toolCalls.conversationId, ids.slice(i, i + 500))));
+      yield* q(tx.delete(user).where(eq(user.id, userId)));
+      return 'deleted' as const;
+    },
+    { immediate: true },
+  );
 }

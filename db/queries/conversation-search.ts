@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import type { PgDb } from '@/db/client-pg';
 import { searchConversationsPg } from '@/db/search-pg';
 import { isSqlite, rawRows } from '@/db/run';
+import { queryTerms, searchSnippet } from '@/db/search-text';
 
 export type SearchHit = {
   id: string;
@@ -13,10 +14,13 @@ export type SearchHit = {
   snippet: string;
 };
 
-/** Turns what a person typed into an FTS5 query: each word a quoted prefix term, so no syntax leaks in. */
+/**
+ * The words of what a person typed as an FTS5 query: each a quoted prefix term, so no syntax leaks in. Its
+ * Chinese or Japanese words (queryTerms' runs) are not in it: they are looked for as substrings.
+ */
 export function ftsQuery(q: string): string | null {
-  const words = q.match(/[\p{L}\p{N}_]+/gu)?.slice(0, 10);
-  return words?.length ? words.map((w) => `"${w}"*`).join(' ') : null;
+  const { words } = queryTerms(q);
+  return words.length ? words.map((w) => `"${w}"*`).join(' ') : null;
 }
 
 /**
@@ -46,8 +50,19 @@ export async function searchConversations(
 ): Promise<SearchHit[]> {
   if (!isSqlite(db)) return searchConversationsPg(db as unknown as PgDb, userId, q, limit);
   const fts = ftsQuery(q);
-  if (!fts) return [];
+  const { runs } = queryTerms(q);
+  if (!fts && !runs.length) return [];
   const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // Without words to match, the user's own messages are read (through their index) for the runs.
+  const found = fts
+    ? sql`messages_fts f join conversations c on c.id = f.conversation_id
+      where messages_fts match ${fts} and c.user_id = ${userId}`
+    : sql`conversations c join messages m on m.conversation_id = c.id
+      join messages_fts f on f.rowid = m.rowid where c.user_id = ${userId}`;
+  const withRuns = sql.join(
+    runs.map((r) => sql` and instr(lower(f.text), lower(${r})) > 0`),
+    sql``,
+  );
   const rows = await rawRows<{
     id: string;
     title: string;
@@ -59,9 +74,8 @@ export async function searchConversations(
     sql`
     with recursive hits as (
       select c.id, c.title, c.updated_at, f.message_id,
-             snippet(messages_fts, 0, char(2), char(3), '…', 12) as snippet
-      from messages_fts f join conversations c on c.id = f.conversation_id
-      where messages_fts match ${fts} and c.user_id = ${userId}
+             ${runs.length ? sql`f.text` : sql`snippet(messages_fts, 0, char(2), char(3), '…', 12)`} as snippet
+      from ${found}${withRuns}
     ),
     ${selectedPathsOfHits}
     select h.* from hits h
@@ -80,7 +94,8 @@ export async function searchConversations(
       title: r.title,
       updatedAt: new Date(r.updated_at),
       messageId: r.message_id,
-      snippet: r.snippet,
+      // With runs the row holds the message's text, and the snippet is made here (FTS5's marks only its words).
+      snippet: runs.length && r.snippet ? searchSnippet(r.snippet, q) : r.snippet,
     })),
     limit,
   );

@@ -195,11 +195,12 @@ describe('settings and users', () => {
   });
 
   test('disabling a user ends their sessions', async () => {
+    db.insert(user).values({ id: 'admin', name: 'admin', email: 'admin@example.com', role: 'admin' }).run();
     db.insert(session)
       .values({ id: 's1', token: 'tok', userId: 'bob', expiresAt: new Date(Date.now() + 60_000) })
       .run();
-    const row = await updateUser(db, 'bob', { disabled: true });
-    assert.equal(row?.disabled, true);
+    const row = await updateUser(db, 'admin', 'bob', { disabled: true });
+    assert.equal(typeof row === 'object' && row.disabled, true);
     assert.equal(db.select().from(session).all().length, 0);
   });
 });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { count, desc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { first, q, transaction } from '@/db/run';
+import { first, lockStep, type Queryable, q, transaction } from '@/db/run';
 import { session, user } from '@/db/tables';
 
 export type UserRow = typeof user.$inferSelect;
@@ -28,23 +28,45 @@ export async function listUsers(db: Db): Promise<PublicUser[]> {
   return db.select(publicColumns).from(user).orderBy(desc(user.createdAt));
 }
 
-/** Changes role or disabled; disabling ends every session of the user. */
+/**
+ * Serialises the transactions that could leave no enabled admin (demoting, disabling or deleting an admin)
+ * on Postgres, where they would otherwise each see the other's admin still there; a SQLite one runs alone.
+ */
+export const adminsLockStep = (tx: Queryable) => lockStep(tx, 'admins');
+
+/**
+ * An admin (`actorId`) changes a user's role or disabled; disabling ends every session of the user. The actor
+ * is checked to still be an enabled admin in the same transaction ('not-admin': demoted or disabled since their
+ * request was let in), so two admins demoting or disabling each other at once leave one admin, not none.
+ */
 export function updateUser(
   db: Db,
+  actorId: string,
   id: string,
   patch: { role?: UserRow['role']; disabled?: boolean },
-): Promise<PublicUser | null> {
-  return transaction(db, function* (tx) {
-    const row = first(
-      yield* q(
-        tx
-          .update(user)
-          .set({ ...patch, updatedAt: new Date() })
-          .where(eq(user.id, id))
-          .returning(publicColumns),
-      ),
-    );
-    if (row && patch.disabled) yield* q(tx.delete(session).where(eq(session.userId, id)));
-    return row ?? null;
-  });
+): Promise<PublicUser | 'gone' | 'not-admin'> {
+  return transaction(
+    db,
+    function* (tx) {
+      yield* adminsLockStep(tx);
+      const actor = first(
+        yield* q(
+          tx.select({ role: user.role, disabled: user.disabled }).from(user).where(eq(user.id, actorId)),
+        ),
+      );
+      if (actor?.role !== 'admin' || actor.disabled) return 'not-admin' as const;
+      const row = first(
+        yield* q(
+          tx
+            .update(user)
+            .set({ ...patch, updatedAt: new Date() })
+            .where(eq(user.id, id))
+            .returning(publicColumns),
+        ),
+      );
+      if (row && patch.disabled) yield* q(tx.delete(session).where(eq(session.userId, id)));
+      return row ?? ('gone' as const);
+    },
+    { immediate: true },
+  );
 }

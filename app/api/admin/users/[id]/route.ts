@@ -1,7 +1,6 @@
 import { changeUser } from '@/app/_server/admin-users';
 import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
-import { AppError, notFound } from '@/lib/errors';
 import { readJson, route } from '@/lib/http';
 import { UpdateUserSchema } from '@/lib/schemas/users';
 
@@ -14,11 +13,7 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
   const admin = await requireAdmin(req);
   const { id } = await params;
   const patch = await readJson(req, UpdateUserSchema);
-  if (id === admin.id && (patch.disabled || patch.role === 'user')) {
-    throw new AppError('bad_request', 'You cannot disable or demote yourself.');
-  }
-  const row = await changeUser(id, patch);
-  if (!row) throw notFound('User not found.');
+  const row = await changeUser(admin, id, patch);
   await audit(admin, 'user.update', row.email, 'ok', JSON.stringify(patch));
   return Response.json(row);
 });
