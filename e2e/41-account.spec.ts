@@ -1,7 +1,16 @@
 import { expect, type Page, test } from '@playwright/test';
 import { NO_PROVIDER_URL } from '../playwright.config';
 import { adminContext, formSession, signInStatus } from './account-helpers';
-import { ADMIN, ensureUser, originHeaders, specUser } from './helpers';
+import {
+  ADMIN,
+  assistantMessages,
+  composer,
+  ensureUser,
+  originHeaders,
+  send,
+  specUser,
+  userTexts,
+} from './helpers';
 
 // Issue 18: the account page (/account): changing the password, signing out sessions and deleting the
 // account. Accounts whose password changes sign in through the form, not the cached helper. The admin's
@@ -215,4 +224,37 @@ test('the last admin cannot delete themself (API and page); another admin can de
   expect(gone.status()).toBe(204);
   expect(await signInStatus(browser, second.email, second.password)).toBe(401);
   await Promise.all([main, otto].map((c) => c.close()));
+});
+
+test('signed out by another session mid-conversation: the chat offers to sign in again and comes back with the message kept', async ({
+  browser,
+}) => {
+  const admin = await adminContext(browser);
+  const nina = specUser('s41', 'Nina Signed-out');
+  await ensureUser(admin.request, nina);
+  const here = await formSession(browser, nina);
+  const other = await formSession(browser, nina);
+  const page = await here.newPage();
+  await page.goto('/');
+  await send(page, 'Before the session ended');
+  await expect(assistantMessages(page).last()).not.toBeEmpty();
+  await expect(page).toHaveURL(/\/c\/[A-Za-z0-9_-]+$/);
+  const conversation = new URL(page.url()).pathname;
+
+  // "Sign out everywhere else" from the other device ends this tab's session.
+  expect((await other.request.delete('/api/account/sessions', { headers: h })).status()).toBe(204);
+  await send(page, 'Written after the session ended');
+  const notice = page.locator('[data-chat-error]');
+  await expect(notice).toContainText('Sign in first.');
+  // Retry could only fail again: the way out is signing in, back to this conversation.
+  await expect(notice.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await notice.getByRole('link', { name: 'Sign in again' }).click();
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.getByLabel('Email').fill(nina.email);
+  await page.getByLabel('Password').fill(nina.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(conversation);
+  await expect(userTexts(page)).toHaveText(['Before the session ended']);
+  await expect(composer(page)).toHaveValue('Written after the session ended');
+  await Promise.all([admin, here, other].map((c) => c.close()));
 });

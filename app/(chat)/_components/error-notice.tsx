@@ -1,5 +1,7 @@
 'use client';
 
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import type { ErrorBody } from '@/lib/errors';
 
@@ -17,8 +19,17 @@ function readable(raw: string): string | null {
   return errorBodyOf(raw)?.message || raw || null;
 }
 
+const ACTION = 'rounded-md bg-red-600 px-3 py-1 text-xs font-semibold text-white hover:bg-red-700';
+
+/**
+ * A chat error with its way out: Retry, or when the session has ended (signed out in another tab, its
+ * sessions revoked, the account disabled) a link to sign in again that comes back to this conversation;
+ * Retry could only fail again. What the user typed is kept as the conversation's draft meanwhile.
+ */
 export function ErrorNotice({ error, onRetry }: { error: string; onRetry: () => void }) {
   const t = useTranslations('common');
+  const path = usePathname();
+  const signedOut = errorBodyOf(error)?.code === 'unauthorized';
   return (
     <div
       role="alert"
@@ -26,13 +37,15 @@ export function ErrorNotice({ error, onRetry }: { error: string; onRetry: () => 
       className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
     >
       <span>{readable(error) ?? t('somethingWrong')}</span>
-      <button
-        type="button"
-        onClick={onRetry}
-        className="rounded-md bg-red-600 px-3 py-1 text-xs font-semibold text-white hover:bg-red-700"
-      >
-        {t('retry')}
-      </button>
+      {signedOut ? (
+        <Link href={`/sign-in?next=${encodeURIComponent(path || '/')}`} className={ACTION}>
+          {t('signInAgain')}
+        </Link>
+      ) : (
+        <button type="button" onClick={onRetry} className={ACTION}>
+          {t('retry')}
+        </button>
+      )}
     </div>
   );
 }
