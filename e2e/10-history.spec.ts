@@ -160,3 +160,26 @@ test('paging with a cursor shows every conversation exactly once while new ones 
   const hrefs = await links.evaluateAll((els) => els.map((el) => el.getAttribute('href')));
   expect(new Set(hrefs).size).toBe(hrefs.length);
 });
+
+test('renaming a conversation deleted in another tab says so and takes it out of the list', async ({
+  page,
+}) => {
+  const id = await createConversation(page, 'Doomed by another tab');
+  await page.goto(`/c/${id}`);
+  await expect(nav(page).getByRole('heading', { name: 'Today' })).toBeVisible();
+  // Another tab deletes it meanwhile.
+  expect((await page.request.delete(`/api/conversations/${id}`, { headers: originHeaders() })).status()).toBe(
+    204,
+  );
+  await nav(page).getByRole('button', { name: 'Rename Doomed by another tab' }).click();
+  const input = page.getByRole('textbox', { name: 'Conversation title' });
+  await input.fill('A new name for nothing');
+  await input.press('Enter');
+  await expect(nav(page).getByRole('status')).toHaveText(
+    'This conversation was deleted elsewhere, so it could not be renamed.',
+  );
+  await expect(
+    nav(page).getByRole('link', { name: /Doomed by another tab|A new name for nothing/ }),
+  ).toHaveCount(0);
+  await expect(page).toHaveURL(/\/$/);
+});

@@ -37,7 +37,9 @@ export function Sidebar({ initial, user }: Props) {
   const [open, setOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   // A short polite status for what the list does not say itself (the list is no live region).
-  const [announcement, setAnnouncement] = useState('');
+  // What the last rename or delete did; a failure is shown, not only announced.
+  const [announcement, setAnnouncement] = useState({ text: '', failed: false });
+  const announce = (text: string, failed = false) => setAnnouncement({ text, failed });
   const searchInput = useRef<HTMLInputElement>(null);
   const pathname = usePathname();
   const router = useRouter();
@@ -72,9 +74,18 @@ export function Sidebar({ initial, user }: Props) {
     const previous = list.page.items.find((i) => i.id === id)?.title;
     list.renameLocal(id, title);
     const res = await sendJson(`/api/conversations/${id}`, 'PATCH', { title }).catch(() => null);
-    if (!res?.ok && previous !== undefined) list.renameLocal(id, previous);
-    if (res?.ok) notifyTitleChanged(id, title);
-    setAnnouncement(res?.ok ? ts('renamed') : ts('renameFailed'));
+    if (res?.status === 404) {
+      // Deleted meanwhile (another tab, another device): it leaves the list rather than keep a stale row.
+      list.removeLocal(id);
+      announce(ts('renameGone'), true);
+      if (pathname === `/c/${id}`) router.push('/');
+    } else if (res?.ok) {
+      notifyTitleChanged(id, title);
+      announce(ts('renamed'));
+    } else {
+      if (previous !== undefined) list.renameLocal(id, previous);
+      announce(ts('renameFailed'), true);
+    }
     notifyConversationsChanged();
   }
 
@@ -82,9 +93,9 @@ export function Sidebar({ initial, user }: Props) {
     const res = await sendJson(`/api/conversations/${id}`, 'DELETE');
     if (res.ok || res.status === 404) {
       list.removeLocal(id);
-      setAnnouncement(ts('deleted'));
+      announce(ts('deleted'));
       if (pathname === `/c/${id}`) router.push('/');
-    } else setAnnouncement(ts('deleteFailed'));
+    } else announce(ts('deleteFailed'), true);
   }
 
   return (
@@ -152,8 +163,12 @@ export function Sidebar({ initial, user }: Props) {
             />
           )}
         </div>
-        <p role="status" className="sr-only">
-          {announcement}
+        <p
+          role="status"
+          data-sidebar-status={announcement.failed ? 'failed' : undefined}
+          className={announcement.failed ? 'px-3 pb-2 text-xs text-red-700 dark:text-red-300' : 'sr-only'}
+        >
+          {announcement.text}
         </p>
         <SidebarFooter user={user} onShowShortcuts={() => setHelpOpen(true)} />
       </nav>
