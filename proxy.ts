@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from 'next/server';
+import { REQUESTED_PATH_HEADER } from '@/lib/safe-url';
 import { takeShareLookup } from '@/lib/share/lookup-limit';
 
 /**
@@ -42,6 +43,8 @@ export async function proxy(request: NextRequest) {
   ].join('; ');
   const headers = new Headers(request.headers);
   headers.set('x-nonce', nonce);
+  // The page asked for (never a client's own value): sign-in comes back to it (app/_server/page-user.ts).
+  headers.set(REQUESTED_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
   headers.set('Content-Security-Policy', csp);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set('Content-Security-Policy', csp);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { remoteImageHost, safeLinkUrl, safeReturnTo } from '@/lib/safe-url';
+import { authPagePath, remoteImageHost, safeLinkUrl, safeReturnTo } from '@/lib/safe-url';
 import { ReturnToSchema } from '@/lib/schemas/return-to';
 
 test('links: only http(s), mailto and fragments survive', () => {
@@ -74,5 +74,23 @@ test('return to: other origins, schemes and browser-normalised tricks go home', 
   for (const notText of [undefined, null, 42, ['/share/x', '//evil.example'], { href: '/x' }]) {
     assert.equal(safeReturnTo(notText), '/');
     assert.equal(ReturnToSchema.parse(notText), '/');
+  }
+});
+
+test('auth pages: `next` is kept only for a path of this app other than home, with the error code', () => {
+  assert.equal(authPagePath('/sign-in', '/c/abc?x=1&y=2'), '/sign-in?next=%2Fc%2Fabc%3Fx%3D1%26y%3D2');
+  assert.equal(authPagePath('/sign-up', '/share/t', 'invalid'), '/sign-up?error=invalid&next=%2Fshare%2Ft');
+  assert.equal(authPagePath('/sign-up', '/', 'forbidden'), '/sign-up?error=forbidden');
+  for (const home of ['/', null, undefined, '']) assert.equal(authPagePath('/sign-in', home), '/sign-in');
+  for (const bad of [
+    'https://evil.example',
+    '//evil.example',
+    '/\\evil.example',
+    'javascript:alert(1)',
+    '/%2F%2Fevil.example',
+    '/%5Cevil.example',
+  ]) {
+    assert.equal(authPagePath('/sign-in', bad), '/sign-in', JSON.stringify(bad));
+    assert.equal(authPagePath('/sign-up', bad, 'rate'), '/sign-up?error=rate', JSON.stringify(bad));
   }
 });

@@ -51,3 +51,21 @@ export function isSafeReturnPath(value: string): boolean {
 export function safeReturnTo(value: unknown): string {
   return typeof value === 'string' && isSafeReturnPath(value) ? value : '/';
 }
+
+/**
+ * The request header the proxy (proxy.ts) sets on every page request: the path and query the browser
+ * asked for, so a page that sends a signed-out visitor to sign in can bring them back there.
+ */
+export const REQUESTED_PATH_HEADER = 'x-requested-path';
+
+/**
+ * The sign-in or sign-up page that returns to `next` once signed in: `next` only when it is a path of
+ * this app other than home (anything else is left out, so the page goes home), with an `error` code.
+ */
+export function authPagePath(page: '/sign-in' | '/sign-up', next: unknown, error?: string): string {
+  const query = new URLSearchParams();
+  if (error) query.set('error', error);
+  const to = safeReturnTo(next);
+  if (to !== '/') query.set('next', to);
+  return query.size ? `${page}?${query}` : page;
+}

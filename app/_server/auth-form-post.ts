@@ -2,6 +2,7 @@ import 'server-only';
 import { handleAuthRequest } from '@/app/_server/auth-gate';
 import { assertSameOrigin, errorResponse, readBodyText } from '@/lib/http';
 import { ReturnToSchema } from '@/lib/schemas/return-to';
+import { authPagePath } from '@/lib/safe-url';
 import { isSecureOrLoopback, SSO_PROVIDER_ID } from '@/lib/sso';
 
 export type AuthFormMode = 'sign-in' | 'sign-up';
@@ -30,25 +31,17 @@ const redirectTo = (location: string, headers = new Headers()) => {
   return new Response(null, { status: 303, headers });
 };
 
-/** A page of the auth forms, keeping where the viewer goes once signed in (`next`, already checked). */
-function formPage(path: string, next: string, error?: string): string {
-  const query = new URLSearchParams();
-  if (error) query.set('error', error);
-  if (next !== '/') query.set('next', next);
-  return query.size ? `${path}?${query}` : path;
-}
-
 /**
  * The sign-in and sign-up forms without JavaScript: a form POST (never a GET that would put the
  * password in the URL), answered through the same gate as the JSON endpoints, then a redirect with the
- * session cookie (home, or the path of this app the sign-in form names in `next`), or back to the form
- * with an error code.
+ * session cookie (home, or the path of this app the form names in `next`), or back to the form with an
+ * error code (and the same `next`).
  */
 export async function handleAuthFormPost(req: Request, mode: AuthFormMode): Promise<Response> {
   assertSameOrigin(req);
   const form = new URLSearchParams(await readBodyText(req));
   const value = (key: string) => form.get(key) ?? '';
-  const next = mode === 'sign-in' ? ReturnToSchema.parse(form.get('next')) : '/';
+  const next = ReturnToSchema.parse(form.get('next'));
   const fields =
     mode === 'sign-up'
       ? { name: value('name'), email: value('email'), password: value('password') }
@@ -62,7 +55,7 @@ export async function handleAuthFormPost(req: Request, mode: AuthFormMode): Prom
     body: JSON.stringify(fields),
   });
   const res = await handleAuthRequest(inner).catch(errorResponse);
-  if (!res.ok) return redirectTo(formPage(`/${mode}`, next, errorCode(res.status)));
+  if (!res.ok) return redirectTo(authPagePath(`/${mode}` as const, next, errorCode(res.status)));
   const out = new Headers();
   for (const cookie of res.headers.getSetCookie()) out.append('Set-Cookie', cookie);
   return redirectTo(next, out);
@@ -91,7 +84,7 @@ export async function handleSsoFormPost(req: Request, mode: 'sso' | 'sso-link'):
   // Linking comes back to the page it started from: a plain path of this app (never another origin).
   const back =
     mode === 'sso'
-      ? formPage('/sign-in', next)
+      ? authPagePath('/sign-in', next)
       : /^\/(?![/\\])[a-z0-9/_-]{0,100}$/.test(returnTo)
         ? returnTo
         : '/admin/sso';

@@ -4,12 +4,18 @@ import { notFound, redirect } from 'next/navigation';
 import { getDb } from '@/db/client';
 import { countUsers } from '@/db/queries/users';
 import { getSessionUser, type SessionUser } from '@/app/_server/session';
+import { authPagePath, REQUESTED_PATH_HEADER } from '@/lib/safe-url';
 
-/** For pages: the signed-in user, or a redirect to sign-in (sign-up while no account exists). */
+/**
+ * For pages: the signed-in user, or a redirect to sign-in (sign-up while no account exists) that comes
+ * back to the page asked for (its path and query, as the proxy names it) once signed in.
+ */
 export async function requirePageUser(): Promise<SessionUser> {
-  const user = await getSessionUser(await headers());
+  const requestHeaders = await headers();
+  const user = await getSessionUser(requestHeaders);
   if (user) return user;
-  redirect((await countUsers(getDb())) === 0 ? '/sign-up' : '/sign-in');
+  const page = (await countUsers(getDb())) === 0 ? '/sign-up' : '/sign-in';
+  redirect(authPagePath(page, requestHeaders.get(REQUESTED_PATH_HEADER)));
 }
 
 /**

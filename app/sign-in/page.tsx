@@ -13,6 +13,7 @@ import { SsoSignIn } from '@/app/_components/sso-sign-in';
 import { getSsoProviderPublic } from '@/db/queries/sso';
 import { passwordSignInEnabled } from '@/app/_server/sso';
 import { ReturnToSchema } from '@/lib/schemas/return-to';
+import { authPagePath } from '@/lib/safe-url';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,7 +25,7 @@ export default async function SignInPage({ searchParams }: Props) {
   const next = ReturnToSchema.parse(rawNext);
   if (await getSessionUser(await headers())) redirect(next);
   const db = getDb();
-  if ((await countUsers(db)) === 0) redirect('/sign-up');
+  if ((await countUsers(db)) === 0) redirect(authPagePath('/sign-up', next));
   const sso = await getSsoProviderPublic(db);
   const password = (await passwordSignInEnabled()) || !sso;
   const t = await getTranslations('auth');
@@ -40,7 +41,7 @@ export default async function SignInPage({ searchParams }: Props) {
       {password && (await getSetting(db, 'signupOpen')) && (
         <p className="text-sm text-zinc-500">
           {t('signIn.newHere')}{' '}
-          <Link href="/sign-up" className="text-blue-600 underline">
+          <Link href={authPagePath('/sign-up', next)} className="text-blue-600 underline">
             {t('signIn.createAccount')}
           </Link>
         </p>

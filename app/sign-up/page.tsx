@@ -12,13 +12,18 @@ import { AUTH_FORM_ERRORS } from '@/app/_server/auth-form-post';
 import { SsoSignIn } from '@/app/_components/sso-sign-in';
 import { getSsoProviderPublic } from '@/db/queries/sso';
 import { passwordSignInEnabled } from '@/app/_server/sso';
+import { ReturnToSchema } from '@/lib/schemas/return-to';
+import { authPagePath } from '@/lib/safe-url';
 
 export const dynamic = 'force-dynamic';
 
-type Props = { searchParams: Promise<{ error?: string | string[] }> };
+type Props = { searchParams: Promise<{ error?: string | string[]; next?: string | string[] }> };
 
 export default async function SignUpPage({ searchParams }: Props) {
-  if (await getSessionUser(await headers())) redirect('/');
+  const { error, next: rawNext } = await searchParams;
+  // Where to go once the account exists (the page that sent the visitor here): a path of this app, else home.
+  const next = ReturnToSchema.parse(rawNext);
+  if (await getSessionUser(await headers())) redirect(next);
   const db = getDb();
   const t = await getTranslations('auth');
   const first = (await countUsers(db)) === 0;
@@ -27,11 +32,10 @@ export default async function SignUpPage({ searchParams }: Props) {
   if (sso && !(await passwordSignInEnabled()))
     return (
       <AuthCard title={t('signUp.title')}>
-        <SsoSignIn name={sso.name} error={null} passwordOff />
+        <SsoSignIn name={sso.name} error={null} passwordOff next={next} />
       </AuthCard>
     );
   const open = first || (await getSetting(db, 'signupOpen'));
-  const { error } = await searchParams;
   const formError =
     typeof error === 'string' && error in AUTH_FORM_ERRORS
       ? t(`errors.${error as keyof typeof AUTH_FORM_ERRORS}`)
@@ -40,14 +44,14 @@ export default async function SignUpPage({ searchParams }: Props) {
     <AuthCard title={first ? t('signUp.adminTitle') : t('signUp.title')}>
       {first && <p className="text-sm text-zinc-500">{t('signUp.first')}</p>}
       {open ? (
-        <AuthForm mode="sign-up" initialError={formError} />
+        <AuthForm mode="sign-up" initialError={formError} next={next} />
       ) : (
         <p className="text-sm">{t('signUp.closed')}</p>
       )}
       {!first && (
         <p className="text-sm text-zinc-500">
           {t('signUp.haveAccount')}{' '}
-          <Link href="/sign-in" className="text-blue-600 underline">
+          <Link href={authPagePath('/sign-in', next)} className="text-blue-600 underline">
             {t('signUp.signIn')}
           </Link>
         </p>
