@@ -53,6 +53,11 @@ test('approved in one tab, denied in the other: that tab says so and shows the c
   await expect(card(b)).toHaveAttribute('data-state', 'done');
   await expect(card(b).locator('[data-tool-output]')).toContainText('deleted everything');
   await expect(assistantMessages(b).last()).toContainText('Tool results: deleted everything');
+  // Nothing to retry (a regenerate would start that answer over): the notice only closes.
+  await expect(alert(b).getByRole('button', { name: 'Retry' })).toHaveCount(0);
+  await alert(b).getByRole('button', { name: 'Close' }).click();
+  await expect(alert(b)).toHaveCount(0);
+  await expect(assistantMessages(b)).toHaveCount(1);
   // The tab goes on: a next message is answered.
   await send(b, 's55 next');
   await expect(assistantMessages(b).last()).toContainText('You said: s55 next');

@@ -241,7 +241,16 @@ export function Chat({
                 {messages.length === 0 && <ChatEmptyState assistants={assistants} />}
               </>
             }
-            after={showError && <ErrorNotice error={errorText} onRetry={() => void regenerate()} />}
+            // An answer to a tool call that did not count has no Retry: a regenerate would start the answer over.
+            after={
+              showError && (
+                <ErrorNotice
+                  error={errorText}
+                  onRetry={approvals.failure ? undefined : () => void regenerate()}
+                  onClose={approvals.dismiss}
+                />
+              )
+            }
             renderItem={(m, i) => (
               <MessageItem
                 message={m}

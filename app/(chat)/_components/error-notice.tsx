@@ -22,11 +22,21 @@ function readable(raw: string): string | null {
 const ACTION = 'rounded-md bg-red-600 px-3 py-1 text-xs font-semibold text-white hover:bg-red-700';
 
 /**
- * A chat error with its way out: Retry, or when the session has ended (signed out in another tab, its
- * sessions revoked, the account disabled) a link to sign in again that comes back to this conversation;
- * Retry could only fail again. What the user typed is kept as the conversation's draft meanwhile.
+ * A chat error with its way out: Retry; when the session has ended (signed out in another tab, its
+ * sessions revoked, the account disabled) a link to sign in again that comes back to this conversation,
+ * where Retry could only fail again (what the user typed is kept as the conversation's draft meanwhile);
+ * without `onRetry` (an answer to a tool call that did not count: the cards already show what happened),
+ * Close.
  */
-export function ErrorNotice({ error, onRetry }: { error: string; onRetry: () => void }) {
+export function ErrorNotice({
+  error,
+  onRetry,
+  onClose,
+}: {
+  error: string;
+  onRetry?: () => void;
+  onClose: () => void;
+}) {
   const t = useTranslations('common');
   const path = usePathname();
   const signedOut = errorBodyOf(error)?.code === 'unauthorized';
@@ -42,8 +52,8 @@ export function ErrorNotice({ error, onRetry }: { error: string; onRetry: () => 
           {t('signInAgain')}
         </Link>
       ) : (
-        <button type="button" onClick={onRetry} className={ACTION}>
-          {t('retry')}
+        <button type="button" onClick={onRetry ?? onClose} className={ACTION}>
+          {onRetry ? t('retry') : t('close')}
         </button>
       )}
     </div>

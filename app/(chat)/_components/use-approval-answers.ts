@@ -26,7 +26,7 @@ function reopen(message: ChatMessage, ids: readonly string[]): ChatMessage {
  */
 export function useApprovalAnswers(
   id: string,
-  chat: () => Pick<LazyChat, 'setMessages' | 'addToolApprovalResponse' | 'resumeStream'>,
+  chat: () => Pick<LazyChat, 'setMessages' | 'addToolApprovalResponse' | 'resumeStream' | 'clearError'>,
   mergeSiblings: (more: Record<string, string[]>) => void,
 ) {
   const always = useRef(new Set<string>());
@@ -74,5 +74,11 @@ export function useApprovalAnswers(
     await resumeStream();
   }
 
-  return { always: always.current, onApproval, sending, finished, failure };
+  /** The notice closed: its error is forgotten. */
+  function dismiss() {
+    setFailure(null);
+    void chat().clearError();
+  }
+
+  return { always: always.current, onApproval, sending, finished, failure, dismiss };
 }

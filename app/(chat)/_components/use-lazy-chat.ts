@@ -75,6 +75,8 @@ export function useLazyChat(
     stop: () => (loading.current ? loading.current.then((engine) => engine.stop()) : Promise.resolve()),
     /** Follows the turn running on the server, if one runs (else nothing changes). */
     resumeStream: () => load().then((engine) => engine.resumeStream()),
+    /** Forgets the last request's error (the notice closed). */
+    clearError: () => loading.current?.then((engine) => engine.clearError()),
     addToolApprovalResponse: (...args: Parameters<Engine['addToolApprovalResponse']>) =>
       load().then((engine) => engine.addToolApprovalResponse(...args)),
     setMessages: useCallback(
