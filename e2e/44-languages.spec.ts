@@ -240,3 +240,35 @@ test('signed out, the sign-in page is Chinese; so are Admin → MCP servers and 
   await expect(page.getByText('Model providers')).toHaveCount(0);
   await zh.close();
 });
+
+test('typing Chinese with an input method: Enter that confirms a candidate does not send; Enter after it does', async ({
+  browser,
+}) => {
+  const zh = await browser.newContext({ locale: 'zh-CN' });
+  await signIn(zh, LIN);
+  const page = await zh.newPage();
+  await page.goto('/');
+  const box = page.getByRole('textbox', { name: '消息' });
+  // The list's date heading or the empty state appear once hydrated; before that a key does nothing.
+  await expect(page.getByRole('button', { name: '快捷键' })).toBeVisible();
+  await box.click();
+  // An input method composing "nihao" (Chromium's own IME path), then Enter to pick its candidate.
+  const cdp = await zh.newCDPSession(page);
+  await cdp.send('Input.imeSetComposition', { text: 'nihao', selectionStart: 5, selectionEnd: 5 });
+  // The Enter that picks the candidate, as Chromium on macOS delivers it to the page (keyCode 229, composing).
+  for (const type of ['rawKeyDown', 'keyUp'] as const)
+    await cdp.send('Input.dispatchKeyEvent', {
+      type,
+      key: 'Enter',
+      code: 'Enter',
+      windowsVirtualKeyCode: 229,
+    });
+  await cdp.send('Input.insertText', { text: '你好' });
+  await expect(box).toHaveValue('你好');
+  await expect(page.locator('[data-role="user"]')).toHaveCount(0);
+  // The next Enter, with no candidate open, sends the message.
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-role="user"] [data-message-text]')).toHaveText(['你好']);
+  await expect(assistantMessages(page).last()).toContainText('你好');
+  await zh.close();
+});

@@ -96,7 +96,8 @@ export function PromptArgumentField({
         onFocus={() => setOpen(true)}
         onBlur={() => setOpen(false)}
         onKeyDown={(e) => {
-          if (!shown.length) return;
+          // Keys of an input method's composition (Enter picks its candidate) are not ours.
+          if (!shown.length || e.nativeEvent.isComposing) return;
           if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
             e.preventDefault();
             const n = shown.length;
