@@ -241,7 +241,7 @@ test('signed out, the sign-in page is Chinese; so are Admin → MCP servers and 
   await zh.close();
 });
 
-test('typing Chinese with an input method: Enter that confirms a candidate does not send; Enter after it does', async ({
+test('typing Chinese with an input method: Enter or Escape meant for its candidates neither sends nor cancels an edit', async ({
   browser,
 }) => {
   const zh = await browser.newContext({ locale: 'zh-CN' });
@@ -270,5 +270,23 @@ test('typing Chinese with an input method: Enter that confirms a candidate does 
   await page.keyboard.press('Enter');
   await expect(page.locator('[data-role="user"] [data-message-text]')).toHaveText(['你好']);
   await expect(assistantMessages(page).last()).toContainText('你好');
+
+  // Editing it: Escape that closes the candidates keeps the edit open, with its text; Escape after cancels.
+  await page.locator('[data-role="user"]').hover();
+  await page.locator('[data-role="user"]').getByRole('button', { name: '编辑', exact: true }).click();
+  const edit = page.getByRole('textbox', { name: '编辑消息' });
+  await edit.press('End');
+  await cdp.send('Input.imeSetComposition', { text: 'shijie', selectionStart: 6, selectionEnd: 6 });
+  for (const type of ['rawKeyDown', 'keyUp'] as const)
+    await cdp.send('Input.dispatchKeyEvent', {
+      type,
+      key: 'Escape',
+      code: 'Escape',
+      windowsVirtualKeyCode: 229,
+    });
+  await cdp.send('Input.insertText', { text: '世界' });
+  await expect(edit).toHaveValue('你好世界');
+  await edit.press('Escape');
+  await expect(edit).toHaveCount(0);
   await zh.close();
 });

@@ -39,7 +39,7 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
           defaultValue={item.title}
           autoFocus
           maxLength={200}
-          onKeyDown={(e) => e.key === 'Escape' && setEditing(false)}
+          onKeyDown={(e) => e.key === 'Escape' && !e.nativeEvent.isComposing && setEditing(false)}
           onBlur={(e) => e.currentTarget.form?.requestSubmit()}
           className="w-full rounded border border-blue-500 bg-white px-2 py-1 text-sm dark:bg-zinc-900"
         />

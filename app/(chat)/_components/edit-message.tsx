@@ -26,7 +26,8 @@ export function EditMessage({ initial, onSave, onCancel }: Props) {
         value={text}
         autoFocus
         onChange={(e) => setText(e.target.value)}
-        onKeyDown={(e) => e.key === 'Escape' && onCancel()}
+        // Escape that closes an input method's candidates is not a cancel (the edit would be lost).
+        onKeyDown={(e) => e.key === 'Escape' && !e.nativeEvent.isComposing && onCancel()}
         className="min-h-20 w-full rounded-xl border border-blue-500 bg-white p-3 text-sm dark:bg-zinc-900"
       />
       {tooLong ? <TooLongAlert text={text} /> : <p className="text-xs text-zinc-500">{t('hint')}</p>}
