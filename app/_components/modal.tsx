@@ -28,8 +28,8 @@ type Props = {
 
 /**
  * A modal dialog, rendered only while open (the caller mounts it), on Radix UI's Dialog: focus moves in
- * and is trapped, Escape closes, the page behind is inert to pointer and screen reader, and focus returns
- * to where it was when it closes. Named by its title (role "dialog").
+ * and is trapped, Escape closes (not one meant for an input method), the page behind is inert to pointer
+ * and screen reader, and focus returns to where it was when it closes. Named by its title (role "dialog").
  */
 export function Modal({
   title,
@@ -52,6 +52,8 @@ export function Modal({
           {...naming}
           aria-describedby={undefined}
           onPointerDownOutside={closeOnOutsideClick ? undefined : (e) => e.preventDefault()}
+          // Escape that closes an input method's candidates (typing Chinese in a field) is not a close.
+          onEscapeKeyDown={(e) => e.isComposing && e.preventDefault()}
           onCloseAutoFocus={(e) => {
             const target = returnFocus?.();
             if (!target) return;

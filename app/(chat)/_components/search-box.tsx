@@ -20,7 +20,8 @@ export function SearchBox({ value, onChange, ref }: Props) {
       spellCheck={false}
       onChange={(e) => onChange(e.currentTarget.value)}
       onKeyDown={(e) => {
-        if (e.key !== 'Escape') return;
+        // An input method's Escape (closing its candidates) is not ours.
+        if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
         // Handled here: the chat's own Escape (Stop) must not also fire.
         e.preventDefault();
         e.stopPropagation();
