@@ -23,13 +23,16 @@ const ACTION = 'rounded-md bg-red-600 px-3 py-1 text-xs font-semibold text-white
 
 /**
  * A chat error with its way out: Retry, or when the session has ended (signed out in another tab, its
- * sessions revoked, the account disabled) a link to sign in again that comes back to this conversation;
- * Retry could only fail again. What the user typed is kept as the conversation's draft meanwhile.
+ * sessions revoked, the account disabled) a link to sign in again that comes back to this conversation,
+ * or when a new chat's assistant is gone a link to a plain new chat; Retry could only fail again. What the user typed is kept as the conversation's draft meanwhile.
  */
 export function ErrorNotice({ error, onRetry }: { error: string; onRetry: () => void }) {
   const t = useTranslations('common');
   const path = usePathname();
-  const signedOut = errorBodyOf(error)?.code === 'unauthorized';
+  const body = errorBodyOf(error);
+  const signedOut = body?.code === 'unauthorized';
+  // The new chat's assistant is gone (deleted, un-shared): a plain new chat, where the unsent text waits as its draft.
+  const assistantGone = Boolean(body?.fields?.assistantId);
   return (
     <div
       role="alert"
@@ -37,7 +40,12 @@ export function ErrorNotice({ error, onRetry }: { error: string; onRetry: () => 
       className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
     >
       <span>{readable(error) ?? t('somethingWrong')}</span>
-      {signedOut ? (
+      {assistantGone ? (
+        // A full load: the new chat starts afresh, without the assistant, with the draft restored.
+        <a href="/" className={ACTION}>
+          {t('newChatInstead')}
+        </a>
+      ) : signedOut ? (
         <Link href={`/sign-in?next=${encodeURIComponent(path || '/')}`} className={ACTION}>
           {t('signInAgain')}
         </Link>
