@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { type BrowserContext, expect, test } from '@playwright/test';
 import { answered, assistantsUsers, newId, requestWith, systemOf, tag } from './assistants-helpers';
-import { originHeaders, send } from './helpers';
+import { assistantMessages, composer, originHeaders, send } from './helpers';
 
 const h = originHeaders();
 
@@ -110,6 +110,42 @@ test('ownership: another user’s personal assistant does not exist for them; on
   ).toBe(200);
   expect((await admin.request.delete(`/api/assistants/${shared.id}`, { headers: h })).status()).toBe(204);
   expect((await carol.request.get('/api/assistants')).ok()).toBe(true);
+});
+
+test('a shared assistant un-shared or deleted while a user starts a chat with it: the chat says so and offers a new chat with the message kept', async () => {
+  for (const remove of ['unshare', 'delete'] as const) {
+    const name = `Gone ${remove} ${tag()}`;
+    const made = await admin.request.post('/api/assistants', {
+      data: { name, instructions: 'Be brief.', shared: true },
+      headers: h,
+    });
+    expect(made.status()).toBe(201);
+    const { id } = await made.json();
+    const page = await carol.newPage();
+    await page.goto('/');
+    await page.getByRole('link', { name: `New chat with ${name}` }).click();
+    await expect(page.locator('header').getByText(name, { exact: true })).toBeVisible();
+    const res =
+      remove === 'unshare'
+        ? await admin.request.patch(`/api/assistants/${id}`, { data: { shared: false }, headers: h })
+        : await admin.request.delete(`/api/assistants/${id}`, { headers: h });
+    expect(res.ok()).toBe(true);
+
+    const text = `for the gone assistant ${tag()}`;
+    await send(page, text);
+    const notice = page.locator('[data-chat-error]');
+    await expect(notice).toContainText('This assistant is no longer available');
+    // Retry could only fail again: the way out is a plain new chat, the message waiting in its composer.
+    await expect(notice.getByRole('button', { name: 'Retry' })).toHaveCount(0);
+    await notice.getByRole('link', { name: 'Start a new chat' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(composer(page)).toHaveValue(text);
+    await expect(page.locator('header').getByText(name, { exact: true })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(assistantMessages(page).last()).toContainText(`You said: ${text}`);
+    await page.close();
+    if (remove === 'unshare') await admin.request.delete(`/api/assistants/${id}`, { headers: h });
+  }
 });
 
 test('validation: fields named; a model or server the author may not use is refused', async () => {

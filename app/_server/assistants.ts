@@ -139,10 +139,18 @@ export async function removeAssistant(db: Db, user: SessionUser, id: string): Pr
   await deleteAssistant(db, id);
 }
 
-/** The assistant a new chat starts with (404 when the user cannot see it). */
+/**
+ * The assistant a new chat starts with: a 404 naming `assistantId` when the user cannot see it (another
+ * user's, or deleted or un-shared since the page opened), so the chat offers a new chat, not a Retry.
+ */
 export async function assistantForChat(db: Db, userId: string, id: string): Promise<AssistantRow> {
   const row = await getVisibleAssistant(db, userId, id);
-  if (!row) throw notFound(NOT_FOUND);
+  if (!row)
+    throw new AppError(
+      'not_found',
+      'This assistant is no longer available: it was deleted or is no longer shared.',
+      { assistantId: 'is no longer available' },
+    );
   return row;
 }
 

@@ -2,8 +2,8 @@ import 'server-only';
 import * as z from '@/lib/zod';
 import { getDb } from '@/db/client';
 import { getMcpServerId } from '@/db/queries/mcp-servers';
-import { getUserSecrets, hasUserSecret, setUserSecrets } from '@/db/queries/mcp-user-secrets';
-import { forgetTokens } from '@/app/_server/mcp-oauth';
+import { getUserSecrets, setUserSecrets } from '@/db/queries/mcp-user-secrets';
+import { forgetTokens, hasSignIn } from '@/app/_server/mcp-oauth';
 import { missingUserValues } from '@/app/_server/mcp-user-setup';
 import type { Principal } from '@/lib/access';
 import { AppError, notFound } from '@/lib/errors';
@@ -45,7 +45,7 @@ export async function connectionState(user: Principal, config: McpServerConfig):
       ? await getMcpServerId(getDb(), config.name)
       : null;
   if (config.scope === 'user' && remote)
-    item.signedIn = Boolean(id && (await hasUserSecret(getDb(), user.id, id, 'oauth', 'tokens')));
+    item.signedIn = Boolean(id && (await hasSignIn(user.id, id, config)));
   if (config.userValues.length) {
     const supplied = id ? await getUserSecrets(getDb(), user.id, id, 'value') : {};
     item.values = config.userValues.map((key) => ({ key, set: Boolean(supplied[key]) }));

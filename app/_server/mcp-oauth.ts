@@ -38,15 +38,38 @@ export function clientMetadata() {
   });
 }
 
-/** One user's OAuth state for one server: rows of mcp_user_secrets (kind `oauth`), each value sealed. */
-function userStore(userId: string, serverId: ServerId): KeyValueStore {
+/** The key naming the address the rest of a user's OAuth state was obtained for. */
+const RESOURCE_KEY = 'resource';
+
+/**
+ * One user's OAuth state for one server: rows of mcp_user_secrets (kind `oauth`), each value sealed,
+ * bound to the server's address. When an admin points the server at another address, what was obtained
+ * for the old one (tokens, a pending sign-in, discovery) reads as absent and is dropped at the next
+ * write: a token is never sent to a server it was not issued for (S12), and the user signs in again.
+ */
+function userStore(userId: string, serverId: ServerId, resource: string): KeyValueStore {
   const db = getDb();
   const id = () => (typeof serverId === 'string' ? Promise.resolve(serverId) : serverId());
+  /** The state bound to this address (state stored before binding existed counts as this address's). */
+  const current = async (serverId: string) => {
+    const all = await getUserSecrets(db, userId, serverId, 'oauth');
+    const bound = all[RESOURCE_KEY];
+    return bound === undefined || bound === resource ? all : null;
+  };
   return {
-    get: async (key) => (await getUserSecrets(db, userId, await id(), 'oauth'))[key],
-    set: async (key, value) => setUserSecrets(db, userId, await id(), 'oauth', { [key]: value }),
+    get: async (key) => (await current(await id()))?.[key],
+    set: async (key, value) => {
+      const serverId = await id();
+      if (!(await current(serverId))) await deleteUserSecrets(db, userId, serverId, 'oauth');
+      await setUserSecrets(db, userId, serverId, 'oauth', { [key]: value, [RESOURCE_KEY]: resource });
+    },
     delete: async (key) => setUserSecrets(db, userId, await id(), 'oauth', { [key]: null }),
   };
+}
+
+/** Whether the user holds tokens for the server at its current address. */
+export async function hasSignIn(userId: string, serverId: string, config: RemoteConfig): Promise<boolean> {
+  return (await userStore(userId, serverId, config.url).get('tokens')) !== undefined;
 }
 
 /** A server's id, or how to find it (read when the store is first used, not when the connection is made). */
@@ -66,7 +89,7 @@ const clientStore: KeyValueStore = {
 export function oauthProvider(userId: string, serverId: ServerId, config: RemoteConfig): McpOAuthProvider {
   return createOAuthProvider({
     serverUrl: config.url,
-    store: userStore(userId, serverId),
+    store: userStore(userId, serverId, config.url),
     clientStore,
     lockKey: `${userId}\n${config.name}`,
     redirectUrl: callbackUrl(),

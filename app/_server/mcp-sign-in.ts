@@ -8,29 +8,42 @@ import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { safeReturnTo } from '@/lib/safe-url';
 
-/** The pending sign-in rides in a short-lived cookie, only to the callback, so any instance can finish it. */
-const COOKIE = 'mcp_oauth';
+/**
+ * Each pending sign-in rides in a short-lived cookie of its own (named after its state), only to the
+ * callback, so any instance can finish it, and sign-ins started in two tabs each finish in their tab.
+ */
+const COOKIE = 'mcp_oauth_';
 const PendingSchema = z.object({
   server: z.string().max(64),
   state: z.string().max(500),
   returnTo: z.string(),
 });
 
-function cookie(value: string, maxAge: number): string {
+/** The cookie of the sign-in with this state (its first characters: our states are random base64url). */
+const cookieName = (state: string) => `${COOKIE}${state.replace(/[^\w-]/g, '').slice(0, 16)}`;
+
+function cookie(name: string, value: string, maxAge: number): string {
   const secure = getEnv().APP_URL.startsWith('https:') ? '; Secure' : '';
-  return `${COOKIE}=${value}; Path=/api/mcp/oauth; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
+  return `${name}=${value}; Path=/api/mcp/oauth; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure}`;
 }
 
-function readPending(req: Request): PendingSignIn | null {
-  const raw = req.headers
-    .get('cookie')
-    ?.split(/;\s*/)
-    .find((c) => c.startsWith(`${COOKIE}=`))
-    ?.slice(COOKIE.length + 1);
+/** The browser's pending sign-in cookies, by name. */
+function pendingCookies(req: Request): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of req.headers.get('cookie')?.split(/;\s*/) ?? []) {
+    const at = c.indexOf('=');
+    if (at > 0 && c.startsWith(COOKIE)) out.set(c.slice(0, at), c.slice(at + 1));
+  }
+  return out;
+}
+
+/** The pending sign-in this browser started with `state`, if it carries one. */
+function readPending(cookies: Map<string, string>, state: string | null): PendingSignIn | null {
+  const raw = state ? cookies.get(cookieName(state)) : undefined;
   if (!raw) return null;
   try {
     const parsed = PendingSchema.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
-    return parsed.success ? parsed.data : null;
+    return parsed.success && parsed.data.state === state ? parsed.data : null;
   } catch {
     return null;
   }
@@ -43,17 +56,21 @@ export async function startSignIn(user: Principal, server: string, returnTo: str
   const started = await beginSignIn(user, await signInServer(user, server), returnTo ?? '/');
   if ('authorized' in started) return Response.json({ authorized: true });
   const value = Buffer.from(JSON.stringify(started.pending)).toString('base64url');
-  return Response.json({ url: started.url }, { headers: { 'set-cookie': cookie(value, 600) } });
+  const name = cookieName(started.pending.state);
+  return Response.json({ url: started.url }, { headers: { 'set-cookie': cookie(name, value, 600) } });
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The callback's answer when the sign-in did not complete: what happened, and a way back. */
-function failurePage(message: string, returnTo: string, status: number): Response {
+function failurePage(message: string, returnTo: string, status: number, done?: string): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in failed</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem"><h1 style="font-size:1.25rem">The sign-in did not complete</h1><p role="alert">${escapeHtml(message)}</p><p><a href="${escapeHtml(returnTo)}">Back to the conversation</a></p></body></html>`;
   return new Response(html, {
     status,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'set-cookie': cookie('', 0) },
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      ...(done && { 'set-cookie': cookie(cookieName(done), '', 0) }),
+    },
   });
 }
 
@@ -63,7 +80,11 @@ function failurePage(message: string, returnTo: string, status: number): Respons
  */
 export async function completeSignIn(req: Request): Promise<Response> {
   const params = new URL(req.url).searchParams;
-  const pending = readPending(req);
+  const state = params.get('state');
+  const cookies = pendingCookies(req);
+  const pending = readPending(cookies, state);
+  // Only this sign-in's cookie is cleared: another tab's sign-in goes on.
+  const done = pending?.state;
   const returnTo = safeReturnTo(pending?.returnTo);
   const user = await getSessionUser(req.headers);
   if (!user) return failurePage('Sign in to the app first, then connect the server again.', '/', 401);
@@ -71,16 +92,15 @@ export async function completeSignIn(req: Request): Promise<Response> {
   if (denied) {
     const why = params.get('error_description') ?? denied;
     const who = pending?.server ?? 'The server';
-    return failurePage(`${who} refused the sign-in: ${why.slice(0, 300)}`, returnTo, 400);
+    return failurePage(`${who} refused the sign-in: ${why.slice(0, 300)}`, returnTo, 400, done);
   }
-  if (!pending)
+  if (!cookies.size)
     return failurePage('This sign-in expired or was started elsewhere. Try Connect again.', '/', 400);
   const code = params.get('code');
-  const state = params.get('state');
-  if (!code || !state || state !== pending.state)
+  if (!code || !state || !pending)
     return failurePage(
       'The sign-in answer does not match the one started here. Try Connect again.',
-      returnTo,
+      '/',
       400,
     );
   try {
@@ -88,10 +108,11 @@ export async function completeSignIn(req: Request): Promise<Response> {
   } catch (err) {
     const message = err instanceof AppError ? err.message : 'The token exchange failed. Try Connect again.';
     if (!(err instanceof AppError)) console.error('[mcp] oauth callback failed', err);
-    return failurePage(message, returnTo, err instanceof AppError && err.code === 'not_found' ? 404 : 400);
+    const status = err instanceof AppError && err.code === 'not_found' ? 404 : 400;
+    return failurePage(message, returnTo, status, done);
   }
   return new Response(null, {
     status: 303,
-    headers: { location: `${getEnv().APP_URL}${returnTo}`, 'set-cookie': cookie('', 0) },
+    headers: { location: `${getEnv().APP_URL}${returnTo}`, 'set-cookie': cookie(cookieName(state), '', 0) },
   });
 }

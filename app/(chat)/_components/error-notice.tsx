@@ -23,10 +23,10 @@ const ACTION = 'rounded-md bg-red-600 px-3 py-1 text-xs font-semibold text-white
 
 /**
  * A chat error with its way out: Retry; when the session has ended (signed out in another tab, its
- * sessions revoked, the account disabled) a link to sign in again that comes back to this conversation,
- * where Retry could only fail again (what the user typed is kept as the conversation's draft meanwhile);
- * without `onRetry` (an answer to a tool call that did not count: the cards already show what happened),
- * Close.
+ * sessions revoked, the account disabled) a link to sign in again that comes back to this conversation;
+ * when a new chat's assistant is gone, a link to a plain new chat (Retry could only fail again in both;
+ * what the user typed is kept as the draft meanwhile); without `onRetry` (an answer to a tool call that
+ * did not count: the cards already show what happened), Close.
  */
 export function ErrorNotice({
   error,
@@ -39,7 +39,10 @@ export function ErrorNotice({
 }) {
   const t = useTranslations('common');
   const path = usePathname();
-  const signedOut = errorBodyOf(error)?.code === 'unauthorized';
+  const body = errorBodyOf(error);
+  const signedOut = body?.code === 'unauthorized';
+  // The new chat's assistant is gone (deleted, un-shared): a plain new chat, the unsent text its draft.
+  const assistantGone = Boolean(body?.fields?.assistantId);
   return (
     <div
       role="alert"
@@ -47,7 +50,12 @@ export function ErrorNotice({
       className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200"
     >
       <span>{readable(error) ?? t('somethingWrong')}</span>
-      {signedOut ? (
+      {assistantGone ? (
+        // A full load: the new chat starts afresh, without the assistant, with the draft restored.
+        <a href="/" className={ACTION}>
+          {t('newChatInstead')}
+        </a>
+      ) : signedOut ? (
         <Link href={`/sign-in?next=${encodeURIComponent(path || '/')}`} className={ACTION}>
           {t('signInAgain')}
         </Link>

@@ -72,9 +72,9 @@ export async function beginAuthorization(
 }
 
 /**
- * Finishes with the callback's `code` and `state`: the state must match the pending authorization
- * (else nothing changes); the pending record (and its PKCE verifier) is consumed either way after
- * that, and the code is exchanged for tokens.
+ * Finishes with the callback's `code` and `state`: the state must match one of the pending
+ * authorizations (else nothing changes; two tabs may each have started one); that record (and its
+ * PKCE verifier) is consumed either way after that, and the code is exchanged for tokens.
  */
 export async function finishAuthorization(
   ctx: AuthorizationContext,
@@ -82,12 +82,14 @@ export async function finishAuthorization(
   state: string,
 ): Promise<void> {
   const { records } = ctx;
-  const pending = await records.readPending();
-  if (!pending) throw new OAuthFlowError('no-pending', 'No authorization is in progress for this server.');
-  // A wrong state (a forged or stale callback) leaves the user's pending authorization in place.
-  if (!safeEqual(pending.state, state))
+  const started = await records.readPending();
+  if (!started.length)
+    throw new OAuthFlowError('no-pending', 'No authorization is in progress for this server.');
+  // A wrong state (a forged or stale callback) leaves the user's pending authorizations in place.
+  const pending = started.find((p) => safeEqual(p.state, state));
+  if (!pending)
     throw new OAuthFlowError('state-mismatch', 'The authorization response does not match the request.');
-  await records.dropPending();
+  await records.dropPending(pending.state);
   if (Date.now() - pending.createdAt > (ctx.pendingTtlMs ?? DEFAULT_PENDING_TTL_MS))
     throw new OAuthFlowError('expired', 'The authorization took too long; start it again.');
   const flow = ctx.flow({ kind: 'finish', verifier: pending.verifier });

@@ -48,7 +48,8 @@ describe('authorization code flow', () => {
     const store = new MemoryStore();
     const provider = newProvider(store);
     const url = await begin(provider);
-    const stored = JSON.parse(store.values.get('pending')!) as { verifier: string };
+    const [stored] = JSON.parse(store.values.get('pending')!) as Array<{ verifier: string }>;
+    assert.ok(stored);
     assert.ok(stored.verifier.length >= 43);
     const state = url.searchParams.get('state')!;
 
@@ -68,6 +69,26 @@ describe('authorization code flow', () => {
       (err) => err instanceof OAuthFlowError && err.code === 'no-pending',
     );
     assert.equal(as.tokenRequests.length, 1);
+  });
+
+  test('two authorizations started at once (two tabs) each finish with their own state, in either order', async () => {
+    for (const order of [
+      [0, 1],
+      [1, 0],
+    ]) {
+      as.onToken = issueTokens('access-tabs');
+      const provider = newProvider();
+      const states = [await begin(provider), await begin(provider)].map((u) => u.searchParams.get('state')!);
+      const [first, second] = order.map((i) => states[i]!);
+      await provider.finishAuthorization('code-a', first!);
+      assert.equal((await provider.tokens())?.access_token, 'access-tabs');
+      // The other tab's sign-in still finishes (with its own verifier), and each state works once.
+      await provider.finishAuthorization('code-b', second!);
+      await assert.rejects(
+        provider.finishAuthorization('code-c', first!),
+        (err) => err instanceof OAuthFlowError && err.code === 'no-pending',
+      );
+    }
   });
 
   test('a background auth() never replaces the authorization the user started', async () => {
@@ -98,7 +119,7 @@ describe('secrets stay out of errors', () => {
     const store = new MemoryStore();
     const provider = newProvider(store);
     const url = await begin(provider);
-    const verifier = (JSON.parse(store.values.get('pending')!) as { verifier: string }).verifier;
+    const verifier = (JSON.parse(store.values.get('pending')!) as Array<{ verifier: string }>)[0]!.verifier;
     as.onToken = (body, res) => {
       res.writeHead(500, { 'content-type': 'text/plain' });
       res.end(`upstream failed for ${body.toString()} secret=${CLIENT_SECRET} verifier=${verifier}`);

@@ -7,8 +7,9 @@ import {
   ChallengeSchema,
   ClientInfoSchema,
   DiscoverySchema,
+  MAX_PENDING,
   type Pending,
-  PendingSchema,
+  PendingListSchema,
   readJson,
   type StoredTokens,
   StoredTokensSchema,
@@ -51,16 +52,22 @@ export class ProviderRecords {
 
   // ── The authorization in progress and the last challenge ──
 
-  readPending(): Promise<Pending | undefined> {
-    return readJson(this.store, 'pending', PendingSchema);
+  /** The authorizations in progress (newest last). */
+  async readPending(): Promise<Pending[]> {
+    return (await readJson(this.store, 'pending', PendingListSchema)) ?? [];
   }
 
-  savePending(pending: Pending): Promise<void> {
-    return this.store.set('pending', JSON.stringify(pending));
+  /** Adds a started authorization; the ones already started stay usable (up to MAX_PENDING). */
+  async savePending(pending: Pending): Promise<void> {
+    const list = [...(await this.readPending()), pending].slice(-MAX_PENDING);
+    await this.store.set('pending', JSON.stringify(list));
   }
 
-  dropPending(): Promise<void> {
-    return this.store.delete('pending');
+  /** Drops one authorization in progress (by its state), keeping the others. */
+  async dropPending(state: string): Promise<void> {
+    const rest = (await this.readPending()).filter((p) => p.state !== state);
+    if (rest.length) await this.store.set('pending', JSON.stringify(rest));
+    else await this.store.delete('pending');
   }
 
   readChallenge(): Promise<Challenge | undefined> {

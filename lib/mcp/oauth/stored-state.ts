@@ -36,6 +36,13 @@ export const PendingSchema = z.object({
   createdAt: z.number(),
 });
 export type Pending = z.infer<typeof PendingSchema>;
+/**
+ * The authorizations in progress, newest last: one per "Connect" the user started (two tabs may each
+ * start one), each finished by its own state. A record of one (as stored before) reads as a list of one.
+ */
+export const PendingListSchema = z.union([z.array(PendingSchema), PendingSchema.transform((p) => [p])]);
+/** How many started authorizations are kept; starting another drops the oldest. */
+export const MAX_PENDING = 5;
 
 export const ChallengeSchema = z.object({
   scope: z.string().optional(),
