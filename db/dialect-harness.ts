@@ -55,11 +55,16 @@ export function dialectHarness(testFile: string, onOpen: (db: Db) => void) {
     if (t.name.startsWith(`${dialect}: `)) scenarios.push(t.name);
   });
 
-  const ask = (c: string, id: string, t: string, opts: { parentId?: string | null; isNew?: boolean } = {}) =>
+  const ask = (
+    c: string,
+    id: string,
+    t: string,
+    opts: { parentId?: string | null; isNew?: boolean; title?: string } = {},
+  ) =>
     saveUserMessage(db, {
       conversationId: c,
       userId: 'alice',
-      title: `title of ${c}`,
+      title: opts.title ?? `title of ${c}`,
       model: null,
       isNew: opts.isNew ?? false,
       modelChanged: false,

@@ -9,7 +9,8 @@
  * - `text(…, { mode: 'json' })` → `json`, not `jsonb`: the text is kept as written, key order and all, because
  *   some queries search the serialized JSON (db/queries/files.ts looks for `"id":"…"` in it);
  * - `audit_log.id` (an AUTOINCREMENT rowid) → an identity column (db:copy moves its sequence past the copied ids).
- * Triggers and full-text search are plain SQL appended to the baseline migration (db/migrations-pg/).
+ * Triggers and full-text search are plain SQL appended to the baseline migration (db/migrations-pg/), the search
+ * index rebuilt on a bounded prefix of the text in 0002_search_prefix.
  */
 export * from './tables-pg/auth';
 export * from './tables-pg/chat';

@@ -3,14 +3,16 @@
  * db/queries/conversation-search.ts does with SQLite's FTS5 (own conversations whose title or the text of
  * a message on the selected path matches; each word of the query a prefix, Chinese or Japanese ones a
  * substring; the snippet marks matches with \u0002…\u0003).
- * Message text is matched with `to_tsvector('simple', search_text(message_text(parts)))`, the expression the GIN
- * index messages_search_idx is built on (db/migrations-pg); search_text folds case and diacritics and reads
- * punctuation as spaces as FTS5's unicode61 does (db/search-text.ts), and the snippet is FTS5's, rebuilt in JS.
+ * Message text is matched with `message_search_vector(parts)`, the expression the GIN index messages_search_idx
+ * is built on (db/migrations-pg): `to_tsvector('simple', search_text(…))` of the first SEARCH_TEXT_CHARS
+ * characters of message_text(parts); search_text folds case and diacritics and reads punctuation as spaces as
+ * FTS5's unicode61 does (db/search-text.ts), and the snippet is FTS5's, rebuilt in JS over the same characters.
+ * Chinese or Japanese words are looked for in those same characters.
  */
 import { sql } from 'drizzle-orm';
 import type { PgDb } from '@/db/client-pg';
 import { mergeSearchHits, type SearchHit, selectedPathsOfHits } from '@/db/queries/conversation-search';
-import { queryTerms, searchSnippet, tsQueryOf } from '@/db/search-text';
+import { queryTerms, SEARCH_TEXT_CHARS, searchSnippet, tsQueryOf } from '@/db/search-text';
 
 export async function searchConversationsPg(
   db: PgDb,
@@ -35,11 +37,13 @@ export async function searchConversationsPg(
         from messages m join conversations c on c.id = m.conversation_id
         where c.user_id = ${userId}${
           query
-            ? sql` and to_tsvector('simple'::regconfig, search_text(message_text(m.parts)))
-              @@ to_tsquery('simple'::regconfig, ${query})`
+            ? sql` and message_search_vector(m.parts) @@ to_tsquery('simple'::regconfig, ${query})`
             : sql``
         }${sql.join(
-          runs.map((r) => sql` and strpos(lower(message_text(m.parts)), lower(${r})) > 0`),
+          runs.map(
+            (r) =>
+              sql` and strpos(lower(left(message_text(m.parts), ${SEARCH_TEXT_CHARS})), lower(${r})) > 0`,
+          ),
           sql``,
         )}
       ),
@@ -51,7 +55,7 @@ export async function searchConversationsPg(
       )
       select f.id, f.title, f.message_id,
              (extract(epoch from f.updated_at) * 1000)::float8 as updated_ms,
-             message_text(m.parts) as body
+             left(message_text(m.parts), ${SEARCH_TEXT_CHARS}) as body
       from found f join messages m on m.conversation_id = f.id and m.id = f.message_id
       order by f.updated_at desc`),
     db.execute<{ id: string; title: string; updated_ms: number }>(sql`

@@ -8,6 +8,15 @@
  */
 
 /**
+ * How much of a message's text search reads: its first 200,000 characters, on both databases (the
+ * db/migrations* SQL holds the number literally). Postgres cannot index more: a tsvector holds at most 1 MB
+ * (1,048,575 bytes), and one word costs it at most 4 bytes per character of the text it comes from (a
+ * one-character word of 4 UTF-8 bytes and the space after it: 4 bytes of lexeme, 2 of position count and 2
+ * of position), so 200,000 characters need at most 800,000 bytes, whatever the text.
+ */
+export const SEARCH_TEXT_CHARS = 200_000;
+
+/**
  * Letters folded as FTS5's unicode61 folds them: Latin letters to their canonical decomposition without marks,
  * lower-cased (remove_diacritics 2); Greek and Cyrillic letters only lower-cased (FTS5 keeps their accents). Only
  * where the result is one other character.

@@ -6,9 +6,12 @@ function capped(folded: string): string {
   return chars.length > TITLE_MAX ? `${chars.slice(0, TITLE_MAX - 1).join('')}…` : folded;
 }
 
-/** A conversation title from the first message: first line, whitespace folded, at most 80 characters. */
+/**
+ * A conversation title from the first message: whitespace and control characters (a pasted U+0000, which a
+ * Postgres text column cannot hold) folded into single spaces, at most 80 characters.
+ */
 export function titleFrom(text: string): string {
-  const folded = text.replace(/\s+/g, ' ').trim();
+  const folded = text.replace(/[\s\p{Cc}]+/gu, ' ').trim();
   if (!folded) return 'New chat';
   return capped(folded);
 }

@@ -20,6 +20,7 @@ import { z } from 'zod';
 import { isPostgresUrl, openPostgres, type PgDb } from '@/db/client-pg';
 import * as liteSchema from '@/db/schema';
 import * as pgSchema from '@/db/schema-pg';
+import { storableText } from '@/lib/stored-text';
 
 export type CopyOptions = {
   /** The SQLite file (default: DATABASE_PATH, else ./data/app.db, as the app finds it). */
@@ -101,7 +102,7 @@ function withoutNul(row: Record<string, unknown>, textColumns: string[]): number
   for (const key of textColumns) {
     const value = row[key];
     if (typeof value === 'string' && value.includes('\u0000')) {
-      row[key] = value.replaceAll('\u0000', '\uFFFD');
+      row[key] = storableText(value);
       replaced++;
     }
   }

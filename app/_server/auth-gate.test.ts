@@ -37,3 +37,20 @@ test('the auth library endpoints the app does not use answer 404 before the libr
     );
   }
 });
+
+test('a name or email holding NUL is refused with a 400 naming the field, before the library stores it', async () => {
+  for (const body of [{ name: 'Ann\u0000' }, { image: 'x\u0000' }, { email: 'a\u0000@example.com' }]) {
+    const req = new Request('http://127.0.0.1:3000/api/auth/update-user', {
+      method: 'POST',
+      headers: { origin: 'http://127.0.0.1:3000', 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    await assert.rejects(
+      handleAuthRequest(req),
+      (err: unknown) =>
+        err instanceof AppError &&
+        err.code === 'bad_request' &&
+        err.fields?.[Object.keys(body)[0] as string] === 'must not contain the NUL character (U+0000)',
+    );
+  }
+});

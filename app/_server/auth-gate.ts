@@ -7,6 +7,7 @@ import { AppError, notFound } from '@/lib/errors';
 import { parseWith, readBodyText } from '@/lib/http';
 import { nestsDeeperThan } from '@/lib/json-depth';
 import { signInBackoff } from '@/lib/shared/limits';
+import { hasNoNul, NO_NUL } from '@/lib/stored-text';
 import { clientAddress } from '@/lib/net/client-address';
 import { processState } from '@/lib/process-state';
 import { SSO_PROVIDER_ID } from '@/lib/sso';
@@ -14,13 +15,24 @@ import { SSO_PROVIDER_ID } from '@/lib/sso';
 /** Field maxima for every auth endpoint's JSON body; the library's own checks come after these. */
 const AuthFieldsSchema = z
   .object({
-    name: z.string().trim().min(1).max(100, 'must be at most 100 characters').optional(),
-    email: z.string().max(254, 'must be at most 254 characters').optional(),
-    newEmail: z.string().max(254, 'must be at most 254 characters').optional(),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100, 'must be at most 100 characters')
+      .refine(hasNoNul, NO_NUL)
+      .optional(),
+    email: z.string().max(254, 'must be at most 254 characters').refine(hasNoNul, NO_NUL).optional(),
+    newEmail: z.string().max(254, 'must be at most 254 characters').refine(hasNoNul, NO_NUL).optional(),
     password: z.string().max(128, 'must be at most 128 characters').optional(),
     currentPassword: z.string().max(128, 'must be at most 128 characters').optional(),
     newPassword: z.string().max(128, 'must be at most 128 characters').optional(),
-    image: z.string().max(2048, 'must be at most 2048 characters').nullable().optional(),
+    image: z
+      .string()
+      .max(2048, 'must be at most 2048 characters')
+      .refine(hasNoNul, NO_NUL)
+      .nullable()
+      .optional(),
   })
   .loose();
 

@@ -14,6 +14,7 @@ import { dropProcessState, processState } from '@/lib/process-state';
 import { invalidateSessions } from '@/app/_server/hot-cache';
 import { publishInvalidation } from '@/lib/shared/invalidation';
 import { checkSsoIdentity, discoveryUrl, SSO_PROVIDER_ID, type SsoConfig, ssoAccountId } from '@/lib/sso';
+import { storableText } from '@/lib/stored-text';
 
 /** Set by app/_server/auth-gate.ts on every request it hands to the library (kept here to avoid an import cycle). */
 export const AUTH_CLIENT_ADDRESS_HEADER = 'x-mcp-chat-client-address';
@@ -43,7 +44,8 @@ function ssoProviderConfig(sso: SsoConfig): GenericOAuthConfig {
     // Only the identity fields: nothing else from the provider's profile reaches the user row.
     mapProfileToUser: (profile) => {
       const email = typeof profile.email === 'string' ? profile.email : undefined;
-      const name = typeof profile.name === 'string' ? profile.name.trim().slice(0, 100) : '';
+      // The provider's words: a NUL (which a Postgres text column cannot hold) is kept as U+FFFD.
+      const name = typeof profile.name === 'string' ? storableText(profile.name.trim().slice(0, 100)) : '';
       return { email, name: name || email?.split('@')[0] || 'User' };
     },
   };

@@ -2,7 +2,12 @@ import 'server-only';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { getDb } from '@/db/client';
 import { getMcpServerByName, listMcpServers } from '@/db/queries/mcp-servers';
-import { listToolSettings, observeToolDefinitions, type ToolSettingRow } from '@/db/queries/mcp-tools';
+import {
+  listToolSettings,
+  observeToolDefinitions,
+  type ToolSettingRow,
+  toolKey,
+} from '@/db/queries/mcp-tools';
 import { toolDefinition } from '@/lib/mcp/tool-definition';
 import { dropProcessState, processState } from '@/lib/process-state';
 import type { ApprovalPolicy, McpServerConfig } from '@/lib/schemas/mcp';
@@ -56,7 +61,7 @@ export async function toolPolicies(): Promise<ToolPolicies> {
   const { settings, configs } = await cache();
   return {
     of(server, tool) {
-      const row = settings.get(`${server}/${tool.name}`);
+      const row = settings.get(`${server}/${toolKey(tool.name)}`);
       const changed = row?.changed ?? false;
       return {
         enabled: row?.enabled ?? true,
@@ -64,7 +69,7 @@ export async function toolPolicies(): Promise<ToolPolicies> {
         changed,
       };
     },
-    setting: (server, tool) => settings.get(`${server}/${tool}`),
+    setting: (server, tool) => settings.get(`${server}/${toolKey(tool)}`),
   };
 }
 

@@ -3,6 +3,7 @@ import { and, desc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first, lockStep, type Queryable, q, transaction } from '@/db/run';
 import { auditLog } from '@/db/tables';
+import { storableText } from '@/lib/stored-text';
 
 type AuditRow = typeof auditLog.$inferSelect;
 export type AuditKind = AuditRow['kind'];
@@ -75,8 +76,12 @@ export async function pruneAudit(db: Db, kind: AuditKind): Promise<void> {
   await db.delete(auditLog).where(and(eq(auditLog.kind, kind), older));
 }
 
-/** Records an entry: a repeated identical failure updates its row; each kind is pruned every 500 new rows. */
-export async function recordAudit(db: Db, entry: AuditEntry, now = new Date()): Promise<void> {
+/**
+ * Records an entry: a repeated identical failure updates its row; each kind is pruned every 500 new rows.
+ * Its target and detail may quote a server or a URL: a NUL there is kept as U+FFFD (lib/stored-text.ts).
+ */
+export async function recordAudit(db: Db, given: AuditEntry, now = new Date()): Promise<void> {
+  const entry = { ...given, target: storableText(given.target), detail: storableText(given.detail) };
   const kind = auditKind(entry);
   const row = { ...entry, detail: entry.detail?.slice(0, 2000) ?? null, kind, at: now, lastAt: now };
   // Failures at once (a flood, from any instance) count into one row: "find the repeat, else insert" as one

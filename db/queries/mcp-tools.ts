@@ -4,6 +4,7 @@ import type { Db } from '@/db/client';
 import { first, lockStep, q, transaction } from '@/db/run';
 import { mcpServers, mcpTools } from '@/db/tables';
 import { definitionHash, type ToolDefinition } from '@/lib/mcp/tool-definition';
+import { storableText } from '@/lib/stored-text';
 
 export type ToolSettingRow = typeof mcpTools.$inferSelect & { serverName: string };
 
@@ -14,6 +15,12 @@ export async function listToolSettings(db: Db): Promise<ToolSettingRow[]> {
     .innerJoin(mcpServers, eq(mcpServers.id, mcpTools.serverId));
   return rows.map((r) => ({ ...r.setting, serverName: r.serverName }));
 }
+
+/**
+ * The key a tool's setting is stored under: its name, with U+FFFD for a NUL (which a Postgres text column
+ * cannot hold; a server may name a tool so). Its definition keeps the name as the server wrote it.
+ */
+export const toolKey = (name: string) => storableText(name);
 
 /**
  * Records the definitions a server announced. A tool seen for the first time is taken as reviewed;
@@ -32,12 +39,13 @@ export async function observeToolDefinitions(
     );
     for (const def of definitions) {
       const hash = definitionHash(def);
-      const row = rows.get(def.name);
+      const tool = toolKey(def.name);
+      const row = rows.get(tool);
       if (!row) {
         yield* q(
           tx
             .insert(mcpTools)
-            .values({ serverId, tool: def.name, reviewedHash: hash, reviewedDefinition: def })
+            .values({ serverId, tool, reviewedHash: hash, reviewedDefinition: def })
             // An admin's first setting of this tool may have stored it meanwhile (Postgres): theirs stays.
             .onConflictDoNothing(),
         );
@@ -47,7 +55,7 @@ export async function observeToolDefinitions(
           tx
             .update(mcpTools)
             .set({ changed: row.reviewedHash !== hash, updatedAt: new Date() })
-            .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, def.name))),
+            .where(and(eq(mcpTools.serverId, serverId), eq(mcpTools.tool, tool))),
         );
         wrote = true;
       }
@@ -60,10 +68,11 @@ export async function observeToolDefinitions(
 export async function updateToolSetting(
   db: Db,
   serverId: string,
-  tool: string,
+  name: string,
   patch: { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: boolean },
   current: ToolDefinition | null,
 ): Promise<typeof mcpTools.$inferSelect | null> {
+  const tool = toolKey(name);
   const accept = (patch.approval !== undefined || patch.reviewed) && current;
   const values = {
     ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),

@@ -3,11 +3,19 @@ import { randomUUID } from 'node:crypto';
 import { desc, eq, gte } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { toolCalls } from '@/db/tables';
+import { storableText } from '@/lib/stored-text';
 
 export type NewToolCall = Omit<typeof toolCalls.$inferInsert, 'id' | 'createdAt'>;
 
+/** Logs a call; its server's words (an error, a tool's name) are kept with U+FFFD for a NUL (lib/stored-text.ts). */
 export async function recordToolCall(db: Db, call: NewToolCall): Promise<void> {
-  await db.insert(toolCalls).values({ id: randomUUID(), ...call });
+  await db.insert(toolCalls).values({
+    id: randomUUID(),
+    ...call,
+    tool: storableText(call.tool),
+    errorKind: storableText(call.errorKind),
+    error: storableText(call.error),
+  });
 }
 
 export type ServerStats = {

@@ -14,6 +14,8 @@ const PATTERNS: Array<[RegExp, string, string[]?]> = [
   [/^Cross-origin request refused\.$/, 'crossOrigin'],
   [/^Request body is not valid JSON\.$/, 'badJson'],
   [/^Request body is not valid UTF-8\.$/, 'badUtf8'],
+  [/^The address must not contain the NUL character \(U\+0000\)\.$/, 'nulAddress'],
+  [/^must not contain the NUL character \(U\+0000\)$/, 'noNul'],
   [/^Request body must be a JSON object\.$/, 'notObject'],
   [/^Request body is over (\d+) bytes\.$/, 'bodyTooLarge', ['bytes']],
   [/^Some fields need attention\.$/, 'fields'],

@@ -1,4 +1,5 @@
 import * as z from '@/lib/zod';
+import { hasNoNul, NO_NUL } from '@/lib/stored-text';
 
 const password = z
   .string()
@@ -7,7 +8,7 @@ const password = z
 
 /** `PATCH /api/account`: the user's own name. */
 export const UpdateAccountSchema = z
-  .object({ name: z.string().trim().min(1, 'is required').max(100) })
+  .object({ name: z.string().trim().min(1, 'is required').max(100).refine(hasNoNul, NO_NUL) })
   .strict();
 
 /** `POST /api/account/password`: the current password is required; other sessions are signed out. */

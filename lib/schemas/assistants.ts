@@ -1,20 +1,23 @@
 import * as z from '@/lib/zod';
 import { MAX_INSTRUCTIONS_CHARS } from '@/lib/schemas/conversations';
 import { ToolModeSchema } from '@/lib/schemas/chat';
+import { hasNoNul, NO_NUL } from '@/lib/stored-text';
 
 export { MAX_INSTRUCTIONS_CHARS };
 export const MAX_ASSISTANT_NAME_CHARS = 80;
 
 export const InstructionsSchema = z
   .string()
-  .max(MAX_INSTRUCTIONS_CHARS, `must be at most ${MAX_INSTRUCTIONS_CHARS} characters`);
+  .max(MAX_INSTRUCTIONS_CHARS, `must be at most ${MAX_INSTRUCTIONS_CHARS} characters`)
+  .refine(hasNoNul, NO_NUL);
 
 const fields = {
   name: z
     .string()
     .trim()
     .min(1, 'must not be empty')
-    .max(MAX_ASSISTANT_NAME_CHARS, `must be at most ${MAX_ASSISTANT_NAME_CHARS} characters`),
+    .max(MAX_ASSISTANT_NAME_CHARS, `must be at most ${MAX_ASSISTANT_NAME_CHARS} characters`)
+    .refine(hasNoNul, NO_NUL),
   instructions: InstructionsSchema,
   /** null = the user's default model. */
   model: z.string().min(1).max(200).nullable(),

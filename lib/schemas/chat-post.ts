@@ -1,6 +1,10 @@
 import * as z from '@/lib/zod';
 import { ConversationIdSchema, ToolSettingsSchema } from '@/lib/schemas/chat';
 import { MAX_MESSAGE_CHARS } from '@/lib/message-limits';
+import { hasNoNul, NO_NUL } from '@/lib/stored-text';
+
+/** A message's id, stored as text (so no NUL: lib/stored-text.ts). */
+const messageId = (max: number) => z.string().min(1).max(max).refine(hasNoNul, NO_NUL);
 
 /** The body of POST /api/chat (SPEC §4): a new user message and its parts, or approval answers. */
 
@@ -58,7 +62,7 @@ const FilePartSchema = z
 /** The user's new message, as `useChat` sends it (client metadata is accepted but never stored). */
 export const UserMessageSchema = z
   .object({
-    id: z.string().min(1).max(128),
+    id: messageId(128),
     role: z.literal('user'),
     parts: z
       .array(
@@ -92,7 +96,7 @@ export const ChatRequestSchema = z
      * The message the new one follows (null: the first message). An edit names the edited message's
      * parent, so the edit is a new version beside it. Omitted: the end of the selected path.
      */
-    parentId: z.string().min(1).max(200).nullable().optional(),
+    parentId: messageId(200).nullable().optional(),
     model: z.string().min(1).max(200).optional(),
     tools: ToolSettingsSchema.optional(),
     /** With a conversation's first message: the assistant it starts with (ignored afterwards). */
@@ -109,7 +113,7 @@ export type ChatRequest = z.infer<typeof ChatRequestSchema>;
 /** Approval answers for pending tool calls, sent instead of a new message (SPEC §4 extension). */
 export const ApprovalSchema = z
   .object({
-    id: z.string().min(1).max(200),
+    id: messageId(200),
     approved: z.boolean(),
     reason: z.string().max(1000).optional(),
     /** "Always allow this tool in this conversation". */

@@ -2,14 +2,17 @@ import * as z from '@/lib/zod';
 import { ToolSettingsSchema } from '@/lib/schemas/chat';
 import { TextPartSchema } from '@/lib/schemas/chat-post';
 import { nestsDeeperThan } from '@/lib/json-depth';
+import { hasNoNul, NO_NUL, storableText } from '@/lib/stored-text';
 
 /** Bodies and queries of the conversation routes (/api/conversations/…): rename, settings, pages, import. */
 
 /** PUT /api/conversations/[id]/branch: the version of a message to show. */
-export const BranchSelectSchema = z.object({ messageId: z.string().min(1).max(200) }).strict();
+export const BranchSelectSchema = z
+  .object({ messageId: z.string().min(1).max(200).refine(hasNoNul, NO_NUL) })
+  .strict();
 
 export const RenameSchema = z
-  .object({ title: z.string().trim().min(1, 'must not be empty').max(200) })
+  .object({ title: z.string().trim().min(1, 'must not be empty').max(200).refine(hasNoNul, NO_NUL) })
   .strict();
 
 /** The most characters of a conversation's (or an assistant's) instructions. */
@@ -21,6 +24,7 @@ export const ConversationPatchSchema = ToolSettingsSchema.extend({
   instructions: z
     .string()
     .max(MAX_INSTRUCTIONS_CHARS, `must be at most ${MAX_INSTRUCTIONS_CHARS} characters`)
+    .refine(hasNoNul, NO_NUL)
     .nullable()
     .optional(),
 }).strict();
@@ -62,7 +66,14 @@ const ImportedToolPartSchema = z
 /** An exported conversation (GET …/export?format=json) brought back as a new conversation. */
 export const ConversationImportSchema = z
   .object({
-    title: z.string().trim().min(1).max(200).default('Imported conversation'),
+    // A file's title is kept as written, U+FFFD for a NUL (an export of a chat titled before titles lost theirs).
+    title: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .transform((t) => storableText(t))
+      .default('Imported conversation'),
     messages: z
       .array(
         z.object({

@@ -1,10 +1,11 @@
 import * as z from '@/lib/zod';
+import { hasNoNul, NO_NUL } from '@/lib/stored-text';
 
 export const RoleSchema = z.enum(['user', 'admin']);
 
 export const CreateUserSchema = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(100),
+    name: z.string().trim().min(1, 'is required').max(100).refine(hasNoNul, NO_NUL),
     email: z.email('must be an email address').max(254),
     password: z.string().min(8, 'must be at least 8 characters').max(128),
     role: RoleSchema.default('user'),
