@@ -31,22 +31,26 @@ export function errorResponse(err: unknown, locale: Locale = 'en'): Response {
 
 type Handler<C> = (req: Request, ctx: C) => Promise<Response>;
 
-/**
- * Wraps a route handler so that every failure becomes a JSON error answer, in the request's language. An
- * address holding U+0000 is refused first (400), on either database: a Postgres text parameter cannot hold it,
- * so looking up such an id or query was a 500 there (lib/stored-text.ts).
- */
+/** Wraps a route handler so that every failure becomes a JSON error answer, in the request's language. */
 export function route<C>(handler: Handler<C>): Handler<C> {
   return async (req, ctx) => {
     try {
-      const { pathname, search } = new URL(req.url);
-      if (`${pathname}${search}`.includes('%00'))
-        throw new AppError('bad_request', 'The address must not contain the NUL character (U+0000).');
       return await handler(req, ctx);
     } catch (err) {
       return errorResponse(err, await localeOf(req));
     }
   };
+}
+
+/**
+ * Refuses (400) an address holding U+0000, on either database: a Postgres text parameter cannot hold it, so
+ * looking up such an id or query was a 500 there (lib/stored-text.ts). Called once the caller is known
+ * (requireUser, requireAdmin, a public lookup): a signed-out request is still a 401 first.
+ */
+export function assertNoNulAddress(req: Request): void {
+  const { pathname, search } = new URL(req.url);
+  if (`${pathname}${search}`.includes('%00'))
+    throw new AppError('bad_request', 'The address must not contain the NUL character (U+0000).');
 }
 
 /** The request's language (the user's pick, the `locale` cookie, else Accept-Language; app/_server/locale.ts). */

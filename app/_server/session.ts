@@ -3,7 +3,7 @@ import type { PublicUser } from '@/db/queries/users';
 import { cachedSession, cachedUser } from '@/app/_server/hot-cache';
 import { getAuth } from '@/app/_server/auth';
 import { AppError } from '@/lib/errors';
-import { assertSameOrigin } from '@/lib/http';
+import { assertNoNulAddress, assertSameOrigin } from '@/lib/http';
 import { audit, requestAction } from '@/app/_server/audit';
 
 export type SessionUser = Pick<PublicUser, 'id' | 'name' | 'email' | 'role'>;
@@ -25,19 +25,23 @@ export async function requireUser(req: Request): Promise<SessionUser> {
   const user = await getSessionUser(req.headers);
   if (!user) throw new AppError('unauthorized', 'Sign in first.');
   if (req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
+  assertNoNulAddress(req);
   return user;
 }
 
 /** Admin APIs: 401 anonymous, 403 non-admin or foreign origin; refused attempts are audit-logged. */
 export async function requireAdmin(req: Request): Promise<SessionUser> {
   const user = await getSessionUser(req.headers);
+  let admin: SessionUser;
   try {
     if (!user) throw new AppError('unauthorized', 'Sign in first.');
     if (user.role !== 'admin') throw new AppError('forbidden', 'Admins only.');
     if (req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
-    return user;
+    admin = user;
   } catch (err) {
     await audit(user, requestAction(req), null, 'denied', err instanceof AppError ? err.message : undefined);
     throw err;
   }
+  assertNoNulAddress(req);
+  return admin;
 }

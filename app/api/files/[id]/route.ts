@@ -2,7 +2,7 @@ import { fileResponse, findReadableFile } from '@/app/_server/file-serving';
 import { readBlob } from '@/app/_server/files';
 import { getSessionUser } from '@/app/_server/session';
 import { AppError } from '@/lib/errors';
-import { route } from '@/lib/http';
+import { assertNoNulAddress, route } from '@/lib/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -17,6 +17,7 @@ export const GET = route<{ params: Promise<{ id: string }> }>(async (req, { para
     if (!user) throw new AppError('unauthorized', 'Sign in first.');
     userId = user.id;
   }
+  assertNoNulAddress(req);
   const row = await findReadableFile(id, { userId, share });
   return fileResponse(row, await readBlob(row), req, share !== undefined);
 });
