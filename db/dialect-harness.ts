@@ -23,6 +23,17 @@ import type { ChatPart } from '@/lib/schemas/chat';
 export const dialect = usesPostgres ? 'postgres' : 'sqlite';
 export const text = (t: string): ChatPart[] => [{ type: 'text', text: t }];
 export const ids = (list: Array<{ id: string }>) => list.map((m) => m.id);
+/** A shared builtin server's config named `name` (createMcpServer's input), for scenarios about its tools. */
+export const builtinServer = (name: string) => ({
+  name,
+  transport: 'builtin' as const,
+  allow: ['*'],
+  scope: 'shared' as const,
+  userValues: [],
+  builtin: 'time' as const,
+  enabled: true,
+  timeoutMs: 60_000,
+});
 
 /**
  * Opens a fresh database before the file's tests (with the users alice and bob) and closes it after;

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Db } from '@/db/client';
-import { dialect, dialectHarness } from '@/db/dialect-harness';
+import { builtinServer, dialect, dialectHarness } from '@/db/dialect-harness';
 import {
   createMcpServer,
   getMcpServer,
@@ -26,16 +26,7 @@ const { rerunOnPostgres } = dialectHarness(import.meta.url, (opened) => {
 });
 
 test(`${dialect}: a tool's first setting and its first sighting at once: one row, the admin's choice kept`, async () => {
-  const server = await createMcpServer(db, {
-    name: 'tools-race',
-    transport: 'builtin',
-    allow: ['*'],
-    scope: 'shared',
-    userValues: [],
-    builtin: 'time',
-    enabled: true,
-    timeoutMs: 60_000,
-  });
+  const server = await createMcpServer(db, builtinServer('tools-race'));
   assert.ok(server);
   // An admin sets a tool's approval while the server's tool list (naming it for the first time)
   // is being recorded: on Postgres the two run on different connections, or instances.

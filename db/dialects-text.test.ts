@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Db } from '@/db/client';
-import { dialect, dialectHarness, ids, text } from '@/db/dialect-harness';
+import { builtinServer, dialect, dialectHarness, ids, text } from '@/db/dialect-harness';
 import { listAudit, recordAudit } from '@/db/queries/audit';
 import { searchConversations } from '@/db/queries/conversation-search';
 import { createConversationWithMessages, getOwnConversation } from '@/db/queries/conversations';
@@ -101,16 +101,7 @@ test(`${dialect}: an MCP server's error holding NUL is logged with the tool call
 });
 
 test(`${dialect}: a tool whose name holds NUL is recorded with the server's others, and its setting applies`, async () => {
-  const server = await createMcpServer(db, {
-    name: 'odd-names',
-    transport: 'builtin',
-    allow: ['*'],
-    scope: 'shared',
-    userValues: [],
-    builtin: 'time',
-    enabled: true,
-    timeoutMs: 60_000,
-  });
+  const server = await createMcpServer(db, builtinServer('odd-names'));
   assert.ok(server);
   const defs = ['plain', 'odd\u0000name'].map((name) => ({
     name,

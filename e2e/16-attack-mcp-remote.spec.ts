@@ -1,60 +1,31 @@
 // Hostile remote MCP servers: credentials that must stay with their own server, OAuth discovery
 // that must not reach private ranges, and the `resource` a token is for. (Stdio: 16-attack-mcp-stdio.spec.ts.)
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
-import { FIXTURE, h, removeServer, type Server, toolCard } from './attack-mcp';
+import {
+  h,
+  type LoggedRequest,
+  removeServer,
+  type Server,
+  startLoggingHttpServer,
+  toolCard,
+} from './attack-mcp';
 import { ADMIN, send, sendAllTools, signIn } from './helpers';
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, ADMIN);
 });
 
-type LoggedRequest = {
-  method: string;
-  path: string;
-  query: string;
-  headers: Record<string, string | string[]>;
-};
-
-/** An HTTP test server (own process) that requires one header and logs every request it gets. */
-async function startHttpServer(requireHeader: string) {
-  const child = spawn(
-    resolve('node_modules/.bin/node'),
-    [FIXTURE, 'http', '--port', '0', '--require-header', requireHeader],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString('utf8');
-  });
-  const url = await new Promise<string>((ok, fail) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) ok(m[1]);
-    });
-    child.on('exit', (code) => fail(new Error(`test server exited (${code}): ${stderr}`)));
-  });
-  const requests = (): LoggedRequest[] =>
-    stderr
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as LoggedRequest);
-  return { url, requests, stop: () => child.kill() };
-}
-
 test('S12: credentials stay with their own remote server; our session cookie and tokens in URLs never go out', async ({
   page,
 }) => {
   const tokenA = `tok-A-${Date.now()}`;
   const keyB = `key-B-${Date.now()}`;
-  const a = await startHttpServer(`authorization:Bearer ${tokenA}`);
-  const b = await startHttpServer(`x-api-key:${keyB}`);
+  const a = await startLoggingHttpServer(`authorization:Bearer ${tokenA}`);
+  const b = await startLoggingHttpServer(`x-api-key:${keyB}`);
   // Both servers are called from the first step; three test servers are past the tool search budget
   // (32-tool-search.spec.ts tests that), so it is raised for this test.
   const restoreToolSearch = await sendAllTools(page.request);

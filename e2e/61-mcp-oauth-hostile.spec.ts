@@ -1,9 +1,9 @@
 // Per-user OAuth sign-ins to a remote MCP server under unlucky timing: "Connect" started in two tabs,
 // and the admin pointing the server at another address after users signed in. The authorization
 // server and the protected MCP server are our fixture (real OAuth 2.1, consent given at once).
-import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { type APIRequestContext, type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { startLoggingHttpServer } from './attack-mcp';
 import { ADMIN, ensureUser, originHeaders, signIn, specUser, streamChunks } from './helpers';
 
 const BOB = specUser('s61', 'Bob Tabs');
@@ -100,37 +100,9 @@ test('Connect started in two tabs: finishing the first one started brings the us
   await Promise.all([first.close(), second.close()]);
 });
 
-/** The test MCP server over HTTP (own process), logging every request it gets. */
-async function loggingServer() {
-  const child = spawn(
-    resolve('node_modules/.bin/node'),
-    [resolve('e2e/fixtures/test-mcp-server.mjs'), 'http', '--port', '0'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString('utf8');
-  });
-  const url = await new Promise<string>((ok, fail) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) ok(m[1]);
-    });
-    child.on('exit', (code) => fail(new Error(`test server exited (${code}): ${stderr}`)));
-  });
-  const requests = () =>
-    stderr
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as { headers: Record<string, string> });
-  return { url, requests, stop: () => child.kill() };
-}
-
 test('the admin points the server at another address: the user’s token is not sent there, and they are asked to sign in again', async () => {
   expect((await echo(bob.request)).some((c) => c.type === 'tool-output-available')).toBe(true);
-  const other = await loggingServer();
+  const other = await startLoggingHttpServer();
   try {
     const res = await admin.request.patch(`/api/mcp/servers/${serverId}`, {
       data: { url: `${other.url}/mcp` },

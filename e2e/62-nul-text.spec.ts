@@ -14,7 +14,7 @@ import {
   userTexts,
 } from './helpers';
 
-const NORA = specUser('s60', 'Nora Nul');
+const NORA = specUser('s62', 'Nora Nul');
 /** Makes this run's titles unique (a SQLite database outlives a run). */
 const run = Date.now().toString(36);
 
