@@ -3,7 +3,7 @@
 // Who may see, use, share and change an assistant, and what is refused, is in 50-assistants-access.spec.ts.
 import { type BrowserContext, expect, test } from '@playwright/test';
 import { answered, assistantsUsers, requestWith, systemOf, tag } from './assistants-helpers';
-import { assistantMessages, conversationIdFromUrl, send } from './helpers';
+import { assistantMessages, conversationIdFromUrl, originHeaders, send } from './helpers';
 
 let admin: BrowserContext;
 let bob: BrowserContext;
@@ -121,4 +121,79 @@ test('create an assistant, start "New chat with …": its instructions are the s
   // The conversation keeps its own instructions.
   expect((await (await page.request.get(`/api/conversations/${id}`)).json()).instructions).toBe(edited);
   await page.close();
+});
+
+test('one assistant edited in two tabs: the later save says so, keeps its draft and writes nothing; one deleted meanwhile says so', async () => {
+  const name = `Tabs ${tag()}`;
+  const made = await bob.request.post('/api/assistants', {
+    headers: originHeaders(),
+    data: { name, instructions: 'first instructions' },
+  });
+  expect(made.status()).toBe(201);
+  const tabs = [await bob.newPage(), await bob.newPage()] as const;
+  const forms = [];
+  for (const tab of tabs) {
+    await tab.goto('/assistants');
+    await tab
+      .locator(`[data-assistant="${name}"]`)
+      .getByRole('button', { name: `Edit ${name}` })
+      .click();
+    const form = tab.getByRole('dialog', { name: `Edit ${name}` });
+    await expect(form.getByRole('textbox', { name: 'Instructions' })).toHaveValue('first instructions');
+    forms.push(form);
+  }
+  const [one, two] = forms as [(typeof forms)[0], (typeof forms)[0]];
+  await one.getByRole('textbox', { name: 'Instructions' }).fill('from tab one');
+  await one.getByRole('button', { name: 'Save' }).click();
+  await expect(one).toBeHidden();
+
+  await two.getByRole('textbox', { name: 'Instructions' }).fill('from tab two');
+  await two.getByRole('button', { name: 'Save' }).click();
+  await expect(two.getByRole('alert')).toHaveText(
+    /This assistant was changed since you opened it \(in another tab or by another admin\)\..*your edits are still in the form/,
+  );
+  await expect(two.getByRole('textbox', { name: 'Instructions' })).toHaveValue('from tab two');
+  const stored = async () =>
+    (
+      (await (await bob.request.get('/api/assistants')).json()).items as Array<{
+        name: string;
+        instructions: string;
+      }>
+    )
+      .filter((a) => a.name === name)
+      .map((a) => a.instructions);
+  expect(await stored()).toEqual(['from tab one']);
+
+  // Opened again, the form shows the other tab's save, and saving it then works.
+  await two.getByRole('button', { name: 'Cancel' }).click();
+  const item = tabs[1].locator(`[data-assistant="${name}"]`);
+  await expect(item).toContainText('from tab one');
+  await item.getByRole('button', { name: `Edit ${name}` }).click();
+  const again = tabs[1].getByRole('dialog', { name: `Edit ${name}` });
+  await expect(again.getByRole('textbox', { name: 'Instructions' })).toHaveValue('from tab one');
+  await again.getByRole('textbox', { name: 'Instructions' }).fill('from tab two');
+  await again.getByRole('button', { name: 'Save' }).click();
+  await expect(again).toBeHidden();
+  expect(await stored()).toEqual(['from tab two']);
+
+  // Deleted in one tab while the other edits: the save says so and the list drops it.
+  await tabs[0].reload();
+  await tabs[0]
+    .locator(`[data-assistant="${name}"]`)
+    .getByRole('button', { name: `Edit ${name}` })
+    .click();
+  const editing = tabs[0].getByRole('dialog', { name: `Edit ${name}` });
+  await item.getByRole('button', { name: 'Delete' }).click();
+  await tabs[1]
+    .getByRole('dialog', { name: 'Delete assistant?' })
+    .getByRole('button', { name: 'Delete' })
+    .click();
+  await expect(item).toHaveCount(0);
+  await editing.getByRole('textbox', { name: 'Name' }).fill(`${name} renamed`);
+  await editing.getByRole('button', { name: 'Save' }).click();
+  await expect(editing.getByRole('alert')).toHaveText(/This assistant was deleted since you opened it/);
+  await editing.getByRole('button', { name: 'Cancel' }).click();
+  await expect(tabs[0].locator(`[data-assistant^="${name}"]`)).toHaveCount(0);
+  expect(await stored()).toEqual([]);
+  for (const tab of tabs) await tab.close();
 });

@@ -36,11 +36,18 @@ export class AppError extends Error {
 
 export const notFound = (what = 'Not found') => new AppError('not_found', what);
 
+/** Who else may have saved it: a personal assistant only its owner, in another tab. */
+const BY = {
+  server: 'by another admin or tab',
+  provider: 'by another admin or tab',
+  assistant: 'in another tab or by another admin',
+} as const;
+
 /** 409 for an edit form saved over a newer version (its If-Match no longer matches): nothing is written. */
-export const changedSince = (what: 'server' | 'provider') =>
+export const changedSince = (what: keyof typeof BY) =>
   new AppError(
     'conflict',
-    `This ${what} was changed since you opened it (by another admin or tab). Close the form and open it again to see the changes; your edits are still in the form.`,
+    `This ${what} was changed since you opened it (${BY[what]}). Close the form and open it again to see the changes; your edits are still in the form.`,
   );
 
 /** The JSON error body of SPEC §4. */

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Db, openDatabase } from '@/db/client';
-import { listVisibleAssistants } from '@/db/queries/assistants';
+import { getVisibleAssistant, listVisibleAssistants, updateAssistant } from '@/db/queries/assistants';
 import { getOwnConversation } from '@/db/queries/conversations';
 import { user } from '@/db/schema';
 import {
@@ -61,6 +61,39 @@ async function refused(fn: () => unknown): Promise<AppError> {
   }
   assert.fail('expected an error');
 }
+
+describe('versions (If-Match)', () => {
+  test('a save from a form opened before another tab saved is a 409 and writes nothing; without If-Match it writes', async () => {
+    const made = await createAssistant(db, alice, { name: 'Versioned', instructions: 'one' });
+    const opened = new Date(presentAssistant(alice, made).updatedAt);
+    const first = await changeAssistant(db, alice, made.id, { instructions: 'two' }, opened);
+    assert.ok(first.updatedAt.getTime() > opened.getTime(), 'a save moves the version on');
+    const stale = await refused(() => changeAssistant(db, alice, made.id, { instructions: 'three' }, opened));
+    assert.equal(stale.code, 'conflict');
+    assert.match(stale.message, /This assistant was changed since you opened it/);
+    assert.equal((await getVisibleAssistant(db, alice.id, made.id))?.instructions, 'two');
+    // The new version saves; no If-Match (an API client) writes over whatever is there.
+    assert.equal((await changeAssistant(db, alice, made.id, { name: 'V2' }, first.updatedAt)).name, 'V2');
+    assert.equal((await changeAssistant(db, alice, made.id, { instructions: 'four' })).instructions, 'four');
+    // Deleted meanwhile: a 404, not a 409.
+    const gone = (await getVisibleAssistant(db, alice.id, made.id))!.updatedAt;
+    await removeAssistant(db, alice, made.id);
+    assert.equal(
+      (await refused(() => changeAssistant(db, alice, made.id, { name: 'x' }, gone))).code,
+      'not_found',
+    );
+  });
+
+  test('two saves of the same version at once: exactly one is written', async () => {
+    const made = await createAssistant(db, alice, { name: 'Raced', instructions: 'start' });
+    const edit = (instructions: string) =>
+      updateAssistant(db, made.id, { instructions }, made.updatedAt, { ifUnchanged: true });
+    const results = await Promise.all([edit('tab one'), edit('tab two')]);
+    const written = results.filter((r) => r !== null);
+    assert.equal(written.length, 1);
+    assert.equal((await getVisibleAssistant(db, alice.id, made.id))?.instructions, written[0]?.instructions);
+  });
+});
 
 describe('ownership', () => {
   test("a user sees their own and the shared assistants, never another user's personal one (404)", async () => {

@@ -12,7 +12,7 @@ import type { ConversationPatch } from '@/db/queries/conversations';
 import { modelSources } from '@/app/_server/model-sources';
 import type { SessionUser } from '@/app/_server/session';
 import type { Principal } from '@/lib/access';
-import { AppError, notFound } from '@/lib/errors';
+import { AppError, changedSince, notFound } from '@/lib/errors';
 import { getPool } from '@/lib/mcp/pool';
 import { listModels } from '@/lib/providers';
 import type { AssistantCreate, AssistantPatch, AssistantView } from '@/lib/schemas/assistants';
@@ -56,6 +56,7 @@ export function presentAssistant(user: Principal, row: AssistantRow): AssistantV
     shared: row.shared,
     mine: row.userId === user.id,
     editable,
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 
@@ -119,19 +120,28 @@ async function editableAssistant(db: Db, user: SessionUser, id: string): Promise
   return row;
 }
 
+/**
+ * PATCH: the fields given. `ifMatch` (the edit form's If-Match: the updatedAt it was opened at) makes it
+ * a 409 when the assistant was written since (another tab, another admin), so a stale form cannot put
+ * old values back; nothing is written then.
+ */
 export async function changeAssistant(
   db: Db,
   user: SessionUser,
   id: string,
   patch: AssistantPatch,
+  ifMatch: Date | null = null,
 ): Promise<AssistantRow> {
-  await editableAssistant(db, user, id);
+  const stored = await editableAssistant(db, user, id);
+  if (ifMatch && ifMatch.getTime() !== stored.updatedAt.getTime()) throw changedSince('assistant');
   const v = values(patch);
   // Only what changes is checked: an admin may edit a shared assistant's instructions without holding its model.
   await assertUsable(user, v);
-  const row = await updateAssistant(db, id, v);
-  if (!row) throw notFound(NOT_FOUND);
-  return row;
+  const row = await updateAssistant(db, id, v, stored.updatedAt, { ifUnchanged: ifMatch !== null });
+  if (row) return row;
+  throw ifMatch && (await getVisibleAssistant(db, user.id, id))
+    ? changedSince('assistant')
+    : notFound(NOT_FOUND);
 }
 
 export async function removeAssistant(db: Db, user: SessionUser, id: string): Promise<void> {

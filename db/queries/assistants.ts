@@ -1,8 +1,8 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import { asc, eq, or } from 'drizzle-orm';
+import { and, asc, eq, or } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { changes, first, q, transaction } from '@/db/run';
+import { changes, first, nextUpdatedAt, q, transaction } from '@/db/run';
 import { assistants, conversations } from '@/db/tables';
 
 export type AssistantRow = typeof assistants.$inferSelect;
@@ -39,15 +39,21 @@ export async function insertAssistant(
   return rows[0] as AssistantRow;
 }
 
+/**
+ * Writes the fields given over the version read at `read`. `ifUnchanged`: only if it is still that
+ * version (null when it was written since, or is gone).
+ */
 export async function updateAssistant(
   db: Db,
   id: string,
   patch: Partial<AssistantValues>,
+  read: Date,
+  { ifUnchanged = false }: { ifUnchanged?: boolean } = {},
 ): Promise<AssistantRow | null> {
   const rows = await db
     .update(assistants)
-    .set({ ...patch, updatedAt: new Date() })
-    .where(eq(assistants.id, id))
+    .set({ ...patch, updatedAt: nextUpdatedAt(read) })
+    .where(ifUnchanged ? and(eq(assistants.id, id), eq(assistants.updatedAt, read)) : eq(assistants.id, id))
     .returning();
   return first(rows) ?? null;
 }

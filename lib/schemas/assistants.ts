@@ -62,4 +62,6 @@ export type AssistantView = {
   mine: boolean;
   /** The viewer may change or delete it (their own personal one; a shared one: admins). */
   editable: boolean;
+  /** The version: an edit form sends it back as If-Match (a 409 when another tab or admin saved since). */
+  updatedAt: string;
 };

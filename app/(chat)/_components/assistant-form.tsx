@@ -15,6 +15,8 @@ type Props = {
   admin: boolean;
   onCancel: () => void;
   onSaved: () => void;
+  /** The assistant was changed or deleted elsewhere since the form opened (the list is out of date). */
+  onStale: () => void;
 };
 
 type Payload = {
@@ -68,7 +70,7 @@ const describedBy = (id: string, hint: boolean, error: string | undefined) =>
   [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
 
 /** Create or edit an assistant in a modal dialog; the server's field errors show beside their fields. */
-export function AssistantForm({ assistant, models, servers, admin, onCancel, onSaved }: Props) {
+export function AssistantForm({ assistant, models, servers, admin, onCancel, onSaved, onStale }: Props) {
   const t = useTranslations('assistants');
   const base = useId();
   const id = (name: string) => `${base}-${name}`;
@@ -125,13 +127,23 @@ export function AssistantForm({ assistant, models, servers, admin, onCancel, onS
       assistant ? `/api/assistants/${encodeURIComponent(assistant.id)}` : '/api/assistants',
       {
         method: assistant ? 'PATCH' : 'POST',
-        headers: { 'content-type': 'application/json' },
+        // The version the form was opened at: a save over another tab's (or admin's) is a 409.
+        headers: {
+          'content-type': 'application/json',
+          ...(assistant && { 'if-match': assistant.updatedAt }),
+        },
         body: JSON.stringify(body),
       },
     ).catch(() => null);
     setBusy(false);
     if (res?.ok) {
       onSaved();
+      return;
+    }
+    if (assistant && (res?.status === 409 || res?.status === 404)) {
+      // Nothing was written; the draft stays in the form, the list behind it is brought up to date.
+      setError(t(res.status === 409 ? 'changedSince' : 'gone'));
+      onStale();
       return;
     }
     const answer = (await res?.json().catch(() => null)) as {

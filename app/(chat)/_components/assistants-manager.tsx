@@ -140,6 +140,7 @@ export function AssistantsManager({ initial, models, servers, admin }: Props) {
             setAnnouncement(t('saved'));
             void reload();
           }}
+          onStale={() => void reload()}
         />
       )}
       {deleting && (

@@ -1,7 +1,7 @@
 import { getDb } from '@/db/client';
 import { changeAssistant, presentAssistant, removeAssistant } from '@/app/_server/assistants';
 import { requireUser } from '@/app/_server/session';
-import { readJson, route } from '@/lib/http';
+import { readIfMatch, readJson, route } from '@/lib/http';
 import { AssistantPatchSchema } from '@/lib/schemas/assistants';
 
 export const runtime = 'nodejs';
@@ -12,8 +12,9 @@ type Ctx = { params: Promise<{ id: string }> };
 export const PATCH = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id } = await params;
+  const ifMatch = readIfMatch(req);
   const patch = await readJson(req, AssistantPatchSchema);
-  return Response.json(presentAssistant(user, await changeAssistant(getDb(), user, id, patch)));
+  return Response.json(presentAssistant(user, await changeAssistant(getDb(), user, id, patch, ifMatch)));
 });
 
 export const DELETE = route<Ctx>(async (req, { params }) => {
