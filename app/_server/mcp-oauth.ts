@@ -24,6 +24,8 @@ import { isIP } from 'node:net';
 import { serverFetch } from '@/lib/net/guarded-fetch';
 import { isPrivateAddress } from '@/lib/net/private-address';
 import type { RemoteConfig } from '@/lib/schemas/mcp';
+import { redisLock, type SharedLock } from '@/lib/shared/redis-lock';
+import { sharedRedis } from '@/lib/shared/redis';
 
 /** Where the authorization server sends the browser back (SPEC §7.2). */
 export const callbackUrl = () => `${getEnv().APP_URL}/api/mcp/oauth/callback`;
@@ -83,8 +85,19 @@ const clientStore: KeyValueStore = {
 };
 
 /**
+ * With a shared store, a token refresh holds a Redis lock per user and server: a user's requests may
+ * reach several instances (two devices, or the workers of one box), and a refresh token is usually
+ * good for one refresh only (some servers revoke the user's tokens when one is presented twice).
+ */
+function refreshLock(): SharedLock | undefined {
+  const redis = sharedRedis();
+  return redis ? redisLock(redis, 'oauth-refresh') : undefined;
+}
+
+/**
  * The OAuth client of one user for one remote server: discovery, registration, PKCE and refresh by the
- * SDK's auth() (lib/mcp/oauth), our tables as its storage. One refresh at a time per user and server.
+ * SDK's auth() (lib/mcp/oauth), our tables as its storage. One refresh at a time per user and server,
+ * across instances too.
  */
 export function oauthProvider(userId: string, serverId: ServerId, config: RemoteConfig): McpOAuthProvider {
   return createOAuthProvider({
@@ -92,6 +105,7 @@ export function oauthProvider(userId: string, serverId: ServerId, config: Remote
     store: userStore(userId, serverId, config.url),
     clientStore,
     lockKey: `${userId}\n${config.name}`,
+    sharedLock: refreshLock(),
     redirectUrl: callbackUrl(),
     clientMetadataUrl: clientMetadataUrl(),
     clientName: 'MCP Chat',

@@ -42,6 +42,12 @@ export type OAuthProviderOptions = {
   clientStore: KeyValueStore;
   /** Names the (user, server) pair for single-flight refresh, e.g. `${userId}\n${serverName}`. */
   lockKey: string;
+  /**
+   * With more than one process on the same stored tokens: runs a refresh while holding `lockKey` in
+   * every one of them, so two processes never present the same refresh token (the app's is a Redis
+   * lock). Within one process refreshes are single-flight without it.
+   */
+  sharedLock?: <T>(key: string, fn: () => Promise<T>) => Promise<T>;
   /** The app's callback, e.g. `<origin>/api/mcp/oauth/callback`. */
   redirectUrl: string;
   /** `<origin>/oauth/client-metadata.json`; used only over https (a CIMD client id must be one). */

@@ -192,9 +192,12 @@ export class McpOAuthProvider implements OAuthClientProvider {
 
   // ── Internals ────────────────────────────────────────────────────────────────────────────────
 
-  /** Refreshes the access token, one refresh at a time per lockKey (token-requests.ts). */
+  /**
+   * Refreshes the access token, one refresh at a time per lockKey: single-flight in this process, and
+   * under the shared lock across processes when there is one (token-requests.ts).
+   */
   private refresh(rejected?: string): Promise<OAuthTokens | undefined> {
-    return singleFlightRefresh(this.opts.lockKey, () =>
+    const run = () =>
       refreshStoredTokens(
         {
           ...this.tokenContext(),
@@ -202,8 +205,9 @@ export class McpOAuthProvider implements OAuthClientProvider {
           addClientAuthentication: this.addClientAuthentication,
         },
         rejected,
-      ),
-    );
+      );
+    const { lockKey, sharedLock } = this.opts;
+    return singleFlightRefresh(lockKey, sharedLock ? () => sharedLock(lockKey, run) : run);
   }
 
   private tokenContext(): TokenContext {

@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach } from 'node:test';
-import { createOAuthProvider, type McpOAuthProvider, MemoryStore } from '@/lib/mcp/oauth';
+import {
+  createOAuthProvider,
+  type McpOAuthProvider,
+  MemoryStore,
+  type OAuthProviderOptions,
+} from '@/lib/mcp/oauth';
 
 /**
  * For the McpOAuthProvider tests (provider-*.test.ts): a fake protected resource with its
@@ -120,6 +125,7 @@ let lockCounter = 0;
 export function newProvider(
   store = new MemoryStore(),
   lockKey = `user-${++lockCounter}\nserver`,
+  more: Partial<OAuthProviderOptions> = {},
 ): McpOAuthProvider {
   return createOAuthProvider({
     serverUrl: as.mcpUrl,
@@ -128,6 +134,7 @@ export function newProvider(
     lockKey,
     redirectUrl: 'http://localhost:3000/api/mcp/oauth/callback',
     config: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+    ...more,
   });
 }
 

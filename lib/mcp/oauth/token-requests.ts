@@ -79,7 +79,7 @@ export function grantTokenRequest(
  * One refresh of the stored tokens (run under the single-flight lock by the provider). `rejected` is
  * the token a server refused; if the stored one differs, another caller already refreshed and that
  * one is returned. Resolves undefined when there is nothing to refresh with or the refresh token was
- * refused (then the tokens are dropped).
+ * refused (then the tokens are dropped, unless another process stored new ones meanwhile).
  */
 export async function refreshStoredTokens(
   ctx: TokenContext & {
@@ -120,6 +120,10 @@ export async function refreshStoredTokens(
     return tokens;
   } catch (err) {
     if (err instanceof InvalidGrantError) {
+      // Another process may have refreshed with this token meanwhile (it was then used up): its tokens
+      // are the user's now. Only a refresh token still stored as refused is dropped.
+      const now = await records.readTokens();
+      if (now && now.tokens.refresh_token !== refreshToken) return now.tokens;
       await records.dropTokens();
       return undefined;
     }
