@@ -15,18 +15,21 @@ export async function register() {
   const duties = hasStartupDuties();
   const { databaseReady } = await import('@/db/client');
   await databaseReady(); // opens and migrates the database
-  const [{ markCutTurns, startRunningTurns }, { listenForInvalidations }] = await Promise.all([
-    import('@/app/_server/running-turns'),
-    import('@/app/_server/invalidations'),
-  ]);
+  const [{ markCutTurns, startRunningTurns }, { listenForInvalidations }, { serveTurnRequestAnswers }] =
+    await Promise.all([
+      import('@/app/_server/running-turns'),
+      import('@/app/_server/invalidations'),
+      import('@/app/_server/turn-request-answers'),
+    ]);
   // Answers cut when a process stopped (with REDIS_URL: only turns no other instance still runs).
   if (duties) await markCutTurns();
   const { handleShutdownSignals } = await import('@/app/_server/shutdown');
   handleShutdownSignals();
-  // With REDIS_URL: hear other instances' stop requests and admin changes from the start, and mark the
-  // turns of an instance that dies while others run on.
+  // With REDIS_URL: hear other instances' stop requests, admin changes and answers to requests waiting
+  // here from the start, and mark the turns of an instance that dies while others run on.
   startRunningTurns();
   listenForInvalidations();
+  serveTurnRequestAnswers();
   const { startMcp } = await import('@/app/_server/mcp');
   await startMcp();
   if (duties) {

@@ -3,17 +3,22 @@
 // started on A is read and stopped from B; an admin change on A holds on B at once; a rate limit counts
 // both; a user's per-user MCP server keeps one process behind the sticky balancer; killing an instance
 // mid-turn loses no stored question and its answer ends up marked interrupted.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type APIRequestContext, expect, request, test } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
-import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
 import { freePort, type Nginx, startNginx } from './fixtures/nginx';
 import { type PostgresServer, startPostgres } from './fixtures/postgres-server';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server';
 import { streamChunks } from './helpers';
+import {
+  type Instance,
+  ready,
+  startInstance,
+  streamTurn as streamInstanceTurn,
+} from './multi-instance-helpers';
+import { rich } from './rich-chat';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -21,7 +26,6 @@ const DATA = 'data/e2e-multi';
 const ADMIN = { name: 'Multi Admin', email: 'admin-s48@example.com', password: 'admin-password-48' };
 const newId = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
-type Instance = { name: string; url: string; port: number; proc: ChildProcess; log: string[] };
 let pg: PostgresServer;
 let redis: RedisServer;
 let lb: Nginx;
@@ -30,33 +34,6 @@ let b: Instance;
 /** The URL every instance calls its own (APP_URL): the balancer's. Requests name it as their Origin. */
 let appUrl = '';
 let admin: APIRequestContext;
-
-function startInstance(name: string, port: number, env: Record<string, string>): Instance {
-  const proc = spawn(
-    resolve('node_modules/.bin/node'),
-    [...SERVER_NODE_FLAGS, 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const log: string[] = [];
-  for (const stream of [proc.stdout, proc.stderr]) stream?.on('data', (d) => log.push(String(d)));
-  return { name, url: `http://127.0.0.1:${port}`, port, proc, log };
-}
-
-async function ready(instance: Instance): Promise<void> {
-  await expect
-    .poll(
-      async () => {
-        if (instance.proc.exitCode !== null)
-          throw new Error(`${instance.name} exited: ${instance.log.join('')}`);
-        return fetch(`${instance.url}/api/ready`).then(
-          (r) => r.status,
-          () => 0,
-        );
-      },
-      { timeout: 90_000, intervals: [250] },
-    )
-    .toBe(200);
-}
 
 /** An API client signed in as `account` (cookies are per host, so one session reaches A, B and the balancer). */
 async function signedIn(account: typeof ADMIN, base: string): Promise<APIRequestContext> {
@@ -73,15 +50,13 @@ const chatBody = (id: string, text: string) => ({
   message: { id: newId('q'), role: 'user', parts: [{ type: 'text', text }] },
 });
 
-/** A chat turn's SSE, read as it streams (Node's fetch: Playwright's request reads whole bodies). */
-async function streamTurn(ctx: APIRequestContext, url: string, init: RequestInit = {}): Promise<string> {
-  const cookie = (await ctx.storageState()).cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  const res = await fetch(url, {
-    ...init,
-    headers: { cookie, origin: appUrl, 'content-type': 'application/json', ...(init.headers ?? {}) },
-  });
-  return res.status === 200 ? res.text() : `HTTP ${res.status}`;
-}
+/** A chat turn's SSE, read as it streams (the balancer's address as Origin). */
+const streamTurn = (
+  ctx: APIRequestContext,
+  url: string,
+  init: RequestInit = {},
+  onText?: (soFar: string) => void,
+) => streamInstanceTurn(ctx, url, appUrl, init, onText);
 
 const running = async (ctx: APIRequestContext, base: string, id: string) =>
   ((await (await ctx.get(`${base}/api/conversations/${id}`)).json()) as { running?: boolean }).running;
@@ -156,6 +131,51 @@ test('a turn started on A is read on B from its start and live; Stop on B stops 
   expect(stored.running).toBe(false);
   expect(stored.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
   expect(stored.messages[1]?.metadata?.interrupted).toBe(true);
+});
+
+test('a question a tool asks in a turn on A is answered through B (another worker, another device): checked there, counted once, and the tool gets the answer', async () => {
+  const created = await admin.post(`${a.url}/api/mcp/servers`, { data: rich('s48ask') });
+  expect(created.status(), await created.text()).toBe(201);
+  const id = newId('s48-ask');
+  let shown!: (requestId: string) => void;
+  const requestId = new Promise<string>((resolve) => (shown = resolve));
+  const turn = streamTurn(
+    admin,
+    `${a.url}/api/chat`,
+    { method: 'POST', body: JSON.stringify(chatBody(id, '[[tool:s48ask__ask_details]]')) },
+    (soFar) => {
+      const found = /"type":"data-elicitation","id":"(req-[^"]+)"/.exec(soFar);
+      if (found?.[1]) shown(found[1]);
+    },
+  );
+  try {
+    const answerUrl = `${b.url}/api/chat/${id}/requests/${await requestId}`;
+    const bad = await admin.post(answerUrl, {
+      data: { action: 'accept', content: { name: 'Ada', email: 'nope', size: 'medium' } },
+    });
+    expect(bad.status()).toBe(400);
+    expect((await bad.json()).error.fields).toMatchObject({ 'content.email': 'Enter an email address.' });
+    const good = await admin.post(answerUrl, {
+      data: { action: 'accept', content: { name: 'Ada', email: 'ada@example.com', size: 'medium' } },
+    });
+    expect(good.status(), await good.text()).toBe(200);
+    for (const base of [a.url, b.url])
+      expect(
+        (await admin.post(answerUrl.replace(b.url, base), { data: { action: 'decline' } })).status(),
+      ).toBe(409);
+    const output = streamChunks(await turn).find((c) => c.type === 'tool-output-available')?.output as
+      | { content: Array<{ text: string }> }
+      | undefined;
+    expect(output?.content[0]?.text).toContain('Submitted: {"name":"Ada","email":"ada@example.com"');
+    // A request no instance holds is a 404 from either.
+    expect(
+      (
+        await admin.post(`${b.url}/api/chat/${id}/requests/req-none`, { data: { action: 'decline' } })
+      ).status(),
+    ).toBe(404);
+  } finally {
+    await admin.delete(`${a.url}/api/mcp/servers/${(await created.json()).id}`);
+  }
 });
 
 test('an admin change on A holds on B at once: a demoted admin is refused there, a lowered chat rate counts both instances, and a sign-out ends the session there', async () => {

@@ -78,6 +78,8 @@ export type ProcessState = {
   runningTurns: Owned<'runningTurns'>;
   /** app/_server/turn-requests.ts: elicitation and sampling requests waiting for their owner's answer. */
   turnRequests: Owned<'turnRequests'>;
+  /** app/_server/turn-request-answers.ts: answers asked of (and given to) other instances over the bus. */
+  turnRequestAnswers: Owned<'turnRequestAnswers'>;
   /** app/_server/titles.ts: title requests in flight by conversation, so a client can wait for its title. */
   titleJobs: Map<string, Promise<void>>;
   /** lib/chat/first-token-gate.ts: turns waiting for their first token; title requests wait for them. */

@@ -220,6 +220,11 @@ export function samplingText(content: unknown): string {
     .join('\n');
 }
 
+/** Whether the request waits (or was answered a moment ago) in this process. */
+export function holdsTurnRequest(requestId: string): boolean {
+  return waiting().has(requestId);
+}
+
 /**
  * The owner's answer to a waiting request. Of two answers to one request (two tabs, a double click)
  * only the first counts: the second is a 409. A request of another user or conversation, or one no

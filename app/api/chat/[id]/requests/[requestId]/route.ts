@@ -1,4 +1,4 @@
-import { answerTurnRequest } from '@/app/_server/turn-requests';
+import { answerTurnRequestAnywhere } from '@/app/_server/turn-request-answers';
 import { requireUser } from '@/app/_server/session';
 import { readJson, route } from '@/lib/http';
 import { RequestAnswerSchema } from '@/lib/schemas/turn-requests';
@@ -17,6 +17,6 @@ export const POST = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const { id, requestId } = await params;
   const answer = await readJson(req, RequestAnswerSchema);
-  answerTurnRequest(user.id, id, requestId, answer);
+  await answerTurnRequestAnywhere(user.id, id, requestId, answer);
   return Response.json({ ok: true });
 });

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Bus } from '@/lib/shared/bus';
+import { BusRequests } from '@/lib/shared/bus-requests';
+import { startRedisForFile } from '@/lib/shared/test-redis';
+
+const redis = startRedisForFile();
+
+/** One instance holding `held` (key → value): it answers questions about those, and only those. */
+function instance(name: string, held: Record<string, string>, waitMs = 300) {
+  const asked: string[] = [];
+  const requests = new BusRequests<{ key: string }, { value: string; by: string }>(
+    new Bus(redis.connections(), name),
+    'test-questions',
+    async ({ key }) => {
+      asked.push(key);
+      return key in held ? { value: held[key] as string, by: name } : null;
+    },
+    waitMs,
+  );
+  return { requests, asked };
+}
+
+test('a question reaches the instance that holds the answer; the others stay silent', async () => {
+  const a = instance('a', { x: 'from a' });
+  const b = instance('b', {});
+  const c = instance('c', { y: 'from c' });
+  await Promise.all([a.requests.start(), b.requests.start(), c.requests.start()]);
+  const [x, y] = await Promise.all([b.requests.ask({ key: 'x' }), b.requests.ask({ key: 'y' })]);
+  assert.deepEqual(x, { value: 'from a', by: 'a' });
+  assert.deepEqual(y, { value: 'from c', by: 'c' });
+  assert.deepEqual(b.asked, [], 'an instance is never asked its own question');
+  assert.deepEqual(a.asked.sort(), ['x', 'y']);
+});
+
+test('nobody holds it: null once the wait is over', async () => {
+  const a = instance('a', {});
+  const b = instance('b', {}, 150);
+  await a.requests.start();
+  const startedAt = Date.now();
+  assert.equal(await b.requests.ask({ key: 'nothing' }), null);
+  assert.ok(Date.now() - startedAt >= 140);
+  assert.deepEqual(a.asked, ['nothing']);
+});

@@ -1,0 +1,75 @@
+import 'server-only';
+import { randomUUID } from 'node:crypto';
+import type { Bus } from '@/lib/shared/bus';
+
+type Ask<Q> = { kind: 'ask'; id: string; replyTo: string; question: Q };
+type Reply<R> = { kind: 'reply'; id: string; to: string; reply: R };
+
+/**
+ * A question to whichever instance holds the answer, over the bus: `ask` publishes it on `channel`, every
+ * other instance's `serve` looks, the one that holds it replies (the others stay silent), and `ask`
+ * resolves with the first reply, or null when none came within `waitMs` (nobody holds it). For state
+ * that lives in one process and must be reachable from a request that arrived at another (an answer to
+ * a running turn's question, sent from a tab whose requests reach another worker).
+ */
+export class BusRequests<Q, R> {
+  private readonly waiting = new Map<string, (reply: R) => void>();
+  private ready?: Promise<unknown>;
+
+  constructor(
+    private readonly bus: Bus,
+    private readonly channel: string,
+    /** This instance's answer to a question, or null when it does not hold what is asked about. */
+    private readonly serve: (question: Q) => Promise<R | null> | R | null,
+    private readonly waitMs = 2_000,
+  ) {}
+
+  /** Listens for questions and replies; resolves once Redis has the subscription. */
+  start(): Promise<unknown> {
+    this.ready ??= this.bus.subscribe(this.channel, (message) => void this.receive(message));
+    return this.ready;
+  }
+
+  async ask(question: Q): Promise<R | null> {
+    await this.start();
+    const id = randomUUID();
+    let timer: NodeJS.Timeout | undefined;
+    const replied = new Promise<R | null>((resolve) => {
+      this.waiting.set(id, resolve);
+      timer = setTimeout(() => resolve(null), this.waitMs);
+    });
+    try {
+      const ask: Ask<Q> = { kind: 'ask', id, replyTo: this.bus.instanceId, question };
+      await this.bus.publish(this.channel, ask);
+      return await replied;
+    } finally {
+      clearTimeout(timer);
+      this.waiting.delete(id);
+    }
+  }
+
+  private async receive(message: unknown): Promise<void> {
+    const m = message as {
+      kind?: unknown;
+      id?: unknown;
+      to?: unknown;
+      replyTo?: unknown;
+      question?: Q;
+      reply?: R;
+    } | null;
+    if (typeof m?.id !== 'string') return;
+    if (m.kind === 'reply') {
+      if (m.to === this.bus.instanceId) this.waiting.get(m.id)?.(m.reply as R);
+      return;
+    }
+    if (m.kind !== 'ask' || typeof m.replyTo !== 'string') return;
+    try {
+      const reply = await this.serve(m.question as Q);
+      if (reply === null) return;
+      const answer: Reply<R> = { kind: 'reply', id: m.id, to: m.replyTo, reply };
+      await this.bus.publish(this.channel, answer);
+    } catch (err) {
+      console.error(`[bus] could not answer a question on "${this.channel}"`, err);
+    }
+  }
+}
