@@ -14,6 +14,8 @@ import { type RedisServer, startRedisServer } from './fixtures/redis-server';
 import { streamChunks } from './helpers';
 import {
   type Instance,
+  running,
+  textOf,
   ready,
   startInstance,
   streamTurn as streamInstanceTurn,
@@ -57,15 +59,6 @@ const streamTurn = (
   init: RequestInit = {},
   onText?: (soFar: string) => void,
 ) => streamInstanceTurn(ctx, url, appUrl, init, onText);
-
-const running = async (ctx: APIRequestContext, base: string, id: string) =>
-  ((await (await ctx.get(`${base}/api/conversations/${id}`)).json()) as { running?: boolean }).running;
-
-const textOf = (sse: string) =>
-  streamChunks(sse)
-    .filter((c) => c.type === 'text-delta')
-    .map((c) => c.delta)
-    .join('');
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
@@ -225,7 +218,7 @@ test('an admin change on A holds on B at once: a demoted admin is refused there,
   }
 });
 
-test("behind the sticky balancer a user's per-user MCP server is one process whichever request it is; straight to each instance it is two", async () => {
+test("behind the sticky balancer a user's per-user MCP server is one process whichever request it is; straight to each instance it is two, and a disconnect ends both", async () => {
   const created = await admin.post(`${a.url}/api/mcp/servers`, {
     data: {
       name: 's48mem',
@@ -261,6 +254,17 @@ test("behind the sticky balancer a user's per-user MCP server is one process whi
     const direct = [await pidVia(a.url), await pidVia(b.url)];
     expect(direct[0]).not.toBe(direct[1]);
     expect(direct).toContain(pids[0]);
+    // Disconnecting on A ends the user's server in every instance: both processes exit, B starts a new one.
+    expect((await viaLb.delete(`${a.url}/api/mcp/connections/s48mem`)).status()).toBe(200);
+    const alive = (pid: number | undefined) => {
+      try {
+        return process.kill(pid as number, 0);
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(() => direct.filter(alive)).toEqual([]);
+    expect(direct).not.toContain(await pidVia(b.url));
   } finally {
     await viaLb.dispose();
   }

@@ -3,6 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { type APIRequestContext, expect } from '@playwright/test';
+import { streamChunks } from './helpers';
 import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
 
 export type Instance = { name: string; url: string; port: number; proc: ChildProcess; log: string[] };
@@ -60,3 +61,14 @@ export async function streamTurn(
   }
   return text;
 }
+
+/** Whether the conversation's turn runs (on any instance), as `base` sees it. */
+export const running = async (ctx: APIRequestContext, base: string, id: string) =>
+  ((await (await ctx.get(`${base}/api/conversations/${id}`)).json()) as { running?: boolean }).running;
+
+/** The answer's text in a turn's SSE. */
+export const textOf = (sse: string) =>
+  streamChunks(sse)
+    .filter((c) => c.type === 'text-delta')
+    .map((c) => c.delta)
+    .join('');

@@ -1,4 +1,5 @@
 import 'server-only';
+import { closeUserConnections } from '@/app/_server/mcp';
 import { getDb } from '@/db/client';
 import { conversationIdsOf, deleteUserAndData, isLastAdmin } from '@/db/queries/account';
 import { blobsOfUser } from '@/db/queries/files';
@@ -8,7 +9,6 @@ import { invalidateUser } from '@/app/_server/hot-cache';
 import { stopTurn } from '@/app/_server/running-turns';
 import type { SessionUser } from '@/app/_server/session';
 import { AppError, notFound } from '@/lib/errors';
-import { getPool } from '@/lib/mcp/pool';
 import type { AccountSession } from '@/lib/schemas/account';
 
 /**
@@ -114,7 +114,7 @@ export async function deleteAccountAndData(userId: string): Promise<void> {
   if (outcome === 'last-admin') throw lastAdminError();
   if (outcome === 'gone') throw notFound('User not found.');
   invalidateUser(userId);
-  await getPool().closeAllOfUser(userId);
+  await closeUserConnections(userId);
   // Their uploads' rows went with the account (foreign key); the bytes no other user's file keeps go now.
   await removeUnusedBlobs(blobs);
 }

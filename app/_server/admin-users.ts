@@ -1,4 +1,5 @@
 import 'server-only';
+import { closeUserConnections } from '@/app/_server/mcp';
 import { type AuthEndpointContext, runWithEndpointContext } from '@better-auth/core/context';
 import { getDb } from '@/db/client';
 import { getUserById, type PublicUser, updateUser } from '@/db/queries/users';
@@ -7,7 +8,6 @@ import { invalidateUser } from '@/app/_server/hot-cache';
 import { stopTurnsOfUser } from '@/app/_server/account';
 import type { SessionUser } from '@/app/_server/session';
 import { AppError, notFound } from '@/lib/errors';
-import { getPool } from '@/lib/mcp/pool';
 import type { CreateUser, UpdateUser } from '@/lib/schemas/users';
 
 /**
@@ -25,7 +25,7 @@ export async function changeUser(admin: SessionUser, id: string, patch: UpdateUs
   if (row === 'gone') throw notFound('User not found.');
   invalidateUser(id);
   if (patch.disabled) await stopTurnsOfUser(id);
-  if (patch.disabled || patch.role) await getPool().closeAllOfUser(id);
+  if (patch.disabled || patch.role) await closeUserConnections(id);
   return row;
 }
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { dropCachedSessions, dropCachedSettings, dropCachedUser } from '@/app/_server/hot-cache';
-import { applyServerConfigs } from '@/app/_server/mcp';
+import { applyServerConfigs, closeUserConnectionsHere } from '@/app/_server/mcp';
 import { dropProcessState } from '@/lib/process-state';
 import { onInvalidation } from '@/lib/shared/invalidation';
 
@@ -17,6 +17,13 @@ export function listenForInvalidations(): void {
   onInvalidation('providers', () => dropProcessState('providerSpecs'));
   onInvalidation('tools', () => dropProcessState('toolPolicy'));
   onInvalidation('auth', () => dropProcessState('auth'));
+  onInvalidation('user-connections', (payload) => {
+    const { userId, server } = (payload ?? {}) as { userId?: unknown; server?: unknown };
+    if (typeof userId !== 'string' || (server !== undefined && typeof server !== 'string')) return;
+    closeUserConnectionsHere(userId, server).catch((err) =>
+      console.error('[mcp] could not close a user’s connections', err),
+    );
+  });
   onInvalidation('mcp-servers', () => {
     applyServerConfigs().catch((err) => console.error('[mcp] could not apply changed server configs', err));
   });

@@ -1,4 +1,5 @@
 import 'server-only';
+import { closeUserConnections } from '@/app/_server/mcp';
 import * as z from '@/lib/zod';
 import { getDb } from '@/db/client';
 import { getMcpServerId } from '@/db/queries/mcp-servers';
@@ -105,7 +106,7 @@ export async function saveUserValues(
       Object.fromEntries(bad.map(([k]) => [`values.${k}`, 'must be one non-empty line'])),
     );
   await setUserSecrets(getDb(), user.id, id, 'value', values);
-  await getPool().closeUser(server, user.id);
+  await closeUserConnections(user.id, server);
   return connectionState(user, config);
 }
 
@@ -113,7 +114,7 @@ export async function saveUserValues(
 export async function forgetConnection(user: Principal, server: string): Promise<{ forgotten: true }> {
   const { id } = await usableServer(user, server);
   await forgetTokens(user.id, id);
-  await getPool().closeUser(server, user.id);
+  await closeUserConnections(user.id, server);
   return { forgotten: true };
 }
 

@@ -1,4 +1,5 @@
 import 'server-only';
+import { closeUserConnections } from '@/app/_server/mcp';
 import { getDb } from '@/db/client';
 import {
   deleteOauthClient,
@@ -12,7 +13,6 @@ import type { Principal } from '@/lib/access';
 import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { safeReturnTo } from '@/lib/safe-url';
-import { getPool } from '@/lib/mcp/pool';
 import {
   clientMetadataDocument,
   createOAuthProvider,
@@ -150,7 +150,7 @@ export async function beginSignIn(
   try {
     const started = await provider.beginAuthorization();
     if ('authorized' in started) {
-      await getPool().closeUser(server.config.name, user.id);
+      await closeUserConnections(user.id, server.config.name);
       return { authorized: true };
     }
     return {
@@ -178,7 +178,7 @@ export async function finishSignIn(
     throw err;
   }
   // The user's connection may be backing off after the 401 that asked for sign-in: start afresh.
-  await getPool().closeUser(server.config.name, user.id);
+  await closeUserConnections(user.id, server.config.name);
 }
 
 /** Forgets a user's tokens for a server (DELETE /api/mcp/connections/[server]). */

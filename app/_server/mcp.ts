@@ -17,6 +17,21 @@ export async function syncPool(): Promise<void> {
 }
 
 /**
+ * Ends a user's per-user MCP connections (of one server, or all of them) here and in every other
+ * instance and worker (REDIS_URL): their values or sign-in changed, they disconnected, or the account
+ * was disabled, demoted or deleted. The next use starts afresh wherever it lands.
+ */
+export async function closeUserConnections(userId: string, server?: string): Promise<void> {
+  await closeUserConnectionsHere(userId, server);
+  publishInvalidation('user-connections', { userId, ...(server !== undefined && { server }) });
+}
+
+/** The local half of {@link closeUserConnections}; also what another instance's message does here. */
+export function closeUserConnectionsHere(userId: string, server?: string): Promise<void> {
+  return server === undefined ? getPool().closeAllOfUser(userId) : getPool().closeUser(server, userId);
+}
+
+/**
  * Hands the pool the stored configs; it reconnects changed servers and closes removed or disabled ones.
  * A server whose stored secrets cannot be decrypted is not run (the admin list shows why).
  */

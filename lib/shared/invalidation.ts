@@ -2,7 +2,7 @@ import 'server-only';
 import { processState } from '@/lib/process-state';
 import { type Bus, sharedBus } from '@/lib/shared/bus';
 
-/** What an admin change can make stale in every instance's memory. */
+/** What a change (an admin's, or a user's own) can make stale in every instance's memory. */
 export type InvalidationTopic =
   | 'settings'
   | 'users'
@@ -10,6 +10,7 @@ export type InvalidationTopic =
   | 'providers'
   | 'tools'
   | 'mcp-servers'
+  | 'user-connections'
   | 'auth';
 
 type Handler = (payload: unknown) => void;
