@@ -171,7 +171,7 @@ test('a question a tool asks in a turn on A is answered through B (another worke
   }
 });
 
-test('an admin change on A holds on B at once: a demoted admin is refused there, a lowered chat rate counts both instances, and a sign-out ends the session there', async () => {
+test('an admin change on A holds on B at once: a demoted admin is refused there, a lowered chat rate and the sign-up limit count both instances, and a sign-out ends the session there', async () => {
   const user = { name: 'Rate S48', email: 'rate-s48@example.com', password: 'rate-password-48' };
   expect((await admin.post(`${a.url}/api/admin/users`, { data: { ...user, role: 'admin' } })).status()).toBe(
     201,
@@ -194,6 +194,18 @@ test('an admin change on A holds on B at once: a demoted admin is refused there,
         (await ctx.post(`${base}/api/chat`, { data: chatBody(newId('s48-rate'), 'hi') })).status(),
       );
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    // The auth routes' own limit (30 sign-ups a minute per address) counts both instances as well.
+    const signUps: number[] = [];
+    for (let i = 0; i < 32; i++)
+      signUps.push(
+        await fetch(`${(i % 2 ? b : a).url}/api/auth/sign-up/email`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: appUrl },
+          body: JSON.stringify({ name: 'N', email: `n${i}-s48@example.com`, password: 'password-s48-n' }),
+        }).then((r) => r.status),
+      );
+    expect(signUps.slice(0, 28)).not.toContain(429);
+    expect(signUps.slice(-2)).toEqual([429, 429]);
     // Demoted on A (the session lives on): B refuses the very next admin request, though it had the user cached.
     expect(
       (await admin.patch(`${a.url}/api/admin/users/${userId}`, { data: { role: 'user' } })).status(),

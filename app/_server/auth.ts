@@ -13,6 +13,7 @@ import { getEnv, trustedOrigins } from '@/lib/env';
 import { dropProcessState, processState } from '@/lib/process-state';
 import { invalidateSessions } from '@/app/_server/hot-cache';
 import { publishInvalidation } from '@/lib/shared/invalidation';
+import { authRateLimitStorage } from '@/lib/shared/limits';
 import { checkSsoIdentity, discoveryUrl, SSO_PROVIDER_ID, type SsoConfig, ssoAccountId } from '@/lib/sso';
 import { storableText } from '@/lib/stored-text';
 
@@ -97,6 +98,8 @@ function createAuth(sso: SsoConfig | null) {
     advanced: { ipAddress: { ipAddressHeaders: [AUTH_CLIENT_ADDRESS_HEADER] } },
     rateLimit: {
       enabled: true,
+      // With REDIS_URL, counted in Redis: one allowance for all workers and instances.
+      customStorage: authRateLimitStorage(),
       window: 60,
       max: 300,
       customRules: {

@@ -33,3 +33,28 @@ export function signInBackoff(): SignInBackoff {
   const redis = sharedRedis();
   return redis ? new RedisLoginBackoff(redis, BACKOFF_DEFAULTS) : new LoginBackoff();
 }
+
+/** What better-auth asks of a rate-limit store (its `rateLimit.customStorage`). */
+export type AuthRateLimitStorage = {
+  consume: (
+    key: string,
+    rule: { window: number; max: number },
+  ) => Promise<{ allowed: boolean; retryAfter: number | null }>;
+};
+
+/**
+ * better-auth's own rate limits (per client address and auth route) in Redis, so every worker and
+ * instance counts against one allowance; undefined without REDIS_URL (better-auth keeps them in memory).
+ */
+export function authRateLimitStorage(): AuthRateLimitStorage | undefined {
+  const redis = sharedRedis();
+  if (!redis) return undefined;
+  return {
+    async consume(key, rule) {
+      const taken = await new RedisWindowLimiter(redis, 'auth', rule.max, rule.window * 1000).take(key);
+      return taken.ok
+        ? { allowed: true, retryAfter: null }
+        : { allowed: false, retryAfter: taken.retryAfterS };
+    },
+  };
+}
