@@ -171,6 +171,17 @@ test('a question a tool asks in a turn on A is answered through B (another worke
   }
 });
 
+test('the generated title of a first answer on A is waited for on B as well (the chat asks for it wherever its request lands)', async () => {
+  const id = newId('s48-title');
+  const res = await admin.post(`${a.url}/api/chat`, {
+    data: chatBody(id, 'Name me [[title:Two Instance Title]] [[title-delay:1500]]'),
+  });
+  expect(res.status()).toBe(200);
+  await res.body();
+  const settled = await (await admin.get(`${b.url}/api/conversations/${id}/summary?wait=1`)).json();
+  expect(settled).toMatchObject({ title: 'Two Instance Title', titleSource: 'model' });
+});
+
 test('an admin change on A holds on B at once: a demoted admin is refused there, a lowered chat rate and the sign-up limit count both instances, and a sign-out ends the session there', async () => {
   const user = { name: 'Rate S48', email: 'rate-s48@example.com', password: 'rate-password-48' };
   expect((await admin.post(`${a.url}/api/admin/users`, { data: { ...user, role: 'admin' } })).status()).toBe(

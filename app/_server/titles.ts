@@ -6,6 +6,7 @@ import { textOfParts } from '@/db/queries/message-writes';
 import { firstTokenGate } from '@/lib/chat/first-token-gate';
 import { describeProviderError } from '@/lib/chat/provider-errors';
 import { processState } from '@/lib/process-state';
+import { redisKey, sharedRedis } from '@/lib/shared/redis';
 import type { ChatMessage } from '@/lib/schemas/chat';
 import { cleanTitle } from '@/lib/title';
 
@@ -30,6 +31,45 @@ const TITLE_TIMEOUT_MS = 20_000;
 const TITLE_YIELD_MAX_MS = 2_000;
 
 const jobs = () => processState('titleJobs', () => new Map<string, Promise<void>>());
+
+/**
+ * With REDIS_URL, a title request in flight is also marked in Redis (`mcpchat:title:<conversation>`,
+ * gone when it settles or after its longest run), so a wait for the title that reaches another worker or
+ * instance waits as well instead of answering with the first words.
+ */
+const markKey = (conversationId: string) => redisKey('title', conversationId);
+const MARK_MS = TITLE_TIMEOUT_MS + TITLE_YIELD_MAX_MS + 5_000;
+/** How often a wait in another process looks whether the mark is gone. */
+const MARK_POLL_MS = 150;
+
+function markRunning(conversationId: string, job: Promise<void>): void {
+  const redis = sharedRedis();
+  if (!redis) return;
+  const key = markKey(conversationId);
+  const logged = (err: Error) => console.warn(`[redis] title mark: ${err.message}`);
+  redis.command.set(key, '1', 'PX', MARK_MS).catch(logged);
+  void job.finally(() => redis.command.del(key).catch(logged));
+}
+
+/** Resolves once no process runs the conversation's title request (or after `maxMs`). */
+async function titleSettled(conversationId: string, maxMs: number): Promise<void> {
+  const job = jobs().get(conversationId);
+  const deadline = Date.now() + maxMs;
+  let timer: NodeJS.Timeout | undefined;
+  if (job) {
+    await Promise.race([job, new Promise((resolve) => (timer = setTimeout(resolve, maxMs)))]);
+    clearTimeout(timer);
+    return;
+  }
+  const redis = sharedRedis();
+  if (!redis || maxMs <= 0) return;
+  try {
+    while (Date.now() < deadline && (await redis.command.exists(markKey(conversationId))) === 1)
+      await new Promise((resolve) => setTimeout(resolve, MARK_POLL_MS));
+  } catch (err) {
+    console.warn(`[redis] title mark: ${err instanceof Error ? err.message : err}`);
+  }
+}
 
 const textOf = (m: ChatMessage | undefined) => textOfParts(m?.parts).trim();
 
@@ -89,14 +129,15 @@ export function startTitle(
   })();
   const running = jobs();
   running.set(conversationId, job);
+  markRunning(conversationId, job);
   void job.finally(() => {
     if (running.get(conversationId) === job) running.delete(conversationId);
   });
 }
 
 /**
- * The conversation's title once its title request (if one runs in this process) has settled, waiting
- * at most `maxMs`. Null when the conversation is not the user's.
+ * The conversation's title once its title request (if one runs, in this process or with REDIS_URL in
+ * any) has settled, waiting at most `maxMs`. Null when the conversation is not the user's.
  */
 export async function settledTitle(
   db: Db,
@@ -105,12 +146,7 @@ export async function settledTitle(
   maxMs: number,
 ): Promise<{ title: string; titleSource: 'auto' | 'model' | 'user' } | null> {
   if (!(await getOwnConversation(db, userId, id))) return null;
-  const job = jobs().get(id);
-  if (job) {
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([job, new Promise((resolve) => (timer = setTimeout(resolve, maxMs)))]);
-    clearTimeout(timer);
-  }
+  await titleSettled(id, maxMs);
   const row = await getOwnConversation(db, userId, id);
   return row ? { title: row.title, titleSource: row.titleSource } : null;
 }
