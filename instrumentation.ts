@@ -25,11 +25,13 @@ export async function register() {
   if (duties) await markCutTurns();
   const { handleShutdownSignals } = await import('@/app/_server/shutdown');
   handleShutdownSignals();
-  // With REDIS_URL: hear other instances' stop requests, admin changes and answers to requests waiting
-  // here from the start, and mark the turns of an instance that dies while others run on.
+  // With REDIS_URL: hear other instances' stop requests, admin changes, answers to requests waiting
+  // here and requests for MCP server logs from the start, and mark the turns of an instance that dies while others run on.
   startRunningTurns();
   listenForInvalidations();
   serveTurnRequestAnswers();
+  const { serveServerLogs } = await import('@/app/_server/mcp-logs');
+  serveServerLogs();
   const { startMcp } = await import('@/app/_server/mcp');
   await startMcp();
   if (duties) {

@@ -126,7 +126,7 @@ test('a turn started on A is read on B from its start and live; Stop on B stops 
   expect(stored.messages[1]?.metadata?.interrupted).toBe(true);
 });
 
-test('a question a tool asks in a turn on A is answered through B (another worker, another device): checked there, counted once, and the tool gets the answer', async () => {
+test('a question a tool asks in a turn on A is answered through B (another worker, another device): checked there, counted once, and the tool gets the answer; the server’s logs page shows both instances', async () => {
   const created = await admin.post(`${a.url}/api/mcp/servers`, { data: rich('s48ask') });
   expect(created.status(), await created.text()).toBe(201);
   const id = newId('s48-ask');
@@ -166,6 +166,17 @@ test('a question a tool asks in a turn on A is answered through B (another worke
         await admin.post(`${b.url}/api/chat/${id}/requests/req-none`, { data: { action: 'decline' } })
       ).status(),
     ).toBe(404);
+    // Each instance runs the server in a process of its own: the admin's logs page, asked of either,
+    // holds the log messages of both.
+    for (const base of [a.url, b.url])
+      await admin.post(`${base}/api/chat`, {
+        data: chatBody(newId('s48-log'), '[[tool:s48ask__log_burst]]'),
+      });
+    const logs = await (await admin.get(`${a.url}/api/mcp/servers/${(await created.json()).id}/logs`)).json();
+    const bursts = (logs.messages as Array<{ text: string }>).filter((m) =>
+      m.text.includes('burst error #1'),
+    );
+    expect(bursts).toHaveLength(2);
   } finally {
     await admin.delete(`${a.url}/api/mcp/servers/${(await created.json()).id}`);
   }

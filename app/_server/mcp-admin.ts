@@ -2,7 +2,6 @@ import 'server-only';
 import { getDb } from '@/db/client';
 import { getMcpServer, type McpServerRecord } from '@/db/queries/mcp-servers';
 import { updateToolSetting } from '@/db/queries/mcp-tools';
-import { recentCalls } from '@/db/queries/tool-calls';
 import { presentServer } from '@/app/_server/mcp-servers';
 import { invalidateToolPolicies, toolPolicies } from '@/app/_server/tool-policy';
 import type { Principal } from '@/lib/access';
@@ -77,25 +76,6 @@ export async function serverDetail(id: string, admin: Principal) {
 }
 
 /** stderr tail, log messages, recent calls, and the failures users were shown by reference (with their detail). */
-export async function serverLogs(id: string) {
-  const record = await requireServer(id);
-  // Every connection of the server: the shared one, or each user's (their lines marked with their email).
-  const all = getPool().connectionsOf(record.config.name);
-  const mark = (user: { email: string } | null, line: string) => (user ? `[${user.email}] ${line}` : line);
-  return {
-    stderr: all.flatMap(({ user, conn }) => conn.stderr.tail().map((line) => mark(user, line))),
-    /** The server's log messages (masked, rate-limited), oldest first; a user's connection names them. */
-    messages: all
-      .flatMap(({ user, conn }) => conn.logs.list().map((m) => ({ ...m, user: user?.email ?? null })))
-      .sort((a, b) => a.at.localeCompare(b.at)),
-    logLevel: record.config.logLevel ?? null,
-    calls: await recentCalls(getDb(), record.config.name),
-    failures: all
-      .flatMap(({ conn }) => conn.failures.list())
-      .sort((a, b) => String(a.at).localeCompare(String(b.at))),
-  };
-}
-
 export async function patchTool(
   admin: Principal,
   id: string,

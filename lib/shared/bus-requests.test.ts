@@ -42,3 +42,14 @@ test('nobody holds it: null once the wait is over', async () => {
   assert.ok(Date.now() - startedAt >= 140);
   assert.deepEqual(a.asked, ['nothing']);
 });
+
+test('gather: every instance that holds something replies once; the asker has them all after the window', async () => {
+  // Keys no earlier test's instances (still listening) hold.
+  const a = instance('a', { g: 'from a' });
+  const b = instance('b', {});
+  const c = instance('c', { g: 'from c' });
+  await Promise.all([a.requests.start(), c.requests.start()]);
+  const replies = await b.requests.gather({ key: 'g' }, 300);
+  assert.deepEqual(replies.map((r) => r.value).sort(), ['from a', 'from c']);
+  assert.deepEqual(await b.requests.gather({ key: 'nothing' }, 100), []);
+});

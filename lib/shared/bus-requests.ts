@@ -8,9 +8,10 @@ type Reply<R> = { kind: 'reply'; id: string; to: string; reply: R };
 /**
  * A question to whichever instance holds the answer, over the bus: `ask` publishes it on `channel`, every
  * other instance's `serve` looks, the one that holds it replies (the others stay silent), and `ask`
- * resolves with the first reply, or null when none came within `waitMs` (nobody holds it). For state
- * that lives in one process and must be reachable from a request that arrived at another (an answer to
- * a running turn's question, sent from a tab whose requests reach another worker).
+ * resolves with the first reply, or null when none came within `waitMs` (nobody holds it); `gather`
+ * collects every instance's reply within a window. For state that lives in one process and must be
+ * reachable from a request that arrived at another (an answer to a running turn's question, sent from a
+ * tab whose requests reach another worker; each worker's logs of an MCP server).
  */
 export class BusRequests<Q, R> {
   private readonly waiting = new Map<string, (reply: R) => void>();
@@ -30,20 +31,36 @@ export class BusRequests<Q, R> {
     return this.ready;
   }
 
+  /** The first reply from the instance that holds the answer, or null when none came within the wait. */
   async ask(question: Q): Promise<R | null> {
+    let timer: NodeJS.Timeout | undefined;
+    return this.send(question, (id) => {
+      return new Promise<R | null>((resolve) => {
+        this.waiting.set(id, resolve);
+        timer = setTimeout(() => resolve(null), this.waitMs);
+      }).finally(() => clearTimeout(timer));
+    });
+  }
+
+  /** Every reply that came within `windowMs` (each instance that holds something answers once). */
+  async gather(question: Q, windowMs: number): Promise<R[]> {
+    const replies: R[] = [];
+    return this.send(question, (id) => {
+      this.waiting.set(id, (reply) => replies.push(reply));
+      return new Promise<R[]>((resolve) => setTimeout(() => resolve(replies), windowMs));
+    });
+  }
+
+  /** Publishes the question, then waits as `collect` says for the replies sent to this instance. */
+  private async send<T>(question: Q, collect: (id: string) => Promise<T>): Promise<T> {
     await this.start();
     const id = randomUUID();
-    let timer: NodeJS.Timeout | undefined;
-    const replied = new Promise<R | null>((resolve) => {
-      this.waiting.set(id, resolve);
-      timer = setTimeout(() => resolve(null), this.waitMs);
-    });
+    const collected = collect(id);
     try {
       const ask: Ask<Q> = { kind: 'ask', id, replyTo: this.bus.instanceId, question };
       await this.bus.publish(this.channel, ask);
-      return await replied;
+      return await collected;
     } finally {
-      clearTimeout(timer);
       this.waiting.delete(id);
     }
   }

@@ -1,4 +1,4 @@
-import { serverLogs } from '@/app/_server/mcp-admin';
+import { serverLogs } from '@/app/_server/mcp-logs';
 import { requireAdmin } from '@/app/_server/session';
 import { route } from '@/lib/http';
 
