@@ -6,6 +6,7 @@ import {
   conversationIdFromUrl,
   ensureUser,
   holdScripts,
+  inputMethod,
   originHeaders,
   signIn,
   specUser,
@@ -252,17 +253,10 @@ test('typing Chinese with an input method: Enter or Escape meant for its candida
   // The list's date heading or the empty state appear once hydrated; before that a key does nothing.
   await expect(page.getByRole('button', { name: '快捷键' })).toBeVisible();
   await box.click();
-  // Chromium's own input-method path: composing `composing`, then `key` for the candidates, as Chromium on
-  // macOS delivers it to the page (keyCode 229, composing). Input.insertText then commits the pick.
-  const cdp = await zh.newCDPSession(page);
-  const imeKey = async (composing: string, key: 'Enter' | 'Escape') => {
-    const end = composing.length;
-    await cdp.send('Input.imeSetComposition', { text: composing, selectionStart: end, selectionEnd: end });
-    for (const type of ['rawKeyDown', 'keyUp'] as const)
-      await cdp.send('Input.dispatchKeyEvent', { type, key, code: key, windowsVirtualKeyCode: 229 });
-  };
-  await imeKey('nihao', 'Enter');
-  await cdp.send('Input.insertText', { text: '你好' });
+  const ime = await inputMethod(page);
+  await ime.compose('nihao');
+  await ime.key('Enter');
+  await ime.commit('你好');
   await expect(box).toHaveValue('你好');
   await expect(page.locator('[data-role="user"]')).toHaveCount(0);
   // The next Enter, with no candidate open, sends the message.
@@ -275,8 +269,9 @@ test('typing Chinese with an input method: Enter or Escape meant for its candida
   await page.locator('[data-role="user"]').getByRole('button', { name: '编辑', exact: true }).click();
   const edit = page.getByRole('textbox', { name: '编辑消息' });
   await edit.press('End');
-  await imeKey('shijie', 'Escape');
-  await cdp.send('Input.insertText', { text: '世界' });
+  await ime.compose('shijie');
+  await ime.key('Escape');
+  await ime.commit('世界');
   await expect(edit).toHaveValue('你好世界');
   await edit.press('Escape');
   await expect(edit).toHaveCount(0);
@@ -285,8 +280,9 @@ test('typing Chinese with an input method: Enter or Escape meant for its candida
   await page.locator('header').getByRole('button', { name: '指令' }).click();
   const dialog = page.getByRole('dialog', { name: '对话指令' });
   await dialog.getByRole('textbox', { name: '指令' }).click();
-  await imeKey('shijie', 'Escape');
-  await cdp.send('Input.insertText', { text: '世界' });
+  await ime.compose('shijie');
+  await ime.key('Escape');
+  await ime.commit('世界');
   await expect(dialog.getByRole('textbox', { name: '指令' })).toHaveValue('世界');
   await zh.close();
 });

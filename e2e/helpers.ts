@@ -165,3 +165,22 @@ export async function holdScripts(page: Page): Promise<() => void> {
   });
   return release;
 }
+
+/**
+ * Types through Chromium's own input-method path (CDP), as a Chinese or Japanese user does: `compose` shows
+ * `text` as the composition (underlined, not yet typed), `key` presses a key the input method takes as
+ * Chromium on macOS delivers it to the page (keyCode 229; `isComposing` while a composition is open: Enter
+ * picks a candidate, Escape closes them, arrows move among them), `commit` ends the composition with `text`.
+ */
+export async function inputMethod(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  return {
+    compose: (text: string) =>
+      cdp.send('Input.imeSetComposition', { text, selectionStart: text.length, selectionEnd: text.length }),
+    key: async (key: 'Enter' | 'Escape' | 'ArrowDown') => {
+      for (const type of ['rawKeyDown', 'keyUp'] as const)
+        await cdp.send('Input.dispatchKeyEvent', { type, key, code: key, windowsVirtualKeyCode: 229 });
+    },
+    commit: (text: string) => cdp.send('Input.insertText', { text }),
+  };
+}

@@ -2,6 +2,7 @@
 
 import * as Dialog from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
+import { isInputMethodKey } from './input-method';
 
 type Props = {
   /** The dialog's heading and accessible name. */
@@ -53,7 +54,7 @@ export function Modal({
           aria-describedby={undefined}
           onPointerDownOutside={closeOnOutsideClick ? undefined : (e) => e.preventDefault()}
           // Escape that closes an input method's candidates (typing Chinese in a field) is not a close.
-          onEscapeKeyDown={(e) => e.isComposing && e.preventDefault()}
+          onEscapeKeyDown={(e) => isInputMethodKey(e) && e.preventDefault()}
           onCloseAutoFocus={(e) => {
             const target = returnFocus?.();
             if (!target) return;

@@ -19,6 +19,7 @@ import { useComposerMenus } from './use-composer-menus';
 import { useDraftText } from './use-draft-text';
 import { useFileDrop } from './use-file-drop';
 import { type PromptInfo, type TemplateInfo, useMcpCatalogs } from './use-mcp-catalogs';
+import { isInputMethodKey } from '@/app/_components/input-method';
 
 type Props = {
   busy: boolean;
@@ -169,7 +170,7 @@ export function Composer(props: Props) {
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
-    if (e.nativeEvent.isComposing || menus.handleKey(e, choose)) return;
+    if (isInputMethodKey(e) || menus.handleKey(e, choose)) return;
     if (e.key === 'Escape' && panel) {
       e.preventDefault();
       e.stopPropagation();

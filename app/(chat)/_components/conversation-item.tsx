@@ -6,6 +6,7 @@ import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { Tooltip } from '@/app/_components/tooltip';
 import { ConfirmDialog } from './confirm-dialog';
+import { isInputMethodKey } from '@/app/_components/input-method';
 
 export type ConversationSummary = { id: string; title: string; updatedAt: string };
 
@@ -39,7 +40,7 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
           defaultValue={item.title}
           autoFocus
           maxLength={200}
-          onKeyDown={(e) => e.key === 'Escape' && !e.nativeEvent.isComposing && setEditing(false)}
+          onKeyDown={(e) => e.key === 'Escape' && !isInputMethodKey(e) && setEditing(false)}
           onBlur={(e) => e.currentTarget.form?.requestSubmit()}
           className="w-full rounded border border-blue-500 bg-white px-2 py-1 text-sm dark:bg-zinc-900"
         />

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { isTooLong, TooLongAlert } from './too-long-alert';
+import { isInputMethodKey } from '@/app/_components/input-method';
 
 type Props = { initial: string; onSave: (text: string) => void; onCancel: () => void };
 
@@ -27,7 +28,7 @@ export function EditMessage({ initial, onSave, onCancel }: Props) {
         autoFocus
         onChange={(e) => setText(e.target.value)}
         // Escape that closes an input method's candidates is not a cancel (the edit would be lost).
-        onKeyDown={(e) => e.key === 'Escape' && !e.nativeEvent.isComposing && onCancel()}
+        onKeyDown={(e) => e.key === 'Escape' && !isInputMethodKey(e) && onCancel()}
         className="min-h-20 w-full rounded-xl border border-blue-500 bg-white p-3 text-sm dark:bg-zinc-900"
       />
       {tooLong ? <TooLongAlert text={text} /> : <p className="text-xs text-zinc-500">{t('hint')}</p>}

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState } from 'react';
+import { isInputMethodKey } from '@/app/_components/input-method';
 
 type Argument = { name: string; description?: string; required?: boolean };
 type Props = {
@@ -97,7 +98,7 @@ export function PromptArgumentField({
         onBlur={() => setOpen(false)}
         onKeyDown={(e) => {
           // Keys of an input method's composition (Enter picks its candidate) are not ours.
-          if (!shown.length || e.nativeEvent.isComposing) return;
+          if (!shown.length || isInputMethodKey(e)) return;
           if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
             e.preventDefault();
             const n = shown.length;

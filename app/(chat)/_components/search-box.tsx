@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import type { Ref } from 'react';
+import { isInputMethodKey } from '@/app/_components/input-method';
 
 type Props = { value: string; onChange: (value: string) => void; ref?: Ref<HTMLInputElement> };
 
@@ -20,8 +21,10 @@ export function SearchBox({ value, onChange, ref }: Props) {
       spellCheck={false}
       onChange={(e) => onChange(e.currentTarget.value)}
       onKeyDown={(e) => {
-        // An input method's Escape (closing its candidates) is not ours.
-        if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
+        if (e.key !== 'Escape') return;
+        // An input method's Escape (closing its candidates) is not ours, nor the browser's: Chromium empties a
+        // search field on Escape, whatever was typed before the composition.
+        if (isInputMethodKey(e)) return e.preventDefault();
         // Handled here: the chat's own Escape (Stop) must not also fire.
         e.preventDefault();
         e.stopPropagation();

@@ -3,6 +3,7 @@
 import * as Popover from '@radix-ui/react-popover';
 import { useTranslations } from 'next-intl';
 import { useId } from 'react';
+import { isInputMethodKey } from '@/app/_components/input-method';
 import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
 import { ToolLimitInput } from './tool-limit-input';
 import { ToolServerRow } from './tool-server-row';
@@ -74,6 +75,8 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
           align="start"
           sideOffset={8}
           collisionPadding={8}
+          // Escape that closes an input method's candidates (typing in a limit or a value) is not a close.
+          onEscapeKeyDown={(e) => isInputMethodKey(e) && e.preventDefault()}
           className="z-30 max-h-[min(32rem,70vh,var(--radix-popover-content-available-height))] w-[min(36rem,calc(100vw-1rem))] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-3 text-sm text-zinc-900 shadow-lg dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
         >
           <p id={name} className="mb-1 text-xs font-semibold tracking-wide text-zinc-500 uppercase">

@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useEffectEvent } from 'react';
+import { isInputMethodKey } from '@/app/_components/input-method';
 
 /** Whether Escape here means "stop the answer": focus in the composer, or nowhere in particular. */
 function stopsHere(target: EventTarget | null): boolean {
@@ -15,7 +16,7 @@ function stopsHere(target: EventTarget | null): boolean {
  */
 export function useEscapeStop(busy: boolean, onStop: () => void): void {
   const onKeyDown = useEffectEvent((e: KeyboardEvent) => {
-    if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing || e.repeat) return;
+    if (e.key !== 'Escape' || e.defaultPrevented || isInputMethodKey(e) || e.repeat) return;
     if (document.querySelector('dialog[open], [role="dialog"], [role="menu"], [role="listbox"]')) return;
     if (!stopsHere(e.target)) return;
     e.preventDefault();

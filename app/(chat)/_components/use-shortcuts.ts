@@ -1,6 +1,7 @@
 'use client';
 
 import { useEffect, useEffectEvent } from 'react';
+import { isInputMethodKey } from '@/app/_components/input-method';
 
 type Handlers = { newChat: () => void; focusSearch: () => void; openHelp: () => void };
 
@@ -25,7 +26,7 @@ function isTextField(target: EventTarget | null): boolean {
  */
 export function useShortcuts(handlers: Handlers): void {
   const onKeyDown = useEffectEvent((e: KeyboardEvent) => {
-    if (e.defaultPrevented || e.isComposing || e.repeat) return;
+    if (e.defaultPrevented || isInputMethodKey(e) || e.repeat) return;
     const mod = e.ctrlKey || e.metaKey;
     const letter = e.key.toLowerCase();
     if (mod && e.shiftKey && !e.altKey && (letter === 'o' || e.code === 'KeyO')) {
