@@ -9,6 +9,7 @@ import type { ProviderSpec } from '@/lib/providers';
 import type { FirstTokenGate } from '@/lib/chat/first-token-gate';
 import type { IdleMemoryRelease } from '@/lib/idle-memory';
 import type { Gate, RequestLimiter } from '@/lib/rate-limit';
+import type { AppApprovals } from '@/lib/shared/app-approvals';
 import type { Bus } from '@/lib/shared/bus';
 import type { Invalidations } from '@/lib/shared/invalidation';
 import type { RedisConnections } from '@/lib/shared/redis';
@@ -90,8 +91,8 @@ export type ProcessState = {
   appDocuments: Owned<'appDocuments'>;
   /** app/_server/mcp-apps.ts: tool calls from apps per user per minute. */
   appCallRate: RequestLimiter;
-  /** app/_server/mcp-apps.ts: app tool calls waiting for the user's approval. */
-  appApprovals: Owned<'appApprovals'>;
+  /** app/_server/mcp-apps.ts: app tool calls waiting for the user's approval (lib/shared/app-approvals.ts; Redis when shared). */
+  appApprovals: AppApprovals;
   /** app/_server/shutdown.ts: set once SIGTERM / SIGINT arrives; GET /api/ready answers 503 from then on. */
   shutdown: { draining: boolean };
   /** app/_server/readiness.ts: the checks now failing (logged once). */

@@ -1,5 +1,4 @@
 import 'server-only';
-import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from '@/lib/zod';
 import { getDb } from '@/db/client';
@@ -24,6 +23,7 @@ import {
 } from '@/lib/mcp-apps/sandbox-policy';
 import { getPool } from '@/lib/mcp/pool';
 import { processState } from '@/lib/process-state';
+import { type PendingApproval, appApprovals } from '@/lib/shared/app-approvals';
 import { requestLimiter } from '@/lib/shared/limits';
 
 // MCP Apps, the host's server side: an app's `ui://` document read over the user's own connection, and
@@ -40,19 +40,10 @@ const APP_CALLS_PER_MINUTE = 60;
 const APPROVAL_TTL_MS = 10 * 60_000;
 
 type CachedDocument = { html: string; ui: Record<string, unknown>; at: number };
-type PendingApproval = {
-  userId: string;
-  conversationId: string;
-  server: string;
-  tool: string;
-  args: string;
-  expires: number;
-};
 
 declare module '@/lib/process-state' {
   interface OwnedSlots {
     appDocuments: Map<string, CachedDocument>;
-    appApprovals: Map<string, PendingApproval>;
   }
 }
 
@@ -148,16 +139,21 @@ async function takeAppCall(userId: string): Promise<void> {
     );
 }
 
-/** The approval this call answers: issued for exactly this user, conversation, tool and arguments; used once. */
-function takeApproval(user: SessionUser, call: AppCall, args: string, id: string): PendingApproval {
-  const pending = processState('appApprovals', () => new Map<string, PendingApproval>());
-  const found = pending.get(id);
-  pending.delete(id);
-  const now = Date.now();
-  for (const [k, p] of pending) if (p.expires < now) pending.delete(k);
+const approvals = () => processState('appApprovals', () => appApprovals(APPROVAL_TTL_MS));
+
+/**
+ * The approval this call answers: issued for exactly this user, conversation, tool and arguments; used
+ * once, by whichever worker or instance the answer reaches. An answer that does not match uses it up too.
+ */
+async function takeApproval(
+  user: SessionUser,
+  call: AppCall,
+  args: string,
+  id: string,
+): Promise<PendingApproval> {
+  const found = await approvals().take(id);
   if (
     !found ||
-    found.expires < now ||
     found.userId !== user.id ||
     found.conversationId !== call.conversationId ||
     found.server !== call.server ||
@@ -213,18 +209,16 @@ export async function callToolFromApp(user: SessionUser, call: AppCall): Promise
     });
   if (decision.kind === 'ask') {
     if (!call.approval) {
-      const approvalId = randomUUID();
-      processState('appApprovals', () => new Map<string, PendingApproval>()).set(approvalId, {
+      const approvalId = await approvals().issue({
         userId: user.id,
         conversationId: conversation.id,
         server: call.server,
         tool: call.tool,
         args,
-        expires: Date.now() + APPROVAL_TTL_MS,
       });
       return { status: 'approval-required', approvalId };
     }
-    takeApproval(user, call, args, call.approval.id);
+    await takeApproval(user, call, args, call.approval.id);
     if (!call.approval.approved) {
       await record({ outcome: 'denied', error: 'The user denied this call from an app.' });
       await audit(user, 'mcp.app.call', target, 'denied', 'the user denied it');
