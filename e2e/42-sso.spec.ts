@@ -1,28 +1,14 @@
 // Issue 18: single sign-on with an OpenID Connect provider an admin sets up at runtime (no restart).
 // The provider is our fixture (e2e/fixtures/oidc-provider.mjs: discovery, JWKS, a sign-in form, PKCE,
 // RS256 id_tokens), started on a free port.
-import { resolve } from 'node:path';
-import {
-  type APIRequestContext,
-  type Browser,
-  type BrowserContext,
-  expect,
-  type Page,
-  test,
-} from '@playwright/test';
+import { type BrowserContext, expect, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
 import { ADMIN, ensureUser, originHeaders, signIn, specUser } from './helpers';
+import { type Idp, ssoSignIn, startIdp, userByEmail } from './sso-helpers';
 
 const h = originHeaders();
 const PAULA = specUser('s42', 'Paula Password');
 const CLIENT = { clientId: 'mcp-chat-s42', clientSecret: 'oidc-s42-client-secret-canary' };
-
-type Idp = {
-  url: string;
-  issuer: string;
-  stats(): { authorizations: number; tokens: number; lastIdTokenClaims: Record<string, unknown> | null };
-  close(): Promise<void>;
-};
 
 // Each test builds on the provider the first one sets up.
 test.describe.configure({ mode: 'serial' });
@@ -31,10 +17,7 @@ let idp: Idp;
 let admin: BrowserContext;
 
 test.beforeAll(async ({ browser }) => {
-  const { startOidcProvider } = (await import(resolve('e2e/fixtures/oidc-provider.mjs'))) as {
-    startOidcProvider: (o: object) => Promise<Idp>;
-  };
-  idp = await startOidcProvider({ ...CLIENT, redirectUris: [`${APP_URL}/api/auth/callback/sso`] });
+  idp = await startIdp(CLIENT);
   admin = await browser.newContext();
   await signIn(admin, ADMIN);
 });
@@ -45,30 +28,6 @@ test.afterAll(async () => {
   await admin.close();
   await idp.close();
 });
-
-/** From the sign-in page through the provider's form; returns the page where the app sent the browser. */
-async function ssoSignIn(
-  browser: Browser,
-  email: string,
-  opts: { verified?: boolean; button?: string; start?: string } = {},
-): Promise<{ page: Page; context: BrowserContext }> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto(opts.start ?? '/sign-in');
-  await page.getByRole('button', { name: opts.button ?? 'Sign in with Test IdP' }).click();
-  await expect(page.getByRole('heading', { name: 'Test identity provider' })).toBeVisible();
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  if (opts.verified === false) await page.getByLabel('Email verified').uncheck();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.waitForURL((url) => url.origin === APP_URL);
-  return { page, context };
-}
-
-async function userByEmail(request: APIRequestContext, email: string) {
-  const res = await request.get('/api/admin/users');
-  const { items } = (await res.json()) as { items: Array<{ email: string; role: string }> };
-  return items.find((u) => u.email === email) ?? null;
-}
 
 test('an admin sets up the provider at runtime; a new person signs in with it and lands in the chat as a user', async ({
   browser,

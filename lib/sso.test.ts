@@ -120,3 +120,17 @@ test('identity: another domain and an unverified email are refused; an absent em
   assert.equal(checkSsoIdentity({ email: 'ann@acme.test', profile: {} }, allowed), null);
   assert.equal(checkSsoIdentity({ email: undefined, profile: {} }, allowed)?.error, 'domain_not_allowed');
 });
+
+test('identity: an email or account id (sub) holding NUL is refused, before the domain; a name holding it is not', () => {
+  const allowed = ['acme.test'];
+  for (const identity of [
+    { email: 'ann\uFFFD@acme.test', profile: { email: 'ann\u0000@acme.test', sub: 'u1' } },
+    { email: 'ann@acme.test', profile: { email: 'ann@acme.test', sub: 'u\u00001' } },
+    { email: 'mallory\u0000@evil.test', profile: {} },
+  ])
+    assert.equal(checkSsoIdentity(identity, allowed)?.error, 'identity_not_usable', JSON.stringify(identity));
+  assert.equal(
+    checkSsoIdentity({ email: 'ann@acme.test', profile: { sub: 'u1', name: 'A\u0000nn' } }, allowed),
+    null,
+  );
+});

@@ -1,3 +1,4 @@
+import { hasNoNul } from '@/lib/stored-text';
 import * as z from '@/lib/zod';
 
 /**
@@ -146,18 +147,33 @@ export function domainAllowed(email: string, allowed: readonly string[]): boolea
 }
 
 /** Codes the sign-in page knows (the callback redirects to /sign-in?error=<code>). */
-export const SSO_ERROR_CODES = ['domain_not_allowed', 'email_not_verified', 'account_not_linked'] as const;
+export const SSO_ERROR_CODES = [
+  'domain_not_allowed',
+  'email_not_verified',
+  'account_not_linked',
+  'identity_not_usable',
+] as const;
 export type SsoErrorCode = (typeof SSO_ERROR_CODES)[number];
 
 /**
- * Whether an identity coming from the provider may create an account, be linked or sign in: its email
- * in an allowed domain, and verified whenever the provider says (an `email_verified` claim that is
- * present and not true refuses; an absent one is taken as the provider vouching for the address).
+ * Whether an identity coming from the provider may create an account, be linked or sign in: an email
+ * and account id (`sub`) as the provider sent them without U+0000 (NUL), its email in an allowed domain,
+ * and verified whenever the provider says (an `email_verified` claim that is present and not true
+ * refuses; an absent one is taken as the provider vouching for the address). `profile` is the provider's
+ * answer as it came; `email` the one mapped for the user row (which has U+FFFD for NUL: storableText).
  */
 export function checkSsoIdentity(
   identity: { email?: unknown; profile?: Record<string, unknown> },
   allowedDomains: readonly string[],
 ): { error: SsoErrorCode; errorDescription: string } | null {
+  // Who someone is, not text from them: a NUL (which a Postgres text column cannot hold) is not replaced,
+  // as that could make two identities one; the sign-in is refused on either database.
+  const holdsNul = (v: unknown) => typeof v === 'string' && !hasNoNul(v);
+  if (holdsNul(identity.profile?.email) || holdsNul(identity.profile?.sub) || holdsNul(identity.email))
+    return {
+      error: 'identity_not_usable',
+      errorDescription: 'The identity provider sent an email address or account id holding NUL (U+0000).',
+    };
   const email = typeof identity.email === 'string' ? identity.email : '';
   if (!domainAllowed(email, allowedDomains))
     return {

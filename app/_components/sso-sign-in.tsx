@@ -29,11 +29,13 @@ export async function SsoSignIn({
         ? t('errors.emailNotVerified', { name })
         : known === 'account_not_linked'
           ? t('errors.accountNotLinked', { name })
-          : error === 'sso_unavailable'
-            ? t('errors.unavailable')
-            : error && CODE.test(error)
-              ? t('errors.generic', { code: error })
-              : null;
+          : known === 'identity_not_usable'
+            ? t('errors.identityNotUsable', { name })
+            : error === 'sso_unavailable'
+              ? t('errors.unavailable')
+              : error && CODE.test(error)
+                ? t('errors.generic', { code: error })
+                : null;
   return (
     <div className="space-y-3">
       {passwordOff ? (

@@ -32,9 +32,11 @@ function ssoProviderConfig(sso: SsoConfig): GenericOAuthConfig {
     discoveryUrl: discoveryUrl(sso.issuer),
     requireIdTokenVerification: true,
     // The verified subject (the library checks the profile's `sub` against the id_token's), per issuer.
+    // A NUL in it is U+FFFD here only so that looking the account up cannot fail on Postgres; such an
+    // identity is refused before anything is written (checkSsoIdentity, in validateUserInfo below).
     accountSubject: ({ profile }) => {
       const sub = profile.sub == null ? '' : String(profile.sub);
-      return sub ? ssoAccountId(sso.issuer, sub) : '';
+      return sub ? ssoAccountId(sso.issuer, storableText(sub)) : '';
     },
     clientId: sso.clientId,
     clientSecret: sso.clientSecret || undefined,
@@ -44,7 +46,8 @@ function ssoProviderConfig(sso: SsoConfig): GenericOAuthConfig {
     tokenEndpointAuth: sso.clientSecret ? undefined : { method: 'none' },
     // Only the identity fields: nothing else from the provider's profile reaches the user row.
     mapProfileToUser: (profile) => {
-      const email = typeof profile.email === 'string' ? profile.email : undefined;
+      // As with `sub`: safe to look up on either database; holding NUL, it is refused (checkSsoIdentity).
+      const email = typeof profile.email === 'string' ? storableText(profile.email) : undefined;
       // The provider's words: a NUL (which a Postgres text column cannot hold) is kept as U+FFFD.
       const name = typeof profile.name === 'string' ? storableText(profile.name.trim().slice(0, 100)) : '';
       return { email, name: name || email?.split('@')[0] || 'User' };
@@ -73,7 +76,10 @@ function createAuth(sso: SsoConfig | null) {
       encryptOAuthTokens: true,
     },
     user: {
-      /** Identities from the provider: allowed email domain, verified email (lib/sso.ts). */
+      /**
+       * Identities from the provider: an email and account id without NUL, allowed email domain, verified
+       * email (lib/sso.ts). Runs before the account or user is written, at sign-up, sign-in and linking.
+       */
       validateUserInfo: async ({ user, source }) => {
         if (source.method !== 'oauth' || source.oauth?.providerId !== SSO_PROVIDER_ID) return;
         const current = (await getSsoProvider(getDb()))?.config;

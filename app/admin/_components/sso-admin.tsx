@@ -194,7 +194,9 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
                 ? t('linkDomain')
                 : linkError === 'email_not_verified'
                   ? t('linkUnverified', { name: p.name })
-                  : t('linkFailed', { code: linkError })}
+                  : linkError === 'identity_not_usable'
+                    ? t('linkUnusable', { name: p.name })
+                    : t('linkFailed', { code: linkError })}
             </p>
           )}
           {data.linked ? (
