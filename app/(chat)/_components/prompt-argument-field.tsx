@@ -35,6 +35,37 @@ export function PromptArgumentField({
   // The latest `complete`, without asking again on every render (callers pass a new function each time).
   const completeRef = useRef(complete);
   completeRef.current = complete;
+  // A press elsewhere takes the focus from the field (blur) before it is released. Closing the list there
+  // would move up what is under it (the dialog's Insert button) away from the pointer, and the click would
+  // land on nothing. So a blur during a press closes the list once the press is over, after its click, as
+  // Downshift does. Mouse events, not pointer events: a tap's mousedown, and so its blur, come after its
+  // pointerup.
+  const input = useRef<HTMLInputElement>(null);
+  const pressed = useRef(false);
+  const closeOnRelease = useRef(false);
+  useEffect(() => {
+    if (!open) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const down = () => {
+      pressed.current = true;
+    };
+    const up = () => {
+      pressed.current = false;
+      if (!closeOnRelease.current) return;
+      closeOnRelease.current = false;
+      // The click comes after the mouseup, in the same task: close once it has been handled.
+      timer = setTimeout(() => document.activeElement !== input.current && setOpen(false));
+    };
+    document.addEventListener('mousedown', down, true);
+    document.addEventListener('mouseup', up, true);
+    return () => {
+      document.removeEventListener('mousedown', down, true);
+      document.removeEventListener('mouseup', up, true);
+      clearTimeout(timer);
+      pressed.current = false;
+      closeOnRelease.current = false;
+    };
+  }, [open]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: completionKey stands for what the latest `complete` (a ref) depends on
   useEffect(() => {
@@ -80,6 +111,7 @@ export function PromptArgumentField({
         <p className="text-xs text-zinc-500 dark:text-zinc-400">{argument.description}</p>
       )}
       <input
+        ref={input}
         id={id}
         role="combobox"
         value={value}
@@ -94,8 +126,14 @@ export function PromptArgumentField({
           onChange(e.target.value);
           setOpen(true);
         }}
-        onFocus={() => setOpen(true)}
-        onBlur={() => setOpen(false)}
+        onFocus={() => {
+          closeOnRelease.current = false;
+          setOpen(true);
+        }}
+        onBlur={() => {
+          if (pressed.current) closeOnRelease.current = true;
+          else setOpen(false);
+        }}
         onKeyDown={(e) => {
           // Keys of an input method's composition (Enter picks its candidate) are not ours.
           if (!shown.length || isInputMethodKey(e)) return;

@@ -1,0 +1,75 @@
+import { expect, type Page, test } from '@playwright/test';
+import { ADMIN, composer, ensureUser, signIn, specUser } from './helpers';
+
+// An MCP prompt's arguments dialog (tests:greeting: one argument, `name`, whose server suggests Ada, Alan
+// and Grace) used with the mouse while the server's suggestions show under the field. The / menu and the
+// keyboard are in e2e/12-tool-modes.spec.ts, input methods in e2e/63-ime-keys.spec.ts.
+
+const PIA = specUser('s64', 'Pia User');
+
+test.beforeAll(async ({ browser }) => {
+  const admin = await browser.newContext();
+  await signIn(admin, ADMIN);
+  await ensureUser(admin.request, PIA);
+  await admin.close();
+});
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page, PIA);
+});
+
+async function openGreeting(page: Page) {
+  await page.goto('/');
+  await composer(page).fill('/');
+  await page
+    .getByRole('listbox', { name: 'Commands' })
+    .getByRole('option', { name: /^\/tests:greeting/ })
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'Arguments for tests:greeting' });
+  const name = dialog.getByRole('combobox', { name: /^name/ });
+  await expect(name).toBeFocused();
+  return { dialog, name, suggestions: dialog.getByRole('listbox', { name: 'Suggestions for name' }) };
+}
+
+/** A suggestion picked with the pointer, then Insert pressed while the server still suggests something. */
+async function pickThenInsert(page: Page, press: 'click' | 'tap') {
+  const { dialog, name, suggestions } = await openGreeting(page);
+  await name.fill('A');
+  await expect(suggestions.getByRole('option')).toHaveText(['Ada', 'Alan']);
+  await suggestions.getByRole('option', { name: 'Alan' })[press]();
+  await expect(name).toHaveValue('Alan');
+  await expect(name).toBeFocused();
+  await expect(suggestions).toBeHidden();
+
+  // "Gr" is what the user means, though the server still suggests Grace under the field.
+  await name.fill('Gr');
+  await expect(suggestions.getByRole('option')).toHaveText(['Grace']);
+  const insert = dialog.getByRole('button', { name: 'Insert' });
+  await expect(insert).toBeInViewport();
+  // A real press takes the focus from the field, and the button must still be under the pointer when it
+  // is released (closing the suggestions at the press once moved it away: nothing happened).
+  await insert[press]();
+  await expect(dialog).toBeHidden();
+  await expect(composer(page)).toHaveValue('Say hello to Gr');
+  await expect(page.locator('[data-role="user"]')).toHaveCount(0);
+}
+
+for (const [screen, viewport] of [
+  ['a desktop', { width: 1280, height: 800 }],
+  ['a phone-width window', { width: 390, height: 844 }],
+] as const) {
+  test(`with the mouse on ${screen}: a click on a suggestion picks it, a click on Insert while they show inserts`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await pickThenInsert(page, 'click');
+  });
+}
+
+test.describe('on a phone', () => {
+  test.use({ hasTouch: true, isMobile: true, viewport: { width: 390, height: 844 } });
+
+  test('a tap on a suggestion picks it, a tap on Insert while they show inserts', async ({ page }) => {
+    await pickThenInsert(page, 'tap');
+  });
+});
