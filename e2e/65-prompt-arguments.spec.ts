@@ -5,7 +5,7 @@ import { ADMIN, composer, ensureUser, signIn, specUser } from './helpers';
 // and Grace) used with the mouse while the server's suggestions show under the field. The / menu and the
 // keyboard are in e2e/12-tool-modes.spec.ts, input methods in e2e/63-ime-keys.spec.ts.
 
-const PIA = specUser('s64', 'Pia User');
+const PIA = specUser('s65', 'Pia User');
 
 test.beforeAll(async ({ browser }) => {
   const admin = await browser.newContext();
