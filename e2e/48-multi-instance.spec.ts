@@ -1,56 +1,38 @@
 // Issue 19 / SPEC §7.5: two app instances on one Postgres and one Redis (real servers started here, on
 // free loopback ports), and nginx in front of them with the balancer setting of docs/nginx.conf. A turn
 // started on A is read and stopped from B; an admin change on A holds on B at once; a rate limit counts
-// both; a user's per-user MCP server keeps one process behind the sticky balancer; killing an instance
+// both; a tool's question, a title and a server's logs reach across; a user's per-user MCP server keeps
+// one process behind the sticky balancer and a disconnect ends it everywhere; killing an instance
 // mid-turn loses no stored question and its answer ends up marked interrupted.
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type APIRequestContext, expect, request, test } from '@playwright/test';
-import { FAKE_MODEL_URL } from '../playwright.config';
-import { freePort, type Nginx, startNginx } from './fixtures/nginx';
-import { type PostgresServer, startPostgres } from './fixtures/postgres-server';
-import { type RedisServer, startRedisServer } from './fixtures/redis-server';
 import { streamChunks } from './helpers';
 import {
-  type Instance,
+  chatBody,
+  newId,
   running,
-  textOf,
-  ready,
-  startInstance,
+  signedIn as signedInAt,
+  startTwoInstances,
+  stopTwoInstances,
   streamTurn as streamInstanceTurn,
+  textOf,
+  type TwoInstances,
 } from './multi-instance-helpers';
 import { rich } from './rich-chat';
 
 test.describe.configure({ mode: 'serial' });
 
-const DATA = 'data/e2e-multi';
 const ADMIN = { name: 'Multi Admin', email: 'admin-s48@example.com', password: 'admin-password-48' };
-const newId = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
-let pg: PostgresServer;
-let redis: RedisServer;
-let lb: Nginx;
-let a: Instance;
-let b: Instance;
+let stack: TwoInstances;
+let a: TwoInstances['a'];
+let b: TwoInstances['b'];
+let lb: TwoInstances['lb'];
 /** The URL every instance calls its own (APP_URL): the balancer's. Requests name it as their Origin. */
 let appUrl = '';
 let admin: APIRequestContext;
 
-/** An API client signed in as `account` (cookies are per host, so one session reaches A, B and the balancer). */
-async function signedIn(account: typeof ADMIN, base: string): Promise<APIRequestContext> {
-  const ctx = await request.newContext({ baseURL: base, extraHTTPHeaders: { origin: appUrl } });
-  const res = await ctx.post('/api/auth/sign-in/email', {
-    data: { email: account.email, password: account.password },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-  return ctx;
-}
-
-const chatBody = (id: string, text: string) => ({
-  id,
-  message: { id: newId('q'), role: 'user', parts: [{ type: 'text', text }] },
-});
+const signedIn = (account: typeof ADMIN, base: string) => signedInAt(account, base, appUrl);
 
 /** A chat turn's SSE, read as it streams (the balancer's address as Origin). */
 const streamTurn = (
@@ -62,28 +44,8 @@ const streamTurn = (
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  [pg, redis] = await Promise.all([startPostgres(), startRedisServer()]);
-  const [portA, portB] = [await freePort(), await freePort()];
-  lb = await startNginx([portA, portB]);
-  appUrl = lb.url;
-  rmSync(DATA, { recursive: true, force: true });
-  mkdirSync(DATA, { recursive: true });
-  // What every instance shares: the database, Redis, the keys (set, not generated per instance) and the data folder.
-  const env = {
-    DATABASE_URL: pg.url,
-    REDIS_URL: redis.url,
-    DATABASE_PATH: `${DATA}/app.db`,
-    AUTH_SECRET: randomBytes(32).toString('base64url'),
-    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    APP_URL: appUrl,
-    OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
-    OPENAI_API_KEY: 'sk-test-multi',
-    CHAT_MODEL: 'fake-model',
-    MCP_SERVERS_FILE: '',
-  };
-  a = startInstance('A', portA, env);
-  b = startInstance('B', portB, env);
-  await Promise.all([ready(a), ready(b)]);
+  stack = await startTwoInstances('data/e2e-multi');
+  ({ a, b, lb, appUrl } = stack);
   // The first account, made on A, is the admin.
   const signUp = await request.newContext({ baseURL: a.url, extraHTTPHeaders: { origin: appUrl } });
   expect((await signUp.post('/api/auth/sign-up/email', { data: ADMIN })).status()).toBe(200);
@@ -96,9 +58,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await admin?.dispose();
-  for (const instance of [a, b]) instance?.proc.kill('SIGKILL');
-  await Promise.all([lb?.stop(), redis?.stop(), pg?.stop()]);
-  rmSync(DATA, { recursive: true, force: true });
+  await stopTwoInstances(stack ?? {});
 });
 
 test('a turn started on A is read on B from its start and live; Stop on B stops it, and the answer is stored interrupted', async () => {

@@ -1,14 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import {
-  ADMIN,
-  assistantMessages,
-  composer,
-  ensureUser,
-  inputMethod,
-  send,
-  signIn,
-  specUser,
-} from './helpers';
+import { assistantMessages, composer, ensureUsers, inputMethod, send, signIn, specUser } from './helpers';
 import { nav, searchBox } from './history-helpers';
 
 // Typing Chinese or Japanese with an input method (Chromium's own IME path, e2e/helpers.ts inputMethod): the
@@ -17,12 +8,7 @@ import { nav, searchBox } from './history-helpers';
 
 const MEI = specUser('s63', 'Mei User');
 
-test.beforeAll(async ({ browser }) => {
-  const admin = await browser.newContext();
-  await signIn(admin, ADMIN);
-  await ensureUser(admin.request, MEI);
-  await admin.close();
-});
+test.beforeAll(({ browser }) => ensureUsers(browser, MEI));
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, MEI);

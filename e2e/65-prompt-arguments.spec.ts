@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { ADMIN, composer, ensureUser, signIn, specUser } from './helpers';
+import { composer, ensureUsers, signIn, specUser } from './helpers';
 
 // An MCP prompt's arguments dialog (tests:greeting: one argument, `name`, whose server suggests Ada, Alan
 // and Grace) used with the mouse while the server's suggestions show under the field. The / menu and the
@@ -7,12 +7,7 @@ import { ADMIN, composer, ensureUser, signIn, specUser } from './helpers';
 
 const PIA = specUser('s65', 'Pia User');
 
-test.beforeAll(async ({ browser }) => {
-  const admin = await browser.newContext();
-  await signIn(admin, ADMIN);
-  await ensureUser(admin.request, PIA);
-  await admin.close();
-});
+test.beforeAll(({ browser }) => ensureUsers(browser, PIA));
 
 test.beforeEach(async ({ page }) => {
   await signIn(page, PIA);

@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { basename } from 'node:path';
 import {
   type APIRequestContext,
+  type Browser,
   type BrowserContext,
   type Cookie,
   expect,
@@ -147,4 +148,15 @@ export async function ensureUser(adminRequest: APIRequestContext, account: Accou
     headers: originHeaders(),
   });
   expect([201, 409]).toContain(res.status());
+}
+
+/** The admin, in a context of its own for the purpose, creates these users (idempotent): a spec's beforeAll. */
+export async function ensureUsers(browser: Browser, ...accounts: Account[]): Promise<void> {
+  const admin = await browser.newContext();
+  try {
+    await signIn(admin, ADMIN);
+    for (const account of accounts) await ensureUser(admin.request, account);
+  } finally {
+    await admin.close();
+  }
 }

@@ -10,6 +10,7 @@ export {
   ADMIN,
   type Account,
   ensureUser,
+  ensureUsers,
   originHeaders,
   SUITE_CHAT_RATE,
   signIn,

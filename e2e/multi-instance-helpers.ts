@@ -1,12 +1,83 @@
-// For e2e/48-multi-instance.spec.ts: app instances started as `next start` processes of their own, and
-// chat turns read as they stream through Node's fetch (Playwright's request reads whole bodies).
+// For e2e/48-multi-instance.spec.ts: two app instances (`next start` processes of their own) on real
+// Postgres and Redis behind nginx, and chat turns read as they stream through Node's fetch (Playwright's
+// request reads whole bodies).
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type APIRequestContext, expect } from '@playwright/test';
-import { streamChunks } from './helpers';
+import { type APIRequestContext, expect, request } from '@playwright/test';
+import { FAKE_MODEL_URL } from '../playwright.config';
 import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
+import { freePort, type Nginx, startNginx } from './fixtures/nginx';
+import { type PostgresServer, startPostgres } from './fixtures/postgres-server';
+import { type RedisServer, startRedisServer } from './fixtures/redis-server';
+import { streamChunks } from './helpers';
 
 export type Instance = { name: string; url: string; port: number; proc: ChildProcess; log: string[] };
+
+/** Two instances A and B on one Postgres and one Redis, behind nginx (`appUrl`, their APP_URL and Origin). */
+export type TwoInstances = {
+  pg: PostgresServer;
+  redis: RedisServer;
+  lb: Nginx;
+  a: Instance;
+  b: Instance;
+  appUrl: string;
+  dataDir: string;
+};
+
+/** Starts the servers, nginx with the balancer setting of docs/nginx.conf, and both instances (ready). */
+export async function startTwoInstances(dataDir: string): Promise<TwoInstances> {
+  const [pg, redis] = await Promise.all([startPostgres(), startRedisServer()]);
+  const [portA, portB] = [await freePort(), await freePort()];
+  const lb = await startNginx([portA, portB]);
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  // What every instance shares: the database, Redis, the keys (set, not generated per instance) and the data folder.
+  const env = {
+    DATABASE_URL: pg.url,
+    REDIS_URL: redis.url,
+    DATABASE_PATH: `${dataDir}/app.db`,
+    AUTH_SECRET: randomBytes(32).toString('base64url'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    APP_URL: lb.url,
+    OPENAI_BASE_URL: `${FAKE_MODEL_URL}/v1`,
+    OPENAI_API_KEY: 'sk-test-multi',
+    CHAT_MODEL: 'fake-model',
+    MCP_SERVERS_FILE: '',
+  };
+  const a = startInstance('A', portA, env);
+  const b = startInstance('B', portB, env);
+  await Promise.all([ready(a), ready(b)]);
+  return { pg, redis, lb, a, b, appUrl: lb.url, dataDir };
+}
+
+/** Kills both instances, stops the servers and removes the data folder (whatever of it was started). */
+export async function stopTwoInstances(stack: Partial<TwoInstances>): Promise<void> {
+  for (const instance of [stack.a, stack.b]) instance?.proc.kill('SIGKILL');
+  await Promise.all([stack.lb?.stop(), stack.redis?.stop(), stack.pg?.stop()]);
+  if (stack.dataDir) rmSync(stack.dataDir, { recursive: true, force: true });
+}
+
+type Account = { email: string; password: string };
+
+/** An API client signed in as `account` (cookies are per host, so one session reaches A, B and the balancer). */
+export async function signedIn(account: Account, base: string, origin: string): Promise<APIRequestContext> {
+  const ctx = await request.newContext({ baseURL: base, extraHTTPHeaders: { origin } });
+  const res = await ctx.post('/api/auth/sign-in/email', {
+    data: { email: account.email, password: account.password },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return ctx;
+}
+
+export const newId = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+
+/** A chat request's body: the conversation `id` and one user message. */
+export const chatBody = (id: string, text: string) => ({
+  id,
+  message: { id: newId('q'), role: 'user', parts: [{ type: 'text', text }] },
+});
 
 export function startInstance(name: string, port: number, env: Record<string, string>): Instance {
   const proc = spawn(
