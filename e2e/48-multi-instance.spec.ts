@@ -244,8 +244,12 @@ test("behind the sticky balancer a user's per-user MCP server is one process whi
     for (let i = 0; i < 6; i++) pids.push(await pidVia(lb.url));
     expect(pids[0]).toBeGreaterThan(0);
     expect(new Set(pids).size).toBe(1);
+    // B is two workers behind `npm start`'s primary, which routes by the same cookie: one process there too.
+    const onB = [];
+    for (let i = 0; i < 6; i++) onB.push(await pidVia(b.url));
+    expect(new Set(onB).size).toBe(1);
     // Without the balancer's stickiness the user's requests reach two processes with two states.
-    const direct = [await pidVia(a.url), await pidVia(b.url)];
+    const direct = [await pidVia(a.url), onB[0]];
     expect(direct[0]).not.toBe(direct[1]);
     expect(direct).toContain(pids[0]);
     // Disconnecting on A ends the user's server in every instance: both processes exit, B starts a new one.

@@ -1,5 +1,5 @@
-// For e2e/48-multi-instance.spec.ts: two app instances (`next start` processes of their own) on real
-// Postgres and Redis behind nginx, and chat turns read as they stream through Node's fetch (Playwright's
+// For e2e/48-multi-instance.spec.ts: two app instances on real Postgres and Redis behind nginx (A is one
+// `next start` process, B is `npm start` with two workers), and chat turns read as they stream through Node's fetch (Playwright's
 // request reads whole bodies).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,7 +26,10 @@ export type TwoInstances = {
   dataDir: string;
 };
 
-/** Starts the servers, nginx with the balancer setting of docs/nginx.conf, and both instances (ready). */
+/**
+ * Starts the servers, nginx with the balancer setting of docs/nginx.conf, and both instances (ready): A
+ * one process, B as `npm start` serves with a shared store, two workers behind its primary.
+ */
 export async function startTwoInstances(dataDir: string): Promise<TwoInstances> {
   const [pg, redis] = await Promise.all([startPostgres(), startRedisServer()]);
   const [portA, portB] = [await freePort(), await freePort()];
@@ -47,13 +50,16 @@ export async function startTwoInstances(dataDir: string): Promise<TwoInstances> 
     MCP_SERVERS_FILE: '',
   };
   const a = startInstance('A', portA, env);
-  const b = startInstance('B', portB, env);
+  const b = startInstance('B', portB, { ...env, WEB_CONCURRENCY: '2' }, 'workers');
   await Promise.all([ready(a), ready(b)]);
+  // Until B's second worker is up, its sessions are served by the first (then they move to their own).
+  await expect.poll(() => b.log.join('').includes('all 2 workers ready'), { timeout: 90_000 }).toBe(true);
   return { pg, redis, lb, a, b, appUrl: lb.url, dataDir };
 }
 
 /** Kills both instances, stops the servers and removes the data folder (whatever of it was started). */
 export async function stopTwoInstances(stack: Partial<TwoInstances>): Promise<void> {
+  // B's workers exit with their primary (node:cluster ends a worker whose primary is gone).
   for (const instance of [stack.a, stack.b]) instance?.proc.kill('SIGKILL');
   await Promise.all([stack.lb?.stop(), stack.redis?.stop(), stack.pg?.stop()]);
   if (stack.dataDir) rmSync(stack.dataDir, { recursive: true, force: true });
@@ -79,12 +85,29 @@ export const chatBody = (id: string, text: string) => ({
   message: { id: newId('q'), role: 'user', parts: [{ type: 'text', text }] },
 });
 
-export function startInstance(name: string, port: number, env: Record<string, string>): Instance {
-  const proc = spawn(
-    resolve('node_modules/.bin/node'),
-    [...SERVER_NODE_FLAGS, 'node_modules/next/dist/bin/next', 'start', '-H', '127.0.0.1', '-p', String(port)],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+/** One `next start` process, or with `workers` the way `npm start` serves (WEB_CONCURRENCY in `env`). */
+export function startInstance(
+  name: string,
+  port: number,
+  env: Record<string, string>,
+  mode: 'one' | 'workers' = 'one',
+): Instance {
+  const args =
+    mode === 'workers'
+      ? ['scripts/start.mjs', '-H', '127.0.0.1']
+      : [
+          ...SERVER_NODE_FLAGS,
+          'node_modules/next/dist/bin/next',
+          'start',
+          '-H',
+          '127.0.0.1',
+          '-p',
+          String(port),
+        ];
+  const proc = spawn(resolve('node_modules/.bin/node'), args, {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const log: string[] = [];
   for (const stream of [proc.stdout, proc.stderr]) stream?.on('data', (d) => log.push(String(d)));
   return { name, url: `http://127.0.0.1:${port}`, port, proc, log };

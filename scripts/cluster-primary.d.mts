@@ -4,4 +4,5 @@ export declare function serveWithWorkers(options: {
   args: string[];
   execArgv: string[];
   port: string;
+  host?: string;
 }): void;

@@ -59,7 +59,17 @@ const nextArgs = ['start', '-p', port, ...process.argv.slice(2)];
 if (plan.count === 1) serveOneProcess();
 else {
   console.log(`[start] ${plan.reason}: starting ${plan.count} workers on port ${port}`);
-  serveWithWorkers({ count: plan.count, exec: next, args: nextArgs, execArgv: SERVER_NODE_FLAGS, port });
+  // `-H`/`--hostname` is the one `next start` option that carries over (the primary listens there).
+  const at = process.argv.findIndex((a) => a === '-H' || a === '--hostname');
+  const host = at > 1 ? process.argv[at + 1] : undefined;
+  serveWithWorkers({
+    count: plan.count,
+    exec: join(root, 'scripts', 'worker.mjs'),
+    args: ['-p', port, ...(host ? ['-H', host] : [])],
+    execArgv: SERVER_NODE_FLAGS,
+    port,
+    host,
+  });
 }
 
 function serveOneProcess() {
