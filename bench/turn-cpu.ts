@@ -9,13 +9,15 @@
  *  - before the provider request: from calling startChatTurn until the model request is created;
  *    baseline in the same run: a bare AI SDK streamText with the same provider model up to its request;
  *  - per paced 200-word turn (20 ms a word): from the call until the answer is stored and the stream read;
- *    baseline: the same request sent straight to the model with fetch and its body read (reading tokens).
+ *    baselines: the same request sent straight to the model with fetch and its body read (reading tokens),
+ *    and on a bare TCP socket, its bytes only (the floor: one wake-up and read per token the model sends).
  * Turns go to existing conversations (their first turn, which also asks for a title, is warm-up).
  * Measurements only, never pass/fail; the machine may be shared and noisy, hence CPU, not wall time.
  *
  *   ./node_modules/.bin/node --import tsx --conditions=react-server bench/turn-cpu.ts [BURST_TURNS] [PACED_TURNS]
  */
 import diagnostics from 'node:diagnostics_channel';
+import net from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,6 +144,27 @@ async function main() {
       await r.text();
       basePaced.push(cpu() - c0);
     }
+    // The floor: the same paced answer's bytes read from a bare socket, nothing parsed.
+    const rawPaced: number[] = [];
+    const rawBody = JSON.stringify({
+      model: 'fake-model',
+      stream: true,
+      messages: [{ role: 'user', content: '[[words:200]] [[slow:20]]' }],
+    });
+    for (let i = 0; i < PACED_TURNS; i++) {
+      const c0 = cpu();
+      await new Promise<void>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () =>
+          socket.write(
+            `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer sk-bench-key\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(rawBody)}\r\n\r\n${rawBody}`,
+          ),
+        );
+        socket.on('data', () => {});
+        socket.on('end', () => resolve());
+        socket.on('error', reject);
+      });
+      rawPaced.push(cpu() - c0);
+    }
     const idle: number[] = [];
     for (let i = 0; i < 3; i++) {
       const c0 = cpu();
@@ -169,6 +192,7 @@ async function main() {
           row('burst 200-word turn, whole', burstTotal),
           row('paced 200-word turn (20 ms/word), whole', paced),
           row('  baseline: same request by fetch, body read', basePaced),
+          row('  floor: same answer read from a bare TCP socket', rawPaced),
           row("  idle process over 4.3 s (a paced turn's length)", idle),
         ],
       ),
