@@ -77,6 +77,10 @@ export const CONNECTION_MESSAGE = 'mcp-chat:connection';
  * listen itself). The bytes the primary already read are given to the server first.
  */
 export function serveHandedConnections(server) {
+  // Node checks its per-request timeouts (headersTimeout, requestTimeout: a client that never finishes a
+  // request) only once a server listens: a loopback port of its own, never announced, starts that
+  // checking for the handed connections too.
+  server.listen({ port: 0, host: '127.0.0.1', exclusive: true });
   process.on('message', (message, socket) => {
     if (message?.type !== CONNECTION_MESSAGE || !socket) return;
     server.emit('connection', socket);

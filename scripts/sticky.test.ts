@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import http from 'node:http';
+import net from 'node:net';
 import { test } from 'node:test';
-import { belongsElsewhere, headLength, mayBeHead, ownerOf, sessionOf, sessionOfHead } from './sticky.mjs';
+import {
+  belongsElsewhere,
+  CONNECTION_MESSAGE,
+  headLength,
+  mayBeHead,
+  ownerOf,
+  serveHandedConnections,
+  sessionOf,
+  sessionOfHead,
+} from './sticky.mjs';
 
 // The routing key of `npm start`'s primary (scripts/sticky.mjs): what a request head holds and who owns it.
 
@@ -37,4 +49,37 @@ test('a session has one owner; sessions spread over the workers; only another ow
   assert.equal(belongsElsewhere('better-auth.session_token=abc.def', (owner + 1) % 3, 3), true);
   assert.equal(belongsElsewhere(undefined, 0, 3), false);
   assert.equal(belongsElsewhere('better-auth.session_token=abc.def', 5, 1), false);
+});
+
+test('a handed connection gets the bytes the primary read, and a request never finished times out (408)', async () => {
+  const server = http.createServer(
+    { headersTimeout: 800, requestTimeout: 1000, connectionsCheckingInterval: 100 },
+    (req, res) => res.end(`${req.method} ${req.url}`),
+  );
+  serveHandedConnections(server);
+  // Stands in for the primary: hands each accepted socket over with the first bytes it "read".
+  const heads: string[] = [
+    'GET /from-the-primary HTTP/1.1\r\nHost: x\r\n\r\n',
+    'GET /slow HTTP/1.1\r\nHost: x\r\n',
+  ];
+  const front = net
+    .createServer((socket) => {
+      const message = { type: CONNECTION_MESSAGE, head: Buffer.from(heads.shift()!).toString('base64') };
+      (process.emit as (event: string, ...args: unknown[]) => boolean)('message', message, socket);
+    })
+    .listen(0, '127.0.0.1');
+  await once(front, 'listening');
+  const { port } = front.address() as net.AddressInfo;
+  const first = async () => {
+    const c = net.connect(port, '127.0.0.1');
+    const [data] = await once(c, 'data');
+    c.destroy();
+    return String(data);
+  };
+  assert.match(await first(), /200 OK[\s\S]*GET \/from-the-primary$/);
+  // A head that never ends: answered 408 once headersTimeout has passed (never, without a listening server).
+  assert.match(await first(), /^HTTP\/1\.1 408/);
+  front.close();
+  server.close();
+  process.removeAllListeners('message');
 });
