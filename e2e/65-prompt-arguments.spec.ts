@@ -2,8 +2,9 @@ import { expect, type Page, test } from '@playwright/test';
 import { composer, ensureUsers, signIn, specUser } from './helpers';
 
 // An MCP prompt's arguments dialog (tests:greeting: one argument, `name`, whose server suggests Ada, Alan
-// and Grace) used with the mouse while the server's suggestions show under the field. The / menu and the
-// keyboard are in e2e/12-tool-modes.spec.ts, input methods in e2e/63-ime-keys.spec.ts.
+// and Grace) used with the mouse while the server's suggestions show under the field, Escape on them, and the
+// field staying where it is when they open and close. The / menu and the keyboard are in
+// e2e/12-tool-modes.spec.ts, input methods in e2e/63-ime-keys.spec.ts.
 
 const PIA = specUser('s65', 'Pia User');
 
@@ -49,6 +50,58 @@ async function pickThenInsert(page: Page, press: 'click' | 'tap') {
   await expect(page.locator('[data-role="user"]')).toHaveCount(0);
 }
 
+/** The field the user types in stays where it is while the suggestions under it open and close. */
+async function fieldStaysPut(page: Page) {
+  const { dialog, name, suggestions } = await openGreeting(page);
+  await expect(suggestions.getByRole('option')).toHaveText(['Ada', 'Alan', 'Grace']);
+  await name.press('Escape');
+  await expect(suggestions).toBeHidden();
+  await expect(dialog).toBeVisible();
+  const closed = await name.boundingBox();
+
+  await name.pressSequentially('A');
+  await expect(suggestions.getByRole('option')).toHaveText(['Ada', 'Alan']);
+  // The list is all on screen, not cut off by the dialog or the window.
+  await expect(suggestions).toBeInViewport({ ratio: 1 });
+  const opened = await name.boundingBox();
+
+  await name.press('Escape');
+  await expect(suggestions).toBeHidden();
+  const reclosed = await name.boundingBox();
+
+  for (const box of [opened, reclosed]) {
+    expect(Math.abs((box?.y ?? Number.NaN) - (closed?.y ?? Number.NaN))).toBeLessThanOrEqual(1);
+    expect(Math.abs((box?.x ?? Number.NaN) - (closed?.x ?? Number.NaN))).toBeLessThanOrEqual(1);
+  }
+  // The keys still work on the list: ArrowDown and Enter pick a suggestion.
+  await name.pressSequentially('l');
+  await expect(suggestions.getByRole('option')).toHaveText(['Alan']);
+  await name.press('ArrowDown');
+  await name.press('Enter');
+  await expect(name).toHaveValue('Alan');
+  await expect(suggestions).toBeHidden();
+}
+
+test('Escape closes the suggestions and keeps the dialog and what was typed; a second Escape closes it', async ({
+  page,
+}) => {
+  const { dialog, name, suggestions } = await openGreeting(page);
+  await name.fill('A');
+  await expect(suggestions.getByRole('option')).toHaveText(['Ada', 'Alan']);
+  await name.press('Escape');
+  await expect(suggestions).toBeHidden();
+  await expect(dialog).toBeVisible();
+  await expect(name).toHaveValue('A');
+  await expect(name).toBeFocused();
+  await name.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('on a desktop, the field does not move when its suggestions open and close', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await fieldStaysPut(page);
+});
+
 for (const [screen, viewport] of [
   ['a desktop', { width: 1280, height: 800 }],
   ['a phone-width window', { width: 390, height: 844 }],
@@ -66,5 +119,9 @@ test.describe('on a phone', () => {
 
   test('a tap on a suggestion picks it, a tap on Insert while they show inserts', async ({ page }) => {
     await pickThenInsert(page, 'tap');
+  });
+
+  test('the field does not move when its suggestions open and close', async ({ page }) => {
+    await fieldStaysPut(page);
   });
 });

@@ -25,7 +25,28 @@ type Props = {
    * menu item, which is gone by then: without this, focus would fall to the page's start).
    */
   returnFocus?: () => HTMLElement | null | undefined;
+  /**
+   * Where the panel sits: centred, or at a fixed distance from the top (as command palettes do), growing
+   * downwards, for a form whose fields open a list under them: centred, it would jump up by half the list's
+   * height when the list opens, and the field being typed in would move under the user's eyes or finger.
+   */
+  placement?: 'center' | 'top';
 };
+
+const PLACEMENT = {
+  center: 'top-1/2 max-h-[90vh] -translate-y-1/2',
+  top: 'top-[8dvh] max-h-[84dvh]',
+};
+
+/** Whether an Escape is meant for an open list of a field (a combobox's suggestions), not for the dialog. */
+function closesAList(e: KeyboardEvent): boolean {
+  const target = e.target;
+  return (
+    target instanceof HTMLElement &&
+    target.getAttribute('role') === 'combobox' &&
+    target.getAttribute('aria-expanded') === 'true'
+  );
+}
 
 /**
  * A modal dialog, rendered only while open (the caller mounts it), on Radix UI's Dialog: focus moves in
@@ -42,6 +63,7 @@ export function Modal({
   label,
   data,
   returnFocus,
+  placement = 'center',
 }: Props) {
   const naming = label ? { 'aria-label': label, 'aria-labelledby': undefined } : {};
   return (
@@ -53,15 +75,16 @@ export function Modal({
           {...naming}
           aria-describedby={undefined}
           onPointerDownOutside={closeOnOutsideClick ? undefined : (e) => e.preventDefault()}
-          // Escape that closes an input method's candidates (typing Chinese in a field) is not a close.
-          onEscapeKeyDown={(e) => isInputMethodKey(e) && e.preventDefault()}
+          // Escape that closes an input method's candidates (typing Chinese in a field), or the suggestions
+          // under a field, is not a close. (Radix listens on the document before the field hears the key.)
+          onEscapeKeyDown={(e) => (isInputMethodKey(e) || closesAList(e)) && e.preventDefault()}
           onCloseAutoFocus={(e) => {
             const target = returnFocus?.();
             if (!target) return;
             e.preventDefault();
             target.focus();
           }}
-          className={`fixed top-1/2 left-1/2 z-50 max-h-[90vh] -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl focus:outline-none dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 ${className}`}
+          className={`fixed left-1/2 z-50 -translate-x-1/2 ${PLACEMENT[placement]} overflow-y-auto rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl focus:outline-none dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 ${className}`}
         >
           <Dialog.Title className={titleClassName}>{title}</Dialog.Title>
           {children}

@@ -42,6 +42,7 @@ export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
       label={`Arguments for ${title}`}
       onClose={onClose}
       closeOnOutsideClick={false}
+      placement="top"
       className="w-[min(26rem,92vw)] p-5"
     >
       <form onSubmit={(e) => void insert(e)} className="space-y-3">

@@ -91,6 +91,14 @@ export function PromptArgumentField({
   const shown = open && !(suggestions.length === 1 && suggestions[0] === value) ? suggestions : [];
   const listId = `${id}-list`;
 
+  // The list shows under the field, in the dialog (which stays put, placement "top"): if it would be cut off
+  // by the dialog's bottom or the window's, scroll just enough to show it.
+  const list = useRef<HTMLDivElement>(null);
+  const listShown = shown.length > 0;
+  useEffect(() => {
+    if (listShown) list.current?.scrollIntoView({ block: 'nearest' });
+  }, [listShown]);
+
   function pick(choice: string) {
     onChange(choice);
     setOpen(false);
@@ -154,6 +162,7 @@ export function PromptArgumentField({
         className="mt-1 w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-950"
       />
       <div
+        ref={list}
         id={listId}
         role="listbox"
         aria-label={t('suggestions', { name: argument.name })}

@@ -54,6 +54,7 @@ export function TemplateDialog({ template, onAttach, onClose }: Props) {
       data={{ 'data-resource-template': uriTemplate }}
       onClose={onClose}
       closeOnOutsideClick={false}
+      placement="top"
       className="w-[min(26rem,92vw)] p-5"
     >
       <form onSubmit={attach} className="space-y-3">
