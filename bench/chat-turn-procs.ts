@@ -7,7 +7,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
+import { nextStartArgs } from '../scripts/node-flags.mjs';
 
 /** Clock ticks per second for /proc/<pid>/stat utime/stime (usually 100). */
 export const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -25,16 +25,7 @@ export function freePort(): Promise<number> {
 }
 
 /** argv for the production server as `npm start` runs it (same Node flags), on 127.0.0.1:`port`. */
-export const nextStartArgv = (port: number) => [
-  process.execPath,
-  ...SERVER_NODE_FLAGS,
-  'node_modules/next/dist/bin/next',
-  'start',
-  '-H',
-  '127.0.0.1',
-  '-p',
-  String(port),
-];
+export const nextStartArgv = (port: number) => [process.execPath, ...nextStartArgs(port)];
 
 export type Child = { name: string; proc: ChildProcess; log: string[] };
 

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type APIRequestContext, expect, request } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
-import { SERVER_NODE_FLAGS } from '../scripts/node-flags.mjs';
+import { nextStartArgs } from '../scripts/node-flags.mjs';
 import { freePort, type Nginx, startNginx } from './fixtures/nginx';
 import { type PostgresServer, startPostgres } from './fixtures/postgres-server';
 import { type RedisServer, startRedisServer } from './fixtures/redis-server';
@@ -92,18 +92,7 @@ export function startInstance(
   env: Record<string, string>,
   mode: 'one' | 'workers' = 'one',
 ): Instance {
-  const args =
-    mode === 'workers'
-      ? ['scripts/start.mjs', '-H', '127.0.0.1']
-      : [
-          ...SERVER_NODE_FLAGS,
-          'node_modules/next/dist/bin/next',
-          'start',
-          '-H',
-          '127.0.0.1',
-          '-p',
-          String(port),
-        ];
+  const args = mode === 'workers' ? ['scripts/start.mjs', '-H', '127.0.0.1'] : nextStartArgs(port);
   const proc = spawn(resolve('node_modules/.bin/node'), args, {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

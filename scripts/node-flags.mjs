@@ -12,3 +12,14 @@ export const SERVER_NODE_FLAGS = [
   '--heap-growing-percent=20',
   '--expose-gc',
 ];
+
+/** The arguments after `node` for `next start` with those flags, on 127.0.0.1:`port`. */
+export const nextStartArgs = (port) => [
+  ...SERVER_NODE_FLAGS,
+  'node_modules/next/dist/bin/next',
+  'start',
+  '-H',
+  '127.0.0.1',
+  '-p',
+  String(port),
+];

@@ -74,9 +74,15 @@ export const CONNECTION_MESSAGE = 'mcp-chat:connection';
 
 /**
  * In a worker: serves the connections the primary hands over with `server` (an http.Server that does not
- * listen itself). The bytes the primary already read are given to the server first.
+ * listen itself). The bytes the primary already read are given to the server first. A request whose
+ * session another worker owns is answered, then its connection closed ({@link belongsElsewhere}).
  */
 export function serveHandedConnections(server) {
+  const self = Number(process.env.MCP_CHAT_WORKER_ID) - 1;
+  const count = Number(process.env.MCP_CHAT_WORKERS);
+  server.prependListener('request', (req, res) => {
+    if (belongsElsewhere(req.headers.cookie, self, count)) res.setHeader('connection', 'close');
+  });
   // Node checks its per-request timeouts (headersTimeout, requestTimeout: a client that never finishes a
   // request) only once a server listens: a loopback port of its own, never announced, starts that
   // checking for the handed connections too.

@@ -3,7 +3,7 @@
 // itself. Same request handling as `next start` (Next's own router server, through its custom-server API).
 // Arguments: -p PORT and -H HOST, the address the primary listens on (for the URLs Next builds).
 import http from 'node:http';
-import { belongsElsewhere, serveHandedConnections } from './sticky.mjs';
+import { serveHandedConnections } from './sticky.mjs';
 
 process.env.NODE_ENV = 'production';
 const arg = (names) => {
@@ -12,18 +12,12 @@ const arg = (names) => {
 };
 const port = Number(arg(['-p', '--port']) ?? process.env.PORT ?? 3000);
 const hostname = arg(['-H', '--hostname']);
-const self = Number(process.env.MCP_CHAT_WORKER_ID) - 1;
-const count = Number(process.env.MCP_CHAT_WORKERS);
 
 const { default: next } = await import('next');
 const app = next({ dev: false, dir: process.cwd(), port, hostname });
 // Connections are taken from the start: the primary may hand one over as soon as instrumentation.ts
 // reports ready, which can be before prepare() resolves.
 const prepared = app.prepare().then(() => app.getRequestHandler());
-const server = http.createServer(async (req, res) => {
-  // Another session than the one this connection was routed by: answer, then close the connection.
-  if (belongsElsewhere(req.headers.cookie, self, count)) res.setHeader('connection', 'close');
-  (await prepared)(req, res);
-});
+const server = http.createServer(async (req, res) => (await prepared)(req, res));
 serveHandedConnections(server);
 await prepared;
