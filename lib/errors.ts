@@ -41,6 +41,7 @@ const BY = {
   server: 'by another admin or tab',
   provider: 'by another admin or tab',
   assistant: 'in another tab or by another admin',
+  'sign-in provider': 'by another admin or tab',
 } as const;
 
 /** 409 for an edit form saved over a newer version (its If-Match no longer matches): nothing is written. */

@@ -1,5 +1,5 @@
 import 'server-only';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import * as z from '@/lib/zod';
 import type { Db } from '@/db/client';
 import { first } from '@/db/run';
@@ -45,10 +45,36 @@ export async function getSsoProviderPublic(db: Db): Promise<Omit<SsoConfig, 'cli
   return rest;
 }
 
-export async function saveSsoProvider(db: Db, config: Omit<SsoConfig, 'updatedAt'>): Promise<SsoConfig> {
-  const updatedAt = new Date().toISOString();
+/**
+ * Stores the provider. With `ifVersion` (the updatedAt the admin's form was opened at) the write happens
+ * only while the stored provider is still that version: null (nothing written) when another save came
+ * first, so a stale form cannot put back the values another admin just saved.
+ */
+export async function saveSsoProvider(
+  db: Db,
+  config: Omit<SsoConfig, 'updatedAt'>,
+  ifVersion: Date | null = null,
+): Promise<SsoConfig | null> {
   const { clientSecret, ...rest } = config;
-  const value = { ...rest, clientSecretSealed: clientSecret ? sealValue(db, clientSecret) : '', updatedAt };
+  const sealed = clientSecret ? sealValue(db, clientSecret) : '';
+  if (ifVersion) {
+    const row = first(await db.select().from(settings).where(eq(settings.key, KEY)));
+    const parsed = StoredSchema.safeParse(row?.value);
+    if (!row || !parsed.success || new Date(parsed.data.updatedAt).getTime() !== ifVersion.getTime())
+      return null;
+    // Always later than the version it replaces, so two saves in one millisecond still differ.
+    const at = new Date(Math.max(Date.now(), ifVersion.getTime() + 1)).toISOString();
+    const value = { ...rest, clientSecretSealed: sealed, updatedAt: at };
+    // Conditional on the whole stored value (it carries the version): of two saves at once, one wins.
+    const written = await db
+      .update(settings)
+      .set({ value })
+      .where(and(eq(settings.key, KEY), eq(settings.value, row.value)))
+      .returning();
+    return written.length > 0 ? { ...config, updatedAt: at } : null;
+  }
+  const updatedAt = new Date().toISOString();
+  const value = { ...rest, clientSecretSealed: sealed, updatedAt };
   await db
     .insert(settings)
     .values({ key: KEY, value })
