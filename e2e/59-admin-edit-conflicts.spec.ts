@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN, chooseRowAction, originHeaders, signIn } from './helpers';
+import { startIdp } from './sso-helpers';
 
 // One admin with an edit form open in two tabs: a save from the tab opened before the other tab's
 // save is refused (409) instead of silently putting the old values back.
@@ -129,4 +130,42 @@ test('a provider edited in two tabs: the later save says it was changed, keeps i
   await context.request.delete(`/api/admin/providers/${(await created.json()).id}`, {
     headers: originHeaders(),
   });
+});
+
+test('the SSO settings saved in two tabs: the later save says another admin saved, keeps its values, and stores nothing', async () => {
+  const idp = await startIdp({ clientId: 'mcp-chat-s59', clientSecret: 'oidc-s59-client-secret' });
+  try {
+    const put = (name: string) =>
+      context.request.put('/api/admin/sso', {
+        headers: originHeaders(),
+        data: {
+          name,
+          issuer: idp.issuer,
+          clientId: 'mcp-chat-s59',
+          clientSecret: 'oidc-s59-client-secret',
+          allowedDomains: ['example.com'],
+        },
+      });
+    expect((await put('Conflicts IdP')).status()).toBe(200);
+    const [one, two] = await twoTabs('/admin/sso');
+    for (const tab of [one, two]) await expect(tab.getByLabel('Display name')).toHaveValue('Conflicts IdP');
+
+    await one.getByLabel('Display name').fill('Saved first');
+    await one.getByRole('button', { name: 'Save provider' }).click();
+    await expect(one.getByRole('status').first()).toHaveText(/Saved\./);
+
+    await two.getByLabel('Allowed email domains').fill('elsewhere.example');
+    await two.getByRole('button', { name: 'Save provider' }).click();
+    await expect(two.getByRole('alert').first()).toHaveText(
+      /Another admin \(or another tab\) saved these settings/,
+    );
+    await expect(two.getByLabel('Allowed email domains')).toHaveValue('elsewhere.example');
+
+    const stored = (await (await context.request.get('/api/admin/sso')).json()).provider;
+    expect(stored).toMatchObject({ name: 'Saved first', allowedDomains: ['example.com'] });
+    expect(JSON.stringify(stored)).not.toContain('oidc-s59-client-secret');
+  } finally {
+    await context.request.delete('/api/admin/sso', { headers: originHeaders() });
+    await idp.close();
+  }
 });
