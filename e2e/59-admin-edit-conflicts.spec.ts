@@ -164,8 +164,51 @@ test('the SSO settings saved in two tabs: the later save says another admin save
     const stored = (await (await context.request.get('/api/admin/sso')).json()).provider;
     expect(stored).toMatchObject({ name: 'Saved first', allowedDomains: ['example.com'] });
     expect(JSON.stringify(stored)).not.toContain('oidc-s59-client-secret');
+
+    // As the message says: saved again, the form's values replace the other tab's.
+    await two.getByRole('button', { name: 'Save provider' }).click();
+    await expect(two.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    const replaced = (await (await context.request.get('/api/admin/sso')).json()).provider;
+    expect(replaced).toMatchObject({ name: 'Conflicts IdP', allowedDomains: ['elsewhere.example'] });
+    expect(JSON.stringify(replaced)).not.toContain('oidc-s59-client-secret');
   } finally {
     await context.request.delete('/api/admin/sso', { headers: originHeaders() });
     await idp.close();
+  }
+});
+
+test('the settings saved in two tabs: the later save says another admin saved, keeps its values, and stores nothing', async () => {
+  const settings = async () =>
+    (await (await context.request.get('/api/admin/settings')).json()) as Record<string, number>;
+  const { maxSteps, maxToolCalls } = await settings();
+  const limits = { maxSteps: 10, maxToolCalls: 20 };
+  await context.request.patch('/api/admin/settings', { headers: originHeaders(), data: limits });
+  try {
+    const [one, two] = await twoTabs('/admin/users');
+    for (const tab of [one, two]) await expect(tab.getByLabel('Max steps per turn')).toHaveValue('10');
+
+    await one.getByLabel('Max steps per turn').fill('12');
+    await one.getByRole('button', { name: 'Save limits' }).click();
+    await expect(one.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+
+    await two.getByLabel('Max tool calls per turn').fill('25');
+    await two.getByRole('button', { name: 'Save limits' }).click();
+    await expect(
+      two.getByRole('alert').filter({ hasText: /saved the settings after you opened/ }),
+    ).toHaveText(
+      /Another admin \(or another tab\) saved the settings after you opened them\..*your edits are still in the form/,
+    );
+    await expect(two.getByLabel('Max tool calls per turn')).toHaveValue('25');
+    expect(await settings()).toMatchObject({ maxSteps: 12, maxToolCalls: 20 });
+
+    // As the message says: saved again, the form's values replace the other tab's.
+    await two.getByRole('button', { name: 'Save limits' }).click();
+    await expect(two.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    expect(await settings()).toMatchObject({ maxSteps: 10, maxToolCalls: 25 });
+  } finally {
+    await context.request.patch('/api/admin/settings', {
+      headers: originHeaders(),
+      data: { maxSteps, maxToolCalls },
+    });
   }
 });
