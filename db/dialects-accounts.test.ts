@@ -29,7 +29,7 @@ test(`${dialect}: settings and users round-trip with their types`, async () => {
   assert.equal(await countUsers(db), 2);
   assert.equal(await getSetting(db, 'signupOpen'), false);
   const next = await updateSettings(db, { signupOpen: true, maxSteps: 7 });
-  assert.equal(next.signupOpen, true);
+  assert.equal(next?.signupOpen, true);
   assert.equal(await getSetting(db, 'signupOpen'), true);
   assert.equal((await getSettings(db)).maxSteps, 7);
 });

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { ADMIN, chooseRowAction, originHeaders, signIn } from './helpers';
+import { startIdp } from './sso-helpers';
 
 // One admin with an edit form open in two tabs: a save from the tab opened before the other tab's
 // save is refused (409) instead of silently putting the old values back.
@@ -129,4 +130,85 @@ test('a provider edited in two tabs: the later save says it was changed, keeps i
   await context.request.delete(`/api/admin/providers/${(await created.json()).id}`, {
     headers: originHeaders(),
   });
+});
+
+test('the SSO settings saved in two tabs: the later save says another admin saved, keeps its values, and stores nothing', async () => {
+  const idp = await startIdp({ clientId: 'mcp-chat-s59', clientSecret: 'oidc-s59-client-secret' });
+  try {
+    const put = (name: string) =>
+      context.request.put('/api/admin/sso', {
+        headers: originHeaders(),
+        data: {
+          name,
+          issuer: idp.issuer,
+          clientId: 'mcp-chat-s59',
+          clientSecret: 'oidc-s59-client-secret',
+          allowedDomains: ['example.com'],
+        },
+      });
+    expect((await put('Conflicts IdP')).status()).toBe(200);
+    const [one, two] = await twoTabs('/admin/sso');
+    for (const tab of [one, two]) await expect(tab.getByLabel('Display name')).toHaveValue('Conflicts IdP');
+
+    await one.getByLabel('Display name').fill('Saved first');
+    await one.getByRole('button', { name: 'Save provider' }).click();
+    await expect(one.getByRole('status').first()).toHaveText(/Saved\./);
+
+    await two.getByLabel('Allowed email domains').fill('elsewhere.example');
+    await two.getByRole('button', { name: 'Save provider' }).click();
+    await expect(two.getByRole('alert').first()).toHaveText(
+      /Another admin \(or another tab\) saved these settings/,
+    );
+    await expect(two.getByLabel('Allowed email domains')).toHaveValue('elsewhere.example');
+
+    const stored = (await (await context.request.get('/api/admin/sso')).json()).provider;
+    expect(stored).toMatchObject({ name: 'Saved first', allowedDomains: ['example.com'] });
+    expect(JSON.stringify(stored)).not.toContain('oidc-s59-client-secret');
+
+    // As the message says: saved again, the form's values replace the other tab's.
+    await two.getByRole('button', { name: 'Save provider' }).click();
+    await expect(two.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    const replaced = (await (await context.request.get('/api/admin/sso')).json()).provider;
+    expect(replaced).toMatchObject({ name: 'Conflicts IdP', allowedDomains: ['elsewhere.example'] });
+    expect(JSON.stringify(replaced)).not.toContain('oidc-s59-client-secret');
+  } finally {
+    await context.request.delete('/api/admin/sso', { headers: originHeaders() });
+    await idp.close();
+  }
+});
+
+test('the settings saved in two tabs: the later save says another admin saved, keeps its values, and stores nothing', async () => {
+  const settings = async () =>
+    (await (await context.request.get('/api/admin/settings')).json()) as Record<string, number>;
+  const { maxSteps, maxToolCalls } = await settings();
+  const limits = { maxSteps: 10, maxToolCalls: 20 };
+  await context.request.patch('/api/admin/settings', { headers: originHeaders(), data: limits });
+  try {
+    const [one, two] = await twoTabs('/admin/users');
+    for (const tab of [one, two]) await expect(tab.getByLabel('Max steps per turn')).toHaveValue('10');
+
+    await one.getByLabel('Max steps per turn').fill('12');
+    await one.getByRole('button', { name: 'Save limits' }).click();
+    await expect(one.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+
+    await two.getByLabel('Max tool calls per turn').fill('25');
+    await two.getByRole('button', { name: 'Save limits' }).click();
+    await expect(
+      two.getByRole('alert').filter({ hasText: /saved the settings after you opened/ }),
+    ).toHaveText(
+      /Another admin \(or another tab\) saved the settings after you opened them\..*your edits are still in the form/,
+    );
+    await expect(two.getByLabel('Max tool calls per turn')).toHaveValue('25');
+    expect(await settings()).toMatchObject({ maxSteps: 12, maxToolCalls: 20 });
+
+    // As the message says: saved again, the form's values replace the other tab's.
+    await two.getByRole('button', { name: 'Save limits' }).click();
+    await expect(two.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    expect(await settings()).toMatchObject({ maxSteps: 10, maxToolCalls: 25 });
+  } finally {
+    await context.request.patch('/api/admin/settings', {
+      headers: originHeaders(),
+      data: { maxSteps, maxToolCalls },
+    });
+  }
 });

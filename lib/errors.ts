@@ -41,13 +41,15 @@ const BY = {
   server: 'by another admin or tab',
   provider: 'by another admin or tab',
   assistant: 'in another tab or by another admin',
+  'sign-in provider': 'by another admin or tab',
+  settings: 'by another admin or tab',
 } as const;
 
 /** 409 for an edit form saved over a newer version (its If-Match no longer matches): nothing is written. */
 export const changedSince = (what: keyof typeof BY) =>
   new AppError(
     'conflict',
-    `This ${what} was changed since you opened it (${BY[what]}). Close the form and open it again to see the changes; your edits are still in the form.`,
+    `${what === 'settings' ? 'These settings were' : `This ${what} was`} changed since you opened it (${BY[what]}). Close the form and open it again to see the changes; your edits are still in the form.`,
   );
 
 /** The JSON error body of SPEC §4. */

@@ -8,7 +8,7 @@ import { unreadableMessage } from '@/db/sealing';
 import { account, user } from '@/db/tables';
 import { invalidateAuth } from '@/app/_server/auth';
 import { getEnv } from '@/lib/env';
-import { AppError } from '@/lib/errors';
+import { AppError, changedSince } from '@/lib/errors';
 import {
   checkDiscovery,
   type Discovery,
@@ -131,7 +131,7 @@ export async function ssoOverview(adminId: string) {
 }
 
 /** PUT /api/admin/sso: checks the provider, stores it (secret sealed) and reloads the auth library's config. */
-export async function saveSso(input: SsoConfigInput) {
+export async function saveSso(input: SsoConfigInput, ifMatch: Date | null = null) {
   const db = getDb();
   const stored = await getSsoProvider(db);
   let clientSecret = input.clientSecret ?? '';
@@ -151,13 +151,19 @@ export async function saveSso(input: SsoConfigInput) {
         'Password sign-in is off, and with this change no admin could sign in. Turn password sign-in on first.',
       );
   }
-  await saveSsoProvider(db, {
-    name: input.name,
-    issuer,
-    clientId: input.clientId,
-    clientSecret,
-    allowedDomains: input.allowedDomains,
-  });
+  const saved = await saveSsoProvider(
+    db,
+    {
+      name: input.name,
+      issuer,
+      clientId: input.clientId,
+      clientSecret,
+      allowedDomains: input.allowedDomains,
+    },
+    ifMatch,
+  );
+  // The form's version is no longer the stored one: another admin saved (or removed) it meanwhile.
+  if (!saved) throw changedSince('sign-in provider');
   invalidateAuth();
 }
 

@@ -1,9 +1,9 @@
 import 'server-only';
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { first, q, transaction } from '@/db/run';
+import { first, lockStep, nextUpdatedAt, q, transaction } from '@/db/run';
 import { settings } from '@/db/tables';
-import { type AppSettings, AppSettingsSchema } from '@/lib/schemas/settings';
+import { type AppSettings, AppSettingsSchema, SettingsPatchSchema } from '@/lib/schemas/settings';
 
 /** All settings, with defaults for keys never written. */
 export async function getSettings(db: Db): Promise<AppSettings> {
@@ -11,19 +11,64 @@ export async function getSettings(db: Db): Promise<AppSettings> {
   return AppSettingsSchema.parse(Object.fromEntries(rows.map((r) => [r.key, r.value])));
 }
 
-export async function updateSettings(db: Db, patch: Partial<AppSettings>): Promise<AppSettings> {
-  await transaction(db, function* (tx) {
-    for (const [key, value] of Object.entries(patch)) {
-      if (value === undefined) continue;
-      yield* q(
-        tx
-          .insert(settings)
-          .values({ key, value })
-          .onConflictDoUpdate({ target: settings.key, set: { value } }),
-      );
-    }
-  });
-  return getSettings(db);
+/**
+ * The keys whose writes make a new version of the settings form: the ones it edits. Not the internal
+ * `builtinsSeeded`, nor `passwordSignIn` (a switch on the SSO page, whose write names only itself), nor
+ * the SSO provider (its own row, its own version).
+ */
+const VERSIONED: ReadonlySet<string> = new Set(
+  Object.keys(SettingsPatchSchema.shape).filter((key) => key !== 'passwordSignIn'),
+);
+
+/** The settings' version: when one of the admin's settings was last written (the epoch before any was). */
+function versionOf(rows: ReadonlyArray<{ key: string; updatedAt: Date }>): Date {
+  const times = rows.filter((r) => VERSIONED.has(r.key)).map((r) => r.updatedAt.getTime());
+  return new Date(Math.max(0, ...times));
+}
+
+/** GET /api/admin/settings: the settings and their version (`updatedAt`, what the form sends as If-Match). */
+export async function getSettingsVersioned(db: Db): Promise<AppSettings & { updatedAt: string }> {
+  const rows = await db.select().from(settings);
+  const values = AppSettingsSchema.parse(Object.fromEntries(rows.map((r) => [r.key, r.value])));
+  return { ...values, updatedAt: versionOf(rows).toISOString() };
+}
+
+/**
+ * Writes the keys `patch` names. With `ifVersion` (the version the admin's form was opened at) only while
+ * the settings are still that version: null, and nothing written, when another save came first, so a
+ * stale form cannot put back the values another admin just saved. The settings are one row per key, so
+ * the check and the write run as one transaction that writers of the settings take in turn (SQLite's
+ * write lock, taken at its start; a lock on the settings on Postgres): of two saves at once, one wins.
+ */
+export async function updateSettings(
+  db: Db,
+  patch: Partial<AppSettings>,
+  ifVersion: Date | null = null,
+): Promise<AppSettings | null> {
+  const written = await transaction(
+    db,
+    function* (tx) {
+      yield* lockStep(tx, 'settings');
+      const rows = yield* q(tx.select({ key: settings.key, updatedAt: settings.updatedAt }).from(settings));
+      const current = versionOf(rows);
+      // Compared to the millisecond, as GET shows it (toISOString).
+      if (ifVersion && ifVersion.getTime() !== current.getTime()) return false;
+      // Later than the version it replaces, even within one millisecond.
+      const updatedAt = nextUpdatedAt(current);
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === undefined) continue;
+        yield* q(
+          tx
+            .insert(settings)
+            .values({ key, value, updatedAt })
+            .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } }),
+        );
+      }
+      return true;
+    },
+    { immediate: true },
+  );
+  return written ? getSettings(db) : null;
 }
 
 export async function getSetting<K extends keyof AppSettings>(db: Db, key: K): Promise<AppSettings[K]> {

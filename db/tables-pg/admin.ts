@@ -8,6 +8,8 @@ import { createdAt, instant, updatedAt } from './columns';
 export const settings = pgTable('settings', {
   key: text('key').primaryKey(),
   value: json('value').$type<unknown>().notNull(),
+  /** When the row was last written: the admin forms' version (If-Match) of the settings and of SSO. */
+  updatedAt: updatedAt(),
 });
 
 export const providers = pgTable('providers', {

@@ -8,6 +8,8 @@ import { createdAt, updatedAt } from './columns';
 export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value', { mode: 'json' }).$type<unknown>().notNull(),
+  /** When the row was last written: the admin forms' version (If-Match) of the settings and of SSO. */
+  updatedAt: updatedAt(),
 });
 
 export const providers = sqliteTable('providers', {

@@ -1,8 +1,8 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useEffect, useState } from 'react';
-import { adminFetch } from './admin-fetch';
+import { useEffect, useRef, useState } from 'react';
+import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
 import { ToolSearchFields } from './tool-search-fields';
 
@@ -15,7 +15,11 @@ type Settings = {
   maxConcurrentTurns: number;
   toolSearchMaxTools: number;
   toolSearchMaxTokens: number;
+  /** The version: a save sends it back as If-Match (a 409 when another admin or tab saved since). */
+  updatedAt: string;
 };
+
+type Patch = Partial<Omit<Settings, 'updatedAt'>>;
 
 const LIMITS = [
   'maxSteps',
@@ -31,18 +35,58 @@ export function SettingsForm() {
   const [settings, setSettings] = useState<Settings | null>(null);
   const [status, setStatus] = useState<string | null>(null);
 
+  const [error, setError] = useState<string | null>(null);
+  // Saves run one after another, each with the version the one before it left (a second click while the
+  // first save is under way is not a conflict with this tab's own save).
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  const version = useRef<string | null>(null);
+  const show = (next: Settings) => {
+    version.current = next.updatedAt;
+    setSettings(next);
+  };
+
   useEffect(() => {
-    adminFetch<Settings>('/api/admin/settings').then(setSettings, (e: Error) => setStatus(e.message));
+    adminFetch<Settings>('/api/admin/settings').then(
+      (loaded) => {
+        version.current = loaded.updatedAt;
+        setSettings(loaded);
+      },
+      (e: Error) => setStatus(e.message),
+    );
   }, []);
 
-  async function save(patch: Partial<Settings>) {
-    setSettings((s) => (s ? { ...s, ...patch } : s)); // show the change at once; the answer confirms it
+  async function write(patch: Patch) {
+    const ifMatch = version.current;
     try {
-      setSettings(await adminFetch<Settings>('/api/admin/settings', { method: 'PATCH', json: patch }));
+      show(
+        await adminFetch<Settings>('/api/admin/settings', {
+          method: 'PATCH',
+          ...(ifMatch && { headers: { 'If-Match': ifMatch } }),
+          json: patch,
+        }),
+      );
       setStatus(t('saved'));
     } catch (e) {
-      setStatus(e instanceof Error ? e.message : String(e));
+      if (e instanceof AdminApiError && e.status === 409 && ifMatch) {
+        // Another admin or tab saved since this form was opened: nothing was written. The typed values
+        // stay in the fields (their defaults are not re-applied); the current version loads behind them,
+        // so a second save replaces the other admin's values knowingly.
+        const current = await adminFetch<Settings>('/api/admin/settings').catch(() => null);
+        if (current && current.updatedAt !== ifMatch) {
+          show(current);
+          setError(t('changedMeanwhile'));
+          return;
+        }
+      }
+      setError(e instanceof Error ? e.message : String(e));
     }
+  }
+
+  function save(patch: Patch) {
+    setSettings((s) => (s ? { ...s, ...patch } : s)); // show the change at once; the answer confirms it
+    setStatus(null);
+    setError(null);
+    queue.current = queue.current.then(() => write(patch));
   }
 
   if (!settings) return <p className="text-sm text-zinc-500">{status ?? t('loading')}</p>;
@@ -53,7 +97,7 @@ export function SettingsForm() {
         <input
           type="checkbox"
           checked={settings.signupOpen}
-          onChange={(e) => void save({ signupOpen: e.target.checked })}
+          onChange={(e) => save({ signupOpen: e.target.checked })}
         />
         {t('signupOpen')}
       </label>
@@ -62,7 +106,7 @@ export function SettingsForm() {
         onSubmit={(e) => {
           e.preventDefault();
           const data = new FormData(e.currentTarget);
-          void save(Object.fromEntries(LIMITS.map((key) => [key, Number(data.get(key))])));
+          save(Object.fromEntries(LIMITS.map((key) => [key, Number(data.get(key))])));
         }}
       >
         {LIMITS.map((key) => (
@@ -88,11 +132,16 @@ export function SettingsForm() {
       <ToolSearchFields
         maxTools={settings.toolSearchMaxTools}
         maxTokens={settings.toolSearchMaxTokens}
-        onSave={(patch) => void save(patch)}
+        onSave={save}
       />
       {status && (
         <p role="status" className="text-xs text-zinc-500">
           {status}
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="text-xs text-red-600">
+          {error}
         </p>
       )}
     </section>

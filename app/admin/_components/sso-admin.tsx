@@ -39,9 +39,18 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
   const [error, setError] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [passwordError, setPasswordError] = useState<string | null>(null);
+  // The form's inputs are remounted (new defaults) only on this key: a reload behind the form after a
+  // conflict keeps what the admin typed, while the version it sends as If-Match becomes the current one.
+  const [formKey, setFormKey] = useState<string | null>(null);
 
   const load = useCallback(() => {
-    adminFetch<Overview>('/api/admin/sso').then(setData, (e: Error) => setLoadError(e.message));
+    adminFetch<Overview>('/api/admin/sso').then(
+      (d) => {
+        setData(d);
+        setFormKey((k) => k ?? d.provider?.updatedAt ?? 'new');
+      },
+      (e: Error) => setLoadError(e.message),
+    );
   }, []);
   useEffect(load, [load]);
 
@@ -54,9 +63,11 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
     setStatus(null);
     setError(null);
     setFields({});
+    const version = data?.provider?.updatedAt;
     try {
       const next = await adminFetch<Overview>('/api/admin/sso', {
         method: 'PUT',
+        ...(version && { headers: { 'If-Match': version } }),
         json: {
           name: text('name'),
           issuer: text('issuer'),
@@ -68,8 +79,20 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
         },
       });
       setData(next);
+      setFormKey(next.provider?.updatedAt ?? 'new');
       setStatus(t('saved'));
     } catch (e) {
+      if (e instanceof AdminApiError && e.status === 409 && version) {
+        // Another admin or tab saved since this form was opened (the stored version moved): nothing was
+        // written; keep the typed values, load the current version behind them (a second save then
+        // replaces it knowingly). Other 409s (password sign-in would lock admins out) are shown as is.
+        const current = await adminFetch<Overview>('/api/admin/sso').catch(() => null);
+        if (current && current.provider?.updatedAt !== version) {
+          setData(current);
+          setError(t('changedMeanwhile'));
+          return;
+        }
+      }
       setError(e instanceof Error ? e.message : String(e));
       if (e instanceof AdminApiError && e.fields) setFields(e.fields);
     } finally {
@@ -81,7 +104,9 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
     setError(null);
     setStatus(null);
     try {
-      setData(await adminFetch<Overview>('/api/admin/sso', { method: 'DELETE' }));
+      const next = await adminFetch<Overview>('/api/admin/sso', { method: 'DELETE' });
+      setData(next);
+      setFormKey('new');
       setStatus(t('removed'));
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -119,7 +144,7 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
             {p.error}
           </p>
         )}
-        <form key={p?.updatedAt ?? 'new'} method="post" onSubmit={save} className="space-y-3">
+        <form key={formKey ?? 'new'} method="post" onSubmit={save} className="space-y-3">
           <Field label={t('name')} error={fields.name}>
             <input name="name" required maxLength={60} defaultValue={p?.name ?? ''} className={inputClass} />
           </Field>

@@ -1,22 +1,29 @@
 import { getDb } from '@/db/client';
-import { getSettings, updateSettings } from '@/db/queries/settings';
+import { getSettings, getSettingsVersioned, updateSettings } from '@/db/queries/settings';
 import { audit } from '@/app/_server/audit';
 import { invalidateSettings } from '@/app/_server/hot-cache';
 import { requireAdmin } from '@/app/_server/session';
 import { assertPasswordSignInCanBeOff } from '@/app/_server/sso';
-import { readJson, route } from '@/lib/http';
+import { changedSince } from '@/lib/errors';
+import { readIfMatch, readJson, route } from '@/lib/http';
 import { SettingsPatchSchema } from '@/lib/schemas/settings';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
+/** The settings and their version, `updatedAt` (what the settings form sends back as If-Match). */
 export const GET = route(async (req) => {
   await requireAdmin(req);
-  return Response.json(await getSettings(getDb()));
+  return Response.json(await getSettingsVersioned(getDb()));
 });
 
+/**
+ * Writes the keys given. With If-Match (the settings form: the updatedAt it was opened at) a 409 that
+ * writes nothing when the settings were saved since; without it (API clients) it writes as before.
+ */
 export const PATCH = route(async (req) => {
   const admin = await requireAdmin(req);
+  const ifMatch = readIfMatch(req);
   const patch = await readJson(req, SettingsPatchSchema);
   if (patch.passwordSignIn === false && (await getSettings(getDb())).passwordSignIn) {
     try {
@@ -26,8 +33,8 @@ export const PATCH = route(async (req) => {
       throw err;
     }
   }
-  const next = await updateSettings(getDb(), patch);
+  if (!(await updateSettings(getDb(), patch, ifMatch))) throw changedSince('settings');
   invalidateSettings();
   await audit(admin, 'settings.update', null, 'ok', JSON.stringify(patch));
-  return Response.json(next);
+  return Response.json(await getSettingsVersioned(getDb()));
 });

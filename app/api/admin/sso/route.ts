@@ -1,7 +1,7 @@
 import { audit } from '@/app/_server/audit';
 import { requireAdmin } from '@/app/_server/session';
 import { removeSso, saveSso, ssoOverview } from '@/app/_server/sso';
-import { readJson, route } from '@/lib/http';
+import { readIfMatch, readJson, route } from '@/lib/http';
 import { SsoConfigInputSchema } from '@/lib/sso';
 
 export const runtime = 'nodejs';
@@ -16,9 +16,10 @@ export const GET = route(async (req) => {
 /** Sets the provider: its discovery document and keys are fetched and checked before it is stored. */
 export const PUT = route(async (req) => {
   const admin = await requireAdmin(req);
+  const ifMatch = readIfMatch(req);
   const input = await readJson(req, SsoConfigInputSchema);
   try {
-    await saveSso(input);
+    await saveSso(input, ifMatch);
   } catch (err) {
     await audit(admin, 'sso.update', input.issuer, 'failed', err instanceof Error ? err.message : undefined);
     throw err;

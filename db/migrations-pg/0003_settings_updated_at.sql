@@ -1,0 +1,1 @@
+ALTER TABLE "settings" ADD COLUMN "updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL;
