@@ -92,9 +92,14 @@ export function startInstance(
   env: Record<string, string>,
   mode: 'one' | 'workers' = 'one',
 ): Instance {
-  const args = mode === 'workers' ? ['scripts/start.mjs', '-H', '127.0.0.1'] : nextStartArgs(port);
+  // `npm start -- -p … -H …` as an operator would give them (PORT left unset so the -p is what counts).
+  const args =
+    mode === 'workers'
+      ? ['scripts/start.mjs', '-p', String(port), '-H', '127.0.0.1', '--keepAliveTimeout', '65000']
+      : nextStartArgs(port);
+  const { PORT: _unset, ...inherited } = process.env;
   const proc = spawn(resolve('node_modules/.bin/node'), args, {
-    env: { ...process.env, ...env, PORT: String(port) },
+    env: { ...inherited, ...env, ...(mode === 'one' && { PORT: String(port) }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];

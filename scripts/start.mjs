@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 import { serveWithWorkers } from './cluster-primary.mjs';
-import { workerCount } from './workers.mjs';
+import { workerCount, workerOptions } from './workers.mjs';
 
 const root = process.cwd();
 const next = join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -46,6 +46,17 @@ try {
 }
 if (plan.note) console.warn(`[start] ${plan.note}`);
 
+// With workers, the `next start` options that carry over (checked before a build, which takes minutes):
+// the primary listens on the port and host; the workers build their URLs from them and apply the
+// keep-alive timeout. Any other is refused (workerOptions).
+let options = {};
+try {
+  if (plan.count > 1) options = workerOptions(process.argv.slice(2));
+} catch (err) {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+}
+
 const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
 const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(join(root, s))));
 if (builtAt < sourcesAt || process.env.FORCE_BUILD === '1') {
@@ -54,18 +65,21 @@ if (builtAt < sourcesAt || process.env.FORCE_BUILD === '1') {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const port = process.env.PORT || '3000';
+const port = options.port ?? (process.env.PORT || '3000');
 const nextArgs = ['start', '-p', port, ...process.argv.slice(2)];
 if (plan.count === 1) serveOneProcess();
 else {
   console.log(`[start] ${plan.reason}: starting ${plan.count} workers on port ${port}`);
-  // `-H`/`--hostname` is the one `next start` option that carries over (the primary listens there).
-  const at = process.argv.findIndex((a) => a === '-H' || a === '--hostname');
-  const host = at > 1 ? process.argv[at + 1] : undefined;
+  const { hostname: host, keepAliveTimeout } = options;
   serveWithWorkers({
     count: plan.count,
     exec: join(root, 'scripts', 'worker.mjs'),
-    args: ['-p', port, ...(host ? ['-H', host] : [])],
+    args: [
+      '-p',
+      port,
+      ...(host ? ['-H', host] : []),
+      ...(keepAliveTimeout ? ['--keepAliveTimeout', keepAliveTimeout] : []),
+    ],
     execArgv: SERVER_NODE_FLAGS,
     port,
     host,

@@ -1,7 +1,8 @@
 // A worker of `npm start` with several workers (scripts/cluster-primary.mjs): the Next.js server, serving
 // the connections the primary hands it (routed by session, scripts/sticky.mjs) rather than listening
 // itself. Same request handling as `next start` (Next's own router server, through its custom-server API).
-// Arguments: -p PORT and -H HOST, the address the primary listens on (for the URLs Next builds).
+// Arguments: -p PORT and -H HOST, the address the primary listens on (for the URLs Next builds), and
+// --keepAliveTimeout MS as `next start` takes it.
 import http from 'node:http';
 import { serveHandedConnections } from './sticky.mjs';
 
@@ -19,5 +20,7 @@ const app = next({ dev: false, dir: process.cwd(), port, hostname });
 // reports ready, which can be before prepare() resolves.
 const prepared = app.prepare().then(() => app.getRequestHandler());
 const server = http.createServer(async (req, res) => (await prepared)(req, res));
+const keepAliveTimeout = arg(['--keepAliveTimeout']);
+if (keepAliveTimeout) server.keepAliveTimeout = Number(keepAliveTimeout);
 serveHandedConnections(server);
 await prepared;

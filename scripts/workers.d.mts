@@ -12,3 +12,8 @@ export declare function restartDelay(
   crashesInARow: number,
   ranMs: number,
 ): { delayMs: number; crashes: number };
+export declare function workerOptions(argv: string[]): {
+  port?: string;
+  hostname?: string;
+  keepAliveTimeout?: string;
+};

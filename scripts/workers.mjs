@@ -60,3 +60,34 @@ export function restartDelay(crashesInARow, ranMs) {
   const crashes = ranMs >= STABLE_AFTER_MS ? 1 : crashesInARow + 1;
   return { delayMs: Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** (crashes - 1)), crashes };
 }
+
+/**
+ * The `next start` options (`npm start -- …`) a run with workers applies, from its arguments: `-p/--port`
+ * (over PORT), `-H/--hostname` and `--keepAliveTimeout` (milliseconds). Anything else (`--inspect`, a
+ * directory, a flag of a newer Next) has no meaning for the primary and its workers, so it is an error
+ * naming the argument, rather than silently not applied. Answers `{ port?, hostname?, keepAliveTimeout? }`.
+ */
+export function workerOptions(argv) {
+  const options = {};
+  const names = {
+    '-p': 'port',
+    '--port': 'port',
+    '-H': 'hostname',
+    '--hostname': 'hostname',
+    '--keepAliveTimeout': 'keepAliveTimeout',
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].startsWith('--') ? argv[i].split(/=(.*)/s) : [argv[i]];
+    const name = names[flag];
+    if (!name)
+      throw new Error(
+        `npm start with workers takes -p/--port, -H/--hostname and --keepAliveTimeout only (got "${argv[i]}"); set WEB_CONCURRENCY=1 to run one \`next start\` with any of its options`,
+      );
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === '') throw new Error(`npm start: ${flag} needs a value`);
+    if (name !== 'hostname' && !/^\d+$/.test(value))
+      throw new Error(`npm start: ${flag} must be a whole number (got "${value}")`);
+    options[name] = value;
+  }
+  return options;
+}

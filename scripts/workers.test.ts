@@ -7,6 +7,7 @@ import {
   restartDelay,
   STABLE_AFTER_MS,
   workerCount,
+  workerOptions,
 } from './workers.mjs';
 
 const SHARED = { DATABASE_URL: 'postgres://chat:pw@db:5432/chat', REDIS_URL: 'redis://redis:6379' };
@@ -56,4 +57,24 @@ test('a crashed worker starts again after a doubling back-off, capped, reset aft
   assert.deepEqual(restartDelay(2, 10), { delayMs: RESTART_BASE_MS * 4, crashes: 3 });
   assert.equal(restartDelay(20, 10).delayMs, RESTART_MAX_MS);
   assert.deepEqual(restartDelay(20, STABLE_AFTER_MS), { delayMs: RESTART_BASE_MS, crashes: 1 });
+});
+
+test("with workers, npm start applies next start's -p, -H and --keepAliveTimeout, and refuses any other option", () => {
+  assert.deepEqual(workerOptions([]), {});
+  assert.deepEqual(workerOptions(['-p', '4000', '-H', '127.0.0.1', '--keepAliveTimeout', '70000']), {
+    port: '4000',
+    hostname: '127.0.0.1',
+    keepAliveTimeout: '70000',
+  });
+  assert.deepEqual(workerOptions(['--port=4001', '--hostname=::1']), { port: '4001', hostname: '::1' });
+  // Before, anything but -H was passed over without a word: the workers listened on PORT regardless.
+  assert.throws(
+    () => workerOptions(['--inspect']),
+    /takes -p\/--port, -H\/--hostname and --keepAliveTimeout only \(got "--inspect"\).*WEB_CONCURRENCY=1/,
+  );
+  assert.throws(() => workerOptions(['./elsewhere']), /got "\.\/elsewhere"/);
+  assert.throws(() => workerOptions(['-p']), /-p needs a value/);
+  assert.throws(() => workerOptions(['--port=']), /--port needs a value/);
+  assert.throws(() => workerOptions(['-p', 'http']), /must be a whole number \(got "http"\)/);
+  assert.throws(() => workerOptions(['--keepAliveTimeout', '5s']), /must be a whole number/);
 });
