@@ -7,11 +7,11 @@ import { startRedisForFile } from '@/lib/shared/test-redis';
 const redis = startRedisForFile();
 
 /** One instance holding `held` (key → value): it answers questions about those, and only those. */
-function instance(name: string, held: Record<string, string>, waitMs = 300) {
+function instance(name: string, held: Record<string, string>, waitMs = 300, channel = 'test-questions') {
   const asked: string[] = [];
   const requests = new BusRequests<{ key: string }, { value: string; by: string }>(
     new Bus(redis.connections(), name),
-    'test-questions',
+    channel,
     async ({ key }) => {
       asked.push(key);
       return key in held ? { value: held[key] as string, by: name } : null;
@@ -52,4 +52,24 @@ test('gather: every instance that holds something replies once; the asker has th
   const replies = await b.requests.gather({ key: 'g' }, 300);
   assert.deepEqual(replies.map((r) => r.value).sort(), ['from a', 'from c']);
   assert.deepEqual(await b.requests.gather({ key: 'nothing' }, 100), []);
+});
+
+test('gather ends as soon as every other instance listening when it asked has replied, else at the window', {
+  timeout: 30_000,
+}, async () => {
+  // A channel of their own: the instances of earlier tests are not asked.
+  const a = instance('a', { k: 'from a' }, 300, 'gather-all');
+  const b = instance('b', {}, 300, 'gather-all');
+  const c = instance('c', { k: 'from c' }, 300, 'gather-all');
+  await Promise.all([a.requests.start(), c.requests.start()]);
+  // A window of ten minutes: it ends because both others replied (else the test times out).
+  const replies = await b.requests.gather({ key: 'k' }, 600_000);
+  assert.deepEqual(replies.map((r) => r.value).sort(), ['from a', 'from c']);
+  // Nobody holds this key, so not everyone replies: the whole window is waited for.
+  const startedAt = performance.now();
+  assert.deepEqual(
+    (await b.requests.gather({ key: 'held-by-none' }, 400)).map((r) => r.value),
+    [],
+  );
+  assert.ok(performance.now() - startedAt >= 390);
 });

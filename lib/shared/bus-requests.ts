@@ -42,23 +42,50 @@ export class BusRequests<Q, R> {
     });
   }
 
-  /** Every reply that came within `windowMs` (each instance that holds something answers once). */
+  /**
+   * Every reply that came within `windowMs` (each instance that holds something answers once); sooner
+   * once every other instance subscribed at the time of asking has answered.
+   */
   async gather(question: Q, windowMs: number): Promise<R[]> {
     const replies: R[] = [];
-    return this.send(question, (id) => {
-      this.waiting.set(id, (reply) => replies.push(reply));
-      return new Promise<R[]>((resolve) => setTimeout(() => resolve(replies), windowMs));
+    let others = Number.POSITIVE_INFINITY;
+    let finish = () => {};
+    const all = new Promise<R[]>((resolve) => {
+      finish = () => resolve(replies);
     });
+    let timer: NodeJS.Timeout | undefined;
+    return this.send(
+      question,
+      (id) => {
+        this.waiting.set(id, (reply) => {
+          replies.push(reply);
+          if (replies.length >= others) finish();
+        });
+        timer = setTimeout(finish, windowMs);
+        return all.finally(() => clearTimeout(timer));
+      },
+      (receivers) => {
+        // Redis counts this instance's own subscription among the receivers.
+        others = receivers - 1;
+        if (replies.length >= others) finish();
+      },
+    );
   }
 
   /** Publishes the question, then waits as `collect` says for the replies sent to this instance. */
-  private async send<T>(question: Q, collect: (id: string) => Promise<T>): Promise<T> {
+  private async send<T>(
+    question: Q,
+    collect: (id: string) => Promise<T>,
+    sent?: (receivers: number) => void,
+  ): Promise<T> {
     await this.start();
     const id = randomUUID();
     const collected = collect(id);
     try {
       const ask: Ask<Q> = { kind: 'ask', id, replyTo: this.bus.instanceId, question };
-      await this.bus.publish(this.channel, ask);
+      // Published whether or not `sent` wants the count (`sent?.(await …)` would skip the publish).
+      const receivers = await this.bus.publish(this.channel, ask);
+      sent?.(receivers);
       return await collected;
     } finally {
       this.waiting.delete(id);

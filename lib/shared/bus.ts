@@ -39,9 +39,12 @@ export class Bus {
     return () => set.delete(handler);
   }
 
-  /** Sends `payload` to every other instance subscribed to `channel`. */
-  async publish(channel: string, payload: unknown): Promise<void> {
-    await this.redis.command.publish(
+  /**
+   * Sends `payload` to every other instance subscribed to `channel`. Resolves with the number of
+   * instances Redis delivered it to, this one included when it is subscribed (it skips its own).
+   */
+  async publish(channel: string, payload: unknown): Promise<number> {
+    return this.redis.command.publish(
       redisKey('bus', channel),
       JSON.stringify({ from: this.instanceId, payload }),
     );

@@ -39,8 +39,8 @@ export class Invalidations {
     return this.listening;
   }
 
-  publish(topic: InvalidationTopic, payload?: unknown): Promise<void> {
-    return this.bus.publish('invalidate', { topic, payload } satisfies Message);
+  async publish(topic: InvalidationTopic, payload?: unknown): Promise<void> {
+    await this.bus.publish('invalidate', { topic, payload } satisfies Message);
   }
 }
 
