@@ -224,6 +224,7 @@ test("behind the sticky balancer a user's per-user MCP server is one process whi
     },
   });
   expect(created.status(), await created.text()).toBe(201);
+  const serverId = ((await created.json()) as { id: string }).id;
   const user = { name: 'Mem S48', email: 'mem-s48@example.com', password: 'mem-password-48' };
   expect((await admin.post(`${a.url}/api/admin/users`, { data: { ...user, role: 'user' } })).status()).toBe(
     201,
@@ -252,6 +253,14 @@ test("behind the sticky balancer a user's per-user MCP server is one process whi
     const direct = [await pidVia(a.url), onB[0]];
     expect(direct[0]).not.toBe(direct[1]);
     expect(direct).toContain(pids[0]);
+    // The admin's page of the server lists the user's connections in both instances, whichever answers
+    // (and the admin's own, which the page opens to list the tools); each user is counted once.
+    for (const base of [a.url, b.url]) {
+      const detail = await (await admin.get(`${base}/api/mcp/servers/${serverId}`)).json();
+      const emails = detail.connections.map((c: { user: { email: string } }) => c.user.email);
+      expect(emails.filter((e: string) => e === user.email)).toHaveLength(2);
+      expect(detail.status).toMatchObject({ status: 'connected', users: new Set(emails).size });
+    }
     // Disconnecting on A ends the user's server in every instance: both processes exit, B starts a new one.
     expect((await viaLb.delete(`${a.url}/api/mcp/connections/s48mem`)).status()).toBe(200);
     const alive = (pid: number | undefined) => {

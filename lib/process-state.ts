@@ -83,6 +83,8 @@ export type ProcessState = {
   turnRequestAnswers: Owned<'turnRequestAnswers'>;
   /** app/_server/mcp-logs.ts: MCP server logs asked of (and given to) other instances over the bus. */
   serverLogs: Owned<'serverLogs'>;
+  /** app/_server/mcp-status.ts: MCP server statuses asked of (and given to) other instances over the bus. */
+  serverStatuses: Owned<'serverStatuses'>;
   /** app/_server/titles.ts: title requests in flight by conversation, so a client can wait for its title. */
   titleJobs: Map<string, Promise<void>>;
   /** lib/chat/first-token-gate.ts: turns waiting for their first token; title requests wait for them. */

@@ -3,6 +3,7 @@ import { getDb } from '@/db/client';
 import { getMcpServer, type McpServerRecord } from '@/db/queries/mcp-servers';
 import { updateToolSetting } from '@/db/queries/mcp-tools';
 import { presentServer } from '@/app/_server/mcp-servers';
+import { liveStatuses } from '@/app/_server/mcp-status';
 import { invalidateToolPolicies, toolPolicies } from '@/app/_server/tool-policy';
 import type { Principal } from '@/lib/access';
 import { notFound } from '@/lib/errors';
@@ -31,7 +32,8 @@ export async function serverDetail(id: string, admin: Principal) {
   const settle = <T>(p: Promise<T> | undefined, fallback: T) =>
     p ? p.catch(() => fallback) : Promise.resolve(fallback);
   const enabled = record.config.enabled && conn;
-  const [tools, resources, prompts] = await Promise.all([
+  const [live, tools, resources, prompts] = await Promise.all([
+    liveStatuses([record.config.name]),
     settle(enabled ? conn.listTools() : undefined, []),
     // Templates show beside the resources, by their URI template.
     settle(
@@ -47,7 +49,7 @@ export async function serverDetail(id: string, admin: Principal) {
   ]);
   const policies = await toolPolicies();
   return {
-    ...(await presentServer(record)),
+    ...(await presentServer(record, undefined, live)),
     tools: tools.map((tool) => {
       const policy = policies.of(record.config.name, tool);
       const setting = policies.setting(record.config.name, tool.name);
@@ -70,8 +72,11 @@ export async function serverDetail(id: string, admin: Principal) {
     }),
     resources,
     prompts,
-    /** Per-user servers: who has a live connection, with its status and last error (never credentials). */
-    connections: getPool().userConnections(record.config.name),
+    /**
+     * Per-user servers: who has a live connection in any server process, with its status and last error
+     * (never credentials).
+     */
+    connections: (live.get(record.config.name) ?? []).flatMap((p) => p.users),
   };
 }
 

@@ -37,11 +37,13 @@ function otherInstances(): BusRequests<{ server: string }, ProcessLogs> | null {
     : null;
 }
 
-/** This process's logs of a server; null when it has no connection of it (nothing to add). */
-function logsHere(server: string): ProcessLogs | null {
+/**
+ * This process's logs of a server (empty when it has no connection of it: still an answer, so the
+ * asking process need not wait out GATHER_MS for it).
+ */
+function logsHere(server: string): ProcessLogs {
   // Every connection of the server: the shared one, or each user's (their lines marked with their email).
   const all = getPool().connectionsOf(server);
-  if (!all.length) return null;
   const mark = (user: { email: string } | null, line: string) => (user ? `[${user.email}] ${line}` : line);
   return {
     stderr: all.flatMap(({ user, conn }) => conn.stderr.tail().map((line) => mark(user, line))),
@@ -56,9 +58,7 @@ export async function serverLogs(id: string) {
   const record = await requireServer(id);
   const name = record.config.name;
   const remote = otherInstances();
-  const all = [logsHere(name), ...(remote ? await remote.gather({ server: name }, GATHER_MS) : [])].filter(
-    (logs): logs is ProcessLogs => logs !== null,
-  );
+  const all = [logsHere(name), ...(remote ? await remote.gather({ server: name }, GATHER_MS) : [])];
   return {
     stderr: all.flatMap((logs) => logs.stderr),
     /** The server's log messages (masked, rate-limited), oldest first; a user's connection names them. */

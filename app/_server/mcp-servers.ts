@@ -14,10 +14,11 @@ import {
 import { unreadableMessage } from '@/db/sealing';
 import { syncPool } from '@/app/_server/mcp';
 import { planImport } from '@/app/_server/mcp-import';
+import { liveStatuses, type ProcessStatus } from '@/app/_server/mcp-status';
 import { AppError, changedSince, notFound } from '@/lib/errors';
 import { parseWith } from '@/lib/http';
 import { maskConfig, missingSecretsMessage, unmaskSecrets, withMasked } from '@/lib/mcp/mask';
-import { getPool } from '@/lib/mcp/pool';
+import { mergeShared, mergeUsers } from '@/lib/mcp/merge-status';
 import { type McpServerConfig, McpServerConfigSchema, type ServerStatusInfo } from '@/lib/schemas/mcp';
 
 const NO_STATS: ServerStats = { calls24h: 0, errors24h: 0, errorRate: 0, p50Ms: null, p95Ms: null };
@@ -39,34 +40,25 @@ function unreadableStatus(record: McpServerRecord): ServerStatusInfo {
 }
 
 /**
- * A per-user server's status as one line: connected while any user's connection is, the newest error
- * among them, and how many users hold one (the detail page lists them).
+ * A server as the admin API shows it: config with secrets masked, live status (over every server
+ * process: `live` from liveStatuses, asked here when not given), 24 h statistics.
  */
-function perUserStatus(config: McpServerConfig): ServerStatusInfo & { users: number } {
-  const all = getPool().userConnections(config.name);
-  const connected = all.filter((c) => c.status === 'connected');
-  const errors = all
-    .flatMap((c) => (c.lastError ? [c.lastError] : []))
-    .sort((a, b) => a.at.localeCompare(b.at));
-  return {
-    name: config.name,
-    status: connected.length ? 'connected' : config.enabled ? 'idle' : 'disabled',
-    lastError: errors.at(-1) ?? null,
-    connectedSince: connected.map((c) => c.connectedSince ?? '').sort()[0] || null,
-    toolCount: Math.max(0, ...all.map((c) => c.toolCount)),
-    retryAt: null,
-    users: all.length,
-  };
-}
-
-/** A server as the admin API shows it: config with secrets masked, live status, 24 h statistics. */
-export async function presentServer(record: McpServerRecord, stats?: Map<string, ServerStats>) {
+export async function presentServer(
+  record: McpServerRecord,
+  stats?: Map<string, ServerStats>,
+  live?: Map<string, ProcessStatus[]>,
+) {
   stats ??= await serverStats(getDb());
+  live ??= await liveStatuses([record.config.name]);
+  const processes = live.get(record.config.name) ?? [];
   const status = record.unreadable.length
     ? unreadableStatus(record)
     : record.config.scope === 'user'
-      ? perUserStatus(record.config)
-      : (getPool().get(record.config.name)?.status() ?? null);
+      ? mergeUsers(
+          record.config,
+          processes.flatMap((p) => p.users),
+        )
+      : mergeShared(processes.flatMap((p) => (p.shared ? [p.shared] : [])));
   return {
     id: record.id,
     ...maskConfig(withMasked(record.config, record.unreadable)),

@@ -5,16 +5,18 @@ import Link from 'next/link';
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+import type { ProcessCount } from '@/lib/mcp/merge-status';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 import { type Prompt, type Resource, ServerCatalog } from './server-catalog';
 import { ServerLogs } from './server-logs';
 import { ToolAdminCard, type ToolPatch, type ToolView } from './tool-admin-card';
+import { ProcessCountNote } from './process-count';
 import { BADGE, BUTTON, GREY } from './status-style';
 import { type UserConnection, UserConnections } from './user-connections';
 
 type Detail = McpServerConfig & {
   id: string;
-  status: Omit<ServerStatusInfo, 'name'>;
+  status: Omit<ServerStatusInfo, 'name'> & { processes?: ProcessCount };
   tools: ToolView[];
   resources: Resource[];
   prompts: Prompt[];
@@ -178,6 +180,7 @@ export function McpServerDetail({ id }: { id: string }) {
               >
                 {ts(status.status)}
               </span>
+              <ProcessCountNote processes={status.processes} className="text-xs text-zinc-500" />
               <div className="flex flex-wrap gap-1.5 sm:ml-auto">
                 <button
                   type="button"

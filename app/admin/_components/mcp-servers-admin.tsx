@@ -5,10 +5,12 @@ import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/app/(chat)/_components/confirm-dialog';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+import type { ProcessCount } from '@/lib/mcp/merge-status';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 import { McpImportDialog } from './mcp-import-dialog';
 import { McpServerForm } from './mcp-server-form';
 import { RowActions } from './row-actions';
+import { ProcessCountNote } from './process-count';
 import { BADGE, BUTTON, GREY } from './status-style';
 import { Cell, TableHead } from './table-cell';
 
@@ -16,7 +18,7 @@ type ServerView = McpServerConfig & {
   id: string;
   createdAt: string;
   updatedAt: string;
-  status: Omit<ServerStatusInfo, 'name'>;
+  status: Omit<ServerStatusInfo, 'name'> & { processes?: ProcessCount };
   stats: {
     calls24h: number;
     errors24h: number;
@@ -84,6 +86,7 @@ function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
         >
           {ts(status)}
         </span>
+        <ProcessCountNote processes={s.status.processes} className="ml-2 text-xs text-zinc-500" />
         {retryAt && status === 'error' && (
           <span className="ml-2 text-xs text-zinc-500">{t('retry', { when: timeAgo(retryAt) })}</span>
         )}

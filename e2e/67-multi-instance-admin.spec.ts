@@ -1,0 +1,111 @@
+// Issue 19: what the admin sees of MCP servers when several server processes run (instance A, and B as
+// `npm start` with two workers, on one Postgres and Redis): each process holds its own connection of a
+// shared server, and the admin pages show them all, whichever process answers.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type APIRequestContext, expect, request, test } from '@playwright/test';
+import { signedIn, startTwoInstances, stopTwoInstances, type TwoInstances } from './multi-instance-helpers';
+
+test.describe.configure({ mode: 'serial' });
+
+const ADMIN = { name: 'Status Admin', email: 'admin-s67@example.com', password: 'admin-password-67' };
+
+let stack: TwoInstances;
+let admin: APIRequestContext;
+let lockDir = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  stack = await startTwoInstances('data/e2e-multi-admin');
+  const signUp = await request.newContext({
+    baseURL: stack.a.url,
+    extraHTTPHeaders: { origin: stack.appUrl },
+  });
+  expect((await signUp.post('/api/auth/sign-up/email', { data: ADMIN })).status()).toBe(200);
+  await signUp.dispose();
+  admin = await signedIn(ADMIN, stack.a.url, stack.appUrl);
+  lockDir = mkdtempSync(join(tmpdir(), 'e2e-s67-'));
+});
+
+test.afterAll(async () => {
+  await admin?.dispose();
+  await stopTwoInstances(stack ?? {});
+  if (lockDir) rmSync(lockDir, { recursive: true, force: true });
+});
+
+type Listed = {
+  name: string;
+  status: {
+    status: string;
+    lastError: { kind: string; message: string } | null;
+    processes?: { total: number; connected: number; failing: number };
+  };
+};
+const listedOn = async (base: string, name: string) => {
+  const res = await admin.get(`${base}/api/mcp/servers`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { items: Listed[] }).items.find((s) => s.name === name);
+};
+
+test('a shared server that connects in one process and fails in the two others shows the failure and the counts, from either instance, in the list and on its page', async ({
+  browser,
+}) => {
+  // A server only one process at a time can run: whichever process starts it first connects; in the
+  // others it exits at once with its reason.
+  const lock = join(lockDir, 'one-holder');
+  const created = await admin.post(`${stack.a.url}/api/mcp/servers`, {
+    data: {
+      name: 's67once',
+      transport: 'stdio',
+      command: 'node',
+      args: [resolve('e2e/fixtures/test-mcp-server.mjs'), 'stdio'],
+      env: { TEST_MCP_EXCLUSIVE: lock },
+      scope: 'shared',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  // Every process connects a new shared server at once (A on the save, B's workers on the change message).
+  for (const base of [stack.a.url, stack.b.url]) {
+    await expect
+      .poll(async () => (await listedOn(base, 's67once'))?.status, { timeout: 30_000 })
+      .toMatchObject({ processes: { total: 3, connected: 1, failing: 2 } });
+    const listed = await listedOn(base, 's67once');
+    // Before, each process showed only its own connection: the one that started it said "connected".
+    expect(listed?.status.status).toBe('error');
+    expect(listed?.status.lastError?.message).toContain(`another process holds ${lock}`);
+  }
+
+  // The pages say it, on B (the admin's requests there reach one of its workers).
+  const context = await browser.newContext({
+    baseURL: stack.b.url,
+    storageState: await admin.storageState(),
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto('/admin/mcp');
+    const row = page.locator('[data-server-row="s67once"]');
+    await expect(row.locator('[data-status]')).toHaveText('error');
+    await expect(row.locator('[data-processes]')).toHaveText(
+      'connected in 1 of 3 server processes, failing in 2',
+    );
+    await expect(row.locator('[data-last-error]')).toContainText('another process holds');
+    await page.goto(`/admin/mcp/${encodeURIComponent(id)}`);
+    await expect(page.locator('[data-processes]')).toHaveText(
+      'connected in 1 of 3 server processes, failing in 2',
+    );
+    await expect(page.locator('[data-last-error]')).toContainText('another process holds');
+  } finally {
+    await context.close();
+  }
+
+  // Disabled: every process closes its connection; nothing is left to count.
+  const off = await admin.patch(`${stack.a.url}/api/mcp/servers/${id}`, {
+    data: { enabled: false },
+  });
+  expect(off.status(), await off.text()).toBe(200);
+  for (const base of [stack.a.url, stack.b.url])
+    await expect.poll(async () => (await listedOn(base, 's67once'))?.status.status).toBe('disabled');
+});
