@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Bus } from '@/lib/shared/bus';
+import { RedisConnections } from '@/lib/shared/redis';
 import { BusRequests } from '@/lib/shared/bus-requests';
 import { startRedisForFile } from '@/lib/shared/test-redis';
 
@@ -72,4 +73,15 @@ test('gather ends as soon as every other instance listening when it asked has re
     [],
   );
   assert.ok(performance.now() - startedAt >= 390);
+});
+
+test('gather with Redis unreachable: no replies (the caller shows its own), not a failure', async () => {
+  // Nothing listens on port 1: the subscription and the publish fail after the connection's retries.
+  const connections = new RedisConnections('redis://127.0.0.1:1');
+  const requests = new BusRequests<{ key: string }, string>(new Bus(connections, 'alone'), 'down', () => 'x');
+  try {
+    assert.deepEqual(await requests.gather({ key: 'k' }, 100), []);
+  } finally {
+    await connections.close();
+  }
 });

@@ -44,7 +44,8 @@ export class BusRequests<Q, R> {
 
   /**
    * Every reply that came within `windowMs` (each instance that holds something answers once); sooner
-   * once every other instance subscribed at the time of asking has answered.
+   * once every other instance subscribed at the time of asking has answered. When Redis cannot be
+   * reached, none (logged): the caller shows what this instance holds rather than failing.
    */
   async gather(question: Q, windowMs: number): Promise<R[]> {
     const replies: R[] = [];
@@ -69,7 +70,11 @@ export class BusRequests<Q, R> {
         others = receivers - 1;
         if (replies.length >= others) finish();
       },
-    );
+    ).catch((err: unknown) => {
+      clearTimeout(timer);
+      console.error(`[bus] could not ask the other instances on "${this.channel}"`, err);
+      return [];
+    });
   }
 
   /** Publishes the question, then waits as `collect` says for the replies sent to this instance. */
