@@ -31,8 +31,8 @@ export default defineConfig({
     {
       name: 'e2e',
       testMatch: '**/*.spec.ts',
-      // The multi-instance spec starts its own Postgres, Redis and instances: once per `npm test` is enough.
-      testIgnore: onPostgres ? ['**/48-multi-instance.spec.ts'] : [],
+      // The multi-instance specs start their own Postgres, Redis and instances: once per `npm test` is enough.
+      testIgnore: onPostgres ? ['**/48-multi-instance.spec.ts', '**/66-multi-instance-apps.spec.ts'] : [],
       dependencies: ['setup'],
     },
   ],
