@@ -12,6 +12,7 @@ import {
   newId,
   running,
   signedIn as signedInAt,
+  signUpAdmin,
   startTwoInstances,
   stopTwoInstances,
   streamTurn as streamInstanceTurn,
@@ -46,11 +47,7 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   stack = await startTwoInstances('data/e2e-multi');
   ({ a, b, lb, appUrl } = stack);
-  // The first account, made on A, is the admin.
-  const signUp = await request.newContext({ baseURL: a.url, extraHTTPHeaders: { origin: appUrl } });
-  expect((await signUp.post('/api/auth/sign-up/email', { data: ADMIN })).status()).toBe(200);
-  await signUp.dispose();
-  admin = await signedIn(ADMIN, a.url);
+  admin = await signUpAdmin(stack, ADMIN);
   expect((await admin.patch('/api/admin/settings', { data: { chatRequestsPerMinute: 1000 } })).status()).toBe(
     200,
   );

@@ -141,11 +141,16 @@ export async function signIn(ctx: BrowserContext | Page, account: Account, base 
   await context.addCookies(cookies);
 }
 
-/** The admin creates a user (idempotent). */
-export async function ensureUser(adminRequest: APIRequestContext, account: Account): Promise<void> {
-  const res = await adminRequest.post(`${APP_URL}/api/admin/users`, {
+/** The admin creates a user (idempotent), through `base` (another app's: with that app's `origin`). */
+export async function ensureUser(
+  adminRequest: APIRequestContext,
+  account: Account,
+  base = APP_URL,
+  origin = base,
+): Promise<void> {
+  const res = await adminRequest.post(`${base}/api/admin/users`, {
     data: { ...account, role: 'user' },
-    headers: originHeaders(),
+    headers: originHeaders(origin),
   });
   expect([201, 409]).toContain(res.status());
 }

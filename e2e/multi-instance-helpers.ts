@@ -1,4 +1,4 @@
-// For e2e/48-multi-instance.spec.ts: two app instances on real Postgres and Redis behind nginx (A is one
+// For the multi-instance e2e specs (48, 66, 67): two app instances on real Postgres and Redis behind nginx (A is one
 // `next start` process, B is `npm start` with two workers), and chat turns read as they stream through Node's fetch (Playwright's
 // request reads whole bodies).
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -75,6 +75,18 @@ export async function signedIn(account: Account, base: string, origin: string): 
   });
   expect(res.status(), await res.text()).toBe(200);
   return ctx;
+}
+
+/** The first account, signed up on A, is the admin: an API client signed in as it on A. */
+export async function signUpAdmin(stack: TwoInstances, account: Account): Promise<APIRequestContext> {
+  const signUp = await request.newContext({
+    baseURL: stack.a.url,
+    extraHTTPHeaders: { origin: stack.appUrl },
+  });
+  const res = await signUp.post('/api/auth/sign-up/email', { data: account });
+  expect(res.status(), await res.text()).toBe(200);
+  await signUp.dispose();
+  return signedIn(account, stack.a.url, stack.appUrl);
 }
 
 export const newId = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
