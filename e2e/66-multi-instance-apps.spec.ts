@@ -73,21 +73,27 @@ const ran = (item: string): Answer => ({
 });
 const refused: Answer = { status: 404, body: { error: { code: 'not_found' } } };
 
-/** How often the tool ran for `account` from an app (the audit log, read by the admin on A). */
-async function runs(account: { email: string }): Promise<number> {
-  const res = await admin.get(`${A}/api/admin/audit?kind=admin`);
+/**
+ * How often the tool ran for `account` from an app, or with `outcome` was refused (for `detail`): the
+ * audit log, read by the admin on A.
+ */
+async function runs(account: { email: string }, outcome = 'ok', detail?: string): Promise<number> {
+  // Refusals are the audit log's 'refused' kind.
+  const res = await admin.get(`${A}/api/admin/audit?kind=${outcome === 'ok' ? 'admin' : 'refused'}`);
   expect(res.status()).toBe(200);
   const items = (await res.json()).items as Array<{
     action: string;
     target: string;
     outcome: string;
     email: string;
+    detail: string | null;
   }>;
   return items.filter(
     (e) =>
       e.action === 'mcp.app.call' &&
       e.target === `${SERVER}/${TOOL}` &&
-      e.outcome === 'ok' &&
+      e.outcome === outcome &&
+      (detail === undefined || e.detail === detail) &&
       e.email === account.email,
   ).length;
 }
@@ -183,4 +189,6 @@ test("another user cannot answer someone else's approval through the other insta
   expect(await approve(bob, B, bobChat, 'lime', next)).toMatchObject(refused);
   expect(await runs(BOB)).toBe(bobBefore + 1);
   expect(await runs(CAROL)).toBe(carolBefore);
+  // Her try is in the audit log, whichever instance took it.
+  expect(await runs(CAROL, 'denied', "an answer to another user's approval")).toBe(1);
 });

@@ -4,8 +4,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type APIRequestContext, expect, request, test } from '@playwright/test';
-import { signedIn, startTwoInstances, stopTwoInstances, type TwoInstances } from './multi-instance-helpers';
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import {
+  signUpAdmin,
+  startTwoInstances,
+  stopTwoInstances,
+  type TwoInstances,
+} from './multi-instance-helpers';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -18,13 +23,7 @@ let lockDir = '';
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   stack = await startTwoInstances('data/e2e-multi-admin');
-  const signUp = await request.newContext({
-    baseURL: stack.a.url,
-    extraHTTPHeaders: { origin: stack.appUrl },
-  });
-  expect((await signUp.post('/api/auth/sign-up/email', { data: ADMIN })).status()).toBe(200);
-  await signUp.dispose();
-  admin = await signedIn(ADMIN, stack.a.url, stack.appUrl);
+  admin = await signUpAdmin(stack, ADMIN);
   lockDir = mkdtempSync(join(tmpdir(), 'e2e-s67-'));
 });
 

@@ -143,7 +143,8 @@ const approvals = () => processState('appApprovals', () => appApprovals(APPROVAL
 
 /**
  * The approval this call answers: issued for exactly this user, conversation, tool and arguments; used
- * once, by whichever worker or instance the answer reaches. An answer that does not match uses it up too.
+ * once, by whichever worker or instance the answer reaches. An answer that does not match uses it up too,
+ * and is audited (someone answered an approval that was not theirs, or for another call).
  */
 async function takeApproval(
   user: SessionUser,
@@ -152,16 +153,24 @@ async function takeApproval(
   id: string,
 ): Promise<PendingApproval> {
   const found = await approvals().take(id);
-  if (
-    !found ||
-    found.userId !== user.id ||
-    found.conversationId !== call.conversationId ||
-    found.server !== call.server ||
-    found.tool !== call.tool ||
-    found.args !== args
-  )
-    throw notFound('This approval is not waiting (answered, expired, or for another call).');
-  return found;
+  const matches =
+    found?.userId === user.id &&
+    found.conversationId === call.conversationId &&
+    found.server === call.server &&
+    found.tool === call.tool &&
+    found.args === args;
+  if (found && matches) return found;
+  if (found)
+    await audit(
+      user,
+      'mcp.app.call',
+      `${call.server}/${call.tool}`,
+      'denied',
+      found.userId === user.id
+        ? 'an answer to an approval of another call'
+        : "an answer to another user's approval",
+    );
+  throw notFound('This approval is not waiting (answered, expired, or for another call).');
 }
 
 /**
