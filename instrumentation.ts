@@ -26,7 +26,7 @@ export async function register() {
   const { handleShutdownSignals } = await import('@/app/_server/shutdown');
   handleShutdownSignals();
   // With REDIS_URL: hear other instances' stop requests, admin changes, answers to requests waiting
-  // here and requests for MCP server logs and statuses from the start, and mark the turns of an instance that dies while others run on.
+  // here and requests for MCP server logs and statuses and process figures from the start, and mark the turns of an instance that dies while others run on.
   startRunningTurns();
   listenForInvalidations();
   serveTurnRequestAnswers();
@@ -34,6 +34,8 @@ export async function register() {
   serveServerLogs();
   const { serveServerStatuses } = await import('@/app/_server/mcp-status');
   serveServerStatuses();
+  const { serveProcessMetrics } = await import('@/app/_server/process-metrics');
+  serveProcessMetrics();
   const { startMcp } = await import('@/app/_server/mcp');
   await startMcp();
   if (duties) {

@@ -1,13 +1,18 @@
 // Issue 19: what the admin sees of MCP servers when several server processes run (instance A, and B as
 // `npm start` with two workers, on one Postgres and Redis): each process holds its own connection of a
-// shared server, and the admin pages show them all, whichever process answers.
+// shared server, and the admin pages show them all, whichever process answers; the metrics name every
+// process by its instance, with its running answers (what an operator draining an instance waits on).
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import {
+  chatBody,
+  newId,
+  running,
   signUpAdmin,
   startTwoInstances,
+  streamTurn,
   stopTwoInstances,
   type TwoInstances,
 } from './multi-instance-helpers';
@@ -107,4 +112,32 @@ test('a shared server that connects in one process and fails in the two others s
   expect(off.status(), await off.text()).toBe(200);
   for (const base of [stack.a.url, stack.b.url])
     await expect.poll(async () => (await listedOn(base, 's67once'))?.status.status).toBe('disabled');
+});
+
+type Figures = { instance: string; pid: number; runningTurns: number };
+
+test('the metrics, asked of either instance, list every server process by its instance with its running answers: a drained instance can be waited for', async () => {
+  const id = newId('s67-drain');
+  const turn = streamTurn(admin, `${stack.b.url}/api/chat`, stack.appUrl, {
+    method: 'POST',
+    body: JSON.stringify(chatBody(id, 'Drain me [[words:300]] [[slow:30]]')),
+  });
+  await expect.poll(() => running(admin, stack.b.url, id)).toBe(true);
+  // B is one `npm start`: its workers carry its name (host and the primary's pid); A its own.
+  const instanceB = `${hostname()}:${stack.b.proc.pid}`;
+  const onB = async (base: string) => {
+    const res = await admin.get(`${base}/api/admin/metrics`);
+    expect(res.status()).toBe(200);
+    const { processes } = (await res.json()) as { processes: Figures[] };
+    expect(processes).toHaveLength(3);
+    expect(processes.filter((p) => p.instance !== instanceB).map((p) => p.runningTurns)).toEqual([0]);
+    const ofB = processes.filter((p) => p.instance === instanceB);
+    expect(new Set(ofB.map((p) => p.pid)).size).toBe(2);
+    return ofB.reduce((sum, p) => sum + p.runningTurns, 0);
+  };
+  // Before, the answer was the answering process's alone: from A, B's running answer did not show.
+  for (const base of [stack.a.url, stack.b.url]) expect(await onB(base)).toBe(1);
+  expect(await (await admin.post(`${stack.b.url}/api/chat/${id}/stop`)).json()).toEqual({ stopped: true });
+  await turn;
+  await expect.poll(() => onB(stack.a.url)).toBe(0);
 });

@@ -85,6 +85,8 @@ export type ProcessState = {
   serverLogs: Owned<'serverLogs'>;
   /** app/_server/mcp-status.ts: MCP server statuses asked of (and given to) other instances over the bus. */
   serverStatuses: Owned<'serverStatuses'>;
+  /** app/_server/process-metrics.ts: each process's figures asked of (and given to) the others over the bus. */
+  processMetrics: Owned<'processMetrics'>;
   /** app/_server/titles.ts: title requests in flight by conversation, so a client can wait for its title. */
   titleJobs: Map<string, Promise<void>>;
   /** lib/chat/first-token-gate.ts: turns waiting for their first token; title requests wait for them. */

@@ -6,7 +6,7 @@
 // once it is ready, so migrations run once, never in two processes at the same time.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
 import { join } from 'node:path';
 import { SERVER_NODE_FLAGS } from './node-flags.mjs';
 import { serveWithWorkers } from './cluster-primary.mjs';
@@ -56,6 +56,9 @@ try {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 }
+
+// The instance every server process of this start belongs to (the admin metrics name it per process).
+process.env.MCP_CHAT_INSTANCE ||= `${hostname()}:${process.pid}`;
 
 const builtAt = existsSync(buildId) ? statSync(buildId).mtimeMs : 0;
 const sourcesAt = Math.max(...SOURCES.map((s) => newestMtime(join(root, s))));

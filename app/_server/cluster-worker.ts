@@ -1,4 +1,5 @@
 import 'server-only';
+import { hostname } from 'node:os';
 
 /**
  * Under `npm start` with several workers (scripts/start.mjs), each worker is told whether it has the
@@ -15,4 +16,13 @@ export function hasStartupDuties(env: NodeJS.ProcessEnv = process.env): boolean 
 export function reportWorkerReady(): void {
   if (process.env.MCP_CHAT_WORKER_ID && typeof process.send === 'function')
     process.send({ type: 'mcp-chat:ready' });
+}
+
+/**
+ * Which instance this process belongs to: `host:pid` of the `npm start` that started it (its workers, or
+ * its one `next start`), set by scripts/start.mjs; this process's own `host:pid` when started otherwise.
+ * The metrics of every process carry it, so an operator draining one instance knows which are its.
+ */
+export function instanceName(env: NodeJS.ProcessEnv = process.env): string {
+  return env.MCP_CHAT_INSTANCE || `${hostname()}:${process.pid}`;
 }

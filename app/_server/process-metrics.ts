@@ -1,0 +1,80 @@
+import 'server-only';
+import { statementCount } from '@/db/client';
+import { instanceName } from '@/app/_server/cluster-worker';
+import { runningTurnCount, turnBufferBytes } from '@/app/_server/running-turns';
+import { firstTokenGate } from '@/lib/chat/first-token-gate';
+import { getPool } from '@/lib/mcp/pool';
+import { processState } from '@/lib/process-state';
+import { sharedBus } from '@/lib/shared/bus';
+import { BusRequests } from '@/lib/shared/bus-requests';
+
+/**
+ * GET /api/admin/metrics: the answering process's figures, and with REDIS_URL every server process's
+ * (workers and instances, asked over the bus; at most GATHER_MS), each named by its instance, so an
+ * operator draining an instance can wait until its processes run no answers.
+ */
+
+/** What each process tells about itself. */
+export type ProcessFigures = {
+  instance: string;
+  pid: number;
+  runningTurns: number;
+  turnBufferBytes: number;
+  rssBytes: number;
+  cpuMs: number;
+  uptimeS: number;
+};
+
+const GATHER_MS = 300;
+
+declare module '@/lib/process-state' {
+  interface OwnedSlots {
+    processMetrics: BusRequests<Record<string, never>, ProcessFigures>;
+  }
+}
+
+function otherProcesses(): BusRequests<Record<string, never>, ProcessFigures> | null {
+  const bus = sharedBus();
+  return bus
+    ? processState('processMetrics', () => new BusRequests(bus, 'process-metrics', figuresHere))
+    : null;
+}
+
+function figuresHere(): ProcessFigures {
+  const cpu = process.cpuUsage();
+  return {
+    instance: instanceName(),
+    pid: process.pid,
+    runningTurns: runningTurnCount(),
+    turnBufferBytes: turnBufferBytes(),
+    rssBytes: process.memoryUsage.rss(),
+    cpuMs: Math.round((cpu.user + cpu.system) / 1000),
+    uptimeS: Math.round(process.uptime()),
+  };
+}
+
+export async function processMetrics() {
+  const memory = process.memoryUsage();
+  const here = figuresHere();
+  const others = (await otherProcesses()?.gather({}, GATHER_MS)) ?? [];
+  return {
+    sqlStatements: statementCount(),
+    rssBytes: memory.rss,
+    heapUsedBytes: memory.heapUsed,
+    cpuMs: here.cpuMs,
+    uptimeS: here.uptimeS,
+    runningTurns: here.runningTurns,
+    turnBufferBytes: here.turnBufferBytes,
+    firstToken: firstTokenGate().figures(),
+    mcp: getPool().statuses(),
+    /** Every server process (this one first), by instance: their running answers, memory, CPU, uptime. */
+    processes: [here, ...others.sort((a, b) => a.instance.localeCompare(b.instance) || a.pid - b.pid)],
+  };
+}
+
+/** Startup, with REDIS_URL: answer other processes asking for this one's figures. */
+export function serveProcessMetrics(): void {
+  void otherProcesses()
+    ?.start()
+    .catch((err) => console.error('[redis] could not listen for requests for process metrics', err));
+}
