@@ -182,13 +182,14 @@ test("another user cannot answer someone else's approval through the other insta
   expect(await runs(BOB)).toBe(bobBefore);
   expect(await approve(bob, B, bobChat, 'cherry', id)).toMatchObject(ran('cherry'));
   expect(await runs(BOB)).toBe(bobBefore + 1);
-  // In her own conversation, the same call: refused, and the answer that did not match used the approval
-  // up (app/_server/mcp-apps.ts takeApproval), so it runs for nobody.
+  // In her own conversation, the same call, on B and on A: refused, nothing runs for her, and Bob's
+  // approval is still his (before, her answer used it up: his Approve was then a 404).
   const next = await ask(A, 'lime');
-  expect(await approve(carol, B, carolChat, 'lime', next)).toMatchObject(refused);
-  expect(await approve(bob, B, bobChat, 'lime', next)).toMatchObject(refused);
-  expect(await runs(BOB)).toBe(bobBefore + 1);
+  for (const base of [B, A])
+    expect(await approve(carol, base, carolChat, 'lime', next)).toMatchObject(refused);
   expect(await runs(CAROL)).toBe(carolBefore);
-  // Her try is in the audit log, whichever instance took it.
+  expect(await approve(bob, B, bobChat, 'lime', next)).toMatchObject(ran('lime'));
+  expect(await runs(BOB)).toBe(bobBefore + 2);
+  // Her tries are in the audit log, whichever instance took them (repeats count into one entry).
   expect(await runs(CAROL, 'denied', "an answer to another user's approval")).toBe(1);
 });

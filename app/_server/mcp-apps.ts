@@ -143,8 +143,9 @@ const approvals = () => processState('appApprovals', () => appApprovals(APPROVAL
 
 /**
  * The approval this call answers: issued for exactly this user, conversation, tool and arguments; used
- * once, by whichever worker or instance the answer reaches. An answer that does not match uses it up too,
- * and is audited (someone answered an approval that was not theirs, or for another call).
+ * once, by whichever worker or instance the answer reaches. The user's answer that does not match the
+ * call uses it up too; another user's answer leaves it to its owner. Both are audited (someone answered
+ * an approval that was not theirs, or for another call).
  */
 async function takeApproval(
   user: SessionUser,
@@ -152,7 +153,7 @@ async function takeApproval(
   args: string,
   id: string,
 ): Promise<PendingApproval> {
-  const found = await approvals().take(id);
+  const found = await approvals().take(id, user.id);
   const matches =
     found?.userId === user.id &&
     found.conversationId === call.conversationId &&

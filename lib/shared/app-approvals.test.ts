@@ -38,16 +38,16 @@ for (const [name, pair] of Object.entries(stores)) {
       const id = await a.issue(approval);
       const other = await a.issue({ ...approval, args: '{"item":"plum"}' });
       assert.notEqual(id, other);
-      assert.deepEqual(await b.take(id), approval);
-      assert.equal(await b.take(id), null);
-      assert.equal(await a.take(id), null);
-      assert.deepEqual(await a.take(other), { ...approval, args: '{"item":"plum"}' }, 'others stay');
+      assert.deepEqual(await b.take(id, 'u1'), approval);
+      assert.equal(await b.take(id, 'u1'), null);
+      assert.equal(await a.take(id, 'u1'), null);
+      assert.deepEqual(await a.take(other, 'u1'), { ...approval, args: '{"item":"plum"}' }, 'others stay');
     });
 
     test('two takes at once on A and B: exactly one gets it', async () => {
       const [a, b] = pair(60_000);
       const id = await a.issue(approval);
-      const taken = await Promise.all([a.take(id), b.take(id)]);
+      const taken = await Promise.all([a.take(id, 'u1'), b.take(id, 'u1')]);
       assert.equal(taken.filter((t) => t !== null).length, 1);
     });
 
@@ -55,9 +55,19 @@ for (const [name, pair] of Object.entries(stores)) {
       const [a, b] = pair(50);
       const id = await a.issue(approval);
       await sleep(120);
-      assert.equal(await b.take(id), null);
-      assert.equal(await a.take(id), null);
-      assert.equal(await b.take(crypto.randomUUID()), null);
+      assert.equal(await b.take(id, 'u1'), null);
+      assert.equal(await a.take(id, 'u1'), null);
+      assert.equal(await b.take(crypto.randomUUID(), 'u1'), null);
+    });
+
+    test("another user's take reads the approval and leaves it: its owner still takes it, once", async () => {
+      const [a, b] = pair(60_000);
+      const id = await a.issue(approval);
+      assert.deepEqual(await b.take(id, 'u2'), approval);
+      assert.deepEqual(await a.take(id, 'u2'), approval);
+      assert.deepEqual(await b.take(id, 'u1'), approval);
+      assert.equal(await a.take(id, 'u1'), null);
+      assert.equal(await b.take(id, 'u2'), null);
     });
   });
 }

@@ -23,8 +23,11 @@ export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 export interface AppApprovals {
   /** Keeps `approval` for the store's time to live; returns the id the approval card answers with. */
   issue(approval: PendingApproval): Promise<string>;
-  /** The approval kept under `id`, removed at once; null when there is none (taken, expired, unknown). */
-  take(id: string): Promise<PendingApproval | null>;
+  /**
+   * The approval kept under `id`; null when there is none (taken, expired, unknown). Removed at once when
+   * it is `userId`'s (of two takes at once, one gets it); another user's is left waiting for its owner.
+   */
+  take(id: string, userId: string): Promise<PendingApproval | null>;
 }
 
 export class MemoryAppApprovals implements AppApprovals {
@@ -39,9 +42,9 @@ export class MemoryAppApprovals implements AppApprovals {
     return id;
   }
 
-  async take(id: string): Promise<PendingApproval | null> {
+  async take(id: string, userId: string): Promise<PendingApproval | null> {
     const found = this.pending.get(id);
-    this.pending.delete(id);
+    if (found?.userId === userId) this.pending.delete(id);
     this.sweep();
     if (!found || found.expires < Date.now()) return null;
     const { expires: _, ...approval } = found;
@@ -54,8 +57,16 @@ export class MemoryAppApprovals implements AppApprovals {
   }
 }
 
-/** GET then DEL in one script (atomic; GETDEL needs Redis 6.2): of two takes at once, one gets the value. */
-const TAKE = "local v = redis.call('GET', KEYS[1]) if v then redis.call('DEL', KEYS[1]) end return v";
+/**
+ * GET, then DEL when the approval is the user's (ARGV[1]), in one script (atomic): of two takes at once by
+ * its owner, one gets the value; another user's take reads it and leaves it.
+ */
+const TAKE = `local v = redis.call('GET', KEYS[1])
+if v then
+  local ok, d = pcall(cjson.decode, v)
+  if ok and type(d) == 'table' and d.userId == ARGV[1] then redis.call('DEL', KEYS[1]) end
+end
+return v`;
 
 export class RedisAppApprovals implements AppApprovals {
   constructor(
@@ -69,8 +80,10 @@ export class RedisAppApprovals implements AppApprovals {
     return id;
   }
 
-  async take(id: string): Promise<PendingApproval | null> {
-    const raw = (await this.redis.command.eval(TAKE, 1, redisKey('app-approval', id))) as string | null;
+  async take(id: string, userId: string): Promise<PendingApproval | null> {
+    const raw = (await this.redis.command.eval(TAKE, 1, redisKey('app-approval', id), userId)) as
+      | string
+      | null;
     if (raw === null) return null;
     try {
       return PendingApprovalSchema.parse(JSON.parse(raw));
