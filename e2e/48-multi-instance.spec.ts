@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { type APIRequestContext, expect, request, test } from '@playwright/test';
 import { streamChunks } from './helpers';
 import {
+  alive,
   chatBody,
   newId,
   running,
@@ -260,13 +261,6 @@ test("behind the sticky balancer a user's per-user MCP server is one process whi
     }
     // Disconnecting on A ends the user's server in every instance: both processes exit, B starts a new one.
     expect((await viaLb.delete(`${a.url}/api/mcp/connections/s48mem`)).status()).toBe(200);
-    const alive = (pid: number | undefined) => {
-      try {
-        return process.kill(pid as number, 0);
-      } catch {
-        return false;
-      }
-    };
     await expect.poll(() => direct.filter(alive)).toEqual([]);
     expect(direct).not.toContain(await pidVia(b.url));
   } finally {

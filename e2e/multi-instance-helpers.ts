@@ -89,6 +89,15 @@ export async function signUpAdmin(stack: TwoInstances, account: Account): Promis
   return signedIn(account, stack.a.url, stack.appUrl);
 }
 
+/** Whether a process with this pid still runs. */
+export const alive = (pid: number | undefined): boolean => {
+  try {
+    return process.kill(pid as number, 0);
+  } catch {
+    return false;
+  }
+};
+
 export const newId = (tag: string) => `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 
 /** A chat request's body: the conversation `id` and one user message. */

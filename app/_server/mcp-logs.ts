@@ -71,7 +71,5 @@ export async function serverLogs(id: string) {
 
 /** Startup, with REDIS_URL: answer other instances asking for this process's logs of a server. */
 export function serveServerLogs(): void {
-  void otherInstances()
-    ?.start()
-    .catch((err) => console.error('[redis] could not listen for requests for server logs', err));
+  otherInstances()?.listen('server logs');
 }

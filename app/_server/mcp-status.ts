@@ -62,7 +62,5 @@ export async function liveStatuses(names: string[]): Promise<Map<string, Process
 
 /** Startup, with REDIS_URL: answer other processes asking for this one's server statuses. */
 export function serveServerStatuses(): void {
-  void otherProcesses()
-    ?.start()
-    .catch((err) => console.error('[redis] could not listen for requests for server statuses', err));
+  otherProcesses()?.listen('server statuses');
 }

@@ -54,13 +54,12 @@ function figuresHere(): ProcessFigures {
 }
 
 export async function processMetrics() {
-  const memory = process.memoryUsage();
   const here = figuresHere();
   const others = (await otherProcesses()?.gather({}, GATHER_MS)) ?? [];
   return {
     sqlStatements: statementCount(),
-    rssBytes: memory.rss,
-    heapUsedBytes: memory.heapUsed,
+    rssBytes: here.rssBytes,
+    heapUsedBytes: process.memoryUsage().heapUsed,
     cpuMs: here.cpuMs,
     uptimeS: here.uptimeS,
     runningTurns: here.runningTurns,
@@ -74,7 +73,5 @@ export async function processMetrics() {
 
 /** Startup, with REDIS_URL: answer other processes asking for this one's figures. */
 export function serveProcessMetrics(): void {
-  void otherProcesses()
-    ?.start()
-    .catch((err) => console.error('[redis] could not listen for requests for process metrics', err));
+  otherProcesses()?.listen('process metrics');
 }

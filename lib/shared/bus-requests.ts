@@ -31,6 +31,11 @@ export class BusRequests<Q, R> {
     return this.ready;
   }
 
+  /** Startup: listens as `start` does; a failure is logged (naming `what` is asked for), not thrown. */
+  listen(what: string): void {
+    this.start().catch((err) => console.error(`[redis] could not listen for requests for ${what}`, err));
+  }
+
   /** The first reply from the instance that holds the answer, or null when none came within the wait. */
   async ask(question: Q): Promise<R | null> {
     let timer: NodeJS.Timeout | undefined;
