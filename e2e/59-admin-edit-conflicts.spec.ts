@@ -36,6 +36,17 @@ test.afterAll(async () => {
   await context.close();
 });
 
+const settings = async () =>
+  (await (await context.request.get('/api/admin/settings')).json()) as {
+    signupOpen: boolean;
+    maxSteps: number;
+    maxToolCalls: number;
+  };
+const patchSettings = async (data: Record<string, number | boolean>) =>
+  expect(
+    (await context.request.patch('/api/admin/settings', { headers: originHeaders(), data })).status(),
+  ).toBe(200);
+
 /** Two tabs of the same admin on `path`. */
 async function twoTabs(path: string): Promise<[Page, Page]> {
   const tabs = [await context.newPage(), await context.newPage()] as [Page, Page];
@@ -177,12 +188,10 @@ test('the SSO settings saved in two tabs: the later save says another admin save
   }
 });
 
-test('the settings saved in two tabs: the later save says another admin saved, keeps its values, and stores nothing', async () => {
-  const settings = async () =>
-    (await (await context.request.get('/api/admin/settings')).json()) as Record<string, number>;
-  const { maxSteps, maxToolCalls } = await settings();
+test('the settings saved in two tabs: the later save is refused, keeps its edits, shows the other save in the fields it did not edit, and stores nothing', async () => {
   const limits = { maxSteps: 10, maxToolCalls: 20 };
-  await context.request.patch('/api/admin/settings', { headers: originHeaders(), data: limits });
+  const before = await settings();
+  await patchSettings(limits);
   try {
     const [one, two] = await twoTabs('/admin/users');
     for (const tab of [one, two]) await expect(tab.getByLabel('Max steps per turn')).toHaveValue('10');
@@ -196,19 +205,52 @@ test('the settings saved in two tabs: the later save says another admin saved, k
     await expect(
       two.getByRole('alert').filter({ hasText: /saved the settings after you opened/ }),
     ).toHaveText(
-      /Another admin \(or another tab\) saved the settings after you opened them\..*your edits are still in the form/,
+      /Another admin \(or another tab\) saved the settings after you opened them\. Nothing of yours was saved: the fields you changed keep your values and the others now show theirs\./,
     );
     await expect(two.getByLabel('Max tool calls per turn')).toHaveValue('25');
+    await expect(two.getByLabel('Max steps per turn')).toHaveValue('12');
     expect(await settings()).toMatchObject({ maxSteps: 12, maxToolCalls: 20 });
 
-    // As the message says: saved again, the form's values replace the other tab's.
+    // As the message says: saved again, the edit is stored and the other tab's value stays.
     await two.getByRole('button', { name: 'Save limits' }).click();
     await expect(two.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
-    expect(await settings()).toMatchObject({ maxSteps: 10, maxToolCalls: 25 });
+    expect(await settings()).toMatchObject({ maxSteps: 12, maxToolCalls: 25 });
   } finally {
-    await context.request.patch('/api/admin/settings', {
-      headers: originHeaders(),
-      data: { maxSteps, maxToolCalls },
+    await patchSettings({ maxSteps: before.maxSteps, maxToolCalls: before.maxToolCalls });
+  }
+});
+
+test('sign-up switched in a tab opened before another tab saved: it is switched, and a later save of the limits keeps the other save', async () => {
+  const before = await settings();
+  await patchSettings({ signupOpen: false, maxSteps: 10, maxToolCalls: 20 });
+  try {
+    const [one, two] = await twoTabs('/admin/users');
+    const signup = two.getByLabel(/Open sign-up/);
+    await expect(signup).not.toBeChecked();
+
+    await one.getByLabel('Max steps per turn').fill('12');
+    await one.getByRole('button', { name: 'Save limits' }).click();
+    await expect(one.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+
+    // A limit typed but not saved yet, then the box: what the box says is what the admin chose.
+    await two.getByLabel('Max tool calls per turn').fill('30');
+    await signup.check();
+    await expect(two.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    await expect(two.getByRole('alert').filter({ hasText: /Another admin/ })).toHaveCount(0);
+    await expect(signup).toBeChecked();
+    expect(await settings()).toMatchObject({ signupOpen: true, maxSteps: 12, maxToolCalls: 20 });
+    // The field the admin did not edit shows the other tab's save; the typed one keeps its value.
+    await expect(two.getByLabel('Max steps per turn')).toHaveValue('12');
+    await expect(two.getByLabel('Max tool calls per turn')).toHaveValue('30');
+
+    await two.getByRole('button', { name: 'Save limits' }).click();
+    await expect(two.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    expect(await settings()).toMatchObject({ signupOpen: true, maxSteps: 12, maxToolCalls: 30 });
+  } finally {
+    await patchSettings({
+      signupOpen: before.signupOpen,
+      maxSteps: before.maxSteps,
+      maxToolCalls: before.maxToolCalls,
     });
   }
 });

@@ -20,6 +20,7 @@ type Settings = {
 };
 
 type Patch = Partial<Omit<Settings, 'updatedAt'>>;
+type NumberKey = Exclude<keyof Settings, 'signupOpen' | 'updatedAt'>;
 
 const LIMITS = [
   'maxSteps',
@@ -39,24 +40,41 @@ export function SettingsForm() {
   // Saves run one after another, each with the version the one before it left (a second click while the
   // first save is under way is not a conflict with this tab's own save).
   const queue = useRef<Promise<void>>(Promise.resolve());
-  const version = useRef<string | null>(null);
+  /**
+   * The stored settings the form last showed: their version, and what each field was given (a field
+   * that still shows its value was not edited).
+   */
+  const shown = useRef<Settings | null>(null);
+  const section = useRef<HTMLElement>(null);
   const show = (next: Settings) => {
-    version.current = next.updatedAt;
+    // A number field the admin has not edited takes the stored value (another admin's, after theirs);
+    // one they edited keeps what they typed, saved or not.
+    const before = shown.current;
+    for (const input of section.current?.querySelectorAll<HTMLInputElement>('input[type="number"]') ?? []) {
+      const key = input.name as NumberKey;
+      if (before && key in before && input.value === String(before[key])) input.value = String(next[key]);
+    }
+    shown.current = next;
     setSettings(next);
   };
 
   useEffect(() => {
     adminFetch<Settings>('/api/admin/settings').then(
       (loaded) => {
-        version.current = loaded.updatedAt;
+        shown.current = loaded;
         setSettings(loaded);
       },
       (e: Error) => setStatus(e.message),
     );
   }, []);
 
+  /**
+   * The sign-up box sends just its new state, which is what the admin chose whatever else changed
+   * meanwhile: no version. The limits are sent with the version they were shown at (If-Match): a save
+   * after another admin's is refused (409) rather than putting back values the admin did not edit.
+   */
   async function write(patch: Patch) {
-    const ifMatch = version.current;
+    const ifMatch = 'signupOpen' in patch ? null : shown.current?.updatedAt;
     try {
       show(
         await adminFetch<Settings>('/api/admin/settings', {
@@ -68,9 +86,9 @@ export function SettingsForm() {
       setStatus(t('saved'));
     } catch (e) {
       if (e instanceof AdminApiError && e.status === 409 && ifMatch) {
-        // Another admin or tab saved since this form was opened: nothing was written. The typed values
-        // stay in the fields (their defaults are not re-applied); the current version loads behind them,
-        // so a second save replaces the other admin's values knowingly.
+        // Another admin or tab saved since this form was opened: nothing was written. The fields this
+        // admin edited keep their values; the others show the current ones, so a second save stores the
+        // edits over the other admin's values, not the old ones.
         const current = await adminFetch<Settings>('/api/admin/settings').catch(() => null);
         if (current && current.updatedAt !== ifMatch) {
           show(current);
@@ -78,6 +96,9 @@ export function SettingsForm() {
           return;
         }
       }
+      // Nothing was saved: the box shows the stored state again (the fields keep what was typed).
+      const stored = shown.current;
+      if ('signupOpen' in patch && stored) setSettings((s) => s && { ...s, signupOpen: stored.signupOpen });
       setError(e instanceof Error ? e.message : String(e));
     }
   }
@@ -91,7 +112,7 @@ export function SettingsForm() {
 
   if (!settings) return <p className="text-sm text-zinc-500">{status ?? t('loading')}</p>;
   return (
-    <section className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
+    <section ref={section} className="space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
       <h2 className="font-semibold">{t('title')}</h2>
       <label className="flex items-center gap-2 text-sm">
         <input
