@@ -105,6 +105,17 @@ test('a shared server that connects in one process and fails in the two others s
     await context.close();
   }
 
+  // The metrics list each process's own connection: an operator's monitoring sees the failing two.
+  const statusesOn = async (base: string) => {
+    const res = await admin.get(`${base}/api/admin/metrics`);
+    const { processes } = (await res.json()) as {
+      processes: Array<{ mcp: Array<{ name: string; status: string }> }>;
+    };
+    return processes.map((p) => p.mcp.find((s) => s.name === 's67once')?.status).sort();
+  };
+  for (const base of [stack.a.url, stack.b.url])
+    await expect.poll(() => statusesOn(base)).toEqual(['connected', 'error', 'error']);
+
   // Disabled: every process closes its connection; nothing is left to count.
   const off = await admin.patch(`${stack.a.url}/api/mcp/servers/${id}`, {
     data: { enabled: false },
