@@ -254,3 +254,30 @@ test('sign-up switched in a tab opened before another tab saved: it is switched,
     });
   }
 });
+
+test('sign-up switched while the save fails: the box shows the stored state again, with the reason', async () => {
+  const before = await settings();
+  await patchSettings({ signupOpen: false });
+  const page = await context.newPage();
+  try {
+    await page.goto('/admin/users');
+    const signup = page.getByLabel(/Open sign-up/);
+    await expect(signup).not.toBeChecked();
+    // The server answers the save with an error (as a database that cannot write would).
+    await page.route('**/api/admin/settings', (route) =>
+      route.request().method() === 'PATCH'
+        ? route.fulfill({
+            status: 503,
+            json: { error: { code: 'unavailable', message: 'The database is busy.' } },
+          })
+        : route.fallback(),
+    );
+    await signup.check();
+    await expect(page.getByRole('alert').filter({ hasText: 'The database is busy.' })).toBeVisible();
+    await expect(signup).not.toBeChecked();
+    expect((await settings()).signupOpen).toBe(false);
+  } finally {
+    await page.close();
+    await patchSettings({ signupOpen: before.signupOpen });
+  }
+});
