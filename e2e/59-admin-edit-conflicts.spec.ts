@@ -255,7 +255,7 @@ test('sign-up switched in a tab opened before another tab saved: it is switched,
   }
 });
 
-test('sign-up switched while the save fails: the box shows the stored state again, with the reason', async () => {
+test('sign-up switched while the save fails or the server cannot be reached: the box shows the stored state again, with the reason', async () => {
   const before = await settings();
   await patchSettings({ signupOpen: false });
   const page = await context.newPage();
@@ -274,6 +274,18 @@ test('sign-up switched while the save fails: the box shows the stored state agai
     );
     await signup.check();
     await expect(page.getByRole('alert').filter({ hasText: 'The database is busy.' })).toBeVisible();
+    await expect(signup).not.toBeChecked();
+    expect((await settings()).signupOpen).toBe(false);
+
+    // No answer at all (the server is gone): said in words, not as the browser's "Failed to fetch".
+    await page.unrouteAll();
+    await page.route('**/api/admin/settings', (route) =>
+      route.request().method() === 'PATCH' ? route.abort('connectionrefused') : route.fallback(),
+    );
+    await signup.check();
+    await expect(page.getByRole('alert').filter({ hasText: 'Could not reach the server' })).toHaveText(
+      'Could not reach the server. Check your connection and try again.',
+    );
     await expect(signup).not.toBeChecked();
     expect((await settings()).signupOpen).toBe(false);
   } finally {

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
+import { fetchOrUnreachable, useFailureText } from '@/app/_components/failure-text';
 import type { CatalogServer } from './tool-selection';
 
 type Props = { server: CatalogServer; onConnected: () => void };
@@ -11,13 +12,14 @@ type Props = { server: CatalogServer; onConnected: () => void };
  * with its busy flag and error message: the JSON answer, or null when it failed (the error is shown).
  */
 function useConnectionRequest(server: string) {
+  const failureText = useFailureText();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function send<T>(method: string, path: string, body?: unknown): Promise<T | null> {
     setBusy(true);
     setError(null);
     try {
-      const res = await fetch(`/api/mcp/connections/${encodeURIComponent(server)}${path}`, {
+      const res = await fetchOrUnreachable(`/api/mcp/connections/${encodeURIComponent(server)}${path}`, {
         method,
         ...(body === undefined
           ? {}
@@ -27,7 +29,7 @@ function useConnectionRequest(server: string) {
       if (!res.ok) throw new Error(json?.error?.message ?? `HTTP ${res.status}`);
       return json as T;
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(failureText(err));
       return null;
     } finally {
       setBusy(false);

@@ -1,3 +1,5 @@
+import { fetchOrUnreachable } from '@/app/_components/failure-text';
+
 /** The admin pages' JSON client: parses the API's error shape into an AdminApiError with field errors. */
 export class AdminApiError extends Error {
   constructor(
@@ -12,7 +14,7 @@ export class AdminApiError extends Error {
 
 export async function adminFetch<T>(url: string, init?: RequestInit & { json?: unknown }): Promise<T> {
   const { json, headers, ...rest } = init ?? {};
-  const res = await fetch(url, {
+  const res = await fetchOrUnreachable(url, {
     ...rest,
     cache: 'no-store',
     headers: {

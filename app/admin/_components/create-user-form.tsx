@@ -2,12 +2,14 @@
 
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
 
 /** Admins create accounts directly (works while self sign-up is closed). */
 export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
   const t = useTranslations('admin.createUser');
+  const failureText = useFailureText();
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -31,7 +33,7 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
       onCreated();
     } catch (err) {
       if (err instanceof AdminApiError && err.fields) setFields(err.fields);
-      setError(err instanceof Error ? err.message : String(err));
+      setError(failureText(err));
     } finally {
       setPending(false);
     }

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { parsePrices, pricesText } from '@/lib/usage';
+import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
 
@@ -72,6 +73,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   const [prices, setPrices] = useState(pricesText(editing?.prices ?? {}));
   const tp = useTranslations('prices');
   const t = useTranslations('admin.providerForm');
+  const failureText = useFailureText();
   const [fields, setFields] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -79,7 +81,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   function fail(e: unknown) {
     setMessage(null);
     if (e instanceof AdminApiError && e.fields) setFields(e.fields);
-    setError(e instanceof Error ? e.message : String(e));
+    setError(failureText(e));
   }
 
   async function fetchModels() {

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
 import { ConfirmDialog } from '@/app/(chat)/_components/confirm-dialog';
+import { useFailureText } from '@/app/_components/failure-text';
 import { adminFetch } from './admin-fetch';
 import { ProviderForm, type ProviderView } from './provider-form';
 
@@ -15,6 +16,7 @@ type TestResult = { ok: boolean; latencyMs: number; model: string | null; reply?
 
 function TestButton({ id }: { id: string }) {
   const t = useTranslations('admin.providers');
+  const failureText = useFailureText();
   const [result, setResult] = useState<TestResult | null>(null);
   const [pending, setPending] = useState(false);
   return (
@@ -26,7 +28,7 @@ function TestButton({ id }: { id: string }) {
           setPending(true);
           setResult(
             await adminFetch<TestResult>(`/api/admin/providers/${id}/test`, { method: 'POST' }).catch(
-              (e: Error) => ({ ok: false, latencyMs: 0, model: null, error: e.message }),
+              (e) => ({ ok: false, latencyMs: 0, model: null, error: failureText(e) }),
             ),
           );
           setPending(false);
@@ -52,13 +54,14 @@ function TestButton({ id }: { id: string }) {
 /** The env provider (read-only), the Ollama probe, and the admin's OpenAI-compatible providers. */
 export function ProvidersAdmin() {
   const t = useTranslations('admin.providers');
+  const failureText = useFailureText();
   const [data, setData] = useState<Overview | null>(null);
   const [form, setForm] = useState<{ editing: ProviderView | null } | null>(null);
   const [deleting, setDeleting] = useState<ProviderView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(
-    () => adminFetch<Overview>('/api/admin/providers').then(setData, (e: Error) => setError(e.message)),
-    [],
+    () => adminFetch<Overview>('/api/admin/providers').then(setData, (e) => setError(failureText(e))),
+    [failureText],
   );
   useEffect(() => void load(), [load]);
 
@@ -180,8 +183,8 @@ export function ProvidersAdmin() {
           onConfirm={() => {
             const id = deleting.id;
             setDeleting(null);
-            void adminFetch(`/api/admin/providers/${id}`, { method: 'DELETE' }).then(load, (e: Error) =>
-              setError(e.message),
+            void adminFetch(`/api/admin/providers/${id}`, { method: 'DELETE' }).then(load, (e) =>
+              setError(failureText(e)),
             );
           }}
         />

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
+import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
 import { ToolSearchFields } from './tool-search-fields';
@@ -33,6 +34,7 @@ const LIMITS = [
 /** Sign-up and the limits of the tool loop and of chat use. */
 export function SettingsForm() {
   const t = useTranslations('admin.settings');
+  const failureText = useFailureText();
   const [settings, setSettings] = useState<Settings | null>(null);
   const [status, setStatus] = useState<string | null>(null);
 
@@ -64,9 +66,9 @@ export function SettingsForm() {
         shown.current = loaded;
         setSettings(loaded);
       },
-      (e: Error) => setStatus(e.message),
+      (e) => setStatus(failureText(e)),
     );
-  }, []);
+  }, [failureText]);
 
   /**
    * The sign-up box sends just its new state, which is what the admin chose whatever else changed
@@ -99,7 +101,7 @@ export function SettingsForm() {
       // Nothing was saved: the box shows the stored state again (the fields keep what was typed).
       const stored = shown.current;
       if ('signupOpen' in patch && stored) setSettings((s) => s && { ...s, signupOpen: stored.signupOpen });
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(e));
     }
   }
 

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
+import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass } from './field';
 
@@ -32,6 +33,7 @@ const button =
 /** Admin ▸ Single sign-on: the OpenID Connect provider, linking the admin's own account, password sign-in. */
 export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; justLinked: boolean }) {
   const t = useTranslations('sso.admin');
+  const failureText = useFailureText();
   const [data, setData] = useState<Overview | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -49,9 +51,9 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
         setData(d);
         setFormKey((k) => k ?? d.provider?.updatedAt ?? 'new');
       },
-      (e: Error) => setLoadError(e.message),
+      (e) => setLoadError(failureText(e)),
     );
-  }, []);
+  }, [failureText]);
   useEffect(load, [load]);
 
   async function save(event: React.FormEvent<HTMLFormElement>) {
@@ -93,7 +95,7 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
           return;
         }
       }
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(e));
       if (e instanceof AdminApiError && e.fields) setFields(e.fields);
     } finally {
       setSaving(false);
@@ -109,7 +111,7 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
       setFormKey('new');
       setStatus(t('removed'));
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(e));
     }
   }
 
@@ -119,7 +121,7 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
     try {
       await adminFetch('/api/admin/settings', { method: 'PATCH', json: { passwordSignIn: on } });
     } catch (e) {
-      setPasswordError(e instanceof Error ? e.message : String(e));
+      setPasswordError(failureText(e));
     }
     load();
   }

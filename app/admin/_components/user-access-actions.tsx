@@ -4,6 +4,7 @@ import { useTranslations } from 'next-intl';
 import { type FormEvent, useId, useState } from 'react';
 import { DialogActions } from '@/app/(chat)/_components/dialog-actions';
 import { Modal } from '@/app/_components/modal';
+import { useFailureText } from '@/app/_components/failure-text';
 import { adminFetch } from './admin-fetch';
 
 /** An admin's "Sign out everywhere" for one user: every session of theirs ends (audited on the server). */
@@ -27,6 +28,7 @@ type Props = {
  */
 export function ResetPasswordDialog({ email, userId, onDone, onClose, returnFocus }: Props) {
   const t = useTranslations('adminUsers');
+  const failureText = useFailureText();
   const id = useId();
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
@@ -41,7 +43,7 @@ export function ResetPasswordDialog({ email, userId, onDone, onClose, returnFocu
       onDone(t('passwordReset', { email }));
       onClose();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(failureText(err));
       setBusy(false);
     }
   }

@@ -2,6 +2,7 @@
 
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useState } from 'react';
+import { useFailureText } from '@/app/_components/failure-text';
 import { adminFetch } from './admin-fetch';
 import { CreateUserForm } from './create-user-form';
 import { RowActions } from './row-actions';
@@ -39,6 +40,7 @@ function actionsButton(email: string): HTMLElement | null {
 export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
   const t = useTranslations('admin.users');
   const ta = useTranslations('adminUsers');
+  const failureText = useFailureText();
   const format = useFormatter();
   const [users, setUsers] = useState<User[] | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -49,9 +51,9 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
     try {
       setUsers((await adminFetch<{ items: User[] }>('/api/admin/users')).items);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(e));
     }
-  }, []);
+  }, [failureText]);
   useEffect(() => void load(), [load]);
 
   async function patch(id: string, body: Partial<Pick<User, 'role' | 'disabled'>>) {
@@ -60,7 +62,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
       await adminFetch(`/api/admin/users/${id}`, { method: 'PATCH', json: body });
       await load();
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(failureText(e));
     }
   }
 
@@ -70,7 +72,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
       await signOutUserEverywhere(u.id);
       setNotice({ userId: u.id, ok: true, text: ta('signedOut', { email: u.email }) });
     } catch (e) {
-      setNotice({ userId: u.id, ok: false, text: e instanceof Error ? e.message : String(e) });
+      setNotice({ userId: u.id, ok: false, text: failureText(e) });
     }
   }
 
