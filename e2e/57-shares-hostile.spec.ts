@@ -128,3 +128,23 @@ test('a Markdown export imports back with the same messages when an answer stopp
   await expect(page.locator('[data-role="user"]')).toHaveCount(2);
   await expect(assistantMessages(page).first().locator('[data-interrupted]')).toBeVisible();
 });
+
+test('sharing while the server cannot be reached says so in words, and the next try makes the link', async () => {
+  await page.goto('/');
+  await send(page, 'Share me when the network is back');
+  await expect(assistantMessages(page).last()).toContainText('Share me');
+  const id = conversationIdFromUrl(page);
+  const dialog = page.getByRole('dialog', { name: 'Share conversation' });
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  await page.route(`**/api/conversations/${id}/share`, (route) => route.abort('internetdisconnected'));
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  await expect(
+    dialog.getByText('Could not reach the server. Check your connection and try again.'),
+  ).toBeVisible();
+
+  await page.unrouteAll();
+  await dialog.getByRole('button', { name: 'Create link' }).click();
+  await expect(dialog.getByRole('textbox', { name: 'Share link' })).toHaveValue(
+    /\/share\/[A-Za-z0-9_-]{32}$/,
+  );
+});

@@ -4,6 +4,7 @@ import { X } from 'lucide-react';
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
+import { fetchOrUnreachable, useFailureText } from '@/app/_components/failure-text';
 import { Modal, ModalClose } from '@/app/_components/modal';
 
 type Props = {
@@ -31,6 +32,7 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
   const t = useTranslations('attachments');
   const ts = useTranslations('shareDialog');
   const tc = useTranslations('common');
+  const failureText = useFailureText();
   const [created, setCreated] = useState<Created | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -42,7 +44,7 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
     setError(null);
     setStatus(null);
     try {
-      const res = await fetch(`/api/conversations/${encodeURIComponent(conversationId)}/share`, {
+      const res = await fetchOrUnreachable(`/api/conversations/${encodeURIComponent(conversationId)}/share`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ includeToolDetails, includeOwnerName, includeFiles }),
@@ -51,7 +53,7 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
       setCreated((await res.json()) as Created);
       setCopied(false);
     } catch (err) {
-      setError(err instanceof Error ? err.message : ts('createFailed'));
+      setError(failureText(err));
     } finally {
       setBusy(false);
     }
@@ -62,13 +64,15 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
     setBusy(true);
     setError(null);
     try {
-      const res = await fetch(`/api/shares/${encodeURIComponent(created.token)}`, { method: 'DELETE' });
+      const res = await fetchOrUnreachable(`/api/shares/${encodeURIComponent(created.token)}`, {
+        method: 'DELETE',
+      });
       // 404: already revoked (or the conversation is gone) — the link is dead either way.
       if (!res.ok && res.status !== 404) throw new Error(await errorMessage(res, ts('revokeFailed')));
       setCreated(null);
       setStatus(ts('revoked'));
     } catch (err) {
-      setError(err instanceof Error ? err.message : ts('revokeFailed'));
+      setError(failureText(err));
     } finally {
       setBusy(false);
     }
