@@ -13,13 +13,12 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import { Session } from 'node:inspector/promises';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Child, freePort, startChild, stopChild, waitForHttp } from './chat-turn-procs';
+import { startInProcessApp } from './in-process-app';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+
 const TURNS = Number(process.argv[2] ?? 300);
 const MODE = process.argv[3] ?? 'existing';
 /** Optional: an app file whose samples are broken down by the function they were taken in. */
@@ -91,8 +90,10 @@ function summarize(profile: Profile) {
       }
     }
     for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
-      const o = owner(byId.get(id)!.callFrame.url);
-      if (!o.includes('/') || seen.has(o)) continue;
+      const { url } = byId.get(id)!.callFrame;
+      if (!url || url.startsWith('node:') || url.includes('/node_modules/')) continue; // ours only
+      const o = owner(url);
+      if (seen.has(o)) continue;
       seen.add(o);
       inclusiveBy.set(o, (inclusiveBy.get(o) ?? 0) + dt);
     }
@@ -114,46 +115,14 @@ function summarize(profile: Profile) {
 }
 
 async function main() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'profile-before-'));
-  const children: Child[] = [];
+  const app = await startInProcessApp('profile-before');
   const session = new Session();
   try {
-    const port = await freePort();
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS;
-    const fake = startChild(
-      'fake model',
-      [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
-      { ...env, FAKE_OPENAI_PORT: String(port) },
-      ROOT,
-    );
-    children.push(fake);
-    await waitForHttp(`http://127.0.0.1:${port}/health`, fake, 15_000);
-    modelUrl = `http://127.0.0.1:${port}/v1`;
-    Object.assign(process.env, {
-      DATABASE_PATH: path.join(dir, 'app.db'),
-      OPENAI_BASE_URL: modelUrl,
-      OPENAI_API_KEY: 'sk-bench-key',
-      CHAT_MODEL: 'fake-model',
-      MCP_SERVERS_FILE: 'e2e/fixtures/mcp-servers.e2e.json',
-    });
-    delete process.env.AUTH_SECRET;
-    const { register } = await import('../instrumentation');
-    process.env.NEXT_RUNTIME = 'nodejs';
-    await register();
-    const { getDb } = await import('@/db/client');
-    const { user } = await import('@/db/schema');
-    const { updateSettings } = await import('@/db/queries/settings');
-    const { startChatTurn } = await import('@/app/_server/chat-turn');
-    const db = getDb();
-    db.insert(user).values({ id: 'bench', name: 'Bench', email: 'bench@example.com', role: 'admin' }).run();
-    await updateSettings(db, { chatRequestsPerMinute: 10_000, maxConcurrentTurns: 1000 });
-    (await import('@/app/_server/hot-cache')).invalidateSettings();
-    const me = { id: 'bench', name: 'Bench', email: 'bench@example.com', role: 'admin' as const };
+    modelUrl = app.modelUrl;
     let seq = 0;
     const turn = async (conversation: string, measured: boolean) => {
       if (measured) openedAt = nowUs();
-      const res = await startChatTurn(me, {
+      const res = await app.startTurn({
         id: conversation,
         message: { id: `m-${++seq}`, role: 'user', parts: [{ type: 'text', text: '[[words:200]]' }] },
       });
@@ -176,8 +145,7 @@ async function main() {
     );
   } finally {
     session.disconnect();
-    for (const c of children.reverse()) await stopChild(c);
-    rmSync(dir, { recursive: true, force: true });
+    await app.close();
   }
 }
 

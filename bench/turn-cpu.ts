@@ -18,14 +18,11 @@
  */
 import diagnostics from 'node:diagnostics_channel';
 import net from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Child, freePort, startChild, stopChild, waitForHttp } from './chat-turn-procs';
+import { startInProcessApp } from './in-process-app';
 import { ms, percentile, table } from './stats';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const BURST_TURNS = Number(process.argv[2] ?? 200);
 const PACED_TURNS = Number(process.argv[3] ?? 20);
 const CONVERSATIONS = 20;
@@ -48,51 +45,20 @@ diagnostics.subscribe('undici:request:create', (message) => {
 });
 
 async function main() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'turn-cpu-'));
-  const children: Child[] = [];
+  const app = await startInProcessApp('turn-cpu');
   try {
-    const port = await freePort();
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS;
-    const fake = startChild(
-      'fake model',
-      [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
-      { ...env, FAKE_OPENAI_PORT: String(port) },
-      ROOT,
-    );
-    children.push(fake);
-    await waitForHttp(`http://127.0.0.1:${port}/health`, fake, 15_000);
-    modelUrl = `http://127.0.0.1:${port}/v1`;
-    Object.assign(process.env, {
-      DATABASE_PATH: path.join(dir, 'app.db'),
-      OPENAI_BASE_URL: modelUrl,
-      OPENAI_API_KEY: 'sk-bench-key',
-      CHAT_MODEL: 'fake-model',
-      MCP_SERVERS_FILE: 'e2e/fixtures/mcp-servers.e2e.json',
-    });
-    delete process.env.AUTH_SECRET;
-
-    const { register } = await import('../instrumentation');
-    process.env.NEXT_RUNTIME = 'nodejs';
-    await register();
-    const { getDb } = await import('@/db/client');
-    const { user } = await import('@/db/schema');
-    const { updateSettings } = await import('@/db/queries/settings');
-    const { startChatTurn } = await import('@/app/_server/chat-turn');
+    const { port } = app;
+    modelUrl = app.modelUrl;
+    const me = app.user;
     const { modelSources } = await import('@/app/_server/model-sources');
     const { resolveModel } = await import('@/lib/providers');
     const { streamText } = await import('ai');
-    const db = getDb();
-    db.insert(user).values({ id: 'bench', name: 'Bench', email: 'bench@example.com', role: 'admin' }).run();
-    await updateSettings(db, { chatRequestsPerMinute: 10_000, maxConcurrentTurns: 1000 });
-    (await import('@/app/_server/hot-cache')).invalidateSettings();
-    const me = { id: 'bench', name: 'Bench', email: 'bench@example.com', role: 'admin' as const };
 
     let seq = 0;
     const turn = async (conversation: string, text: string) => {
       atFetch = Number.NaN;
       const c0 = cpu();
-      const res = await startChatTurn(me, {
+      const res = await app.startTurn({
         id: conversation,
         message: { id: `m-${++seq}`, role: 'user', parts: [{ type: 'text', text }] },
       });
@@ -198,8 +164,7 @@ async function main() {
       ),
     );
   } finally {
-    for (const c of children.reverse()) await stopChild(c);
-    rmSync(dir, { recursive: true, force: true });
+    await app.close();
   }
 }
 
