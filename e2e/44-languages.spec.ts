@@ -152,6 +152,7 @@ test('admin pages speak Chinese too: the audit log, a server’s logs and tools,
   const tests = servers.items.find((s) => s.name === 'tests');
   expect(tests).toBeDefined();
   await page.goto(`/admin/mcp/${tests?.id}`);
+  await expect(page).toHaveTitle('MCP 服务器');
   await expect(page.getByRole('heading', { name: '日志', exact: true })).toBeVisible();
   await expect(page.getByText('最近的调用')).toBeVisible();
   await expect(page.getByRole('checkbox', { name: /^启用 / }).first()).toBeVisible();
@@ -159,7 +160,7 @@ test('admin pages speak Chinese too: the audit log, a server’s logs and tools,
   await zh.close();
 });
 
-test('the chat speaks Chinese: the composer, a message’s actions, the header and the sidebar', async ({
+test('the chat speaks Chinese: the composer, a prompt’s arguments, a message’s actions, the header and the sidebar', async ({
   browser,
 }) => {
   const zh = await browser.newContext({ locale: 'zh-CN' });
@@ -171,6 +172,16 @@ test('the chat speaks Chinese: the composer, a message’s actions, the header a
   const box = page.getByRole('textbox', { name: '消息', exact: true });
   await expect(box).toHaveAttribute('placeholder', '发送消息…');
   await expect(page.getByRole('button', { name: '附加文件' })).toBeVisible();
+
+  // An MCP prompt's arguments dialog: its name, its buttons, and what a blank required argument says.
+  await box.fill('/');
+  await page.getByRole('option', { name: /^\/tests:greeting/ }).click();
+  const args = page.getByRole('dialog', { name: 'tests:greeting 的参数' });
+  await args.getByRole('combobox', { name: /^name/ }).fill(' ');
+  await args.getByRole('button', { name: '插入', exact: true }).click();
+  await expect(args.getByRole('alert')).toHaveText('必填：name');
+  await args.getByRole('button', { name: '取消', exact: true }).click();
+  await expect(args).toHaveCount(0);
 
   await box.fill('你好，世界');
   await box.press('Enter');
@@ -220,6 +231,7 @@ test('signed out, the sign-in page is Chinese; so are Admin → MCP servers and 
 
   await signIn(zh, ADMIN);
   await page.goto('/admin/mcp');
+  await expect(page).toHaveTitle('MCP 服务器');
   const nav = page.getByRole('navigation', { name: '管理' });
   await expect(nav.getByRole('link', { name: 'MCP 服务器' })).toHaveAttribute('aria-current', 'page');
   await expect(page.getByRole('heading', { name: 'MCP 服务器' })).toBeVisible();

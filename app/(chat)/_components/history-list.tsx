@@ -44,6 +44,7 @@ export function HistoryList({
 }: Props) {
   const dayStart = useLocalDayStart();
   const t = useTranslations('history');
+  const tc = useTranslations('common');
   const sentinel = useRef<HTMLButtonElement>(null);
   const count = items.length;
 
@@ -101,7 +102,7 @@ export function HistoryList({
           disabled={loadingMore}
           className="mt-2 w-full py-2 text-xs text-zinc-500 hover:underline"
         >
-          {loadingMore ? 'Loading…' : 'Load more'}
+          {loadingMore ? tc('loading') : t('loadMore')}
         </button>
       )}
     </>

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { DialogActions } from './dialog-actions';
 import { type FormEvent, useState } from 'react';
 import { Modal } from '@/app/_components/modal';
@@ -11,6 +12,8 @@ type Props = { prompt: PromptInfo; onInsert: (text: string) => void; onClose: ()
 
 /** Asks for an MCP prompt's arguments (with the server's completions), renders it, and hands back its text. */
 export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
+  const t = useTranslations('promptDialog');
+  const tf = useTranslations('promptArgument');
   const [values, setValues] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -21,7 +24,7 @@ export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
     e.preventDefault();
     const missing = args.filter((a) => a.required && !values[a.name]?.trim()).map((a) => a.name);
     if (missing.length) {
-      setError(`Required: ${missing.join(', ')}`);
+      setError(tf('missing', { names: missing.join(', ') }));
       return;
     }
     setBusy(true);
@@ -30,7 +33,7 @@ export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
       const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
       onInsert(await renderPromptText(prompt.server, prompt.name, filled));
     } catch (err) {
-      setError(err instanceof Error ? err.message : 'Could not render the prompt.');
+      setError(err instanceof Error ? err.message : t('renderFailed'));
       setBusy(false);
     }
   }
@@ -39,7 +42,7 @@ export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
     <Modal
       title={`/${title}`}
       titleClassName="font-mono text-base font-semibold"
-      label={`Arguments for ${title}`}
+      label={t('label', { name: title })}
       onClose={onClose}
       closeOnOutsideClick={false}
       placement="top"
@@ -61,7 +64,7 @@ export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
             onChange={(v) => setValues((prev) => ({ ...prev, [a.name]: v }))}
           />
         ))}
-        <DialogActions error={error} submit="Insert" busy={busy} onCancel={onClose} />
+        <DialogActions error={error} submit={t('insert')} busy={busy} onCancel={onClose} />
       </form>
     </Modal>
   );

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { DialogActions } from './dialog-actions';
 import { type FormEvent, useState } from 'react';
 import { Modal } from '@/app/_components/modal';
@@ -20,6 +21,8 @@ type Props = {
  * server's completions (given the values of the others), then hands back the expanded URI.
  */
 export function TemplateDialog({ template, onAttach, onClose }: Props) {
+  const t = useTranslations('templateDialog');
+  const tf = useTranslations('promptArgument');
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const { server, uriTemplate, variables } = template;
@@ -36,13 +39,13 @@ export function TemplateDialog({ template, onAttach, onClose }: Props) {
     e.preventDefault();
     const missing = variables.filter((v) => !values[v]?.trim());
     if (missing.length) {
-      setError(`Required: ${missing.join(', ')}`);
+      setError(tf('missing', { names: missing.join(', ') }));
       return;
     }
     try {
       onAttach(expandUriTemplate(uriTemplate, values));
     } catch (err) {
-      setError(err instanceof Error ? err.message : 'This template cannot be filled in.');
+      setError(err instanceof Error ? err.message : t('fillFailed'));
     }
   }
 
@@ -50,7 +53,7 @@ export function TemplateDialog({ template, onAttach, onClose }: Props) {
     <Modal
       title={`@${template.name}`}
       titleClassName="break-words text-base font-semibold"
-      label={`Fill in ${template.name}`}
+      label={t('label', { name: template.name })}
       data={{ 'data-resource-template': uriTemplate }}
       onClose={onClose}
       closeOnOutsideClick={false}
@@ -86,9 +89,9 @@ export function TemplateDialog({ template, onAttach, onClose }: Props) {
           );
         })}
         <p className="break-all text-xs text-zinc-500" data-template-preview>
-          {preview ?? 'Fill in every field.'}
+          {preview ?? t('fillAll')}
         </p>
-        <DialogActions error={error} submit="Attach" onCancel={onClose} />
+        <DialogActions error={error} submit={t('attach')} onCancel={onClose} />
       </form>
     </Modal>
   );

@@ -1,9 +1,14 @@
 import type { Metadata } from 'next';
+import { getTranslations } from 'next-intl/server';
 import { requirePageUser } from '@/app/_server/page-user';
 import { SharesList } from '../_components/shares-list';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'My shared links' };
+
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('shares');
+  return { title: t('title') };
+}
 
 /** The signed-in user's public links. */
 export default async function SharesPage() {
