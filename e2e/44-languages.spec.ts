@@ -173,6 +173,13 @@ test('the chat speaks Chinese: the composer, a prompt’s arguments, a message�
   await expect(box).toHaveAttribute('placeholder', '发送消息…');
   await expect(page.getByRole('button', { name: '附加文件' })).toBeVisible();
 
+  // The `/` menu describes the built-in commands in Chinese; `@` marks a resource template as 模板.
+  await box.fill('/');
+  await expect(page.getByRole('option', { name: /^\/new/ })).toContainText('开始新对话');
+  await expect(page.getByRole('option', { name: /^\/mode off/ })).toContainText('工具：不发送任何工具');
+  await box.fill('@item');
+  await expect(page.getByRole('option', { name: /^item/ })).toContainText('test://items/{id} (模板)');
+
   // An MCP prompt's arguments dialog: its name, its buttons, and what a blank required argument says.
   await box.fill('/');
   await page.getByRole('option', { name: /^\/tests:greeting/ }).click();

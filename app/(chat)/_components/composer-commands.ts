@@ -19,18 +19,23 @@ export type MenuOption = {
   pick: MenuPick;
 };
 
-/** The built-in commands, in menu order (also what /help lists). */
-export const BUILT_IN_COMMANDS: ReadonlyArray<Omit<MenuOption, 'key'>> = [
-  { label: '/tools', detail: 'Show the tools this conversation can use', pick: { kind: 'tools' } },
-  { label: '/mode auto', detail: 'Tools: the model decides', pick: { kind: 'mode', mode: 'auto' } },
-  {
-    label: '/mode required',
-    detail: 'Tools: the first step must call a tool',
-    pick: { kind: 'mode', mode: 'required' },
-  },
-  { label: '/mode off', detail: 'Tools: none are sent', pick: { kind: 'mode', mode: 'off' } },
-  { label: '/new', detail: 'Start a new chat', pick: { kind: 'new' } },
-  { label: '/help', detail: 'Commands and shortcuts', pick: { kind: 'help' } },
+/** The help texts of the built-in commands (keys of the `help` messages). */
+export type CommandKey =
+  | 'commandTools'
+  | 'commandModeAuto'
+  | 'commandModeRequired'
+  | 'commandModeOff'
+  | 'commandNew'
+  | 'commandHelp';
+
+/** The built-in commands, in menu order (also what /help lists); `detail` is a `help` message key. */
+export const BUILT_IN_COMMANDS: ReadonlyArray<Omit<MenuOption, 'key' | 'detail'> & { detail: CommandKey }> = [
+  { label: '/tools', detail: 'commandTools', pick: { kind: 'tools' } },
+  { label: '/mode auto', detail: 'commandModeAuto', pick: { kind: 'mode', mode: 'auto' } },
+  { label: '/mode required', detail: 'commandModeRequired', pick: { kind: 'mode', mode: 'required' } },
+  { label: '/mode off', detail: 'commandModeOff', pick: { kind: 'mode', mode: 'off' } },
+  { label: '/new', detail: 'commandNew', pick: { kind: 'new' } },
+  { label: '/help', detail: 'commandHelp', pick: { kind: 'help' } },
 ];
 
 export type MenuTrigger = { kind: 'slash' | 'mention'; query: string; start: number; end: number };
@@ -60,8 +65,13 @@ function rank(options: MenuOption[], query: string, haystack: (o: MenuOption) =>
   return [...hits.filter(starts), ...hits.filter((o) => !starts(o))];
 }
 
-export function slashOptions(query: string, prompts: PromptInfo[] | null): MenuOption[] {
-  const builtIns = BUILT_IN_COMMANDS.map((c) => ({ ...c, key: c.label }));
+/** `helpText`: a built-in command's help text in the UI's language. */
+export function slashOptions(
+  query: string,
+  prompts: PromptInfo[] | null,
+  helpText: (key: CommandKey) => string,
+): MenuOption[] {
+  const builtIns = BUILT_IN_COMMANDS.map((c) => ({ ...c, key: c.label, detail: helpText(c.detail) }));
   const fromServers = (prompts ?? []).map((p) => {
     const args = p.arguments ?? [];
     return {
@@ -75,12 +85,17 @@ export function slashOptions(query: string, prompts: PromptInfo[] | null): MenuO
   return rank([...builtIns, ...fromServers], query, (o) => o.label.slice(1));
 }
 
-export function mentionOptions(query: string, resources: ResourceInfo[] | null): MenuOption[] {
+/** `templateWord`: what marks a resource template ("template") in the UI's language. */
+export function mentionOptions(
+  query: string,
+  resources: ResourceInfo[] | null,
+  templateWord: string,
+): MenuOption[] {
   const options = (resources ?? []).map((r) => ({
     key: r.template ? `template:${r.server}:${r.uriTemplate}` : `resource:${r.server}:${r.uri}`,
     label: r.name,
     detail: r.template && r.unsupported ? r.unsupported : (r.description ?? r.title),
-    note: r.template ? `${r.server} · ${r.uriTemplate} (template)` : `${r.server} · ${r.uri}`,
+    note: r.template ? `${r.server} · ${r.uriTemplate} (${templateWord})` : `${r.server} · ${r.uri}`,
     disabled: r.template && Boolean(r.unsupported),
     pick: { kind: 'resource', resource: r } as const,
   }));

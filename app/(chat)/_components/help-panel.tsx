@@ -27,7 +27,7 @@ export function HelpPanel({ onClose }: Props) {
         {BUILT_IN_COMMANDS.map((c) => (
           <div key={c.label} className="contents">
             <dt className="font-mono">{c.label}</dt>
-            <dd className="text-zinc-600 dark:text-zinc-400">{c.detail}</dd>
+            <dd className="text-zinc-600 dark:text-zinc-400">{t(c.detail)}</dd>
           </div>
         ))}
         <dt className="font-mono">/server:prompt</dt>

@@ -53,9 +53,6 @@ export const isHeavy = (count: number, tokens: number) =>
 export const isToolSearchOn = (catalog: ToolCatalog | null, mode: ToolMode, count: number, tokens: number) =>
   mode !== 'off' && needsToolSearch(count, tokens, catalog?.toolSearch);
 
-export const toolSearchLabel = (count: number, tokens: number) =>
-  `Tool search on: ${count} tools, ~${formatTokens(tokens)} tokens`;
-
 /** Switches a server on or off; the list collapses back to null ("every server") when it names them all. */
 export function withServer(s: ToolSettings, catalog: ToolCatalog, server: string, on: boolean): ToolSettings {
   const all = catalog.servers.map((entry) => entry.name);

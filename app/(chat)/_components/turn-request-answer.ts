@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { createContext, useContext } from 'react';
 import type { RequestAnswer } from '@/lib/schemas/turn-requests';
 
@@ -11,8 +12,10 @@ export type AnswerOutcome = { ok: true } | { ok: false; error: string; fields?: 
 /** Sends the owner's answer to a server's request; the card shows the new state from the turn's stream. */
 export function useAnswerRequest(): (requestId: string, answer: RequestAnswer) => Promise<AnswerOutcome> {
   const conversationId = useContext(ConversationIdContext);
+  const t = useTranslations('chat');
+  const tc = useTranslations('common');
   return async (requestId, answer) => {
-    if (!conversationId) return { ok: false, error: 'This conversation cannot answer requests here.' };
+    if (!conversationId) return { ok: false, error: t('requestNotHere') };
     try {
       const res = await fetch(
         `/api/chat/${encodeURIComponent(conversationId)}/requests/${encodeURIComponent(requestId)}`,
@@ -24,11 +27,11 @@ export function useAnswerRequest(): (requestId: string, answer: RequestAnswer) =
       };
       return {
         ok: false,
-        error: body.error?.message ?? `The answer failed (${res.status}).`,
+        error: body.error?.message ?? t('requestFailed', { status: res.status }),
         fields: body.error?.fields,
       };
     } catch {
-      return { ok: false, error: 'Could not reach the server. Try again.' };
+      return { ok: false, error: tc('unreachable') };
     }
   };
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import { useTranslations } from 'next-intl';
 import { type KeyboardEvent, useState } from 'react';
 import {
   findMention,
@@ -25,10 +26,12 @@ export function useComposerMenus({ text, caret, prompts, resources }: Input) {
   const [highlight, setHighlight] = useState({ key: '', index: 0 });
 
   const slash = findSlash(text);
-  const commands = slash ? slashOptions(slash.query, prompts) : [];
+  const th = useTranslations('help');
+  const commands = slash ? slashOptions(slash.query, prompts, (k) => th(k)) : [];
   const mention = slash && commands.length ? null : findMention(text, caret);
   const trigger = slash && commands.length ? slash : mention;
-  const options = trigger === slash ? commands : mention ? mentionOptions(mention.query, resources) : [];
+  const options =
+    trigger === slash ? commands : mention ? mentionOptions(mention.query, resources, th('template')) : [];
   const key = trigger ? `${trigger.kind}:${trigger.start}:${trigger.query}` : '';
   const active =
     highlight.key === key && highlight.index < options.length ? highlight.index : nextEnabled(options, -1, 1);
