@@ -97,6 +97,23 @@ test('Escape closes the suggestions and keeps the dialog and what was typed; a s
   await expect(dialog).toBeHidden();
 });
 
+test('Insert while the server cannot be reached says so, keeps the dialog and the value, and inserts on the next try', async ({
+  page,
+}) => {
+  const { dialog, name } = await openGreeting(page);
+  await name.fill('Ada');
+  await page.route('**/api/prompts/get', (route) => route.abort('internetdisconnected'));
+  await dialog.getByRole('button', { name: 'Insert' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'Could not reach the server. Check your connection and try again.',
+  );
+  await expect(name).toHaveValue('Ada');
+  await page.unrouteAll();
+  await dialog.getByRole('button', { name: 'Insert' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(composer(page)).toHaveValue('Say hello to Ada');
+});
+
 test('on a desktop, the field does not move when its suggestions open and close', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await fieldStaysPut(page);

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { useFailureText } from '@/app/_components/failure-text';
 import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import { AttachFilesButton } from './attach-files-button';
@@ -75,6 +76,7 @@ export function Composer(props: Props) {
   const t = useTranslations('attachments');
   const tc = useTranslations('composer');
   const tm = useTranslations('toolMenu');
+  const failureText = useFailureText();
   const listboxId = useId();
   const { tools, toolsFailed, loadTools, prompts, loadPrompts, resources, loadResources } = useMcpCatalogs();
   const menus = useComposerMenus({ text, caret, prompts, resources });
@@ -114,7 +116,7 @@ export function Composer(props: Props) {
         tc('promptFailed', {
           server: prompt.server,
           name: prompt.name,
-          error: err instanceof Error ? err.message : String(err),
+          error: failureText(err),
         }),
       );
     }

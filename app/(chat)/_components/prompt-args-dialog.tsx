@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { DialogActions } from './dialog-actions';
 import { type FormEvent, useState } from 'react';
+import { useFailureText } from '@/app/_components/failure-text';
 import { Modal } from '@/app/_components/modal';
 import { PromptArgumentField } from './prompt-argument-field';
 import { completeArgument, renderPromptText } from './prompt-requests';
@@ -14,6 +15,7 @@ type Props = { prompt: PromptInfo; onInsert: (text: string) => void; onClose: ()
 export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
   const t = useTranslations('promptDialog');
   const tf = useTranslations('promptArgument');
+  const failureText = useFailureText();
   const [values, setValues] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -33,7 +35,7 @@ export function PromptArgsDialog({ prompt, onInsert, onClose }: Props) {
       const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
       onInsert(await renderPromptText(prompt.server, prompt.name, filled));
     } catch (err) {
-      setError(err instanceof Error ? err.message : t('renderFailed'));
+      setError(err instanceof Error ? failureText(err) : t('renderFailed'));
       setBusy(false);
     }
   }

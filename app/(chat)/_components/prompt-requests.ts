@@ -1,7 +1,9 @@
+import { fetchOrUnreachable } from '@/app/_components/failure-text';
+
 /** Client calls for MCP prompts and resource templates: render a prompt into text for the message box, complete an argument. */
 
 async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(url, {
+  const res = await fetchOrUnreachable(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
