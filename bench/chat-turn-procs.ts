@@ -213,6 +213,23 @@ export function sampleRss(pid: number, everyMs = 100): { stop: () => { peak: num
   };
 }
 
+/** The fake model (e2e/fixtures/fake-openai.mjs) on a free port, answering: its process and base URL. */
+export async function startFakeModel(
+  root: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ fake: Child; url: string }> {
+  const port = await freePort();
+  const fake = startChild(
+    'fake model',
+    [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
+    { ...env, FAKE_OPENAI_PORT: String(port) },
+    root,
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHttp(`${url}/health`, fake, 15_000);
+  return { fake, url };
+}
+
 /**
  * The fake model and `next start` (production build, `npm start`'s Node flags) on free ports, with a
  * fresh database in `dataDir`; both are pushed onto `children` as they start, for the caller's teardown.

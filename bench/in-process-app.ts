@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChatPost } from '@/lib/schemas/chat-post';
-import { type Child, freePort, startChild, stopChild, waitForHttp } from './chat-turn-procs';
+import { type Child, startFakeModel, stopChild } from './chat-turn-procs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -30,18 +30,12 @@ export async function startInProcessApp(name: string): Promise<InProcessApp> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const port = await freePort();
     const env = { ...process.env };
     delete env.NODE_OPTIONS;
-    const fake = startChild(
-      'fake model',
-      [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
-      { ...env, FAKE_OPENAI_PORT: String(port) },
-      ROOT,
-    );
+    const { fake, url } = await startFakeModel(ROOT, env);
     children.push(fake);
-    await waitForHttp(`http://127.0.0.1:${port}/health`, fake, 15_000);
-    const modelUrl = `http://127.0.0.1:${port}/v1`;
+    const port = Number(new URL(url).port);
+    const modelUrl = `${url}/v1`;
     Object.assign(process.env, {
       DATABASE_PATH: path.join(dir, 'app.db'),
       OPENAI_BASE_URL: modelUrl,

@@ -16,6 +16,7 @@ import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startInProcessApp } from './in-process-app';
+import { topRows } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -99,13 +100,7 @@ function summarize(profile: Profile) {
     }
   }
   const top = (m: Map<string, number>, k: number) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, k)
-      .map(
-        ([name, us]) =>
-          `${(us / 1000 / windows.length).toFixed(3).padStart(8)} ms/turn ${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`,
-      );
+    topRows(m, k, total, (us) => `${(us / 1000 / windows.length).toFixed(3).padStart(8)} ms/turn`);
   return {
     perTurn: total / 1000 / windows.length,
     self: top(selfBy, 25),

@@ -24,9 +24,11 @@ import {
   findNextServerPid,
   freePort,
   startChild,
+  startFakeModel,
   stopChild,
   waitForHttp,
 } from './chat-turn-procs';
+import { topRows } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const OUT_DIR = path.join(import.meta.dirname, 'profiles');
@@ -101,13 +103,7 @@ function summarize(profile: Profile) {
     pkg.set(p, (pkg.get(p) ?? 0) + us);
   }
   const top = (m: Map<string, number>, k: number) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, k)
-      .map(
-        ([name, us]) =>
-          `${(us / 1000).toFixed(0).padStart(7)} ms ${((100 * us) / total).toFixed(1).padStart(5)}%  ${name}`,
-      );
+    topRows(m, k, total, (us) => `${(us / 1000).toFixed(0).padStart(7)} ms`);
   return { totalMs: total / 1000, functions: top(fn, 40), packages: top(pkg, 20) };
 }
 
@@ -116,17 +112,12 @@ async function main() {
     throw new Error('No production build: run `next build` first.');
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'chat-profile-'));
   mkdirSync(OUT_DIR, { recursive: true });
-  const [fakePort, appPort] = [await freePort(), await freePort()];
+  const appPort = await freePort();
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   const children: Child[] = [];
   try {
-    const fake = startChild(
-      'fake model',
-      [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
-      { ...env, FAKE_OPENAI_PORT: String(fakePort) },
-      ROOT,
-    );
+    const { fake, url: fakeUrl } = await startFakeModel(ROOT, env);
     children.push(fake);
     const appUrl = `http://127.0.0.1:${appPort}`;
     const serverEnv: NodeJS.ProcessEnv = {
@@ -135,7 +126,7 @@ async function main() {
       NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${tmp}/prof`,
       DATABASE_PATH: path.join(tmp, 'app.db'),
       APP_URL: appUrl,
-      OPENAI_BASE_URL: `http://127.0.0.1:${fakePort}/v1`,
+      OPENAI_BASE_URL: `${fakeUrl}/v1`,
       OPENAI_API_KEY: 'sk-bench-key',
       CHAT_MODEL: 'fake-model',
       MCP_SERVERS_FILE: 'e2e/fixtures/mcp-servers.e2e.json',
@@ -143,7 +134,6 @@ async function main() {
     delete serverEnv.AUTH_SECRET;
     const app = startChild('next start', nextStartArgv(appPort), serverEnv, ROOT);
     children.push(app);
-    await waitForHttp(`http://127.0.0.1:${fakePort}/health`, fake, 15_000);
     await waitForHttp(`${appUrl}/api/health`, app, 60_000);
     const server = findNextServerPid(app.proc.pid!).pid;
     const auth = await signUpBenchAdmin(appUrl);

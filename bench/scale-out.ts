@@ -22,7 +22,15 @@ import { startNginx } from '../e2e/fixtures/nginx';
 import { startPostgres } from '../e2e/fixtures/postgres-server';
 import { startRedisServer } from '../e2e/fixtures/redis-server';
 import { closeAgents } from './chat-turn-http';
-import { type Child, freePort, nextStartArgv, startChild, stopChild, waitForHttp } from './chat-turn-procs';
+import {
+  type Child,
+  freePort,
+  nextStartArgv,
+  startChild,
+  startFakeModel,
+  stopChild,
+  waitForHttp,
+} from './chat-turn-procs';
 import { measure, SATURATION } from './scale-out-measure';
 import { table } from './stats';
 
@@ -40,15 +48,7 @@ async function main() {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
   delete env.NODE_OPTIONS;
   for (const key of ['AUTH_SECRET', 'PORT', 'MCP_SERVERS_FILE', 'DATABASE_URL', 'REDIS_URL']) delete env[key];
-  const fakePort = await freePort();
-  const fakeUrl = `http://127.0.0.1:${fakePort}`;
-  const fake = startChild(
-    'fake model',
-    [process.execPath, 'e2e/fixtures/fake-openai.mjs'],
-    { ...env, FAKE_OPENAI_PORT: String(fakePort) },
-    ROOT,
-  );
-  await waitForHttp(`${fakeUrl}/health`, fake, 15_000);
+  const { fake, url: fakeUrl } = await startFakeModel(ROOT, env);
   const common = {
     OPENAI_BASE_URL: `${fakeUrl}/v1`,
     OPENAI_API_KEY: 'sk-bench-key',

@@ -41,3 +41,19 @@ export function table(header: string[], rows: string[][], align: 'numbers' | 'te
       .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/**
+ * A profile's k largest entries (µs of CPU by name) as rows: the figure as `figure` writes it, its share of
+ * `totalUs`, the name.
+ */
+export function topRows(
+  byName: Map<string, number>,
+  k: number,
+  totalUs: number,
+  figure: (us: number) => string,
+): string[] {
+  return [...byName]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k)
+    .map(([name, us]) => `${figure(us)} ${((100 * us) / totalUs).toFixed(1).padStart(5)}%  ${name}`);
+}
