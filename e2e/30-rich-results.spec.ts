@@ -104,6 +104,7 @@ test('an image reaches a vision model as an image part, and opens full size in t
   await expect(card.locator('[data-tool-output]')).toContainText('Here is the picture');
   const thumb = card.getByRole('button', { name: 'View image full size' });
   await expect(thumb.locator('img')).toHaveAttribute('src', /^data:image\/png;base64,/);
+  await expect(thumb.locator('img')).toHaveAttribute('alt', 'Image from the tool');
   const dialog = page.getByRole('dialog', { name: 'Image full size' });
   await expect(dialog).toBeHidden();
   await thumb.click();

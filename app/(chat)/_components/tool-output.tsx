@@ -37,7 +37,10 @@ function TextResult({ text }: { text: string }) {
  */
 export function ToolOutput({ output }: { output: unknown }) {
   const t = useTranslations('toolCall');
-  const blocks = resultBlocks(output);
+  const blocks = resultBlocks(output, {
+    imageAlt: t('imageAlt'),
+    unshown: (kind) => t('unshown', { kind }),
+  });
   const structured = structuredOf(output);
   const text = blocks.map((b) => (b.kind === 'text' ? b.text : '')).join('\n');
   const rich = blocks.filter((b) => b.kind !== 'text');

@@ -16,23 +16,31 @@ test('download names come from the URI, without paths or control characters', ()
   assert.equal(fileNameOf('a/..'), 'download');
 });
 
+const WORDS = {
+  imageAlt: 'Image from the tool',
+  unshown: (kind: string) => `[${kind} content that cannot be shown]`,
+};
+
 test('each kind becomes a block; the audience decides what the user sees', () => {
-  const blocks = resultBlocks({
-    content: [
-      { type: 'text', text: 'USER', annotations: { audience: ['user'] } },
-      { type: 'text', text: 'MODEL', annotations: { audience: ['assistant'] } },
-      { type: 'image', data: 'iVBO"><x', mimeType: 'image/png' },
-      { type: 'image', data: 'PHN2Zz4=', mimeType: 'image/svg+xml' },
-      { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
-      { type: 'resource_link', uri: 'https://example.com/doc', name: 'doc' },
-      { type: 'resource_link', uri: 'javascript:alert(1)', name: 'evil' },
-      { type: 'resource', resource: { uri: 'mem://notes.txt', text: 'NOTES' } },
-      {
-        type: 'resource',
-        resource: { uri: 'mem://r/data.pdf', mimeType: 'text/html;x=<', blob: 'JVBERg==' },
-      },
-    ],
-  });
+  const blocks = resultBlocks(
+    {
+      content: [
+        { type: 'text', text: 'USER', annotations: { audience: ['user'] } },
+        { type: 'text', text: 'MODEL', annotations: { audience: ['assistant'] } },
+        { type: 'image', data: 'iVBO"><x', mimeType: 'image/png' },
+        { type: 'image', data: 'PHN2Zz4=', mimeType: 'image/svg+xml' },
+        { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' },
+        { type: 'resource_link', uri: 'https://example.com/doc', name: 'doc' },
+        { type: 'resource_link', uri: 'javascript:alert(1)', name: 'evil' },
+        { type: 'resource', resource: { uri: 'mem://notes.txt', text: 'NOTES' } },
+        {
+          type: 'resource',
+          resource: { uri: 'mem://r/data.pdf', mimeType: 'text/html;x=<', blob: 'JVBERg==' },
+        },
+      ],
+    },
+    WORDS,
+  );
   assert.deepEqual(blocks, [
     { kind: 'text', text: 'USER' },
     { kind: 'image', src: 'data:image/png;base64,iVBOx', alt: 'Image from the tool' },

@@ -10,6 +10,9 @@ export type ResultBlock =
   | { kind: 'resource-text'; uri: string; name: string; mimeType?: string; text: string }
   | { kind: 'resource-blob'; uri: string; name: string; mimeType: string; href: string; bytes: number };
 
+/** The words a result's blocks carry, in the UI's language: an image's alt text, a content type not shown. */
+export type ResultWords = { imageAlt: string; unshown: (kind: string) => string };
+
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 const AUDIO_TYPES = new Set([
   'audio/wav',
@@ -74,7 +77,7 @@ function resourceBlock(item: Record<string, unknown>): ResultBlock | null {
   };
 }
 
-function block(item: Record<string, unknown>): ResultBlock | null {
+function block(item: Record<string, unknown>, words: ResultWords): ResultBlock | null {
   const mimeType = str(item.mimeType) ?? '';
   switch (item?.type) {
     case 'text':
@@ -84,7 +87,7 @@ function block(item: Record<string, unknown>): ResultBlock | null {
       return {
         kind: 'image',
         src: `data:${mimeType};base64,${base64(item.data)}`,
-        alt: 'Image from the tool',
+        alt: words.imageAlt,
       };
     case 'audio':
       if (typeof item.data !== 'string' || !AUDIO_TYPES.has(mimeType)) return null;
@@ -102,7 +105,7 @@ function block(item: Record<string, unknown>): ResultBlock | null {
   }
 }
 
-export function resultBlocks(output: unknown): ResultBlock[] {
+export function resultBlocks(output: unknown, words: ResultWords): ResultBlock[] {
   const content = (output as { content?: unknown })?.content;
   if (!Array.isArray(content))
     return [{ kind: 'text', text: typeof output === 'string' ? output : JSON.stringify(output, null, 2) }];
@@ -110,11 +113,11 @@ export function resultBlocks(output: unknown): ResultBlock[] {
   for (const item of content as Array<Record<string, unknown>>) {
     // `audience: ["assistant"]` is for the model only.
     if (!forUser(item)) continue;
-    const b = block(item);
+    const b = block(item, words);
     if (b) blocks.push(b);
     else {
       const kind = item && typeof item === 'object' ? String(item.type) : typeof item;
-      blocks.push({ kind: 'text', text: `[${kind} content that cannot be shown]` });
+      blocks.push({ kind: 'text', text: words.unshown(kind) });
     }
   }
   return blocks;
