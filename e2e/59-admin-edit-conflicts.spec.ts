@@ -272,7 +272,9 @@ test('sign-up switched while the save fails or the server cannot be reached: the
           })
         : route.fallback(),
     );
-    await signup.check();
+    // A click, not check(): the box flips back as soon as the failure arrives, which check() would
+    // take for a click that did nothing.
+    await signup.click();
     await expect(page.getByRole('alert').filter({ hasText: 'The database is busy.' })).toBeVisible();
     await expect(signup).not.toBeChecked();
     expect((await settings()).signupOpen).toBe(false);
@@ -282,7 +284,7 @@ test('sign-up switched while the save fails or the server cannot be reached: the
     await page.route('**/api/admin/settings', (route) =>
       route.request().method() === 'PATCH' ? route.abort('connectionrefused') : route.fallback(),
     );
-    await signup.check();
+    await signup.click();
     await expect(page.getByRole('alert').filter({ hasText: 'Could not reach the server' })).toHaveText(
       'Could not reach the server. Check your connection and try again.',
     );
