@@ -4,7 +4,7 @@ import { nav, searchBox } from './history-helpers';
 
 // Typing Chinese or Japanese with an input method (Chromium's own IME path, e2e/helpers.ts inputMethod): the
 // keys that work its candidates (Enter picks one, Escape closes them, arrows move among them) are not the
-// app's. The composer, a message's edit and a dialog's field are in e2e/44-languages.spec.ts.
+// app's. The composer, a message's edit and a dialog's field in a Chinese browser are the last test.
 
 const MEI = specUser('s63', 'Mei User');
 
@@ -122,4 +122,49 @@ test('the Tools popover: Escape that closes the candidates in a limit keeps it o
   await expect(settings).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(settings).toBeHidden();
+});
+
+test('typing Chinese with an input method: Enter or Escape meant for its candidates neither sends nor cancels an edit', async ({
+  browser,
+}) => {
+  const zh = await browser.newContext({ locale: 'zh-CN' });
+  await signIn(zh, MEI);
+  const page = await zh.newPage();
+  await page.goto('/');
+  const box = page.getByRole('textbox', { name: '消息' });
+  // The list's date heading or the empty state appear once hydrated; before that a key does nothing.
+  await expect(page.getByRole('button', { name: '快捷键' })).toBeVisible();
+  await box.click();
+  const ime = await inputMethod(page);
+  await ime.compose('nihao');
+  await ime.key('Enter');
+  await ime.commit('你好');
+  await expect(box).toHaveValue('你好');
+  await expect(page.locator('[data-role="user"]')).toHaveCount(0);
+  // The next Enter, with no candidate open, sends the message.
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-role="user"] [data-message-text]')).toHaveText(['你好']);
+  await expect(assistantMessages(page).last()).toContainText('你好');
+
+  // Editing it: Escape that closes the candidates keeps the edit open, with its text; Escape after cancels.
+  await page.locator('[data-role="user"]').hover();
+  await page.locator('[data-role="user"]').getByRole('button', { name: '编辑', exact: true }).click();
+  const edit = page.getByRole('textbox', { name: '编辑消息' });
+  await edit.press('End');
+  await ime.compose('shijie');
+  await ime.key('Escape');
+  await ime.commit('世界');
+  await expect(edit).toHaveValue('你好世界');
+  await edit.press('Escape');
+  await expect(edit).toHaveCount(0);
+
+  // The same in a dialog's field: the conversation's instructions stay open with what was typed.
+  await page.locator('header').getByRole('button', { name: '指令' }).click();
+  const dialog = page.getByRole('dialog', { name: '对话指令' });
+  await dialog.getByRole('textbox', { name: '指令' }).click();
+  await ime.compose('shijie');
+  await ime.key('Escape');
+  await ime.commit('世界');
+  await expect(dialog.getByRole('textbox', { name: '指令' })).toHaveValue('世界');
+  await zh.close();
 });
