@@ -124,3 +124,39 @@ test('a model without vision gets a note instead of the image, and the user is t
     '[Image "blind.png" attached by the user: this model cannot view images, so it was not sent.]',
   );
 });
+
+test('an upload that fails says why in words, and the message is sent without it', async ({ page }) => {
+  await page.goto('/');
+  const paste = (name: string) =>
+    composer(page).evaluate((box, fileName) => {
+      const data = new DataTransfer();
+      data.items.add(new File(['a,b\n1,2\n'], fileName, { type: 'text/csv' }));
+      box.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
+    }, name);
+  // The network is down for the upload: not the browser's own "network error".
+  await page.route('**/api/files', (route) => route.abort('internetdisconnected'));
+  await paste('offline.csv');
+  await expect(chip(page, 'offline.csv')).toHaveAttribute('data-status', 'error');
+  await expect(chip(page, 'offline.csv').getByRole('alert')).toHaveText(
+    'Upload failed: Could not reach the server. Check your connection and try again.',
+  );
+  // A proxy's error page instead of the API's answer: its status, in words.
+  await page.unroute('**/api/files');
+  await page.route('**/api/files', (route) =>
+    route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' }),
+  );
+  await paste('proxy.csv');
+  await expect(chip(page, 'proxy.csv').getByRole('alert')).toHaveText(
+    'Upload failed: The server answered with an error (HTTP 502). Try again in a moment.',
+  );
+
+  await composer(page).fill('Sent without the failed files s38-failed');
+  await composer(page).press('Enter');
+  await expect(assistantMessages(page).last()).toContainText(
+    'You said: Sent without the failed files s38-failed',
+  );
+  const content = await userContentWith(page, 's38-failed');
+  expect(content.map((p) => String(p.text ?? '')).join('\n')).not.toContain('<attachment');
+});

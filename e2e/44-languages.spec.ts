@@ -156,6 +156,15 @@ test('admin pages speak Chinese too: the audit log, a server’s logs and tools,
   await expect(page.getByText('最近的调用')).toBeVisible();
   await expect(page.getByRole('checkbox', { name: /^启用 / }).first()).toBeVisible();
   await expect(page.getByText('Recent calls')).toHaveCount(0);
+
+  // An answer without the API's JSON error (a proxy's error page) is worded in Chinese, with its status.
+  await page.route('**/test', (route) =>
+    route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>502 Bad Gateway</h1>' }),
+  );
+  await page.getByRole('button', { name: '测试连接' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'HTTP 502' })).toHaveText(
+    '服务器返回了错误（HTTP 502）。请稍后重试。',
+  );
   await zh.close();
 });
 

@@ -1,3 +1,4 @@
+import { answerError, fetchOrUnreachable } from '@/app/_components/request-errors';
 import type { AppCsp, AppPermission } from '@/lib/mcp-apps/sandbox-policy';
 
 /** GET /api/mcp-apps/resource. */
@@ -21,10 +22,12 @@ export function loadDocument(server: string, uri: string): Promise<AppDocument> 
   const key = `${server}\n${uri}`;
   let doc = documents.get(key);
   if (!doc) {
-    doc = fetch(`/api/mcp-apps/resource?${new URLSearchParams({ server, uri })}`).then(async (res) => {
-      if (!res.ok) throw new Error(await errorText(res));
-      return (await res.json()) as AppDocument;
-    });
+    doc = fetchOrUnreachable(`/api/mcp-apps/resource?${new URLSearchParams({ server, uri })}`).then(
+      async (res) => {
+        if (!res.ok) throw await answerError(res);
+        return (await res.json()) as AppDocument;
+      },
+    );
     doc.catch(() => documents.delete(key));
     documents.set(key, doc);
   }

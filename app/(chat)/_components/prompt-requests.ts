@@ -1,4 +1,4 @@
-import { fetchOrUnreachable } from '@/app/_components/failure-text';
+import { answerError, fetchOrUnreachable } from '@/app/_components/request-errors';
 
 /** Client calls for MCP prompts and resource templates: render a prompt into text for the message box, complete an argument. */
 
@@ -9,12 +9,8 @@ async function postJson<T>(url: string, body: unknown, signal?: AbortSignal): Pr
     body: JSON.stringify(body),
     signal,
   });
-  const data = (await res.json().catch(() => null)) as (T & { error?: { message?: unknown } }) | null;
-  if (!res.ok || !data) {
-    const message = data?.error?.message;
-    throw new Error(typeof message === 'string' ? message : `HTTP ${res.status}`);
-  }
-  return data;
+  if (!res.ok) throw await answerError(res);
+  return (await res.json()) as T;
 }
 
 /** POST /api/prompts/get → the rendered messages' text, joined by blank lines. */

@@ -2,7 +2,8 @@
 
 import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
-import { fetchOrUnreachable, useFailureText } from '@/app/_components/failure-text';
+import { useFailureText } from '@/app/_components/failure-text';
+import { answerError, fetchOrUnreachable } from '@/app/_components/request-errors';
 import type { CatalogServer } from './tool-selection';
 
 type Props = { server: CatalogServer; onConnected: () => void };
@@ -25,9 +26,8 @@ function useConnectionRequest(server: string) {
           ? {}
           : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
       });
-      const json = (await res.json().catch(() => null)) as (T & { error?: { message?: string } }) | null;
-      if (!res.ok) throw new Error(json?.error?.message ?? `HTTP ${res.status}`);
-      return json as T;
+      if (!res.ok) throw await answerError(res);
+      return (await res.json().catch(() => null)) as T;
     } catch (err) {
       setError(failureText(err));
       return null;

@@ -4,7 +4,8 @@ import { X } from 'lucide-react';
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
-import { fetchOrUnreachable, useFailureText } from '@/app/_components/failure-text';
+import { useFailureText } from '@/app/_components/failure-text';
+import { fetchOrUnreachable } from '@/app/_components/request-errors';
 import { Modal, ModalClose } from '@/app/_components/modal';
 
 type Props = {

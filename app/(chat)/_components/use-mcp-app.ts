@@ -7,6 +7,7 @@ import {
   PostMessageTransport,
 } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { useFailureText } from '@/app/_components/failure-text';
 import { useLocale, useTranslations } from 'next-intl';
 import { useContext, useEffect, useRef, useState } from 'react';
 import { permissionsObject } from '@/lib/mcp-apps/sandbox-policy';
@@ -49,6 +50,7 @@ const errorResult = (text: string): CallToolResult => ({ isError: true, content:
  */
 export function useMcpApp({ server, tool, uri, toolCallId, input, output }: McpAppProps) {
   const t = useTranslations('mcpApps');
+  const failureText = useFailureText();
   const locale = useLocale();
   const host = useContext(AppHostContext);
   const frameRef = useRef<HTMLIFrameElement>(null);
@@ -73,16 +75,16 @@ export function useMcpApp({ server, tool, uri, toolCallId, input, output }: McpA
     setDoc(null);
     loadDocument(server, uri).then(
       (d) => live && setDoc(d),
-      (err: Error) => {
+      (err: unknown) => {
         if (!live) return;
-        setError(t('loadFailed', { reason: err.message }));
+        setError(t('loadFailed', { reason: failureText(err) }));
         setStatus('error');
       },
     );
     return () => {
       live = false;
     };
-  }, [server, uri, attempt, t]);
+  }, [server, uri, attempt, t, failureText]);
 
   useEffect(() => {
     const frame = frameRef.current;

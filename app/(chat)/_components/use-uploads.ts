@@ -1,6 +1,8 @@
 'use client';
 
 import { useCallback, useRef, useState } from 'react';
+import { useFailureText } from '@/app/_components/failure-text';
+import { HttpStatusError, UnreachableError } from '@/app/_components/request-errors';
 import { cleanFileName } from '@/lib/files/sniff';
 
 /** What POST /api/files answers (SPEC §7.4). */
@@ -38,9 +40,9 @@ function send(
     xhr.onload = () => {
       const body = xhr.response as (UploadedFile & { error?: { message?: string } }) | null;
       if (xhr.status === 201 && body?.url) resolve(body);
-      else reject(new Error(body?.error?.message ?? `HTTP ${xhr.status}`));
+      else reject(new HttpStatusError(xhr.status, body?.error?.message));
     };
-    xhr.onerror = () => reject(new Error('network error'));
+    xhr.onerror = (e) => reject(new UnreachableError(e));
     xhr.onabort = () => reject(new Error('cancelled'));
     xhr.send(form);
   });
@@ -50,6 +52,7 @@ let counter = 0;
 
 /** The composer's attachments: add files (each uploads at once), remove one (cancels its upload), clear. */
 export function useUploads() {
+  const failureText = useFailureText();
   const [uploads, setUploads] = useState<Upload[]>([]);
   const requests = useRef(new Map<string, XMLHttpRequest>());
 
@@ -70,11 +73,11 @@ export function useUploads() {
         requests.current.set(key, xhr);
         send(file, (progress) => update(key, { progress }), xhr)
           .then((uploaded) => update(key, { status: 'done', progress: 1, file: uploaded }))
-          .catch((err: Error) => update(key, { status: 'error', error: err.message }))
+          .catch((err: unknown) => update(key, { status: 'error', error: failureText(err) }))
           .finally(() => requests.current.delete(key));
       }
     },
-    [update],
+    [update, failureText],
   );
 
   const remove = useCallback((key: string) => {

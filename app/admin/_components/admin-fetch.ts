@@ -1,13 +1,16 @@
-import { fetchOrUnreachable } from '@/app/_components/failure-text';
+import { fetchOrUnreachable, HttpStatusError } from '@/app/_components/request-errors';
 
-/** The admin pages' JSON client: parses the API's error shape into an AdminApiError with field errors. */
-export class AdminApiError extends Error {
+/**
+ * The admin pages' JSON client: parses the API's error shape into an AdminApiError with field errors
+ * (without a message of the API's own, `bare`: `useFailureText` then words the status).
+ */
+export class AdminApiError extends HttpStatusError {
   constructor(
-    message: string,
-    readonly status: number,
+    message: string | undefined,
+    status: number,
     readonly fields?: Record<string, string>,
   ) {
-    super(message);
+    super(status, message);
     this.name = 'AdminApiError';
   }
 }
@@ -27,11 +30,6 @@ export async function adminFetch<T>(url: string, init?: RequestInit & { json?: u
   const data = (await res.json().catch(() => null)) as {
     error?: { message?: string; fields?: Record<string, string> };
   } | null;
-  if (!res.ok)
-    throw new AdminApiError(
-      data?.error?.message ?? `Request failed (HTTP ${res.status}).`,
-      res.status,
-      data?.error?.fields,
-    );
+  if (!res.ok) throw new AdminApiError(data?.error?.message, res.status, data?.error?.fields);
   return data as T;
 }

@@ -3,7 +3,8 @@
 import { useTranslations } from 'next-intl';
 import { type ChangeEvent, useId, useState } from 'react';
 import { Modal } from '@/app/_components/modal';
-import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+import { useFailureText } from '@/app/_components/failure-text';
+import { adminFetch } from '@/app/admin/_components/admin-fetch';
 
 type ImportResult = {
   added: string[];
@@ -44,6 +45,7 @@ function NameList({ kind, title, names }: { kind: string; title: string; names: 
 /** Paste or pick a Claude Desktop `{"mcpServers": {…}}` config, preview what changes (dry run), then apply it. */
 export function McpImportDialog({ onApplied, onClose }: Props) {
   const t = useTranslations('admin.mcpImport');
+  const failureText = useFailureText();
   const base = useId();
   const [text, setText] = useState('');
   const [inputError, setInputError] = useState<string | null>(null);
@@ -101,7 +103,7 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
         if (data.errors.length === 0) onClose();
       }
     } catch (err) {
-      setError(err instanceof AdminApiError ? err.message : t('unreachable'));
+      setError(failureText(err));
     } finally {
       setBusy(false);
     }

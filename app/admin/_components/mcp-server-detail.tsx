@@ -4,6 +4,7 @@ import { ArrowLeft } from 'lucide-react';
 import Link from 'next/link';
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import type { ProcessCount } from '@/lib/mcp/merge-status';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
@@ -32,7 +33,6 @@ type TestResult = {
 
 const POLL_MS = 5000;
 const BACK = 'text-sm text-blue-700 hover:underline dark:text-blue-400';
-const message = (err: unknown, fallback: string) => (err instanceof AdminApiError ? err.message : fallback);
 
 function TestResultPanel({ result }: { result: TestResult }) {
   const t = useTranslations('admin.mcpDetail');
@@ -65,6 +65,7 @@ function TestResultPanel({ result }: { result: TestResult }) {
 export function McpServerDetail({ id }: { id: string }) {
   const t = useTranslations('admin.mcpDetail');
   const ts = useTranslations('admin.status');
+  const failureText = useFailureText();
   const format = useFormatter();
   const when = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'medium' });
   const base = `/api/mcp/servers/${encodeURIComponent(id)}`;
@@ -87,9 +88,9 @@ export function McpServerDetail({ id }: { id: string }) {
     } catch (err) {
       if (mine !== seq.current) return;
       if (err instanceof AdminApiError && err.status === 404) setMissing(true);
-      else setError(message(err, t('loadFailed')));
+      else setError(failureText(err));
     }
-  }, [base, t]);
+  }, [base, failureText]);
 
   useEffect(() => {
     const tick = () => {
@@ -107,7 +108,7 @@ export function McpServerDetail({ id }: { id: string }) {
       await adminFetch(base, { method: 'PATCH', json: { enabled } });
       await load();
     } catch (err) {
-      setError(message(err, t('unreachable')));
+      setError(failureText(err));
     } finally {
       setBusy(false);
     }
@@ -119,7 +120,7 @@ export function McpServerDetail({ id }: { id: string }) {
     try {
       setTest(await adminFetch<TestResult>(`${base}/test`, { method: 'POST' }));
     } catch (err) {
-      setTest({ failed: message(err, t('unreachable')) });
+      setTest({ failed: failureText(err) });
     } finally {
       setTesting(false);
     }

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { Modal } from '@/app/_components/modal';
+import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import { BUILTIN_SERVERS, type McpServerConfig } from '@/lib/schemas/mcp';
 import { CommandPreview } from './command-preview';
@@ -42,6 +43,7 @@ const BUTTON =
 /** Add or edit an MCP server in a modal dialog: fields per transport, command preview, test connection, save. */
 export function McpServerForm({ server, onSaved, onClose, returnFocus }: Props) {
   const t = useTranslations('admin.mcpForm');
+  const failureText = useFailureText();
   const formRef = useRef<HTMLFormElement>(null);
   const base = useId();
   const [initial] = useState(() => toDraft(server));
@@ -86,10 +88,10 @@ export function McpServerForm({ server, onSaved, onClose, returnFocus }: Props) 
   );
 
   function showApiError(err: unknown) {
-    if (!(err instanceof AdminApiError)) return setErrors({ form: t('unreachable') });
+    if (!(err instanceof AdminApiError)) return setErrors({ form: failureText(err) });
     const next: Errors = {};
     for (const [path, message] of Object.entries(err.fields ?? {})) addError(next, path.split('.'), message);
-    if (!next.form && FIELDS.every((f) => !next[f])) next.form = err.message;
+    if (!next.form && FIELDS.every((f) => !next[f])) next.form = failureText(err);
     focusError.current = true;
     setErrors(next);
   }

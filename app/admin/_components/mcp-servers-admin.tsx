@@ -4,7 +4,8 @@ import Link from 'next/link';
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/app/(chat)/_components/confirm-dialog';
-import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+import { useFailureText } from '@/app/_components/failure-text';
+import { adminFetch } from '@/app/admin/_components/admin-fetch';
 import type { ProcessCount } from '@/lib/mcp/merge-status';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 import { McpImportDialog } from './mcp-import-dialog';
@@ -142,6 +143,7 @@ function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
 /** /admin/mcp: the registered MCP servers with live status (polled), add/edit/delete, import and export. */
 export function McpServersAdmin() {
   const t = useTranslations('admin.mcpServers');
+  const failureText = useFailureText();
   const [items, setItems] = useState<ServerView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -162,11 +164,11 @@ export function McpServersAdmin() {
         setError(null);
       }
     } catch (err) {
-      if (mine === seq.current) setError(err instanceof AdminApiError ? err.message : t('loadFailed'));
+      if (mine === seq.current) setError(failureText(err));
     } finally {
       if (mine === seq.current) inFlight.current = false;
     }
-  }, [t]);
+  }, [failureText]);
 
   useEffect(() => {
     const tick = () => {
@@ -188,7 +190,7 @@ export function McpServersAdmin() {
       await adminFetch(`/api/mcp/servers/${encodeURIComponent(server.id)}`, init);
       await load();
     } catch (err) {
-      setActionError(err instanceof AdminApiError ? `${server.name}: ${err.message}` : t('unreachable'));
+      setActionError(`${server.name}: ${failureText(err)}`);
     } finally {
       setBusyIds((ids) => new Set([...ids].filter((id) => id !== server.id)));
     }

@@ -2,7 +2,8 @@
 
 import { useFormatter, useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
-import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+import { useFailureText } from '@/app/_components/failure-text';
+import { adminFetch } from '@/app/admin/_components/admin-fetch';
 import { LOG_LEVELS } from '@/lib/schemas/mcp';
 
 /** One log message a server sent (notifications/message): its data as text, secrets masked, cut. */
@@ -36,6 +37,7 @@ type Props = {
  */
 export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
   const t = useTranslations('admin.logMessages');
+  const failureText = useFailureText();
   const format = useFormatter();
   const selectId = useId();
   const [saving, setSaving] = useState(false);
@@ -51,7 +53,7 @@ export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
       });
       onSaved();
     } catch (err) {
-      setError(err instanceof AdminApiError ? err.message : t('saveFailed'));
+      setError(failureText(err));
     } finally {
       setSaving(false);
     }

@@ -3,7 +3,8 @@
 import { useFormatter, useTranslations } from 'next-intl';
 import { ScrollRegion } from '@/app/_components/scroll-region';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
+import { useFailureText } from '@/app/_components/failure-text';
+import { adminFetch } from '@/app/admin/_components/admin-fetch';
 import { type LogMessageView, ServerLogMessages } from './server-log-messages';
 
 type CallView = {
@@ -36,6 +37,7 @@ const OUTCOME: Record<CallView['outcome'], string> = {
 /** A server's stderr tail, its log messages, the failures users saw by reference, and its last 50 tool calls, polled every 5 s; all of it plain text. */
 export function ServerLogs({ id }: { id: string }) {
   const t = useTranslations('admin.logs');
+  const failureText = useFailureText();
   const format = useFormatter();
   const when = (iso: string) => format.dateTime(new Date(iso), { dateStyle: 'medium', timeStyle: 'medium' });
   const [logs, setLogs] = useState<Logs | null>(null);
@@ -49,11 +51,11 @@ export function ServerLogs({ id }: { id: string }) {
       setLogs(await adminFetch<Logs>(`/api/mcp/servers/${encodeURIComponent(id)}/logs`));
       setError(null);
     } catch (err) {
-      setError(err instanceof AdminApiError ? err.message : t('loadFailed'));
+      setError(failureText(err));
     } finally {
       inFlight.current = false;
     }
-  }, [id, t]);
+  }, [id, failureText]);
 
   useEffect(() => {
     const tick = () => {

@@ -2,7 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
-import { AdminApiError } from '@/app/admin/_components/admin-fetch';
+import { useFailureText } from '@/app/_components/failure-text';
 import { DefinitionDiff } from './definition-diff';
 
 export type ToolView = {
@@ -36,6 +36,7 @@ function annotationLabel(key: string, value: unknown): string {
  */
 export function ToolAdminCard({ tool, onPatch }: Props) {
   const t = useTranslations('admin.tool');
+  const failureText = useFailureText();
   const [pending, setPending] = useState<ToolPatch>({});
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -50,7 +51,7 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
     try {
       await onPatch(body);
     } catch (err) {
-      setError(err instanceof AdminApiError ? err.message : t('unreachable'));
+      setError(failureText(err));
     } finally {
       setPending({});
       setBusy(false);
