@@ -9,6 +9,7 @@ import { type APIRequestContext, expect, request, test } from '@playwright/test'
 import { streamChunks } from './helpers';
 import {
   alive,
+  attachLogsOnFailure,
   chatBody,
   newId,
   running,
@@ -53,6 +54,9 @@ test.beforeAll(async () => {
     200,
   );
 });
+
+// biome-ignore lint/correctness/noEmptyPattern: Playwright wants the fixtures argument first
+test.afterEach(({}, testInfo) => attachLogsOnFailure(stack, testInfo));
 
 test.afterAll(async () => {
   await admin?.dispose();

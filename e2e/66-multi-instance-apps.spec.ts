@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import { ensureUser, specUser } from './accounts';
 import {
+  attachLogsOnFailure,
   chatBody,
   newId,
   signedIn,
@@ -128,6 +129,9 @@ test.beforeAll(async () => {
   bobChat = await conversation(bob, A);
   carolChat = await conversation(carol, B);
 });
+
+// biome-ignore lint/correctness/noEmptyPattern: Playwright wants the fixtures argument first
+test.afterEach(({}, testInfo) => attachLogsOnFailure(stack, testInfo));
 
 test.afterAll(async () => {
   await Promise.all([admin?.dispose(), bob?.dispose(), carol?.dispose()]);

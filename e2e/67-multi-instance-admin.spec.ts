@@ -7,13 +7,14 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type APIRequestContext, expect, test } from '@playwright/test';
 import {
+  attachLogsOnFailure,
   chatBody,
   newId,
   running,
   signUpAdmin,
   startTwoInstances,
-  streamTurn,
   stopTwoInstances,
+  streamTurn,
   type TwoInstances,
 } from './multi-instance-helpers';
 
@@ -31,6 +32,9 @@ test.beforeAll(async () => {
   admin = await signUpAdmin(stack, ADMIN);
   lockDir = mkdtempSync(join(tmpdir(), 'e2e-s67-'));
 });
+
+// biome-ignore lint/correctness/noEmptyPattern: Playwright wants the fixtures argument first
+test.afterEach(({}, testInfo) => attachLogsOnFailure(stack, testInfo));
 
 test.afterAll(async () => {
   await admin?.dispose();

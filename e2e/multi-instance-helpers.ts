@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type APIRequestContext, expect, request } from '@playwright/test';
+import { type APIRequestContext, expect, request, type TestInfo } from '@playwright/test';
 import { FAKE_MODEL_URL } from '../playwright.config';
 import { nextStartArgs } from '../scripts/node-flags.mjs';
 import { freePort, type Nginx, startNginx } from './fixtures/nginx';
@@ -63,6 +63,22 @@ export async function stopTwoInstances(stack: Partial<TwoInstances>): Promise<vo
   for (const instance of [stack.a, stack.b]) instance?.proc.kill('SIGKILL');
   await Promise.all([stack.lb?.stop(), stack.redis?.stop(), stack.pg?.stop()]);
   if (stack.dataDir) rmSync(stack.dataDir, { recursive: true, force: true });
+}
+
+/**
+ * After a test that failed: the last lines each instance printed, attached to the test's report (the
+ * list reporter prints them), so a failure seen only in CI comes with the servers' side of it.
+ */
+export async function attachLogsOnFailure(stack: Partial<TwoInstances> | undefined, testInfo: TestInfo) {
+  if (testInfo.status === testInfo.expectedStatus) return;
+  for (const instance of [stack?.a, stack?.b]) {
+    if (!instance) continue;
+    const tail = instance.log.join('').split('\n').slice(-150).join('\n');
+    await testInfo.attach(`instance ${instance.name} (last lines)`, {
+      body: tail,
+      contentType: 'text/plain',
+    });
+  }
 }
 
 type Account = { email: string; password: string };

@@ -7,7 +7,7 @@ import { getPool } from '@/lib/mcp/pool';
 import type { FailureNote } from '@/lib/mcp/public-failure';
 import { processState } from '@/lib/process-state';
 import { sharedBus } from '@/lib/shared/bus';
-import { BusRequests } from '@/lib/shared/bus-requests';
+import { BusRequests, GATHER_MS } from '@/lib/shared/bus-requests';
 
 /**
  * The admin's logs page of a server: what its connections in this process hold (stderr, log messages,
@@ -20,9 +20,6 @@ type ProcessLogs = {
   messages: Array<ServerLogEntry & { user: string | null }>;
   failures: FailureNote[];
 };
-
-/** How long a logs page waits for the other instances' logs. */
-const GATHER_MS = 300;
 
 declare module '@/lib/process-state' {
   interface OwnedSlots {

@@ -3,7 +3,7 @@ import { getPool, type UserConnectionInfo } from '@/lib/mcp/pool';
 import type { ServerStatusInfo } from '@/lib/schemas/mcp';
 import { processState } from '@/lib/process-state';
 import { sharedBus } from '@/lib/shared/bus';
-import { BusRequests } from '@/lib/shared/bus-requests';
+import { BusRequests, GATHER_MS } from '@/lib/shared/bus-requests';
 
 /**
  * The live status of MCP servers for the admin pages: this process's connections, and with REDIS_URL
@@ -15,9 +15,6 @@ import { BusRequests } from '@/lib/shared/bus-requests';
 export type ProcessStatus = { shared: ServerStatusInfo | null; users: UserConnectionInfo[] };
 type Question = { names: string[] };
 type Reply = Record<string, ProcessStatus>;
-
-/** How long an admin page waits at most for the other processes' statuses. */
-const GATHER_MS = 300;
 
 declare module '@/lib/process-state' {
   interface OwnedSlots {

@@ -7,7 +7,7 @@ import { getPool } from '@/lib/mcp/pool';
 import type { ServerStatusInfo } from '@/lib/schemas/mcp';
 import { processState } from '@/lib/process-state';
 import { sharedBus } from '@/lib/shared/bus';
-import { BusRequests } from '@/lib/shared/bus-requests';
+import { BusRequests, GATHER_MS } from '@/lib/shared/bus-requests';
 
 /**
  * GET /api/admin/metrics: the answering process's figures, and with REDIS_URL every server process's
@@ -30,8 +30,6 @@ export type ProcessFigures = {
   /** Its connections of the shared MCP servers (each process holds its own). */
   mcp: ServerStatusInfo[];
 };
-
-const GATHER_MS = 300;
 
 declare module '@/lib/process-state' {
   interface OwnedSlots {

@@ -2,6 +2,14 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import type { Bus } from '@/lib/shared/bus';
 
+/**
+ * How long an admin view waits at most for the other processes' answers to a `gather` (it ends sooner,
+ * once every subscribed process has answered). Generous: a process slow under load (a second or so on a
+ * busy 2-core box) would otherwise be left out of the statuses, logs and metrics it asks for, and a
+ * monitor would count one process too few; only a process that hangs makes the view wait this long.
+ */
+export const GATHER_MS = 1500;
+
 type Ask<Q> = { kind: 'ask'; id: string; replyTo: string; question: Q };
 type Reply<R> = { kind: 'reply'; id: string; to: string; reply: R };
 
