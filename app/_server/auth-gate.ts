@@ -101,6 +101,12 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   // exists" for a registered email ahead of the closed check (its user-create hook), telling anyone
   // which emails have accounts. The hook still refuses a sign-up racing the admin's closing it.
   if (path === '/sign-up/email' && !(await signUpOpen())) throw new AppError('forbidden', SIGN_UP_CLOSED);
+  // Single sign-on takes an identity only from its own code flow (state, PKCE, that sign-in's nonce):
+  // the library would also take an id_token posted here, replayable by whoever holds one for our client.
+  if ((path === '/sign-in/social' || path === '/link-social') && fields?.idToken !== undefined)
+    throw new AppError('bad_request', "Sign in through the provider's sign-in page.", {
+      idToken: 'is not accepted',
+    });
   // A password change always signs out the other sessions (the body is otherwise passed on as sent).
   if (fields && path === '/change-password') text = JSON.stringify({ ...fields, revokeOtherSessions: true });
   const forward = async () =>
