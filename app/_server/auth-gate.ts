@@ -1,6 +1,6 @@
 import 'server-only';
 import * as z from '@/lib/zod';
-import { AUTH_CLIENT_ADDRESS_HEADER, getAuth } from '@/app/_server/auth';
+import { AUTH_CLIENT_ADDRESS_HEADER, getAuth, SIGN_UP_CLOSED, signUpOpen } from '@/app/_server/auth';
 import { passwordSignInEnabled } from '@/app/_server/sso';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
@@ -80,7 +80,8 @@ function parseFields(text: string): Record<string, unknown> | null {
  * Every request to the auth library's endpoints passes here first: the 1 MB body cap and field maxima
  * (the library has neither), the client address taken from the socket (or a trusted proxy), a password
  * change that always signs out the other sessions, the per-account sign-in back-off, and no email and
- * password sign-in or sign-up while the admin has turned it off (single sign-on only).
+ * password sign-in or sign-up while the admin has turned it off (single sign-on only), and no sign-up
+ * while it is closed.
  */
 export async function handleAuthRequest(req: Request): Promise<Response> {
   const path = new URL(req.url).pathname.replace(/^\/api\/auth/, '');
@@ -96,6 +97,16 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
 
   let text = await readBodyText(req);
   const fields = parseFields(text);
+  // Closed sign-up is refused here, before the library looks the email up: it would answer "already
+  // exists" for a registered email ahead of the closed check (its user-create hook), telling anyone
+  // which emails have accounts. The hook still refuses a sign-up racing the admin's closing it.
+  if (path === '/sign-up/email' && !(await signUpOpen())) throw new AppError('forbidden', SIGN_UP_CLOSED);
+  // Single sign-on takes an identity only from its own code flow (state, PKCE, that sign-in's nonce):
+  // the library would also take an id_token posted here, replayable by whoever holds one for our client.
+  if ((path === '/sign-in/social' || path === '/link-social') && fields?.idToken !== undefined)
+    throw new AppError('bad_request', "Sign in through the provider's sign-in page.", {
+      idToken: 'is not accepted',
+    });
   // A password change always signs out the other sessions (the body is otherwise passed on as sent).
   if (fields && path === '/change-password') text = JSON.stringify({ ...fields, revokeOtherSessions: true });
   const forward = async () =>

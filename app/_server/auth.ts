@@ -17,6 +17,15 @@ import { authRateLimitStorage } from '@/lib/shared/limits';
 import { checkSsoIdentity, discoveryUrl, SSO_PROVIDER_ID, type SsoConfig, ssoAccountId } from '@/lib/sso';
 import { storableText } from '@/lib/stored-text';
 
+/** What self sign-up answers while the admin keeps it closed (SPEC §3). */
+export const SIGN_UP_CLOSED = 'Sign-up is closed. Ask an admin to create your account.';
+
+/** Whether self sign-up is open: for the first account (it becomes admin), else by the admin's setting. */
+export async function signUpOpen(): Promise<boolean> {
+  const db = getDb();
+  return (await getSetting(db, 'signupOpen')) || (await countUsers(db)) === 0;
+}
+
 /** Set by app/_server/auth-gate.ts on every request it hands to the library (kept here to avoid an import cycle). */
 export const AUTH_CLIENT_ADDRESS_HEADER = 'x-mcp-chat-client-address';
 
@@ -127,9 +136,7 @@ function createAuth(sso: SsoConfig | null) {
             // Through single sign-on (the allowed domains are the gate): always an ordinary user.
             if (ctx?.path?.startsWith('/callback/')) return { data: { ...data, role: 'user' } };
             if (ctx?.path === '/sign-up/email' && !(await getSetting(db, 'signupOpen'))) {
-              throw new APIError('FORBIDDEN', {
-                message: 'Sign-up is closed. Ask an admin to create your account.',
-              });
+              throw new APIError('FORBIDDEN', { message: SIGN_UP_CLOSED });
             }
             return { data };
           },

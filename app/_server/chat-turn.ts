@@ -29,7 +29,7 @@ import { effectiveLimit } from '@/lib/chat/limits';
 import { runChatTurn } from '@/lib/chat/run-turn';
 import { samplingRunner } from '@/app/_server/sampling';
 import { getEnv } from '@/lib/env';
-import { AppError } from '@/lib/errors';
+import { AppError, notFound } from '@/lib/errors';
 import { listModels, NO_PROVIDER_MESSAGE, resolveModel } from '@/lib/providers';
 import { assistantForChat, assistantSeed } from '@/app/_server/assistants';
 import { modelSources } from '@/app/_server/model-sources';
@@ -127,18 +127,23 @@ function once(fn: () => void): () => void {
  */
 async function claimConversation(user: SessionUser, body: ChatPost): Promise<TurnHandle> {
   // Usually no turn runs there: the claim is then the only check (one round trip with Redis).
+  let running: AppError;
   try {
     return await beginTurn(body.id);
   } catch (err) {
     if (!(err instanceof AppError && err.code === 'conflict')) throw err;
-    if (!('message' in body)) {
-      // An answer to approvals while a turn runs: answered already (that turn followed an answer, or a
-      // message that skipped the call) is told so; otherwise it waits for the turn like any request.
-      refuseAnswered((await loadConversation(getDb(), user.id, body.id)).messages, body.approvals);
-      throw err;
-    }
+    running = err;
   }
+  // A turn runs there. Another user's conversation is a 404 like everywhere else, never a 409 that
+  // would tell them it exists and is answering right now.
   const stored = await loadConversation(getDb(), user.id, body.id);
+  if (stored.takenByOther) throw notFound('Conversation not found.');
+  if (!('message' in body)) {
+    // An answer to approvals while a turn runs: answered already (that turn followed an answer, or a
+    // message that skipped the call) is told so; otherwise it waits for the turn like any request.
+    refuseAnswered(stored.messages, body.approvals);
+    throw running;
+  }
   const same = stored.messages.find((m) => m.id === body.message.id);
   if (stored.row && same) {
     // An edit sent under the stored id is refused before it could stop anything.

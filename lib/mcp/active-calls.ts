@@ -60,7 +60,9 @@ export class ActiveCalls {
     const what = kind === 'elicit' ? 'ask the user for input' : 'use the host model';
     if (!able.length)
       throw new McpError(ErrorCode.InvalidRequest, `No tool call that could ${what} is running.`);
-    if (new Set(able.map((c) => c.owner)).size > 1)
+    // Every running call counts, not only those that could answer: the request may be for a call that
+    // cannot (an MCP App's call has no one to ask), and then must not reach another user's call instead.
+    if (new Set(this.calls.map((c) => c.owner)).size > 1)
       throw new McpError(
         ErrorCode.InvalidRequest,
         `Calls of several users are running on this shared connection; cannot tell whom to ${what}.`,

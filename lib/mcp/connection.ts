@@ -16,7 +16,7 @@ import { classifyError, isConnectionLost, isSessionExpired, McpFailure } from '@
 import { LineBuffer } from '@/lib/mcp/line-buffer';
 import { ServerLogSink } from '@/lib/mcp/notification-limit';
 import { ResourceWatch } from '@/lib/mcp/resource-watch';
-import { FailureLog } from '@/lib/mcp/public-failure';
+import { FailureLog, secretsOf } from '@/lib/mcp/public-failure';
 import { listAllTools, ToolCache } from '@/lib/mcp/tool-cache';
 import { untilAborted } from '@/lib/mcp/until-aborted';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
@@ -54,6 +54,8 @@ export class McpConnection {
   private readonly health: ConnectionHealth;
   /** Elicitation, sampling and roots: what this connection answers as the client. */
   private readonly side: ClientSide;
+  /** Secrets of the config the connection was last started with, beyond its own config's. */
+  private startedWith: string[] = [];
 
   constructor(
     readonly config: McpServerConfig,
@@ -82,6 +84,19 @@ export class McpConnection {
       getClient: () => this.getClient(),
       lose: (client, err) => this.lose(client, err),
     });
+  }
+
+  /**
+   * The secrets to mask in what is logged of this connection: the admin's (its config) and the values
+   * it was started with (a per-user connection's own values, added by ConnectionOptions.prepare).
+   */
+  secrets(): string[] {
+    return [...secretsOf(this.config), ...this.startedWith];
+  }
+
+  private maskAlso(config: McpServerConfig): void {
+    this.startedWith = [...new Set([...this.startedWith, ...secretsOf(config)])];
+    this.logs.maskAlso(this.startedWith);
   }
 
   get name(): string {
@@ -116,6 +131,7 @@ export class McpConnection {
     let client: Client;
     try {
       const config = this.opts.prepare ? await this.opts.prepare() : this.config;
+      if (config !== this.config) this.maskAlso(config);
       client = await connectClient(config, {
         stderr: this.stderr,
         timeoutMs: this.opts.connectTimeoutMs,

@@ -1,5 +1,5 @@
 import 'server-only';
-import { configSecrets, scrubSecrets } from '@/lib/mcp/public-failure';
+import { scrubSecrets, secretsOf } from '@/lib/mcp/public-failure';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
 import { TokenBuckets } from '@/lib/token-bucket';
 
@@ -35,7 +35,7 @@ export class ServerLogSink {
   private entries: ServerLogEntry[] = [];
 
   constructor(
-    private readonly secrets: readonly string[] = [],
+    private secrets: readonly string[] = [],
     burst = 20,
     perSecond = 2,
     private readonly max = 200,
@@ -45,13 +45,12 @@ export class ServerLogSink {
 
   /** A sink masking this server's configured secrets. */
   static forConfig(config: McpServerConfig): ServerLogSink {
-    let secrets: string[] = [];
-    try {
-      secrets = configSecrets(config);
-    } catch {
-      // A config whose URL does not parse never connects, so it never logs.
-    }
-    return new ServerLogSink(secrets);
+    return new ServerLogSink(secretsOf(config));
+  }
+
+  /** Masks these too from now on (the values a per-user connection started with). */
+  maskAlso(secrets: readonly string[]): void {
+    this.secrets = [...new Set([...this.secrets, ...secrets])];
   }
 
   record(params: LogParams, now = Date.now()): void {

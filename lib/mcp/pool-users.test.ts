@@ -87,6 +87,21 @@ describe('scope', () => {
     assert.equal(pool.forUser(bob).status('folders')?.lastError?.kind, 'auth');
   });
 
+  test("a failure's logged detail masks the values the user's connection started with", async () => {
+    const key = 'user-api-key-4f9d2c1a7e';
+    const pool = newPool([server('masked', { userValues: ['API_KEY'] })]);
+    // As the app's setup does: the user's stored values come in when the connection starts.
+    pool.userSetup = (config) =>
+      config.transport === 'stdio'
+        ? { config, prepare: async () => ({ ...config, env: { ...config.env, API_KEY: key } }) }
+        : { config };
+    assert.equal((await processOf(pool, alice, 'masked')).env.API_KEY, key);
+    // A server answering with the key in its error (an API's "invalid key: …"): logged and kept masked.
+    const failure = pool.forUser(alice).publicFailure('masked', new Error(`Invalid API key: ${key}`));
+    assert.equal(failure.detail.includes(key), false, failure.detail);
+    assert.equal(failure.message.includes(key), false);
+  });
+
   test('closing one user’s connection leaves the others running', async () => {
     const pool = newPool([server('solo')]);
     const a = await processOf(pool, alice, 'solo');

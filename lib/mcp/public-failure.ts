@@ -72,6 +72,15 @@ export function configSecrets(config: McpServerConfig): string[] {
   ];
 }
 
+/** configSecrets, or none for a config whose URL does not parse (it never connects, so it logs nothing). */
+export function secretsOf(config: McpServerConfig): string[] {
+  try {
+    return configSecrets(config);
+  } catch {
+    return [];
+  }
+}
+
 /** Text with each secret, and any URL's userinfo and query string, replaced by the mask. */
 export function scrubSecrets(text: string, secrets: readonly string[]): string {
   const longestFirst = [...new Set(secrets)]

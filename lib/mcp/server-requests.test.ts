@@ -113,6 +113,41 @@ describe('elicitation', () => {
     assert.match(text(ada), /cannot tell whom to ask the user/);
   });
 
+  test("on a shared connection, a request for a call that cannot ask (an app's) never reaches another user's call", async () => {
+    const conn = open();
+    await conn.listTools();
+    const shown: string[] = [];
+    // Bob's chat call can answer requests; Ada's call comes from an MCP App (no hooks: no one to ask).
+    const stopBob = new AbortController();
+    let running!: () => void;
+    const bobRunning = new Promise<void>((resolve) => (running = resolve));
+    const bob = conn.callTool(
+      'sleep',
+      { ms: 300_000, steps: 1_000 },
+      {
+        owner: 'bob',
+        hooks: {
+          elicit: async (): Promise<ElicitResult> => {
+            shown.push('bob');
+            return { action: 'accept', content: { name: 'Bob', email: 'bob@example.com', size: 'small' } };
+          },
+        },
+        signal: stopBob.signal,
+        onProgress: () => running(),
+      },
+    );
+    await Promise.race([
+      bobRunning,
+      bob.then((r) => assert.fail(`Bob's call ended before its first step: ${text(r)}`)),
+    ]);
+    const ada = await conn.callTool('ask_details', {}, { owner: 'ada' });
+    stopBob.abort();
+    await assert.rejects(bob);
+    assert.deepEqual(shown, [], "Ada's request was shown to Bob");
+    assert.doesNotMatch(text(ada), /Submitted/);
+    assert.match(text(ada), /cannot tell whom to ask the user/);
+  });
+
   test('URL mode: accepted, then the server reports completion to the same call', async () => {
     const conn = open();
     await conn.listTools();

@@ -4,7 +4,7 @@ import type { Principal } from '@/lib/access';
 import { type CallOptions, McpConnection } from '@/lib/mcp/connection';
 import { classifyError, McpFailure } from '@/lib/mcp/errors';
 import type { McpPool, ServerTools } from '@/lib/mcp/pool';
-import { configSecrets, type PublicFailure, publicFailure } from '@/lib/mcp/public-failure';
+import { type PublicFailure, publicFailure } from '@/lib/mcp/public-failure';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 
 // One user's view of the pool (McpPool.forUser), and the stand-in for a connection that cannot start
@@ -100,7 +100,7 @@ export class UserPool {
   /** What the user may be told about a failure of `server`; the detail is logged, its secrets masked, and kept for its logs page. */
   publicFailure(server: string, err: unknown): PublicFailure {
     const conn = this.pool.connectionFor(server, this.user);
-    return publicFailure(server, err, conn && { secrets: configSecrets(conn.config), log: conn.failures });
+    return publicFailure(server, err, conn && { secrets: conn.secrets(), log: conn.failures });
   }
 
   /** A failed call rejects with a referenced McpFailure (its message is the masked detail; see publicFailure). */

@@ -10,5 +10,5 @@ type Ctx = { params: Promise<{ server: string }> };
 /** SPEC §7.2: forgets the user's tokens for the server and closes the user's connection. */
 export const DELETE = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
-  return Response.json(await forgetConnection(user, decodeURIComponent((await params).server)));
+  return Response.json(await forgetConnection(user, (await params).server));
 });

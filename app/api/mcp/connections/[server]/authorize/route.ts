@@ -11,5 +11,5 @@ type Ctx = { params: Promise<{ server: string }> };
 export const POST = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const body = await readOptionalJson(req, AuthorizeSchema);
-  return startSignIn(user, decodeURIComponent((await params).server), body?.returnTo);
+  return startSignIn(user, (await params).server, body?.returnTo);
 });

@@ -11,5 +11,5 @@ type Ctx = { params: Promise<{ server: string }> };
 export const PUT = route<Ctx>(async (req, { params }) => {
   const user = await requireUser(req);
   const body = await readJson(req, UserValuesSchema);
-  return Response.json(await saveUserValues(user, decodeURIComponent((await params).server), body.values));
+  return Response.json(await saveUserValues(user, (await params).server, body.values));
 });

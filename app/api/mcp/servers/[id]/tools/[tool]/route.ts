@@ -17,9 +17,10 @@ const ToolPatchSchema = z
 
 export const PATCH = route<{ params: Promise<{ id: string; tool: string }> }>(async (req, { params }) => {
   const admin = await requireAdmin(req);
+  // Next.js hands the segment over decoded (the UI encodes the name once): no second decode.
   const { id, tool } = await params;
   const body = await readJson(req, ToolPatchSchema);
-  const result = await patchTool(admin, id, decodeURIComponent(tool), body);
-  await audit(admin, 'mcp.tool.update', `${id}/${decodeURIComponent(tool)}`, 'ok', JSON.stringify(body));
+  const result = await patchTool(admin, id, tool, body);
+  await audit(admin, 'mcp.tool.update', `${id}/${tool}`, 'ok', JSON.stringify(body));
   return Response.json(result);
 });
