@@ -11,10 +11,12 @@ import {
   signIn,
   specUser,
 } from './helpers';
+import { userId } from './account-helpers';
 import { listAll, nav, roleAndText, type Stored } from './history-helpers';
 
 const h = originHeaders();
 const SOL = specUser('s57', 'Sol User');
+const GONE = specUser('s57', 'Gone User');
 let sol: BrowserContext;
 let page: Page;
 
@@ -22,6 +24,7 @@ test.beforeAll(async ({ browser }) => {
   const admin = await browser.newContext();
   await signIn(admin, ADMIN);
   await ensureUser(admin.request, SOL);
+  await ensureUser(admin.request, GONE);
   await admin.close();
   sol = await browser.newContext();
   await signIn(sol, SOL);
@@ -147,4 +150,42 @@ test('sharing while the server cannot be reached says so in words, and the next 
   await expect(dialog.getByRole('textbox', { name: 'Share link' })).toHaveValue(
     /\/share\/[A-Za-z0-9_-]{32}$/,
   );
+});
+
+test('the links of an account an admin disabled stop working (404), and work again once it is enabled', async ({
+  browser,
+}) => {
+  const gone = await browser.newContext();
+  await signIn(gone, GONE);
+  const own = await gone.newPage();
+  await own.goto('/');
+  await send(own, 'Something to share s57-gone');
+  await expect(assistantMessages(own).last()).toContainText('You said: Something to share s57-gone');
+  const id = conversationIdFromUrl(own);
+  const shared = await own.request.post(`/api/conversations/${id}/share`, { data: {}, headers: h });
+  expect(shared.status()).toBe(201);
+  const { url } = (await shared.json()) as { url: string };
+  await gone.close();
+
+  const admin = await browser.newContext();
+  await signIn(admin, ADMIN);
+  const goneId = await userId(admin, GONE.email);
+  const setDisabled = async (disabled: boolean) =>
+    expect(
+      (await admin.request.patch(`/api/admin/users/${goneId}`, { data: { disabled }, headers: h })).status(),
+    ).toBe(200);
+  const anon = await (await browser.newContext()).newPage();
+  try {
+    expect((await anon.goto(url))?.status()).toBe(200);
+    await setDisabled(true);
+    // The same answer as an unknown or revoked link: nothing says the account exists.
+    expect((await anon.goto(url))?.status()).toBe(404);
+    await expect(anon.getByText('Something to share s57-gone')).toHaveCount(0);
+    await setDisabled(false);
+    expect((await anon.goto(url))?.status()).toBe(200);
+    await expect(anon.getByText('You said: Something to share s57-gone')).toBeVisible();
+  } finally {
+    await anon.context().close();
+    await admin.close();
+  }
 });

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { changes, first } from '@/db/run';
-import { shares } from '@/db/tables';
+import { shares, user } from '@/db/tables';
 import { type PublicMessage, parseShareSnapshot } from '@/lib/schemas/share';
 
 /** A share with its snapshot read back through the public allowlist (lib/schemas/share.ts). */
@@ -15,9 +15,18 @@ export async function createShare(
   await db.insert(shares).values(values);
 }
 
-/** A share by its token alone — the public route; unknown and revoked tokens are the same null. */
+/**
+ * A share by its token alone — the public route. Unknown and revoked tokens are the same null, and so
+ * are the links of an account an admin disabled (they work again when it is enabled).
+ */
 export async function getShareByToken(db: Db, token: string): Promise<ShareRecord | null> {
-  const row = first(await db.select().from(shares).where(eq(shares.token, token)));
+  const row = first(
+    await db
+      .select({ share: shares })
+      .from(shares)
+      .innerJoin(user, eq(user.id, shares.userId))
+      .where(and(eq(shares.token, token), eq(user.disabled, false))),
+  )?.share;
   return row ? { ...row, snapshot: parseShareSnapshot(row.snapshot) } : null;
 }
 
