@@ -236,7 +236,7 @@ async function resourceSeen(request: APIRequestContext, uri: string): Promise<st
   return block ? (block.slice(block.indexOf(open) + open.length).split('\n</resource>')[0] ?? null) : null;
 }
 
-test('an attached resource the server changes (resources/subscribe) is read again before the next turn; its chip says "updated"', async () => {
+test('an attached resource the server changes (resources/subscribe) is read again before the next turn in every conversation holding it; its chip says "updated"', async () => {
   const page = await admin.newPage();
   await page.request.delete(`${FAKE_MODEL_URL}/requests`);
   // bump_counter changes something: it runs without asking here.
@@ -245,36 +245,49 @@ test('an attached resource the server changes (resources/subscribe) is read agai
     headers: h,
   });
   expect(allowed.status(), await allowed.text()).toBe(200);
-  await page.goto('/');
   const box = composer(page);
   const picker = page.getByRole('listbox', { name: 'Resources' });
-  await expect(async () => {
-    await box.fill('');
-    await box.fill('@counter');
-    await expect(picker.getByRole('option', { name: /^counter/ })).toBeVisible({ timeout: 2_000 });
-  }).toPass();
-  await box.press('Enter');
-  await expect(page.locator('[data-composer] [data-resource-chip="counter://value"]')).toBeVisible();
-
-  await send(page, 'what is the counter?');
-  await expect.poll(() => resourceSeen(page.request, 'counter://value')).toMatch(/^counter=\d+$/);
-  const before = Number((await resourceSeen(page.request, 'counter://value'))?.split('=')[1]);
   const idle = async () => {
     await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Send' })).toBeVisible();
   };
-  await idle();
+  /** A new conversation with the counter attached to its first message; its URL. */
+  const withCounter = async (question: string) => {
+    await page.goto('/');
+    await expect(async () => {
+      await box.fill('');
+      await box.fill('@counter');
+      await expect(picker.getByRole('option', { name: /^counter/ })).toBeVisible({ timeout: 2_000 });
+    }).toPass();
+    await box.press('Enter');
+    await expect(page.locator('[data-composer] [data-resource-chip="counter://value"]')).toBeVisible();
+    await send(page, question);
+    await expect.poll(() => resourceSeen(page.request, 'counter://value')).toMatch(/^counter=\d+$/);
+    await idle();
+    return page.url();
+  };
+  /** The counter as the model saw it on the next turn of this conversation. */
+  const seenNext = async (question: string) => {
+    const requests = (await fakeModelRequests(page.request)).length;
+    await send(page, question);
+    await expect.poll(async () => (await fakeModelRequests(page.request)).length).toBeGreaterThan(requests);
+    await idle();
+    return resourceSeen(page.request, 'counter://value');
+  };
 
-  // The model bumps it: the server tells its subscribers. The attachment was read before that.
+  // Two conversations hold the counter, both read before it changes.
+  const first = await withCounter('what is the counter?');
+  const before = Number((await resourceSeen(page.request, 'counter://value'))?.split('=')[1]);
+  await withCounter('and the counter here?');
+
+  // The model bumps it: the server tells its subscribers.
   await send(page, `[[tool:${SERVER}__bump_counter]]`);
   await expect(page.locator('[data-tool-call]').last()).toHaveAttribute('data-state', 'done');
   await idle();
-  const requests = (await fakeModelRequests(page.request)).length;
-
-  await send(page, 'and now?');
-  await expect.poll(async () => (await fakeModelRequests(page.request)).length).toBeGreaterThan(requests);
-  expect(await resourceSeen(page.request, 'counter://value')).toBe(`counter=${before + 1}`);
-  await idle();
+  expect(await seenNext('and now?')).toBe(`counter=${before + 1}`);
+  // The first conversation reads it again too (before, the second one's read took the only "changed" mark).
+  await page.goto(first);
+  expect(await seenNext('and in the first one?')).toBe(`counter=${before + 1}`);
 
   await page.reload();
   const chip = page.locator('[data-role="user"]').first().locator('[data-resource-chip="counter://value"]');

@@ -47,17 +47,19 @@ export async function refreshChangedResources(
   const key = (p: ResourcePart) => `${p.data.server}\n${p.data.uri}`;
   for (const m of history)
     for (const p of m.parts.filter(isResource)) {
+      if (changed.has(key(p))) continue;
       const conn = connectionOf(user, p.data.server);
-      if (!conn?.watch.isStale(p.data.uri) || changed.has(key(p))) continue;
-      conn.watch.refreshed(p.data.uri);
+      // This copy's read time: its last refresh, else its first read (none stored before: any change).
+      const readAt = Date.parse(p.data.updatedAt ?? p.data.readAt ?? '') || 0;
+      if (!conn?.watch.changedSince(p.data.uri, readAt)) continue;
+      // Stamped with when the read started: a change while it runs is read again next turn. A failed
+      // read keeps the old copy and its time, so the next turn tries again.
+      const started = new Date().toISOString();
       changed.set(
         key(p),
         readResourceForMessage(user, p.data.server, p.data.uri).then(
-          (read) => ({ ...read, updatedAt: new Date().toISOString() }),
-          () => {
-            conn.watch.updated(p.data.uri);
-            return null;
-          },
+          (read) => ({ ...read, updatedAt: started }),
+          () => null,
         ),
       );
     }

@@ -82,10 +82,12 @@ export async function storedUserParts(
       if (p.type === 'data-app-message' || p.type === 'data-app-context') return p;
       if (p.type === 'file') return ownFilePart(user.id, p.url);
       try {
+        // When the read started: a change the server reports from then on is read again (resource-refresh).
+        const readAt = new Date().toISOString();
         const read = await readResourceForMessage(user, p.data.server, p.data.uri);
         return {
           type: 'data-resource',
-          data: { ...read, name: p.data.name ?? p.data.uri.split('/').at(-1) ?? p.data.uri },
+          data: { ...read, name: p.data.name ?? p.data.uri.split('/').at(-1) ?? p.data.uri, readAt },
         };
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -136,22 +137,30 @@ test('log messages are kept with level, logger and masked text; logLevel is sent
 
 test('a subscribed resource is marked changed when the server says so, and when a new session renews the subscription', async () => {
   const watcher = connect({ name: 'rich-watch' });
-  assert.equal(await subscribe(watcher, 'counter://value'), true);
-  assert.equal(watcher.watch.isStale('counter://value'), false);
+  const uri = 'counter://value';
+  assert.equal(await subscribe(watcher, uri), true);
+  const readAt = Date.now();
+  assert.equal(watcher.watch.changedSince(uri, readAt + 1), false);
   await watcher.callTool('bump_counter', {});
   // The notification is sent before the tool's result, on the same ordered stream.
-  assert.equal(watcher.watch.isStale('counter://value'), true);
-  watcher.watch.refreshed('counter://value');
-  assert.equal(watcher.watch.isStale('counter://value'), false);
+  assert.equal(watcher.watch.changedSince(uri, readAt), true);
+  // Two copies, read before the change: one is read again; the other is still out of date (before, the
+  // first reader cleared the one mark and the other kept the old text).
+  const reread = Date.now() + 1;
+  assert.equal(watcher.watch.changedSince(uri, reread), false);
+  assert.equal(watcher.watch.changedSince(uri, readAt), true);
   // Not subscribed: a notification for another URI marks nothing.
   watcher.watch.updated('notes://work/plan');
-  assert.equal(watcher.watch.isStale('notes://work/plan'), false);
+  assert.equal(watcher.watch.changedSince('notes://work/plan', 0), false);
   // A new session (what open() does after a reconnect): subscribed again, and counted as changed.
+  await sleep(2);
   await watcher.watch.renew(await watcher.getClient(), 5_000);
-  assert.equal(watcher.watch.isStale('counter://value'), true);
-  watcher.watch.refreshed('counter://value');
+  assert.equal(watcher.watch.changedSince(uri, reread), true);
+  const renewed = Date.now() + 1;
+  assert.equal(watcher.watch.changedSince(uri, renewed), false);
+  await sleep(2);
   await watcher.callTool('bump_counter', {});
-  assert.equal(watcher.watch.isStale('counter://value'), true);
+  assert.equal(watcher.watch.changedSince(uri, renewed), true);
 
   // A server without resources/subscribe: nothing is watched.
   const plain = new McpConnection(

@@ -2,14 +2,16 @@ import 'server-only';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 /**
- * The resources one connection subscribed to (resources/subscribe, where the server offers it) and
- * those the server said changed (notifications/resources/updated) since they were last read. A
- * subscription lives as long as the server's session: after a reconnect it is renewed, and every
- * watched resource counts as changed (a notification may have been missed meanwhile).
+ * The resources one connection subscribed to (resources/subscribe, where the server offers it) and when
+ * the server last said each changed (notifications/resources/updated). Whoever holds a copy compares its
+ * own read time: each conversation holding the resource reads it again once, whichever reads first (one
+ * shared mark, cleared by the first reader, left the others with the old text). A subscription lives as
+ * long as the server's session: after a reconnect it is renewed, and every watched resource counts as
+ * changed then (a notification may have been missed meanwhile).
  */
 export class ResourceWatch {
   private readonly watched = new Set<string>();
-  private readonly stale = new Set<string>();
+  private readonly changedAt = new Map<string, number>();
 
   /** At most this many per connection; more are not watched (they are still read when attached). */
   constructor(private readonly max = 100) {}
@@ -28,23 +30,20 @@ export class ResourceWatch {
   }
 
   /** The server said it changed. */
-  updated(uri: string): void {
-    if (this.watched.has(uri)) this.stale.add(uri);
+  updated(uri: string, now = Date.now()): void {
+    if (this.watched.has(uri)) this.changedAt.set(uri, now);
   }
 
-  isStale(uri: string): boolean {
-    return this.stale.has(uri);
-  }
-
-  /** Read again: fresh until the next notification. */
-  refreshed(uri: string): void {
-    this.stale.delete(uri);
+  /** Whether the server said it changed at or after `readAt` (ms): a copy read then is out of date. */
+  changedSince(uri: string, readAt: number): boolean {
+    const at = this.changedAt.get(uri);
+    return at !== undefined && at >= readAt;
   }
 
   /** A new session: subscribe again, and treat everything watched as changed. */
-  async renew(client: Client, timeout: number): Promise<void> {
+  async renew(client: Client, timeout: number, now = Date.now()): Promise<void> {
     for (const uri of this.watched) {
-      this.stale.add(uri);
+      this.changedAt.set(uri, now);
       await client.subscribeResource({ uri }, { timeout }).catch(() => this.watched.delete(uri));
     }
   }

@@ -44,8 +44,8 @@ export type ChatDataParts = {
   'app-message': { server: string; tool: string };
   /** Context an MCP App shared for the model (`ui/update-model-context`), sent with a user message. */
   'app-context': { server: string; tool: string; text: string };
-  /** `updatedAt`: read again after the server said it changed (resources/subscribe). */
-  resource: ResourceRead & { updatedAt?: string };
+  /** `readAt`: when it was read for the message; `updatedAt`: read again after the server said it changed (resources/subscribe). */
+  resource: ResourceRead & { readAt?: string; updatedAt?: string };
   /** A server asked the user something during a tool call (MCP elicitation); id = the request's id. */
   elicitation: {
     toolCallId: string;

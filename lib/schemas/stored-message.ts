@@ -55,6 +55,8 @@ const StoredPartSchema = z.discriminatedUnion('type', [
       name: str.optional(),
       mimeType: str.optional(),
       text: str.optional(),
+      /** When it was read for the message (ISO); `updatedAt` when read again since (its chip says "updated"). */
+      readAt: str.optional(),
       updatedAt: str.optional(),
     }),
   }),
