@@ -168,3 +168,29 @@ test('an import that cannot be stored (its account deleted while it runs) leaves
   assert.deepEqual(await db.select().from(files).where(eq(files.userId, 'dora')), []);
   assert.deepEqual(await db.select().from(conversations).where(eq(conversations.userId, 'dora')), []);
 });
+
+test('a file uploaded while a conversation holding the same bytes is deleted keeps its bytes', async () => {
+  const db = getDb();
+  const alice = { id: 'alice', name: 'alice', email: 'alice@example.com', role: 'user' as const };
+  for (const [i, uploadAt] of ['at once', 'a moment later'].entries()) {
+    const bytes = `the same picture, ${uploadAt}`;
+    const old = await upload('alice', bytes, 'photo.txt');
+    const conversationId = `conv-same-bytes-${i}`;
+    await db.insert(conversations).values({ id: conversationId, userId: 'alice', title: 't' });
+    await db.insert(messages).values({
+      id: `m-same-${i}`,
+      conversationId,
+      role: 'user',
+      seq: 1,
+      parts: [{ type: 'file', mediaType: 'text/plain', url: old.url, filename: 'photo.txt' }],
+    });
+    // Alice deletes that conversation (its file and, as no other file keeps them, its bytes go) while bob
+    // uploads the same bytes: his upload finds the blob still there and does not write it again.
+    const deleting = deleteOwnConversation(alice, conversationId);
+    if (i) await new Promise((resolve) => setImmediate(resolve));
+    const fresh = await upload('bob', bytes, 'mine.txt');
+    await deleting;
+    const row = await findReadableFile(fresh.id, { userId: 'bob' });
+    assert.equal((await readBlob(row)).toString(), bytes, `uploaded ${uploadAt}`);
+  }
+});
