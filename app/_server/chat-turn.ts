@@ -67,13 +67,13 @@ export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<
   const firstToken = gate.begin();
   let turn: TurnHandle | undefined;
   try {
-    const prepare = async () => {
-      turn = await claimConversation(user, body);
-      return { turn, ...(await prepareTurn(user, body, turn.signal, settings, release)) };
-    };
+    // Claimed before its preparation waits for its place: a Stop (or a delete) pressed meanwhile finds it.
+    const claimed = await claimConversation(user, body);
+    turn = claimed;
+    const prepare = () => prepareTurn(user, body, claimed.signal, settings, release);
     const prepared = usesPostgres ? await prepare() : await gate.prepare(prepare, PREPARING_HOLD_MS);
     return turnResponse(
-      publishTurn(body.id, prepared.turn, prepared.stream, prepared.preamble, firstToken, () =>
+      publishTurn(body.id, claimed, prepared.stream, prepared.preamble, firstToken, () =>
         gate.clear(REST_YIELD_MAX_MS),
       ),
     );

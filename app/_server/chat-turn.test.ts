@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { after, before, describe, test } from 'node:test';
+import { startChatTurn } from '@/app/_server/chat-turn';
+import { stopOwnTurn } from '@/app/_server/conversation-turns';
+import type { SessionUser } from '@/app/_server/session';
+import { settledTitle } from '@/app/_server/titles';
+import { getDb } from '@/db/client';
+import { listMessages } from '@/db/queries/messages';
+import { user } from '@/db/schema';
+import { fake, startFakeForFile } from '@/e2e/fixtures/fake-openai-test-kit';
+import { firstTokenGate } from '@/lib/chat/first-token-gate';
+import { resetProcessState } from '@/lib/process-state';
+import type { ChatPost } from '@/lib/schemas/chat-post';
+
+// Chat turns as POST /api/chat runs them (startChatTurn), in this process, on a fresh SQLite file, with
+// the fake model as the provider: what the user sees when requests about one conversation meet.
+
+startFakeForFile();
+const dir = mkdtempSync(join(tmpdir(), 'chat-turn-'));
+const saved = { ...process.env };
+const alice: SessionUser = { id: 'alice', name: 'Alice', email: 'alice@example.com', role: 'user' };
+
+const ask = (conversation: string, id: string, text: string, existing = true): ChatPost => ({
+  id: conversation,
+  message: { id, role: 'user', parts: [{ type: 'text', text }] },
+  ...(existing && { existing: true }),
+});
+
+// Inside a suite: its `before` runs once the fake model (a root hook) has started.
+describe('chat turns', () => {
+  before(async () => {
+    resetProcessState();
+    Object.assign(process.env, {
+      DATABASE_PATH: join(dir, 'app.db'),
+      OPENAI_BASE_URL: `${fake.url}/v1`,
+      OPENAI_API_KEY: 'sk-test',
+      CHAT_MODEL: 'fake-model',
+    });
+    await getDb().insert(user).values(alice);
+  });
+  after(() => {
+    resetProcessState();
+    process.env = { ...saved };
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('Stop pressed while the answer waits for its turn to be prepared ends it: the model is never asked', async () => {
+    await (await startChatTurn(alice, ask('conv-stop-queued', 'q1', 'hello', false))).text();
+    // Another conversation's turn is being prepared; this one's waits behind it (first-token gate).
+    const other = startChatTurn(alice, ask('conv-other-prep', 'o1', 'meanwhile', false));
+    const turn = startChatTurn(alice, ask('conv-stop-queued', 'q2', 'do not answer [[words:20]]'));
+    while (firstTokenGate().figures().preparationsQueued === 0) await nextTurn();
+    assert.deepEqual(await stopOwnTurn(alice, 'conv-stop-queued'), { stopped: true });
+    await (await other).text();
+    await (await turn).text();
+    const answer = (await listMessages(getDb(), 'conv-stop-queued')).at(-1);
+    assert.equal(answer?.role, 'assistant');
+    assert.equal(answer?.metadata?.interrupted, true, 'stored as stopped');
+    assert.ok(!fake.requests.some((r) => JSON.stringify(r.body.messages).includes('do not answer')));
+    for (const id of ['conv-stop-queued', 'conv-other-prep']) await settledTitle(getDb(), alice.id, id, 5000);
+  });
+});
