@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { startChatTurn } from '@/app/_server/chat-turn';
+import { changeUser } from '@/app/_server/admin-users';
 import { stopOwnTurn } from '@/app/_server/conversation-turns';
 import type { SessionUser } from '@/app/_server/session';
 import { settledTitle } from '@/app/_server/titles';
@@ -23,6 +24,8 @@ startFakeForFile();
 const dir = mkdtempSync(join(tmpdir(), 'chat-turn-'));
 const saved = { ...process.env };
 const alice: SessionUser = { id: 'alice', name: 'Alice', email: 'alice@example.com', role: 'user' };
+const bob: SessionUser = { id: 'bob', name: 'Bob', email: 'bob@example.com', role: 'user' };
+const root: SessionUser = { id: 'root', name: 'Root', email: 'root@example.com', role: 'admin' };
 
 const ask = (conversation: string, id: string, text: string, existing = true): ChatPost => ({
   id: conversation,
@@ -40,7 +43,7 @@ describe('chat turns', () => {
       OPENAI_API_KEY: 'sk-test',
       CHAT_MODEL: 'fake-model',
     });
-    await getDb().insert(user).values(alice);
+    for (const u of [alice, bob, root]) await getDb().insert(user).values(u);
   });
   after(() => {
     resetProcessState();
@@ -62,5 +65,25 @@ describe('chat turns', () => {
     assert.equal(answer?.metadata?.interrupted, true, 'stored as stopped');
     assert.ok(!fake.requests.some((r) => JSON.stringify(r.body.messages).includes('do not answer')));
     for (const id of ['conv-stop-queued', 'conv-other-prep']) await settledTitle(getDb(), alice.id, id, 5000);
+  });
+
+  test('disabling a user stops the answer of their new chat that waits for its preparation', async () => {
+    const other = startChatTurn(alice, ask('conv-before-disable', 'b1', 'meanwhile', false));
+    const turn = startChatTurn(bob, ask('conv-new-of-bob', 'n1', 'not for a disabled user', false));
+    while (firstTokenGate().figures().preparationsQueued === 0) await nextTurn();
+    // An admin disables bob now: his first message is not stored yet, so no stored conversation names it.
+    await changeUser(root, bob.id, { disabled: true });
+    await (await other).text();
+    await (await turn).text();
+    const answer = (await listMessages(getDb(), 'conv-new-of-bob')).at(-1);
+    assert.equal(answer?.metadata?.interrupted, true, 'stored as stopped');
+    assert.ok(
+      !fake.requests.some((r) => JSON.stringify(r.body.messages).includes('not for a disabled user')),
+    );
+    for (const [u, id] of [
+      [alice, 'conv-before-disable'],
+      [bob, 'conv-new-of-bob'],
+    ] as const)
+      await settledTitle(getDb(), u.id, id, 5000);
   });
 });

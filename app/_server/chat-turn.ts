@@ -128,7 +128,7 @@ function once(fn: () => void): () => void {
 async function claimConversation(user: SessionUser, body: ChatPost): Promise<TurnHandle> {
   // Usually no turn runs there: the claim is then the only check (one round trip with Redis).
   try {
-    return await beginTurn(body.id);
+    return await beginTurn(body.id, user.id);
   } catch (err) {
     if (!(err instanceof AppError && err.code === 'conflict')) throw err;
     if (!('message' in body)) {
@@ -147,7 +147,7 @@ async function claimConversation(user: SessionUser, body: ChatPost): Promise<Tur
     await stopTurn(body.id);
   }
   // Still running (another message while an answer is written): 409.
-  return beginTurn(body.id);
+  return beginTurn(body.id, user.id);
 }
 
 /** Load → persist input → build tools → run (its answer persisted at the end); see turn-stages.ts. */

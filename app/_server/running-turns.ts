@@ -21,7 +21,14 @@ import { TurnLeases } from '@/lib/shared/turn-leases';
  * With REDIS_URL (SPEC §7.5) the buffer is Redis Streams and each turn holds a lease on its
  * conversation (lib/shared/turn-leases.ts): any instance resumes, detects and stops any instance's turn.
  */
-type Running = { turnId: string; controller: AbortController; done: Promise<void>; end: () => void };
+type Running = {
+  turnId: string;
+  /** Whose turn it is (a new conversation's turn runs before any stored row names its owner). */
+  userId?: string;
+  controller: AbortController;
+  done: Promise<void>;
+  end: () => void;
+};
 type State = {
   turns: Map<string, Running>;
   buffer: TurnBuffer & { heldBytes?: number };
@@ -106,7 +113,7 @@ const conflict = () =>
   );
 
 /** Registers a turn for the conversation; 409 while another one runs there (on any instance), 503 while shutting down. */
-export async function beginTurn(conversationId: string): Promise<TurnHandle> {
+export async function beginTurn(conversationId: string, userId?: string): Promise<TurnHandle> {
   const { turns, closing, leases } = state();
   if (closing) throw new AppError('unavailable', 'The server is restarting. Try again in a moment.');
   if (turns.has(conversationId)) throw conflict();
@@ -127,7 +134,7 @@ export async function beginTurn(conversationId: string): Promise<TurnHandle> {
     };
   });
   // Registered before the lease is asked for, so a second request here is refused without a round trip.
-  turns.set(conversationId, { turnId, controller, done, end });
+  turns.set(conversationId, { turnId, userId, controller, done, end });
   if (leases) {
     let claimed = false;
     try {
@@ -224,6 +231,11 @@ export async function stopTurn(conversationId: string): Promise<boolean> {
   await Promise.race([running.done, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
   clearTimeout(timer);
   return true;
+}
+
+/** The conversations of the user's turns running in this process (stored ones, and new ones not stored yet). */
+export function localTurnsOf(userId: string): string[] {
+  return [...state().turns].flatMap(([id, turn]) => (turn.userId === userId ? [id] : []));
 }
 
 /** Shutdown: refuse new turns, stop every running one, and wait (bounded) until their answers are stored. */
