@@ -6,7 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { startChatTurn } from '@/app/_server/chat-turn';
 import { changeUser } from '@/app/_server/admin-users';
-import { stopOwnTurn } from '@/app/_server/conversation-turns';
+import { resumeTurn, stopOwnTurn } from '@/app/_server/conversation-turns';
 import type { SessionUser } from '@/app/_server/session';
 import { settledTitle } from '@/app/_server/titles';
 import { getDb } from '@/db/client';
@@ -85,5 +85,22 @@ describe('chat turns', () => {
       [bob, 'conv-new-of-bob'],
     ] as const)
       await settledTitle(getDb(), u.id, id, 5000);
+  });
+
+  test('a reload while the answer waits for its preparation follows that answer to its end', async () => {
+    await (await startChatTurn(alice, ask('conv-reload-queued', 'r1', 'first question', false))).text();
+    const other = startChatTurn(alice, ask('conv-other-reload', 'p1', 'meanwhile', false));
+    const turn = startChatTurn(alice, ask('conv-reload-queued', 'r2', '[[say:the second answer]]'));
+    while (firstTokenGate().figures().preparationsQueued === 0) await nextTurn();
+    // The reloaded page finds the answer running and follows its stream (GET /api/chat/[id]/stream).
+    const followed = await resumeTurn(alice, 'conv-reload-queued');
+    assert.equal(followed.status, 200);
+    const replay = await followed.text();
+    assert.match(replay, /the second answer/);
+    assert.doesNotMatch(replay, /You said: first question/, 'not the answer before it again');
+    await (await other).text();
+    await (await turn).text();
+    for (const id of ['conv-reload-queued', 'conv-other-reload'])
+      await settledTitle(getDb(), alice.id, id, 5000);
   });
 });

@@ -112,9 +112,13 @@ const conflict = () =>
     'An answer is still being written in this conversation. Stop it first, or wait for it to finish.',
   );
 
-/** Registers a turn for the conversation; 409 while another one runs there (on any instance), 503 while shutting down. */
+/**
+ * Registers a turn for the conversation; 409 while another one runs there (on any instance), 503 while
+ * shutting down. Its buffer opens at once: a reload or another tab while the turn is still prepared
+ * follows this turn (not the one before it), and its end (however early) closes the buffer.
+ */
 export async function beginTurn(conversationId: string, userId?: string): Promise<TurnHandle> {
-  const { turns, closing, leases } = state();
+  const { turns, closing, leases, buffer } = state();
   if (closing) throw new AppError('unavailable', 'The server is restarting. Try again in a moment.');
   if (turns.has(conversationId)) throw conflict();
   const controller = new AbortController();
@@ -123,6 +127,7 @@ export async function beginTurn(conversationId: string, userId?: string): Promis
   const done = new Promise<void>((resolve) => {
     end = () => {
       if (turns.get(conversationId)?.controller !== controller) return resolve();
+      buffer.close(conversationId, turnId);
       turns.delete(conversationId);
       if (!leases) return resolve();
       // The answer is stored: free the conversation for every instance and tell a waiting stopper
@@ -149,6 +154,7 @@ export async function beginTurn(conversationId: string, userId?: string): Promis
       throw conflict();
     }
   }
+  buffer.open(conversationId, turnId);
   return { turnId, signal: controller.signal, end };
 }
 
@@ -184,8 +190,8 @@ export function publishTurn(
   /** Awaited once after the first part is out, before the rest of the answer is read. */
   beforeRest: () => Promise<void> = async () => {},
 ): ReadableStream<Uint8Array> {
+  // Open since the turn began (beginTurn).
   const { buffer } = state();
-  buffer.open(conversationId, turn.turnId);
   // The AI SDK's SSE format (JsonToSseTransformStream), encoded here: two stream stages fewer per chunk.
   const encoder = new TextEncoder();
   const event = (chunk: unknown) => encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`);
