@@ -48,16 +48,18 @@ export async function refreshChangedResources(
   for (const m of history)
     for (const p of m.parts.filter(isResource)) {
       const conn = connectionOf(user, p.data.server);
-      if (!conn?.watch.isStale(p.data.uri) || changed.has(key(p))) continue;
-      conn.watch.refreshed(p.data.uri);
+      // Stale for this conversation: another one reading it again does not make this copy fresh.
+      if (!conn?.watch.isStale(p.data.uri, conversationId) || changed.has(key(p))) continue;
+      const version = conn.watch.version(p.data.uri);
       changed.set(
         key(p),
         readResourceForMessage(user, p.data.server, p.data.uri).then(
-          (read) => ({ ...read, updatedAt: new Date().toISOString() }),
-          () => {
-            conn.watch.updated(p.data.uri);
-            return null;
+          (read) => {
+            conn.watch.read(p.data.uri, conversationId, version);
+            return { ...read, updatedAt: new Date().toISOString() };
           },
+          // Not read: it stays stale, and is tried again next turn.
+          () => null,
         ),
       );
     }

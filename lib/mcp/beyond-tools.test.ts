@@ -137,21 +137,24 @@ test('log messages are kept with level, logger and masked text; logLevel is sent
 test('a subscribed resource is marked changed when the server says so, and when a new session renews the subscription', async () => {
   const watcher = connect({ name: 'rich-watch' });
   assert.equal(await subscribe(watcher, 'counter://value'), true);
-  assert.equal(watcher.watch.isStale('counter://value'), false);
+  // Staleness is per reader (a conversation holding the resource): first seen, it holds the current copy.
+  const stale = (uri: string) => watcher.watch.isStale(uri, 'conv-1');
+  const read = (uri: string) => watcher.watch.read(uri, 'conv-1', watcher.watch.version(uri));
+  assert.equal(stale('counter://value'), false);
   await watcher.callTool('bump_counter', {});
   // The notification is sent before the tool's result, on the same ordered stream.
-  assert.equal(watcher.watch.isStale('counter://value'), true);
-  watcher.watch.refreshed('counter://value');
-  assert.equal(watcher.watch.isStale('counter://value'), false);
+  assert.equal(stale('counter://value'), true);
+  read('counter://value');
+  assert.equal(stale('counter://value'), false);
   // Not subscribed: a notification for another URI marks nothing.
   watcher.watch.updated('notes://work/plan');
-  assert.equal(watcher.watch.isStale('notes://work/plan'), false);
+  assert.equal(stale('notes://work/plan'), false);
   // A new session (what open() does after a reconnect): subscribed again, and counted as changed.
   await watcher.watch.renew(await watcher.getClient(), 5_000);
-  assert.equal(watcher.watch.isStale('counter://value'), true);
-  watcher.watch.refreshed('counter://value');
+  assert.equal(stale('counter://value'), true);
+  read('counter://value');
   await watcher.callTool('bump_counter', {});
-  assert.equal(watcher.watch.isStale('counter://value'), true);
+  assert.equal(stale('counter://value'), true);
 
   // A server without resources/subscribe: nothing is watched.
   const plain = new McpConnection(
