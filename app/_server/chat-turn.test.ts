@@ -14,6 +14,7 @@ import { listMessages } from '@/db/queries/messages';
 import { user } from '@/db/schema';
 import { fake, startFakeForFile } from '@/e2e/fixtures/fake-openai-test-kit';
 import { firstTokenGate } from '@/lib/chat/first-token-gate';
+import { AppError } from '@/lib/errors';
 import { resetProcessState } from '@/lib/process-state';
 import type { ChatPost } from '@/lib/schemas/chat-post';
 
@@ -102,5 +103,28 @@ describe('chat turns', () => {
     await (await turn).text();
     for (const id of ['conv-reload-queued', 'conv-other-reload'])
       await settledTitle(getDb(), alice.id, id, 5000);
+  });
+
+  test('a regenerate from a stale tab while a newer message is answered is refused; that answer goes on', async () => {
+    await (await startChatTurn(alice, ask('conv-stale-regen', 'g1', 'old question', false))).text();
+    // Tab A asks a new question; its answer streams slowly.
+    const running = await startChatTurn(alice, {
+      ...ask('conv-stale-regen', 'g2', 'new question [[slow:20]] [[words:40]]'),
+      parentId: (await listMessages(getDb(), 'conv-stale-regen')).at(-1)?.id,
+    });
+    // Tab B, opened before it, still shows the old answer last and asks for it again.
+    await assert.rejects(
+      startChatTurn(alice, { ...ask('conv-stale-regen', 'g1', 'old question'), parentId: null }),
+      (err) => err instanceof AppError && err.code === 'conflict',
+    );
+    const answer = await running.text();
+    assert.match(answer, /word40/);
+    const stored = await listMessages(getDb(), 'conv-stale-regen');
+    assert.deepEqual(
+      stored.map((m) => m.role),
+      ['user', 'assistant', 'user', 'assistant'],
+    );
+    assert.equal(stored.at(-1)?.metadata?.interrupted, undefined, 'the newer answer was not cut');
+    await settledTitle(getDb(), alice.id, 'conv-stale-regen', 5000);
   });
 });

@@ -121,12 +121,14 @@ function once(fn: () => void): () => void {
 }
 
 /**
- * One turn at a time per conversation. An edit, retry or regenerate (a message id that is already
- * stored) first stops the running turn and waits for its answer to be stored, so the replaced answer
- * cannot be written back after the edit; any other message while a turn runs is a 409.
+ * One turn at a time per conversation. A retry or regenerate of the running answer's question (its
+ * message id, stored already) first stops that answer and waits for it to be stored, so the replaced
+ * answer cannot be written back afterwards; any other message while a turn runs is a 409, a regenerate
+ * of an earlier question too (a tab that has not seen the newer question must not cut its answer short).
  */
 async function claimConversation(user: SessionUser, body: ChatPost): Promise<TurnHandle> {
   // Usually no turn runs there: the claim is then the only check (one round trip with Redis).
+  let running: unknown;
   try {
     return await beginTurn(body.id, user.id);
   } catch (err) {
@@ -137,6 +139,7 @@ async function claimConversation(user: SessionUser, body: ChatPost): Promise<Tur
       refuseAnswered((await loadConversation(getDb(), user.id, body.id)).messages, body.approvals);
       throw err;
     }
+    running = err;
   }
   const stored = await loadConversation(getDb(), user.id, body.id);
   const same = stored.messages.find((m) => m.id === body.message.id);
@@ -144,6 +147,8 @@ async function claimConversation(user: SessionUser, body: ChatPost): Promise<Tur
     // An edit sent under the stored id is refused before it could stop anything.
     if (same.role === 'user' && textOfParts(same.parts) !== textOfParts(body.message.parts))
       throw editUnderStoredId();
+    // The running answer follows a later question: this one is asked again from a tab that missed it.
+    if (same.id !== stored.messages.findLast((m) => m.role === 'user')?.id) throw running;
     await stopTurn(body.id);
   }
   // Still running (another message while an answer is written): 409.
