@@ -23,6 +23,8 @@ import { TurnLeases } from '@/lib/shared/turn-leases';
  */
 type Running = {
   turnId: string;
+  /** Whether this instance got the conversation's lease (true at once without REDIS_URL). */
+  claimed: Promise<boolean>;
   /** Whose turn it is (a new conversation's turn runs before any stored row names its owner). */
   userId?: string;
   controller: AbortController;
@@ -139,17 +141,19 @@ export async function beginTurn(conversationId: string, userId?: string): Promis
     };
   });
   // Registered before the lease is asked for, so a second request here is refused without a round trip.
-  turns.set(conversationId, { turnId, userId, controller, done, end });
+  const claiming = leases ? leases.claim(conversationId, turnId) : Promise.resolve(true);
+  const claimed = claiming.catch(() => false);
+  turns.set(conversationId, { turnId, claimed, userId, controller, done, end });
   if (leases) {
-    let claimed = false;
+    let got = false;
     try {
-      claimed = await leases.claim(conversationId, turnId);
+      got = await claiming;
     } catch (err) {
       turns.delete(conversationId);
       console.error('[redis] could not claim a turn lease', err);
       throw new AppError('unavailable', 'The shared store is not reachable. Try again in a moment.');
     }
-    if (!claimed) {
+    if (!got) {
       turns.delete(conversationId);
       throw conflict();
     }
@@ -231,7 +235,9 @@ export async function readTurn(conversationId: string): Promise<ReadableStream<U
 export async function stopTurn(conversationId: string): Promise<boolean> {
   const { turns, leases } = state();
   const running = turns.get(conversationId);
-  if (!running) return leases ? leases.requestStop(conversationId, STOP_WAIT_MS) : false;
+  // Not here, or here only asking for the lease another instance holds: that instance's turn is stopped.
+  if (!running || !(await running.claimed))
+    return leases ? leases.requestStop(conversationId, STOP_WAIT_MS) : false;
   running.controller.abort(new Error('Stopped'));
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([running.done, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
