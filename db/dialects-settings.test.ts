@@ -9,7 +9,13 @@ import { test } from 'node:test';
 import type { Db } from '@/db/client';
 import { dialect, dialectHarness } from '@/db/dialect-harness';
 import { getSettings, getSettingsVersioned, updateSettings } from '@/db/queries/settings';
-import { getSsoProvider, getSsoProviderPublic, saveSsoProvider } from '@/db/queries/sso';
+import {
+  deleteSsoProvider,
+  getSsoProvider,
+  getSsoProviderPublic,
+  SSO_PROVIDER_KEY,
+  saveSsoProvider,
+} from '@/db/queries/sso';
 
 let db: Db;
 const { rerunOnPostgres } = dialectHarness(import.meta.url, (opened) => {
@@ -73,6 +79,29 @@ test(`${dialect}: two saves of the SSO form opened at one version: exactly one i
   assert.ok(await saveSsoProvider(db, config('API')));
   assert.equal((await getSsoProvider(db))?.config?.name, 'API');
   assert.equal(JSON.stringify(await getSsoProviderPublic(db)).includes('the-client-secret'), false);
+});
+
+test(`${dialect}: password sign-in going off and the provider removed or changed at once: never both`, async () => {
+  for (const change of ['removed', 'changed'] as const) {
+    await updateSettings(db, { passwordSignIn: true });
+    const checked = await saveSsoProvider(db, config('Checked'));
+    assert.ok(checked);
+    // The switch checked this version of the provider; another admin acts on the provider at that moment.
+    const off = updateSettings(db, { passwordSignIn: false }, null, {
+      key: SSO_PROVIDER_KEY,
+      updatedAt: checked.updatedAt,
+    });
+    const other =
+      change === 'removed'
+        ? deleteSsoProvider(db)
+        : saveSsoProvider(db, config('No admin linked'), null, { whilePasswordSignIn: true });
+    const [switched, acted] = await Promise.all([off, other]);
+    const wentOff = switched !== null && switched !== 'row-changed';
+    const providerActed = acted !== false && acted !== null && acted !== 'password-off';
+    assert.equal(Number(wentOff) + Number(providerActed), 1, `${change}: exactly one of the two is written`);
+    assert.equal((await getSettings(db)).passwordSignIn, !wentOff);
+  }
+  await updateSettings(db, { passwordSignIn: true });
 });
 
 rerunOnPostgres();

@@ -45,6 +45,8 @@ export type ProcessState = {
   dbSecrets: Owned<'dbSecrets'>;
   /** db/sealing.ts: owners whose stored secrets were reported undecryptable, so each is logged once. */
   unreadableSecrets: Set<string>;
+  /** app/_server/files.ts: blobs being removed, by sha256; a file stored meanwhile must wait for its bytes. */
+  blobRemovals: Map<string, Promise<void>>;
   /** lib/mcp/pool.ts: the MCP connections and child processes; two pools would spawn every server twice. */
   pool: McpPool;
   /** lib/net/guarded-fetch.ts: the undici agent that connects only to public addresses; keeps its sockets. */

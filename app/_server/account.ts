@@ -6,7 +6,7 @@ import { blobsOfUser } from '@/db/queries/files';
 import { getAuth } from '@/app/_server/auth';
 import { removeUnusedBlobs } from '@/app/_server/files';
 import { invalidateUser } from '@/app/_server/hot-cache';
-import { stopTurn } from '@/app/_server/running-turns';
+import { localTurnsOf, stopTurn } from '@/app/_server/running-turns';
 import type { SessionUser } from '@/app/_server/session';
 import { AppError, notFound } from '@/lib/errors';
 import type { AccountSession } from '@/lib/schemas/account';
@@ -87,9 +87,13 @@ export async function changeAccountPassword(
   }
 }
 
-/** Stops every running answer of the user (each stored as interrupted), on any instance. */
+/**
+ * Stops every running answer of the user (each stored as interrupted), on any instance; here also the
+ * answer of a new chat whose first message is not stored yet (it waits for its preparation).
+ */
 export async function stopTurnsOfUser(userId: string): Promise<void> {
-  await Promise.all((await conversationIdsOf(getDb(), userId)).map((id) => stopTurn(id)));
+  const ids = new Set([...localTurnsOf(userId), ...(await conversationIdsOf(getDb(), userId))]);
+  await Promise.all([...ids].map((id) => stopTurn(id)));
 }
 
 const lastAdminError = () =>

@@ -33,13 +33,17 @@ export async function changeUser(admin: SessionUser, id: string, patch: UpdateUs
 export async function createUserAsAdmin(input: CreateUser): Promise<PublicUser> {
   const ctx = await (await getAuth()).$context;
   const email = input.email.toLowerCase();
-  if (await ctx.internalAdapter.findUserByEmail(email)) {
-    throw new AppError('conflict', 'A user with this email exists.', { email: 'is already registered' });
-  }
+  const taken = () =>
+    new AppError('conflict', 'A user with this email exists.', { email: 'is already registered' });
+  if (await ctx.internalAdapter.findUserByEmail(email)) throw taken();
   // The library's user checks (validateUserInfo, app/_server/auth.ts) run only inside an endpoint's context.
   const created = await runWithEndpointContext({ context: ctx } as unknown as AuthEndpointContext, () =>
     ctx.internalAdapter.createUser({ name: input.name, email, role: input.role }, { method: 'admin' }),
-  );
+  ).catch(async (err: unknown) => {
+    // Created a moment ago by another request (a second admin, a double click): the same 409.
+    if (await ctx.internalAdapter.findUserByEmail(email)) throw taken();
+    throw err;
+  });
   await ctx.internalAdapter.linkAccount({
     userId: created.id,
     providerId: 'credential',

@@ -67,13 +67,13 @@ export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<
   const firstToken = gate.begin();
   let turn: TurnHandle | undefined;
   try {
-    const prepare = async () => {
-      turn = await claimConversation(user, body);
-      return { turn, ...(await prepareTurn(user, body, turn.signal, settings, release)) };
-    };
+    // Claimed before its preparation waits for its place: a Stop (or a delete) pressed meanwhile finds it.
+    const claimed = await claimConversation(user, body);
+    turn = claimed;
+    const prepare = () => prepareTurn(user, body, claimed.signal, settings, release);
     const prepared = usesPostgres ? await prepare() : await gate.prepare(prepare, PREPARING_HOLD_MS);
     return turnResponse(
-      publishTurn(body.id, prepared.turn, prepared.stream, prepared.preamble, firstToken, () =>
+      publishTurn(body.id, claimed, prepared.stream, prepared.preamble, firstToken, () =>
         gate.clear(REST_YIELD_MAX_MS),
       ),
     );
@@ -121,15 +121,16 @@ function once(fn: () => void): () => void {
 }
 
 /**
- * One turn at a time per conversation. An edit, retry or regenerate (a message id that is already
- * stored) first stops the running turn and waits for its answer to be stored, so the replaced answer
- * cannot be written back after the edit; any other message while a turn runs is a 409.
+ * One turn at a time per conversation. A retry or regenerate of the running answer's question (its
+ * message id, stored already) first stops that answer and waits for it to be stored, so the replaced
+ * answer cannot be written back afterwards; any other message while a turn runs is a 409, a regenerate
+ * of an earlier question too (a tab that has not seen the newer question must not cut its answer short).
  */
 async function claimConversation(user: SessionUser, body: ChatPost): Promise<TurnHandle> {
   // Usually no turn runs there: the claim is then the only check (one round trip with Redis).
   let running: AppError;
   try {
-    return await beginTurn(body.id);
+    return await beginTurn(body.id, user.id);
   } catch (err) {
     if (!(err instanceof AppError && err.code === 'conflict')) throw err;
     running = err;
@@ -149,10 +150,12 @@ async function claimConversation(user: SessionUser, body: ChatPost): Promise<Tur
     // An edit sent under the stored id is refused before it could stop anything.
     if (same.role === 'user' && textOfParts(same.parts) !== textOfParts(body.message.parts))
       throw editUnderStoredId();
+    // The running answer follows a later question: this one is asked again from a tab that missed it.
+    if (same.id !== stored.messages.findLast((m) => m.role === 'user')?.id) throw running;
     await stopTurn(body.id);
   }
   // Still running (another message while an answer is written): 409.
-  return beginTurn(body.id);
+  return beginTurn(body.id, user.id);
 }
 
 /** Load → persist input → build tools → run (its answer persisted at the end); see turn-stages.ts. */

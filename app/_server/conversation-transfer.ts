@@ -1,7 +1,7 @@
 import 'server-only';
 import { generateId } from 'ai';
 import { sweepUnsent, writeFileBytes } from '@/app/_server/file-uploads';
-import { fileIdOf, fileUrl, readBlob, removeUnusedBlobs } from '@/app/_server/files';
+import { fileIdOf, fileUrl, keepBlob, readBlob, removeUnusedBlobs } from '@/app/_server/files';
 import { ownFilePart } from '@/app/_server/message-attachments';
 import type { SessionUser } from '@/app/_server/session';
 import { getDb } from '@/db/client';
@@ -79,15 +79,18 @@ async function inlineFiles<M extends { parts: ChatPart[] }>(userId: string, mess
   );
 }
 
+/** An imported attachment: its row, stored with the conversation, and its bytes. */
+type NewFile = { row: NewFileRow; bytes: Uint8Array };
+
 const DATA_URL = /^data:[^;,]*;base64,([A-Za-z0-9+/]*={0,2})$/;
 
 /**
  * The attachments of an imported file become files of the importer: a data: URL (what exports carry) is
- * checked like an upload and its bytes written, its row added to `newFiles` (stored with the conversation);
+ * checked like an upload and its bytes written, its row (and bytes) added to `newFiles` (stored with the conversation);
  * the importer's own /api/files URL is kept; anything else (another user's file, a remote URL) becomes a
  * note, never a link.
  */
-async function importFiles(userId: string, parts: ChatPart[], newFiles: NewFileRow[]): Promise<ChatPart[]> {
+async function importFiles(userId: string, parts: ChatPart[], newFiles: NewFile[]): Promise<ChatPart[]> {
   return Promise.all(
     parts.map(async (p): Promise<ChatPart> => {
       if (p.type !== 'file') return p;
@@ -95,8 +98,9 @@ async function importFiles(userId: string, parts: ChatPart[], newFiles: NewFileR
       const base64 = DATA_URL.exec(p.url)?.[1];
       try {
         if (base64 !== undefined) {
-          const file = await writeFileBytes(userId, Buffer.from(base64, 'base64'), name);
-          newFiles.push(file);
+          const bytes = Buffer.from(base64, 'base64');
+          const file = await writeFileBytes(userId, bytes, name);
+          newFiles.push({ row: file, bytes });
           return { type: 'file', mediaType: file.mediaType, url: fileUrl(file.id), filename: file.name };
         }
         return await ownFilePart(userId, p.url);
@@ -126,7 +130,7 @@ export async function importConversation(
   const id = generateId();
   // Branches come back as they were (new ids); a file without them is one path.
   const tree = rebuildTree(input.messages, input.selectedId, generateId);
-  const newFiles: NewFileRow[] = [];
+  const newFiles: NewFile[] = [];
   const messages = await Promise.all(
     tree.messages.map(async ({ item: m, id, parentId }) => ({
       id,
@@ -149,14 +153,15 @@ export async function importConversation(
       model: null,
       messages,
       leafId: tree.leafId,
-      files: newFiles,
+      files: newFiles.map((f) => f.row),
     });
   } catch (err) {
     // Nothing of an import that could not be stored stays: its file rows were not written; their bytes go
     // unless another file (another upload of the same content) keeps them.
-    await removeUnusedBlobs(newFiles.map((f) => f.sha256));
+    await removeUnusedBlobs(newFiles.map((f) => f.row.sha256));
     throw err;
   }
+  for (const { row, bytes } of newFiles) await keepBlob(row.sha256, bytes);
   if (newFiles.length) await sweepUnsent(user.id);
   return { id };
 }

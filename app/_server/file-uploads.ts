@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import {
   blobPath,
+  keepBlob,
   type PublicFile,
   releaseFiles,
   textPath,
@@ -61,6 +62,7 @@ export async function receiveUpload(userId: string, req: Request): Promise<Publi
 /** Checks the bytes (type by content, size) and stores them as a file of this user (uploads). */
 export async function storeFile(userId: string, bytes: Uint8Array, fileName: string): Promise<PublicFile> {
   const row = await insertFile(getDb(), await writeFileBytes(userId, bytes, fileName));
+  await keepBlob(row.sha256, bytes);
   await sweepUnsent(userId);
   return toPublicFile(row);
 }

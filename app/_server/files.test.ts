@@ -168,3 +168,74 @@ test('an import that cannot be stored (its account deleted while it runs) leaves
   assert.deepEqual(await db.select().from(files).where(eq(files.userId, 'dora')), []);
   assert.deepEqual(await db.select().from(conversations).where(eq(conversations.userId, 'dora')), []);
 });
+
+test('a file uploaded while a conversation holding the same bytes is deleted keeps its bytes', async () => {
+  const db = getDb();
+  const alice = { id: 'alice', name: 'alice', email: 'alice@example.com', role: 'user' as const };
+  for (const [i, uploadAt] of ['at once', 'a moment later'].entries()) {
+    const bytes = `the same picture, ${uploadAt}`;
+    const old = await upload('alice', bytes, 'photo.txt');
+    const conversationId = `conv-same-bytes-${i}`;
+    await db.insert(conversations).values({ id: conversationId, userId: 'alice', title: 't' });
+    await db.insert(messages).values({
+      id: `m-same-${i}`,
+      conversationId,
+      role: 'user',
+      seq: 1,
+      parts: [{ type: 'file', mediaType: 'text/plain', url: old.url, filename: 'photo.txt' }],
+    });
+    // Alice deletes that conversation (its file and, as no other file keeps them, its bytes go) while bob
+    // uploads the same bytes: his upload finds the blob still there and does not write it again.
+    const deleting = deleteOwnConversation(alice, conversationId);
+    if (i) await new Promise((resolve) => setImmediate(resolve));
+    const fresh = await upload('bob', bytes, 'mine.txt');
+    await deleting;
+    const row = await findReadableFile(fresh.id, { userId: 'bob' });
+    assert.equal((await readBlob(row)).toString(), bytes, `uploaded ${uploadAt}`);
+  }
+});
+
+test('a file imported while a conversation holding the same bytes is deleted keeps its bytes', async () => {
+  const db = getDb();
+  const alice = { id: 'alice', name: 'alice', email: 'alice@example.com', role: 'user' as const };
+  const bob = { id: 'bob', name: 'bob', email: 'bob@example.com', role: 'user' as const };
+  // The import starts 0..N turns of the job queue after the delete, so its write lands before, during and
+  // after the removal of the blob.
+  for (let hops = 0; hops < 24; hops++) {
+    const bytes = `the same notes, imported after ${hops} hops`;
+    const old = await upload('alice', bytes, 'notes.txt');
+    const conversationId = `conv-import-same-${hops}`;
+    await db.insert(conversations).values({ id: conversationId, userId: 'alice', title: 't' });
+    await db.insert(messages).values({
+      id: `m-import-same-${hops}`,
+      conversationId,
+      role: 'user',
+      seq: 1,
+      parts: [{ type: 'file', mediaType: 'text/plain', url: old.url, filename: 'notes.txt' }],
+    });
+    const deleting = deleteOwnConversation(alice, conversationId);
+    for (let i = 0; i < hops; i++) await Promise.resolve();
+    const { id } = await importConversation(bob, {
+      title: 'Imported notes',
+      messages: [
+        {
+          role: 'user',
+          parts: [
+            {
+              type: 'file',
+              mediaType: 'text/plain',
+              url: `data:text/plain;base64,${Buffer.from(bytes).toString('base64')}`,
+              filename: 'notes.txt',
+            },
+          ],
+        },
+      ],
+    });
+    await deleting;
+    const part = (await listMessages(db, id))[0]?.parts[0];
+    assert.ok(part?.type === 'file');
+    const row = await findReadableFile(part.url.split('/').at(-1) ?? '', { userId: 'bob' });
+    const read = await readBlob(row).then(String, () => 'its bytes are gone');
+    assert.equal(read, bytes, `imported after ${hops} hops`);
+  }
+});

@@ -10,6 +10,7 @@ import { notFound } from '@/lib/errors';
 import { extractPdfText } from '@/lib/files/pdf';
 import { kindOf } from '@/lib/files/sniff';
 import { ensurePrivateDir } from '@/lib/private-files';
+import { processState } from '@/lib/process-state';
 
 /**
  * Uploaded files (SPEC §7.4): bytes in the data folder under `files/`, content-addressed by SHA-256;
@@ -79,22 +80,48 @@ export async function releaseFiles(ids: Iterable<string>): Promise<void> {
   const db = getDb();
   for (const id of new Set(ids)) {
     const row = await deleteFileIfUnused(db, id, fileUrl(id));
-    if (!row) continue;
-    if (!(await blobInUse(db, row.sha256))) {
-      await rm(blobPath(row.sha256), { force: true });
-      await rm(textPath(row.sha256), { force: true });
-    }
+    if (row) await removeBlobIfUnused(row.sha256);
   }
 }
 
 /** Blobs no file row keeps any more (e.g. after their owner's account was deleted) leave the disk now. */
 export async function removeUnusedBlobs(sha256s: Iterable<string>): Promise<void> {
-  const db = getDb();
-  for (const sha of new Set(sha256s)) {
-    if (await blobInUse(db, sha)) continue;
+  for (const sha of new Set(sha256s)) await removeBlobIfUnused(sha);
+}
+
+const removals = () => processState('blobRemovals', () => new Map<string, Promise<void>>());
+
+/**
+ * Removes a blob (and its text) unless a file row keeps it. The removal is registered as it starts to look:
+ * a file of the same content stored meanwhile (its row written after that look) waits for it in keepBlob.
+ */
+function removeBlobIfUnused(sha: string): Promise<void> {
+  const remove = async () => {
+    if (await blobInUse(getDb(), sha)) return;
     await rm(blobPath(sha), { force: true });
     await rm(textPath(sha), { force: true });
-  }
+  };
+  const before = removals().get(sha);
+  const removal = before ? before.then(remove, remove) : remove();
+  removals().set(sha, removal);
+  const forget = () => {
+    if (removals().get(sha) === removal) removals().delete(sha);
+  };
+  removal.then(forget, forget);
+  return removal;
+}
+
+/**
+ * Once a file's row is stored: its bytes are on disk. An upload finds the blob there already when a file of
+ * the same content exists; a removal that looked before the row was written may take it away meanwhile
+ * (deleting a conversation with that file, the sweep of unsent files), so it is waited for and the bytes
+ * are written again. The text of a PDF is made again when it is read (readFileText).
+ */
+export async function keepBlob(sha: string, bytes: Uint8Array): Promise<void> {
+  await removals()
+    .get(sha)
+    ?.catch(() => {});
+  if (!existsSync(blobPath(sha))) await writePrivate(blobPath(sha), bytes);
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;

@@ -111,6 +111,17 @@ test('A refuses a turn (409) while B holds the conversation, sees it running, an
   turn.end();
 });
 
+test("a Stop on A while A's own request still asks for the lease B holds reaches B", async () => {
+  assert.equal(await b.leases.claim('c3', 'b-turn'), true);
+  await b.leases.start();
+  const begun = beginTurn('c3'); // registered here at once; its claim is on its way to Redis
+  const stopping = stopTurn('c3');
+  await assert.rejects(begun, /still being written/);
+  await eventually(() => b.stops.includes('c3'), 100);
+  await b.leases.release('c3', 'b-turn'); // B stored its answer
+  assert.equal(await stopping, true);
+});
+
 test('a question whose instance died gets an interrupted answer; one whose turn another instance runs does not', async () => {
   const db = getDb();
   await db.insert(user).values({ id: 'u-cut', name: 'u', email: 'cut@example.com' });

@@ -21,7 +21,16 @@ import { TurnLeases } from '@/lib/shared/turn-leases';
  * With REDIS_URL (SPEC §7.5) the buffer is Redis Streams and each turn holds a lease on its
  * conversation (lib/shared/turn-leases.ts): any instance resumes, detects and stops any instance's turn.
  */
-type Running = { turnId: string; controller: AbortController; done: Promise<void>; end: () => void };
+type Running = {
+  turnId: string;
+  /** Whether this instance got the conversation's lease (true at once without REDIS_URL). */
+  claimed: Promise<boolean>;
+  /** Whose turn it is (a new conversation's turn runs before any stored row names its owner). */
+  userId?: string;
+  controller: AbortController;
+  done: Promise<void>;
+  end: () => void;
+};
 type State = {
   turns: Map<string, Running>;
   buffer: TurnBuffer & { heldBytes?: number };
@@ -105,9 +114,13 @@ const conflict = () =>
     'An answer is still being written in this conversation. Stop it first, or wait for it to finish.',
   );
 
-/** Registers a turn for the conversation; 409 while another one runs there (on any instance), 503 while shutting down. */
-export async function beginTurn(conversationId: string): Promise<TurnHandle> {
-  const { turns, closing, leases } = state();
+/**
+ * Registers a turn for the conversation; 409 while another one runs there (on any instance), 503 while
+ * shutting down. Its buffer opens at once: a reload or another tab while the turn is still prepared
+ * follows this turn (not the one before it), and its end (however early) closes the buffer.
+ */
+export async function beginTurn(conversationId: string, userId?: string): Promise<TurnHandle> {
+  const { turns, closing, leases, buffer } = state();
   if (closing) throw new AppError('unavailable', 'The server is restarting. Try again in a moment.');
   if (turns.has(conversationId)) throw conflict();
   const controller = new AbortController();
@@ -116,6 +129,7 @@ export async function beginTurn(conversationId: string): Promise<TurnHandle> {
   const done = new Promise<void>((resolve) => {
     end = () => {
       if (turns.get(conversationId)?.controller !== controller) return resolve();
+      buffer.close(conversationId, turnId);
       turns.delete(conversationId);
       if (!leases) return resolve();
       // The answer is stored: free the conversation for every instance and tell a waiting stopper
@@ -127,21 +141,24 @@ export async function beginTurn(conversationId: string): Promise<TurnHandle> {
     };
   });
   // Registered before the lease is asked for, so a second request here is refused without a round trip.
-  turns.set(conversationId, { turnId, controller, done, end });
+  const claiming = leases ? leases.claim(conversationId, turnId) : Promise.resolve(true);
+  const claimed = claiming.catch(() => false);
+  turns.set(conversationId, { turnId, claimed, userId, controller, done, end });
   if (leases) {
-    let claimed = false;
+    let got = false;
     try {
-      claimed = await leases.claim(conversationId, turnId);
+      got = await claiming;
     } catch (err) {
       turns.delete(conversationId);
       console.error('[redis] could not claim a turn lease', err);
       throw new AppError('unavailable', 'The shared store is not reachable. Try again in a moment.');
     }
-    if (!claimed) {
+    if (!got) {
       turns.delete(conversationId);
       throw conflict();
     }
   }
+  buffer.open(conversationId, turnId);
   return { turnId, signal: controller.signal, end };
 }
 
@@ -177,8 +194,8 @@ export function publishTurn(
   /** Awaited once after the first part is out, before the rest of the answer is read. */
   beforeRest: () => Promise<void> = async () => {},
 ): ReadableStream<Uint8Array> {
+  // Open since the turn began (beginTurn).
   const { buffer } = state();
-  buffer.open(conversationId, turn.turnId);
   // The AI SDK's SSE format (JsonToSseTransformStream), encoded here: two stream stages fewer per chunk.
   const encoder = new TextEncoder();
   const event = (chunk: unknown) => encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`);
@@ -218,12 +235,19 @@ export async function readTurn(conversationId: string): Promise<ReadableStream<U
 export async function stopTurn(conversationId: string): Promise<boolean> {
   const { turns, leases } = state();
   const running = turns.get(conversationId);
-  if (!running) return leases ? leases.requestStop(conversationId, STOP_WAIT_MS) : false;
+  // Not here, or here only asking for the lease another instance holds: that instance's turn is stopped.
+  if (!running || !(await running.claimed))
+    return leases ? leases.requestStop(conversationId, STOP_WAIT_MS) : false;
   running.controller.abort(new Error('Stopped'));
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([running.done, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
   clearTimeout(timer);
   return true;
+}
+
+/** The conversations of the user's turns running in this process (stored ones, and new ones not stored yet). */
+export function localTurnsOf(userId: string): string[] {
+  return [...state().turns].flatMap(([id, turn]) => (turn.userId === userId ? [id] : []));
 }
 
 /** Shutdown: refuse new turns, stop every running one, and wait (bounded) until their answers are stored. */

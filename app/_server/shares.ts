@@ -21,15 +21,21 @@ export async function shareConversation(
   const conversation = await getOwnConversation(db, user.id, id);
   if (!conversation) throw notFound('Conversation not found.');
   const token = newShareToken();
-  await createShare(db, {
-    token,
-    conversationId: id,
-    userId: user.id,
-    title: conversation.title,
-    snapshot: serializeForShare(await listMessages(db, id), opts),
-    includeToolDetails: opts.includeToolDetails,
-    ownerName: opts.includeOwnerName ? user.name : null,
-  });
+  try {
+    await createShare(db, {
+      token,
+      conversationId: id,
+      userId: user.id,
+      title: conversation.title,
+      snapshot: serializeForShare(await listMessages(db, id), opts),
+      includeToolDetails: opts.includeToolDetails,
+      ownerName: opts.includeOwnerName ? user.name : null,
+    });
+  } catch (err) {
+    // Deleted (in another tab) between the read above and this write: the link's conversation is gone.
+    if (!(await getOwnConversation(db, user.id, id))) throw notFound('Conversation not found.');
+    throw err;
+  }
   return { token, url: `${getEnv().APP_URL}/share/${token}` };
 }
 

@@ -192,3 +192,50 @@ test('an admin links their account; then password sign-in may go off, and change
   assert.equal(new URL(again.headers.get('location') ?? '', APP).pathname, '/');
   await updateSettings(getDb(), { passwordSignIn: true });
 });
+
+test('password sign-in switched off while another admin removes the provider: one is refused, someone can sign in', async () => {
+  const { PATCH } = await import('@/app/api/admin/settings/route');
+  const { getGlobalDispatcher, setGlobalDispatcher } = await import('undici');
+  const signedIn = await handleAuthRequest(
+    new Request(`${APP}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { origin: APP, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@acme.test', password: 'admin-password-1' }),
+    }),
+  );
+  // The switch's check fetches the provider's discovery document: held until the removal has run.
+  let reached = () => {};
+  const atCheck = new Promise<void>((resolve) => (reached = resolve));
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const original = getGlobalDispatcher();
+  setGlobalDispatcher(
+    original.compose((dispatch) => (opts, handler) => {
+      if (!String(opts.path).includes('openid-configuration')) return dispatch(opts, handler);
+      reached();
+      void released.then(() => dispatch(opts, handler));
+      return true;
+    }),
+  );
+  try {
+    const switching = PATCH(
+      new Request(`${APP}/api/admin/settings`, {
+        method: 'PATCH',
+        headers: { origin: APP, cookie: cookieHeader(signedIn), 'content-type': 'application/json' },
+        body: JSON.stringify({ passwordSignIn: false }),
+      }),
+      undefined,
+    );
+    await atCheck;
+    await removeSso(); // another admin, while the check runs: password sign-in is still on
+    release();
+    const res = await switching;
+    assert.equal(res.status, 409, await res.clone().text());
+    const overview = await ssoOverview('nobody');
+    assert.ok(overview.passwordSignIn || overview.provider, 'password sign-in or the provider is left');
+  } finally {
+    release();
+    setGlobalDispatcher(original);
+    await updateSettings(getDb(), { passwordSignIn: true });
+  }
+});

@@ -3,7 +3,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { fetch as undiciFetch } from 'undici';
 import { getDb } from '@/db/client';
 import { getSetting } from '@/db/queries/settings';
-import { deleteSsoProvider, getSsoProvider, getSsoProviderPublic, saveSsoProvider } from '@/db/queries/sso';
+import {
+  deleteSsoProvider,
+  getSsoProvider,
+  getSsoProviderPublic,
+  SSO_PROVIDER_KEY,
+  saveSsoProvider,
+} from '@/db/queries/sso';
 import { unreadableMessage } from '@/db/sealing';
 import { account, user } from '@/db/tables';
 import { invalidateAuth } from '@/app/_server/auth';
@@ -142,15 +148,18 @@ export async function saveSso(input: SsoConfigInput, ifMatch: Date | null = null
   }
   const doc = await verifyProvider(input.issuer);
   const issuer = doc.issuer.replace(/\/+$/, '');
-  // While password sign-in is off, the change must leave an admin able to sign in with the provider.
-  if (!(await getSetting(db, 'passwordSignIn'))) {
-    const still = (await adminsWithSso(issuer)).filter((a) => domainAllowed(a.email, input.allowedDomains));
-    if (still.length === 0)
-      throw new AppError(
-        'conflict',
-        'Password sign-in is off, and with this change no admin could sign in. Turn password sign-in on first.',
-      );
-  }
+  // While password sign-in is off, the change must leave an admin able to sign in with the provider;
+  // without such an admin it is written only while password sign-in is on (checked again as it is written:
+  // another admin may turn it off meanwhile).
+  const adminKeepsSso = (await adminsWithSso(issuer)).some((a) =>
+    domainAllowed(a.email, input.allowedDomains),
+  );
+  const lockout = () =>
+    new AppError(
+      'conflict',
+      'Password sign-in is off, and with this change no admin could sign in. Turn password sign-in on first.',
+    );
+  if (!adminKeepsSso && !(await getSetting(db, 'passwordSignIn'))) throw lockout();
   const saved = await saveSsoProvider(
     db,
     {
@@ -161,29 +170,35 @@ export async function saveSso(input: SsoConfigInput, ifMatch: Date | null = null
       allowedDomains: input.allowedDomains,
     },
     ifMatch,
+    { whilePasswordSignIn: !adminKeepsSso },
   );
+  if (saved === 'password-off') throw lockout();
   // The form's version is no longer the stored one: another admin saved (or removed) it meanwhile.
   if (!saved) throw changedSince('sign-in provider');
   invalidateAuth();
 }
 
-/** DELETE /api/admin/sso: refused while password sign-in is off (nobody could sign in). */
+/**
+ * DELETE /api/admin/sso: refused while password sign-in is off (nobody could sign in), checked as one step
+ * with the removal (another admin may be turning it off at this moment).
+ */
 export async function removeSso(): Promise<void> {
-  if (!(await getSetting(getDb(), 'passwordSignIn')))
+  if (!(await deleteSsoProvider(getDb())))
     throw new AppError(
       'conflict',
       'Turn password sign-in back on before removing single sign-on, or nobody could sign in.',
     );
-  await deleteSsoProvider(getDb());
   invalidateAuth();
 }
 
 /**
  * Before password sign-in goes off: the provider must be set up and answering now, and at least one
  * enabled admin must have signed in with it (linked it to their account), so an admin can still get in.
- * Recovery if the provider later fails: FORCE_PASSWORD_SIGN_IN=1 and a restart (README).
+ * Recovery if the provider later fails: FORCE_PASSWORD_SIGN_IN=1 and a restart (README). Answers the
+ * provider's stored version the checks passed on: the caller writes the setting only while it is still
+ * that one (ssoUnchangedSince), as another admin may change or remove the provider during the checks.
  */
-export async function assertPasswordSignInCanBeOff(): Promise<void> {
+export async function assertPasswordSignInCanBeOff(): Promise<string> {
   const stored = await getSsoProvider(getDb());
   if (!stored?.config)
     throw new AppError(
@@ -206,4 +221,15 @@ export async function assertPasswordSignInCanBeOff(): Promise<void> {
       'conflict',
       `Password sign-in stays on: no admin has signed in with ${stored.config.name} yet. Link your account first.`,
     );
+  return stored.config.updatedAt;
 }
+
+/** The condition of updateSettings for a setting checked against the provider at `version`. */
+export const ssoUnchangedSince = (version: string) => ({ key: SSO_PROVIDER_KEY, updatedAt: version });
+
+/** Password sign-in stayed on: the provider was changed or removed while its checks ran. */
+export const ssoChangedMeanwhile = () =>
+  new AppError(
+    'conflict',
+    'Password sign-in stays on: single sign-on was changed or removed meanwhile. Check it, then try again.',
+  );

@@ -39,12 +39,26 @@ export async function getSettingsVersioned(db: Db): Promise<AppSettings & { upda
  * stale form cannot put back the values another admin just saved. The settings are one row per key, so
  * the check and the write run as one transaction that writers of the settings take in turn (SQLite's
  * write lock, taken at its start; a lock on the settings on Postgres): of two saves at once, one wins.
+ * `whileRow`: written only while that row (the sign-in provider, say) is still the version a check was
+ * made against ('row-changed' otherwise, nothing written).
  */
 export async function updateSettings(
   db: Db,
   patch: Partial<AppSettings>,
+  ifVersion?: Date | null,
+): Promise<AppSettings | null>;
+export async function updateSettings(
+  db: Db,
+  patch: Partial<AppSettings>,
+  ifVersion: Date | null,
+  whileRow: { key: string; updatedAt: string } | undefined,
+): Promise<AppSettings | null | 'row-changed'>;
+export async function updateSettings(
+  db: Db,
+  patch: Partial<AppSettings>,
   ifVersion: Date | null = null,
-): Promise<AppSettings | null> {
+  whileRow?: { key: string; updatedAt: string },
+): Promise<AppSettings | null | 'row-changed'> {
   const written = await transaction(
     db,
     function* (tx) {
@@ -52,7 +66,9 @@ export async function updateSettings(
       const rows = yield* q(tx.select({ key: settings.key, updatedAt: settings.updatedAt }).from(settings));
       const current = versionOf(rows);
       // Compared to the millisecond, as GET shows it (toISOString).
-      if (ifVersion && ifVersion.getTime() !== current.getTime()) return false;
+      if (ifVersion && ifVersion.getTime() !== current.getTime()) return 'stale' as const;
+      const guarded = whileRow && rows.find((r) => r.key === whileRow.key);
+      if (whileRow && guarded?.updatedAt.toISOString() !== whileRow.updatedAt) return 'row-changed' as const;
       // Later than the version it replaces, even within one millisecond.
       const updatedAt = nextUpdatedAt(current);
       for (const [key, value] of Object.entries(patch)) {
@@ -64,11 +80,12 @@ export async function updateSettings(
             .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } }),
         );
       }
-      return true;
+      return 'written' as const;
     },
     { immediate: true },
   );
-  return written ? getSettings(db) : null;
+  if (written === 'row-changed') return written;
+  return written === 'written' ? getSettings(db) : null;
 }
 
 export async function getSetting<K extends keyof AppSettings>(db: Db, key: K): Promise<AppSettings[K]> {

@@ -2,7 +2,7 @@ import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import * as z from '@/lib/zod';
 import type { Db } from '@/db/client';
-import { first, nextUpdatedAt } from '@/db/run';
+import { first, lockStep, nextUpdatedAt, type Queryable, q, transaction } from '@/db/run';
 import { settings } from '@/db/tables';
 import { openValue, sealValue } from '@/db/sealing';
 import type { SsoConfig } from '@/lib/sso';
@@ -12,7 +12,8 @@ import type { SsoConfig } from '@/lib/sso';
  * plain settings, so GET /api/admin/settings never carries it); the client secret is sealed with
  * ENCRYPTION_KEY (db/sealing.ts) like the model providers' API keys.
  */
-const KEY = 'sso.provider';
+export const SSO_PROVIDER_KEY = 'sso.provider';
+const KEY = SSO_PROVIDER_KEY;
 
 const StoredSchema = z.object({
   name: z.string(),
@@ -50,38 +51,86 @@ export async function getSsoProviderPublic(db: Db): Promise<Omit<SsoConfig, 'cli
   return rest;
 }
 
+/** Whether password sign-in is off (a transaction step; the row is absent until an admin first sets it: on). */
+function* passwordSignInOff(tx: Queryable): Generator<PromiseLike<unknown>, boolean, unknown> {
+  const row = first(
+    yield* q(tx.select({ value: settings.value }).from(settings).where(eq(settings.key, 'passwordSignIn'))),
+  );
+  return row?.value === false;
+}
+
 /**
  * Stores the provider. With `ifVersion` (the updatedAt the admin's form was opened at) the write happens
  * only while the stored provider is still that version: null (nothing written) when another save came
- * first, so a stale form cannot put back the values another admin just saved.
+ * first, so a stale form cannot put back the values another admin just saved. `whilePasswordSignIn`: only
+ * while password sign-in is on ('password-off' otherwise), in one step with the writes of the settings.
  */
-export async function saveSsoProvider(
+export function saveSsoProvider(
+  db: Db,
+  config: Omit<SsoConfig, 'updatedAt'>,
+  ifVersion?: Date | null,
+): Promise<SsoConfig | null>;
+export function saveSsoProvider(
+  db: Db,
+  config: Omit<SsoConfig, 'updatedAt'>,
+  ifVersion: Date | null,
+  opts: { whilePasswordSignIn: boolean },
+): Promise<SsoConfig | null | 'password-off'>;
+export function saveSsoProvider(
   db: Db,
   config: Omit<SsoConfig, 'updatedAt'>,
   ifVersion: Date | null = null,
-): Promise<SsoConfig | null> {
+  { whilePasswordSignIn = false }: { whilePasswordSignIn?: boolean } = {},
+): Promise<SsoConfig | null | 'password-off'> {
   const { clientSecret, ...rest } = config;
   const value = { ...rest, clientSecretSealed: clientSecret ? sealValue(db, clientSecret) : '' };
-  if (ifVersion) {
-    // Later than the version it replaces, even within one millisecond.
-    const updatedAt = nextUpdatedAt(ifVersion);
-    // Conditional on the version: of two saves at once from forms opened at it, one wins.
-    const written = await db
-      .update(settings)
-      .set({ value, updatedAt })
-      .where(and(eq(settings.key, KEY), eq(settings.updatedAt, ifVersion)))
-      .returning({ key: settings.key });
-    return written.length > 0 ? { ...config, updatedAt: updatedAt.toISOString() } : null;
-  }
-  const stored = await readStored(db);
-  const updatedAt = nextUpdatedAt(new Date(stored?.updatedAt ?? 0));
-  await db
-    .insert(settings)
-    .values({ key: KEY, value, updatedAt })
-    .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } });
-  return { ...config, updatedAt: updatedAt.toISOString() };
+  return transaction(
+    db,
+    function* (tx) {
+      yield* lockStep(tx, 'settings');
+      if (whilePasswordSignIn && (yield* passwordSignInOff(tx))) return 'password-off' as const;
+      if (ifVersion) {
+        // Later than the version it replaces, even within one millisecond.
+        const updatedAt = nextUpdatedAt(ifVersion);
+        // Conditional on the version: of two saves at once from forms opened at it, one wins.
+        const written = yield* q(
+          tx
+            .update(settings)
+            .set({ value, updatedAt })
+            .where(and(eq(settings.key, KEY), eq(settings.updatedAt, ifVersion)))
+            .returning({ key: settings.key }),
+        );
+        return written.length > 0 ? { ...config, updatedAt: updatedAt.toISOString() } : null;
+      }
+      const stored = first(
+        yield* q(tx.select({ updatedAt: settings.updatedAt }).from(settings).where(eq(settings.key, KEY))),
+      );
+      const updatedAt = nextUpdatedAt(stored?.updatedAt ?? new Date(0));
+      yield* q(
+        tx
+          .insert(settings)
+          .values({ key: KEY, value, updatedAt })
+          .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt } }),
+      );
+      return { ...config, updatedAt: updatedAt.toISOString() };
+    },
+    { immediate: true },
+  );
 }
 
-export async function deleteSsoProvider(db: Db): Promise<void> {
-  await db.delete(settings).where(eq(settings.key, KEY));
+/**
+ * Deletes the provider unless password sign-in is off (nobody could sign in then), in one step with the
+ * writes of the settings: false, nothing deleted, when it is off.
+ */
+export function deleteSsoProvider(db: Db): Promise<boolean> {
+  return transaction(
+    db,
+    function* (tx) {
+      yield* lockStep(tx, 'settings');
+      if (yield* passwordSignInOff(tx)) return false;
+      yield* q(tx.delete(settings).where(eq(settings.key, KEY)));
+      return true;
+    },
+    { immediate: true },
+  );
 }

@@ -82,14 +82,14 @@ export async function finishAuthorization(
   state: string,
 ): Promise<void> {
   const { records } = ctx;
-  const started = await records.readPending();
-  if (!started.length)
+  // Found and dropped in one step: of a callback replayed twice at once only one exchanges the code (a
+  // second exchange is refused, and the SDK then drops the tokens the first one just stored).
+  const pending = await records.takePending((p) => safeEqual(p.state, state));
+  if (pending === 'none')
     throw new OAuthFlowError('no-pending', 'No authorization is in progress for this server.');
   // A wrong state (a forged or stale callback) leaves the user's pending authorizations in place.
-  const pending = started.find((p) => safeEqual(p.state, state));
-  if (!pending)
+  if (pending === 'mismatch')
     throw new OAuthFlowError('state-mismatch', 'The authorization response does not match the request.');
-  await records.dropPending(pending.state);
   if (Date.now() - pending.createdAt > (ctx.pendingTtlMs ?? DEFAULT_PENDING_TTL_MS))
     throw new OAuthFlowError('expired', 'The authorization took too long; start it again.');
   const flow = ctx.flow({ kind: 'finish', verifier: pending.verifier });

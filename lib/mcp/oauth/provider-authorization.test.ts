@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { MemoryStore, OAuthFlowError, redactedMessage } from '@/lib/mcp/oauth';
+import { ProviderRecords } from '@/lib/mcp/oauth/records';
 import {
   as,
   begin,
@@ -89,6 +90,44 @@ describe('authorization code flow', () => {
         (err) => err instanceof OAuthFlowError && err.code === 'no-pending',
       );
     }
+  });
+
+  test('two tabs storing their started sign-ins at the same moment both keep theirs', async () => {
+    // What each "Connect" stores once its authorization URL is made (the provider's saveCodeVerifier).
+    const records = new ProviderRecords({
+      store: new MemoryStore(),
+      clientStore: new MemoryStore(),
+      lockKey: 'user-tabs\nserver',
+    });
+    const started = (state: string) => ({ state, verifier: `${state}-verifier`, createdAt: Date.now() });
+    await Promise.all([records.savePending(started('tab-a')), records.savePending(started('tab-b'))]);
+    assert.deepEqual((await records.readPending()).map((p) => p.state).sort(), ['tab-a', 'tab-b']);
+  });
+
+  test('a callback replayed twice at once exchanges the code once and keeps the tokens it got', async () => {
+    // Like a real authorization server: a code is good for one exchange; the second is invalid_grant.
+    const used = new Set<string>();
+    as.onToken = (body, res) => {
+      const code = body.get('code') ?? '';
+      if (used.has(code)) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'code already used' }));
+        return;
+      }
+      used.add(code);
+      return issueTokens('access-replayed')(body, res);
+    };
+    const provider = newProvider();
+    const state = (await begin(provider)).searchParams.get('state')!;
+    const results = await Promise.allSettled([
+      provider.finishAuthorization('code-once', state),
+      provider.finishAuthorization('code-once', state),
+    ]);
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+    const refused = results.find((r) => r.status === 'rejected');
+    assert.ok(refused?.reason instanceof OAuthFlowError && refused.reason.code === 'no-pending');
+    assert.equal(as.tokenRequests.length, 1, 'the code is exchanged once');
+    assert.equal((await provider.tokens())?.access_token, 'access-replayed');
   });
 
   test('a background auth() never replaces the authorization the user started', async () => {

@@ -1,6 +1,7 @@
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthProviderOptions } from '@/lib/mcp/oauth/options';
+import { oneAtATime } from '@/lib/mcp/oauth/refresh-lock';
 import type { KeyValueStore } from '@/lib/mcp/oauth/store';
 import {
   type Challenge,
@@ -26,7 +27,12 @@ export type InvalidateScope = 'all' | 'client' | 'tokens' | 'verifier' | 'discov
 export class ProviderRecords {
   private discovery: OAuthDiscoveryState | undefined;
 
-  constructor(private readonly opts: Pick<OAuthProviderOptions, 'store' | 'clientStore' | 'config'>) {}
+  constructor(
+    private readonly opts: Pick<
+      OAuthProviderOptions,
+      'store' | 'clientStore' | 'config' | 'lockKey' | 'sharedLock'
+    >,
+  ) {}
 
   private get store(): KeyValueStore {
     return this.opts.store;
@@ -58,16 +64,39 @@ export class ProviderRecords {
   }
 
   /** Adds a started authorization; the ones already started stay usable (up to MAX_PENDING). */
-  async savePending(pending: Pending): Promise<void> {
-    const list = [...(await this.readPending()), pending].slice(-MAX_PENDING);
-    await this.store.set('pending', JSON.stringify(list));
+  savePending(pending: Pending): Promise<void> {
+    return this.changePending(async (list) => {
+      await this.store.set('pending', JSON.stringify([...list, pending].slice(-MAX_PENDING)));
+    });
   }
 
-  /** Drops one authorization in progress (by its state), keeping the others. */
-  async dropPending(state: string): Promise<void> {
-    const rest = (await this.readPending()).filter((p) => p.state !== state);
-    if (rest.length) await this.store.set('pending', JSON.stringify(rest));
-    else await this.store.delete('pending');
+  /**
+   * Takes the authorization in progress with this state: drops it (keeping the others) and returns it, so
+   * of two callbacks with one state (a replay) only one gets it. `none`: nothing is in progress; `mismatch`:
+   * no record has this state (nothing changes).
+   */
+  takePending(matches: (p: Pending) => boolean): Promise<Pending | 'none' | 'mismatch'> {
+    return this.changePending(async (list) => {
+      if (!list.length) return 'none' as const;
+      const taken = list.find(matches);
+      if (!taken) return 'mismatch' as const;
+      const rest = list.filter((p) => p !== taken);
+      if (rest.length) await this.store.set('pending', JSON.stringify(rest));
+      else await this.store.delete('pending');
+      return taken;
+    });
+  }
+
+  /**
+   * Reads the list of authorizations in progress and writes it back as one step per (user, server): two
+   * tabs starting (or finishing) a sign-in at once would otherwise each write back the list they read,
+   * dropping the other's record. In this process, and under the shared lock across processes.
+   */
+  private changePending<T>(change: (list: Pending[]) => Promise<T>): Promise<T> {
+    const key = `${this.opts.lockKey}\npending`;
+    const step = async () => change(await this.readPending());
+    const { sharedLock } = this.opts;
+    return oneAtATime(key, sharedLock ? () => sharedLock(key, step) : step);
   }
 
   readChallenge(): Promise<Challenge | undefined> {
