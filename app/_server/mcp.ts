@@ -9,6 +9,7 @@ import { userSetup } from '@/app/_server/mcp-user-setup';
 import { observeTools } from '@/app/_server/tool-policy';
 import { dropProcessState } from '@/lib/process-state';
 import { publishInvalidation } from '@/lib/shared/invalidation';
+import { oneAtATime } from '@/lib/one-at-a-time';
 
 /** After an admin changes a server: applies the stored configs here and in every other instance (REDIS_URL). */
 export async function syncPool(): Promise<void> {
@@ -33,9 +34,16 @@ export function closeUserConnectionsHere(userId: string, server?: string): Promi
 
 /**
  * Hands the pool the stored configs; it reconnects changed servers and closes removed or disabled ones.
- * A server whose stored secrets cannot be decrypted is not run (the admin list shows why).
+ * A server whose stored secrets cannot be decrypted is not run (the admin list shows why). One at a time,
+ * each reading the configs when its turn comes: two at once (two saves, or a save and another instance's
+ * message) could otherwise apply an older read last (on Postgres, reads on two connections may answer out
+ * of order), and the pool would run stale configs until the next change.
  */
-export async function applyServerConfigs(): Promise<void> {
+export function applyServerConfigs(): Promise<void> {
+  return oneAtATime('mcp-server-configs', applyStoredConfigs);
+}
+
+async function applyStoredConfigs(): Promise<void> {
   dropProcessState('toolPolicy'); // each instance drops its own; no "tools" message per instance
   const pool = getPool();
   const env = getEnv();

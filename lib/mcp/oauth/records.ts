@@ -1,7 +1,7 @@
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { OAuthProviderOptions } from '@/lib/mcp/oauth/options';
-import { oneAtATime } from '@/lib/mcp/oauth/refresh-lock';
+import { oneAtATime } from '@/lib/one-at-a-time';
 import type { KeyValueStore } from '@/lib/mcp/oauth/store';
 import {
   type Challenge,
