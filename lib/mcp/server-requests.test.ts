@@ -3,6 +3,7 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { ElicitResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
+import type { CallOptions } from '@/lib/mcp/connection-options';
 import type { StdioConfig } from '@/lib/schemas/mcp';
 
 // What a server may ask of the host while a call runs (elicitation, sampling, roots) and task-based
@@ -40,6 +41,31 @@ function open(extra: Partial<StdioConfig> = {}): McpConnection {
 
 const text = (r: { content: Array<{ type: string; text?: string }> }) =>
   r.content.map((c) => c.text ?? '').join('');
+
+/**
+ * A long call of `opts.owner`, running (the server has reported its first step) when this resolves; it
+ * runs until `stop()`, so calls made meanwhile overlap it however slow the machine.
+ */
+async function longCall(conn: McpConnection, opts: Pick<CallOptions, 'owner' | 'hooks'>) {
+  const abort = new AbortController();
+  let running!: () => void;
+  const started = new Promise<void>((resolve) => (running = resolve));
+  const call = conn.callTool(
+    'sleep',
+    { ms: 300_000, steps: 1_000 },
+    { ...opts, signal: abort.signal, onProgress: () => running() },
+  );
+  await Promise.race([
+    started,
+    call.then((r) => assert.fail(`${opts.owner}'s call ended before its first step: ${text(r)}`)),
+  ]);
+  return {
+    stop: async () => {
+      abort.abort();
+      await assert.rejects(call);
+    },
+  };
+}
 
 /** Resolves once `condition` holds (checked every 20 ms); fails after 10 s naming `what` (no timing asserted). */
 async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
@@ -92,23 +118,10 @@ describe('elicitation', () => {
         return { action: 'decline' };
       },
     });
-    // Bob's long call is running (the server has reported its first step) when Ada's call asks for
-    // input; it runs until stopped, after Ada's answer, so the two calls overlap however slow the machine.
-    const stopBob = new AbortController();
-    let running!: () => void;
-    const bobRunning = new Promise<void>((resolve) => (running = resolve));
-    const bob = conn.callTool(
-      'sleep',
-      { ms: 300_000, steps: 1_000 },
-      { owner: 'bob', hooks: hooks('bob'), signal: stopBob.signal, onProgress: () => running() },
-    );
-    await Promise.race([
-      bobRunning,
-      bob.then((r) => assert.fail(`Bob's call ended before its first step: ${text(r)}`)),
-    ]);
+    // Bob's long call is running when Ada's call asks for input.
+    const bob = await longCall(conn, { owner: 'bob', hooks: hooks('bob') });
     const ada = await conn.callTool('ask_details', {}, { owner: 'ada', hooks: hooks('ada') });
-    stopBob.abort();
-    await assert.rejects(bob);
+    await bob.stop();
     assert.deepEqual(shown, []);
     assert.match(text(ada), /cannot tell whom to ask the user/);
   });
@@ -118,31 +131,17 @@ describe('elicitation', () => {
     await conn.listTools();
     const shown: string[] = [];
     // Bob's chat call can answer requests; Ada's call comes from an MCP App (no hooks: no one to ask).
-    const stopBob = new AbortController();
-    let running!: () => void;
-    const bobRunning = new Promise<void>((resolve) => (running = resolve));
-    const bob = conn.callTool(
-      'sleep',
-      { ms: 300_000, steps: 1_000 },
-      {
-        owner: 'bob',
-        hooks: {
-          elicit: async (): Promise<ElicitResult> => {
-            shown.push('bob');
-            return { action: 'accept', content: { name: 'Bob', email: 'bob@example.com', size: 'small' } };
-          },
+    const bob = await longCall(conn, {
+      owner: 'bob',
+      hooks: {
+        elicit: async (): Promise<ElicitResult> => {
+          shown.push('bob');
+          return { action: 'accept', content: { name: 'Bob', email: 'bob@example.com', size: 'small' } };
         },
-        signal: stopBob.signal,
-        onProgress: () => running(),
       },
-    );
-    await Promise.race([
-      bobRunning,
-      bob.then((r) => assert.fail(`Bob's call ended before its first step: ${text(r)}`)),
-    ]);
+    });
     const ada = await conn.callTool('ask_details', {}, { owner: 'ada' });
-    stopBob.abort();
-    await assert.rejects(bob);
+    await bob.stop();
     assert.deepEqual(shown, [], "Ada's request was shown to Bob");
     assert.doesNotMatch(text(ada), /Submitted/);
     assert.match(text(ada), /cannot tell whom to ask the user/);
