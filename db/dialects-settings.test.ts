@@ -8,7 +8,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Db } from '@/db/client';
 import { dialect, dialectHarness } from '@/db/dialect-harness';
-import { getSettings, getSettingsVersioned, updateSettings } from '@/db/queries/settings';
+import {
+  claimFirstAdmin,
+  FIRST_ADMIN_CLAIM_MS,
+  getSettings,
+  getSettingsVersioned,
+  updateSettings,
+} from '@/db/queries/settings';
 import {
   deleteSsoProvider,
   getSsoProvider,
@@ -102,6 +108,21 @@ test(`${dialect}: password sign-in going off and the provider removed or changed
     assert.equal((await getSettings(db)).passwordSignIn, !wentOff);
   }
   await updateSettings(db, { passwordSignIn: true });
+});
+
+test(`${dialect}: first sign-ups at once on a fresh install: exactly one claims the admin role`, async () => {
+  const at = new Date();
+  const claims = await Promise.all([1, 2, 3].map(() => claimFirstAdmin(db, at)));
+  assert.equal(claims.filter(Boolean).length, 1);
+  // Within the minute another still finds the claim; after it (the first sign-up failed), one may claim.
+  assert.equal(await claimFirstAdmin(db, new Date(at.getTime() + FIRST_ADMIN_CLAIM_MS - 1)), false);
+  const later = new Date(at.getTime() + FIRST_ADMIN_CLAIM_MS);
+  assert.deepEqual(
+    await Promise.all([claimFirstAdmin(db, later), claimFirstAdmin(db, later)]).then((r) => r.sort()),
+    [false, true],
+  );
+  // The claim is no setting: the settings and their version do not show it.
+  assert.equal('firstAdminClaim' in (await getSettingsVersioned(db)), false);
 });
 
 rerunOnPostgres();

@@ -169,9 +169,9 @@ test('an admin change on A holds on B at once: a demoted admin is refused there,
   try {
     // B has read (and cached) the user, an admin; the admin lowers the rate on A.
     expect((await ctx.get(`${b.url}/api/admin/users`)).status()).toBe(200);
-    expect(
-      (await admin.patch(`${a.url}/api/admin/settings`, { data: { chatRequestsPerMinute: 4 } })).status(),
-    ).toBe(200);
+    const setOnA = async (data: Record<string, unknown>) =>
+      expect((await admin.patch(`${a.url}/api/admin/settings`, { data })).status()).toBe(200);
+    await setOnA({ chatRequestsPerMinute: 4 });
     const statuses: number[] = [];
     for (const base of [a.url, b.url, a.url, b.url, a.url, b.url])
       statuses.push(
@@ -180,9 +180,7 @@ test('an admin change on A holds on B at once: a demoted admin is refused there,
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     // The auth routes' own limit (30 sign-ups a minute per address) counts both instances as well.
     // Sign-up is opened for it: closed, it is refused before the library (and its limit) sees it.
-    expect((await admin.patch(`${a.url}/api/admin/settings`, { data: { signupOpen: true } })).status()).toBe(
-      200,
-    );
+    await setOnA({ signupOpen: true });
     const signUps: number[] = [];
     for (let i = 0; i < 32; i++)
       signUps.push(
@@ -192,9 +190,7 @@ test('an admin change on A holds on B at once: a demoted admin is refused there,
           body: JSON.stringify({ name: 'N', email: `n${i}-s48@example.com`, password: 'password-s48-n' }),
         }).then((r) => r.status),
       );
-    expect((await admin.patch(`${a.url}/api/admin/settings`, { data: { signupOpen: false } })).status()).toBe(
-      200,
-    );
+    await setOnA({ signupOpen: false });
     expect(signUps.slice(0, 28)).not.toContain(429);
     expect(signUps.slice(-2)).toEqual([429, 429]);
     // Demoted on A (the session lives on): B refuses the very next admin request, though it had the user cached.

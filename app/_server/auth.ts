@@ -5,7 +5,7 @@ import { APIError } from 'better-auth/api';
 import { nextCookies } from 'better-auth/next-js';
 import { type GenericOAuthConfig, genericOAuth } from 'better-auth/plugins/generic-oauth';
 import { getDb } from '@/db/client';
-import { getSetting } from '@/db/queries/settings';
+import { claimFirstAdmin, getSetting } from '@/db/queries/settings';
 import { getSsoProvider } from '@/db/queries/sso';
 import { countUsers, getUserById } from '@/db/queries/users';
 import { schema, usesPostgres } from '@/db/tables';
@@ -129,10 +129,12 @@ function createAuth(sso: SsoConfig | null) {
     databaseHooks: {
       user: {
         create: {
-          // The first account becomes admin; after that, self sign-up needs the admin's "signupOpen".
+          // The first account becomes admin (one of several sign-ups at once: claimFirstAdmin); after
+          // that, self sign-up needs the admin's "signupOpen".
           before: async (data, ctx) => {
             const db = getDb();
-            if ((await countUsers(db)) === 0) return { data: { ...data, role: 'admin' } };
+            if ((await countUsers(db)) === 0 && (await claimFirstAdmin(db)))
+              return { data: { ...data, role: 'admin' } };
             // Through single sign-on (the allowed domains are the gate): always an ordinary user.
             if (ctx?.path?.startsWith('/callback/')) return { data: { ...data, role: 'user' } };
             if (ctx?.path === '/sign-up/email' && !(await getSetting(db, 'signupOpen'))) {

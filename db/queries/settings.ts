@@ -92,3 +92,39 @@ export async function getSetting<K extends keyof AppSettings>(db: Db, key: K): P
   const row = first(await db.select().from(settings).where(eq(settings.key, key)));
   return AppSettingsSchema.shape[key].parse(row?.value) as AppSettings[K];
 }
+
+/** The settings row of a first sign-up's claim on the admin role (not a setting: no schema key reads it). */
+const FIRST_ADMIN_CLAIM = 'firstAdminClaim';
+/** How long a claim holds: a first sign-up that failed after claiming leaves the role to the next after this. */
+export const FIRST_ADMIN_CLAIM_MS = 60_000;
+
+/**
+ * Whether this sign-up, made while no account exists, becomes the first admin: of several at once (two
+ * workers, two single sign-on first logins) exactly one. The claim is a row written under the settings'
+ * lock; another sign-up finding a claim younger than FIRST_ADMIN_CLAIM_MS is an ordinary one.
+ */
+export function claimFirstAdmin(db: Db, now = new Date()): Promise<boolean> {
+  return transaction(
+    db,
+    function* (tx) {
+      yield* lockStep(tx, 'settings');
+      const claim = first(
+        yield* q(
+          tx
+            .select({ updatedAt: settings.updatedAt })
+            .from(settings)
+            .where(eq(settings.key, FIRST_ADMIN_CLAIM)),
+        ),
+      );
+      if (claim && now.getTime() - claim.updatedAt.getTime() < FIRST_ADMIN_CLAIM_MS) return false;
+      yield* q(
+        tx
+          .insert(settings)
+          .values({ key: FIRST_ADMIN_CLAIM, value: true, updatedAt: now })
+          .onConflictDoUpdate({ target: settings.key, set: { value: true, updatedAt: now } }),
+      );
+      return true;
+    },
+    { immediate: true },
+  );
+}
