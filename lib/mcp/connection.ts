@@ -17,6 +17,7 @@ import { LineBuffer } from '@/lib/mcp/line-buffer';
 import { ServerLogSink } from '@/lib/mcp/notification-limit';
 import { ResourceWatch } from '@/lib/mcp/resource-watch';
 import { FailureLog, secretsOf } from '@/lib/mcp/public-failure';
+import { withTokensSeen } from '@/lib/mcp/oauth/tokens-seen';
 import { listAllTools, ToolCache } from '@/lib/mcp/tool-cache';
 import { untilAborted } from '@/lib/mcp/until-aborted';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
@@ -87,15 +88,17 @@ export class McpConnection {
   }
 
   /**
-   * The secrets to mask in what is logged of this connection: the admin's (its config) and the values
-   * it was started with (a per-user connection's own values, added by ConnectionOptions.prepare).
+   * The secrets to mask in what is logged of this connection: the admin's (its config), the values it
+   * was started with (a per-user connection's own values, added by ConnectionOptions.prepare) and the
+   * user's OAuth tokens it has sent.
    */
   secrets(): string[] {
     return [...secretsOf(this.config), ...this.startedWith];
   }
 
-  private maskAlso(config: McpServerConfig): void {
-    this.startedWith = [...new Set([...this.startedWith, ...secretsOf(config)])];
+  private maskAlso(secrets: string[]): void {
+    if (secrets.every((s) => this.startedWith.includes(s))) return;
+    this.startedWith = [...new Set([...this.startedWith, ...secrets])];
     this.logs.maskAlso(this.startedWith);
   }
 
@@ -131,13 +134,14 @@ export class McpConnection {
     let client: Client;
     try {
       const config = this.opts.prepare ? await this.opts.prepare() : this.config;
-      if (config !== this.config) this.maskAlso(config);
+      if (config !== this.config) this.maskAlso(secretsOf(config));
       client = await connectClient(config, {
         stderr: this.stderr,
         timeoutMs: this.opts.connectTimeoutMs,
         onToolListChanged: () => this.onToolListChanged(),
         handlers: this.side.handlers(),
-        authProvider: this.opts.authProvider,
+        authProvider:
+          this.opts.authProvider && withTokensSeen(this.opts.authProvider, (t) => this.maskAlso(t)),
         logs: this.logs,
         logLevel: this.config.logLevel,
         onResourceUpdated: (uri) => this.watch.updated(uri),

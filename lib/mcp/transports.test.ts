@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { type ConnectionOptions, DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
+import { publicFailure } from '@/lib/mcp/public-failure';
 import type { McpServerConfig } from '@/lib/schemas/mcp';
 
 const FIXTURE = resolve('e2e/fixtures/test-mcp-server.mjs');
@@ -26,7 +28,10 @@ function startHttp(mode: 'http' | 'sse-only', extra: string[] = []): Promise<str
   });
 }
 
-function connect(config: Partial<McpServerConfig> & Pick<McpServerConfig, 'transport'>): McpConnection {
+function connect(
+  config: Partial<McpServerConfig> & Pick<McpServerConfig, 'transport'>,
+  options: Partial<ConnectionOptions> = {},
+): McpConnection {
   const conn = new McpConnection(
     {
       name: 'remote',
@@ -39,6 +44,7 @@ function connect(config: Partial<McpServerConfig> & Pick<McpServerConfig, 'trans
     {
       ...DEFAULT_CONNECTION_OPTIONS,
       connectTimeoutMs: 5_000,
+      ...options,
     },
   );
   connections.push(conn);
@@ -54,6 +60,31 @@ after(async () => {
 });
 
 describe('remote and third-party transports', () => {
+  test("a user's OAuth tokens the connection sends are masked in what it logs of the server's errors", async () => {
+    const base = await startHttp('http');
+    const tokens = { access_token: 'at-7c1f9e2b5d', refresh_token: 'rt-3a8d6f0c4e', token_type: 'Bearer' };
+    // A user's signed-in provider, as the app's setup hands it over (here with tokens already stored).
+    const provider: OAuthClientProvider = {
+      redirectUrl: 'http://app.example/callback',
+      clientMetadata: { redirect_uris: ['http://app.example/callback'] },
+      clientInformation: () => undefined,
+      tokens: async () => tokens,
+      saveTokens: () => {},
+      redirectToAuthorization: () => {},
+      saveCodeVerifier: () => {},
+      codeVerifier: () => '',
+    };
+    const conn = connect({ transport: 'http', url: `${base}/mcp` }, { authProvider: provider });
+    assert.equal(text(await conn.callTool('add', { a: 1, b: 2 })), '3');
+    // A server refusing the token and quoting it: the logged detail and the user's message hold neither.
+    const quoted = new Error(`401 invalid_token: ${tokens.access_token} (refresh ${tokens.refresh_token})`);
+    const failure = publicFailure('remote', quoted, { secrets: conn.secrets(), log: conn.failures });
+    for (const secret of [tokens.access_token, tokens.refresh_token]) {
+      assert.equal(failure.detail.includes(secret), false, failure.detail);
+      assert.equal(failure.message.includes(secret), false);
+    }
+  });
+
   test('Streamable HTTP with custom headers', async () => {
     const base = await startHttp('http', ['--require-header', 'X-Api-Key:sesame']);
     const conn = connect({ transport: 'http', url: `${base}/mcp`, headers: { 'X-Api-Key': 'sesame' } });
