@@ -1,11 +1,11 @@
 // Single sign-on takes an identity only from its own code flow (state, PKCE, the nonce of that sign-in):
 // an id_token handed to the auth library's endpoints directly must not sign anyone in.
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { oidcTestClient } from '@/e2e/fixtures/oidc-client';
 
 const dir = mkdtempSync(join(tmpdir(), 'sso-id-token-'));
 const APP = 'http://127.0.0.1:3996';
@@ -56,44 +56,16 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const client = oidcTestClient(() => idp.issuer, CLIENT, REDIRECT);
+
 /** A valid id_token for `email` from the provider, for this app's client id, from a code flow of someone else's. */
 async function idTokenOf(email: string): Promise<string> {
-  const verifier = randomBytes(32).toString('base64url');
-  const url = new URL(`${idp.issuer}/authorize`);
-  const params = {
-    client_id: CLIENT.clientId,
-    redirect_uri: REDIRECT,
-    response_type: 'code',
+  const { code } = await client.authorize(email, {
     scope: 'openid email profile',
     state: 'elsewhere',
     nonce: 'nonce-elsewhere',
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
-    code_challenge_method: 'S256',
-  };
-  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
-  const form = await (await fetch(url, { redirect: 'manual' })).text();
-  const request = /name="request" value="([^"]+)"/.exec(form)?.[1] ?? '';
-  const back = await fetch(`${idp.issuer}/authorize`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ request, email, email_verified: 'true', decision: 'allow' }),
   });
-  const code = new URL(back.headers.get('location') ?? '').searchParams.get('code') ?? '';
-  const tokens = (await (
-    await fetch(`${idp.issuer}/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT,
-        code_verifier: verifier,
-        client_id: CLIENT.clientId,
-        client_secret: CLIENT.clientSecret,
-      }),
-    })
-  ).json()) as { id_token: string };
+  const tokens = (await (await client.token(code ?? '')).json()) as { id_token: string };
   return tokens.id_token;
 }
 
