@@ -45,8 +45,6 @@ export type ProcessState = {
   dbSecrets: Owned<'dbSecrets'>;
   /** db/sealing.ts: owners whose stored secrets were reported undecryptable, so each is logged once. */
   unreadableSecrets: Set<string>;
-  /** app/_server/files.ts: blobs being removed, by sha256; a file stored meanwhile must wait for its bytes. */
-  blobRemovals: Map<string, Promise<void>>;
   /** lib/one-at-a-time.ts: the tail of each key's queue of steps that must not interleave. */
   stepQueues: Map<string, Promise<void>>;
   /** lib/mcp/pool.ts: the MCP connections and child processes; two pools would spawn every server twice. */

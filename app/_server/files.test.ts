@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, utimesSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { getDb } from '@/db/client';
@@ -238,4 +238,29 @@ test('a file imported while a conversation holding the same bytes is deleted kee
     const read = await readBlob(row).then(String, () => 'its bytes are gone');
     assert.equal(read, bytes, `imported after ${hops} hops`);
   }
+});
+
+test('at start, a blob a stopped removal had moved aside is moved back when a file keeps it, else removed', async () => {
+  const kept = await upload('alice', 'moved aside but kept', 'aside.txt');
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  const path = (text: string) => join(root, 'data', 'files', sha(text).slice(0, 2), sha(text));
+  // What a removal leaves when its process is killed between moving the blob aside and deleting it.
+  renameSync(path('moved aside but kept'), `${path('moved aside but kept')}.0123456789ab.removing`);
+  await upload('bob', 'moved aside, no file', 'gone.txt');
+  const { files } = await import('@/db/schema');
+  const { eq } = await import('drizzle-orm');
+  await getDb()
+    .delete(files)
+    .where(eq(files.sha256, sha('moved aside, no file')));
+  renameSync(path('moved aside, no file'), `${path('moved aside, no file')}.ba9876543210.removing`);
+  await sweepOrphanBlobs();
+  assert.equal(
+    (await readBlob(await findReadableFile(kept.id, { userId: 'alice' }))).toString(),
+    'moved aside but kept',
+  );
+  const folder = readdirSync(join(root, 'data', 'files', sha('moved aside, no file').slice(0, 2)));
+  assert.deepEqual(
+    folder.filter((n) => n.startsWith(sha('moved aside, no file'))),
+    [],
+  );
 });

@@ -10,7 +10,6 @@ import { notFound } from '@/lib/errors';
 import { extractPdfText } from '@/lib/files/pdf';
 import { kindOf } from '@/lib/files/sniff';
 import { ensurePrivateDir } from '@/lib/private-files';
-import { processState } from '@/lib/process-state';
 
 /**
  * Uploaded files (SPEC §7.4): bytes in the data folder under `files/`, content-addressed by SHA-256;
@@ -89,46 +88,51 @@ export async function removeUnusedBlobs(sha256s: Iterable<string>): Promise<void
   for (const sha of new Set(sha256s)) await removeBlobIfUnused(sha);
 }
 
-const removals = () => processState('blobRemovals', () => new Map<string, Promise<void>>());
-
 /**
- * Removes a blob (and its text) unless a file row keeps it. The removal is registered as it starts to look:
- * a file of the same content stored meanwhile (its row written after that look) waits for it in keepBlob.
+ * Removes a blob (and its text) unless a file row keeps it. Safe against a file of the same content stored
+ * at that moment in any process sharing the data folder (the workers of `npm start`, an import): the blob
+ * is first moved aside, and only then are the rows looked at again. A new file's row is written before
+ * its bytes are made sure of ({@link keepBlob}), so either that finds the blob moved aside and writes it
+ * again, or this second look sees the row and the blob is moved back. A blob other files keep is never
+ * moved (the first look).
  */
-function removeBlobIfUnused(sha: string): Promise<void> {
-  const remove = async () => {
-    if (await blobInUse(getDb(), sha)) return;
-    await rm(blobPath(sha), { force: true });
-    await rm(textPath(sha), { force: true });
-  };
-  const before = removals().get(sha);
-  const removal = before ? before.then(remove, remove) : remove();
-  removals().set(sha, removal);
-  const forget = () => {
-    if (removals().get(sha) === removal) removals().delete(sha);
-  };
-  removal.then(forget, forget);
-  return removal;
+async function removeBlobIfUnused(sha: string): Promise<void> {
+  const db = getDb();
+  if (await blobInUse(db, sha)) return;
+  const path = blobPath(sha);
+  const aside = `${path}.${randomBytes(6).toString('hex')}.removing`;
+  try {
+    await rename(path, aside);
+  } catch {
+    return; // not there (removed already, or by another removal right now)
+  }
+  if (await blobInUse(db, sha)) {
+    // Kept after all. A copy written meanwhile has the same bytes, so either one may stay.
+    await rename(aside, path);
+    return;
+  }
+  await rm(aside, { force: true });
+  await rm(textPath(sha), { force: true });
 }
 
 /**
  * Once a file's row is stored: its bytes are on disk. An upload finds the blob there already when a file of
  * the same content exists; a removal that looked before the row was written may take it away meanwhile
- * (deleting a conversation with that file, the sweep of unsent files), so it is waited for and the bytes
- * are written again. The text of a PDF is made again when it is read (readFileText).
+ * (deleting a conversation with that file, the sweep of unsent files, in this process or another one), so
+ * a blob not there is written again. The text of a PDF is made again when it is read (readFileText).
  */
 export async function keepBlob(sha: string, bytes: Uint8Array): Promise<void> {
-  await removals()
-    .get(sha)
-    ?.catch(() => {});
   if (!existsSync(blobPath(sha))) await writePrivate(blobPath(sha), bytes);
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+/** A blob moved aside by {@link removeBlobIfUnused}. */
+const MOVED_ASIDE = /^([0-9a-f]{64})\.[0-9a-f]{12}\.removing$/;
 
 /**
  * At start: blobs no file row keeps any more (their owner's account was deleted, which drops the rows
- * with it) leave the disk. Answers how many went.
+ * with it) leave the disk. Answers how many went. A blob a removal had moved aside when its process
+ * stopped is moved back if a file keeps it, else it goes as well.
  */
 export async function sweepOrphanBlobs(): Promise<number> {
   const db = getDb();
@@ -147,13 +151,19 @@ export async function sweepOrphanBlobs(): Promise<number> {
       continue;
     }
     for (const name of names) {
+      const aside = MOVED_ASIDE.exec(name)?.[1];
+      if (aside) {
+        const from = join(filesDir(), folder, name);
+        if ((await blobInUse(db, aside)) && !existsSync(blobPath(aside))) await rename(from, blobPath(aside));
+        else await rm(from, { force: true });
+        continue;
+      }
       if (!SHA256_HEX.test(name) || (await blobInUse(db, name))) continue;
       // A blob written in the last hour may belong to an upload whose row is being written right now.
       const written = await stat(blobPath(name)).catch(() => null);
       if (!written || written.mtimeMs > Date.now() - 60 * 60 * 1000) continue;
-      await rm(blobPath(name), { force: true });
-      await rm(textPath(name), { force: true });
-      removed++;
+      await removeBlobIfUnused(name);
+      if (!existsSync(blobPath(name))) removed++;
     }
   }
   return removed;
