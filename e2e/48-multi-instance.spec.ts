@@ -17,6 +17,7 @@ import {
   signUpAdmin,
   startTwoInstances,
   stopTwoInstances,
+  storedRoles,
   streamTurn as streamInstanceTurn,
   textOf,
   type TwoInstances,
@@ -79,13 +80,8 @@ test('a turn started on A is read on B from its start and live; Stop on B stops 
   expect(textOf(theirs).length).toBeGreaterThan(0);
   expect(textOf(theirs)).toBe(textOf(mine));
   expect(textOf(mine).split(' ').length).toBeLessThan(300);
-  const stored = (await (await admin.get(`${b.url}/api/conversations/${id}`)).json()) as {
-    running: boolean;
-    messages: Array<{ role: string; metadata?: { interrupted?: boolean } }>;
-  };
-  expect(stored.running).toBe(false);
-  expect(stored.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
-  expect(stored.messages[1]?.metadata?.interrupted).toBe(true);
+  expect(await running(admin, b.url, id)).toBe(false);
+  expect(await storedRoles(admin, b.url, id)).toEqual(['user', 'assistant (interrupted)']);
 });
 
 test('a question a tool asks in a turn on A is answered through B (another worker, another device): checked there, counted once, and the tool gets the answer; the server’s logs page shows both instances', async () => {
@@ -286,19 +282,7 @@ test('killing A mid-turn loses no stored question; B marks the answer interrupte
   a.proc.kill('SIGKILL');
   await own;
   await expect
-    .poll(
-      async () => {
-        const c = (await (await admin.get(`${b.url}/api/conversations/${id}`)).json()) as {
-          messages: Array<{
-            role: string;
-            parts: Array<{ text?: string }>;
-            metadata?: { interrupted?: boolean };
-          }>;
-        };
-        return c.messages.map((m) => `${m.role}${m.metadata?.interrupted ? ' (interrupted)' : ''}`);
-      },
-      { timeout: 40_000, intervals: [1_000] },
-    )
+    .poll(() => storedRoles(admin, b.url, id), { timeout: 40_000, intervals: [1_000] })
     .toEqual(['user', 'assistant (interrupted)']);
   // B serves the conversation on: the question is there, and a new turn runs.
   const next = await admin.post(`${b.url}/api/chat`, { data: chatBody(id, 'again') });

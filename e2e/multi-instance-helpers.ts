@@ -191,6 +191,14 @@ export async function streamTurn(
 export const running = async (ctx: APIRequestContext, base: string, id: string) =>
   ((await (await ctx.get(`${base}/api/conversations/${id}`)).json()) as { running?: boolean }).running;
 
+/** The conversation's stored messages as `base` serves them: each one's role, marked when it was cut short. */
+export async function storedRoles(ctx: APIRequestContext, base: string, id: string): Promise<string[]> {
+  const { messages } = (await (await ctx.get(`${base}/api/conversations/${id}`)).json()) as {
+    messages: Array<{ role: string; metadata?: { interrupted?: boolean } }>;
+  };
+  return messages.map((m) => `${m.role}${m.metadata?.interrupted ? ' (interrupted)' : ''}`);
+}
+
 /** The answer's text in a turn's SSE. */
 export const textOf = (sse: string) =>
   streamChunks(sse)
