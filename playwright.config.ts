@@ -14,7 +14,12 @@ export const FAKE_MODEL_URL = `http://127.0.0.1:${fakeModelPort}`;
 
 /** The project's own Node 22 (better-sqlite3 needs it), whichever node launched Playwright. */
 const node = resolve('node_modules/.bin/node');
-const next = `${node} ${SERVER_NODE_FLAGS.join(' ')} node_modules/next/dist/bin/next start -H 127.0.0.1`;
+/**
+ * `next start` as `npm start` runs it. Its idle keep-alive connections live 10 minutes instead of Node's 5 s:
+ * the suite's request contexts keep sockets between steps, and one reused just as the server closed it
+ * failed a request with ECONNRESET (e2e 42 on Postgres in CI).
+ */
+const next = `${node} ${SERVER_NODE_FLAGS.join(' ')} node_modules/next/dist/bin/next start -H 127.0.0.1 --keepAliveTimeout 600000`;
 /** E2E_DATABASE=postgres: the app runs on a fresh real Postgres (e2e/fixtures/with-postgres.ts) instead of SQLite. */
 const onPostgres = process.env.E2E_DATABASE === 'postgres';
 const appServer = onPostgres
