@@ -94,7 +94,7 @@ describe('npm run db:copy', () => {
     target = await openPostgres(server.url, { migrate: false });
     const source = rowsOfLite();
     for (const [name, rows] of Object.entries(source)) assert.ok(rows.length > 0, `the test fills ${name}`);
-    assert.equal(result.tables.length, 17);
+    assert.equal(result.tables.length, 18);
     // U+0000 cannot be Postgres text: in a plain text column it becomes U+FFFD (JSON keeps it escaped).
     const bob = source.user?.find((u) => u.id === 'bob');
     if (bob) bob.name = 'Bob \uFFFD Nul';
@@ -180,7 +180,7 @@ describe('npm run db:copy', () => {
     );
     assert.match(stdout, /one way/);
     assert.match(stdout, /^ {2}audit_log: 3 rows$/m);
-    assert.match(stdout, /Copied \d+ rows in 17 tables; counts verified\./);
+    assert.match(stdout, /Copied \d+ rows in 18 tables; counts verified\./);
     const failed = await run(process.execPath, ['--import', 'tsx', 'scripts/db-copy.ts', '--from', file], {
       env: { ...process.env, DATABASE_URL: url },
     }).catch((error: { code: number; stderr: string }) => error);

@@ -86,46 +86,53 @@ export function dialectHarness(testFile: string, onOpen: (db: Db) => void) {
     saveAssistantMessage(db, c, { id, role: 'assistant', parts: text(t) }, parentId);
 
   /** Registers, last in the file, the run of the same file on a real Postgres (on SQLite only). */
-  function rerunOnPostgres() {
-    if (usesPostgres) return;
-    test('the same scenarios on a real Postgres (a child process with DATABASE_URL)', async () => {
-      assert.ok(scenarios.length > 0, 'the file ran scenarios on SQLite first');
-      const pg = await startPostgres();
-      try {
-        const child = spawnSync(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            '--conditions=react-server',
-            '--test',
-            '--test-reporter=spec',
-            relative(process.cwd(), fileURLToPath(testFile)),
-          ],
-          // Without the parent runner's NODE_TEST_CONTEXT, the child reports as a run of its own.
-          {
-            env: { ...process.env, NODE_TEST_CONTEXT: undefined, DATABASE_URL: pg.url },
-            encoding: 'utf8',
-            timeout: 120_000,
-          },
-        );
-        assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`);
-        const passed = child.stdout.split('\n').map((line) => line.trim());
-        for (const name of scenarios) {
-          const there = name.replace(/^sqlite: /, 'postgres: ');
-          assert.ok(
-            passed.some((line) => line.startsWith(`✔ ${there} (`)),
-            `"${there}" did not pass on Postgres:\n${child.stdout}`,
-          );
-        }
-      } finally {
-        await pg.stop();
-      }
-    });
-  }
+  const rerunOnPostgres = () => rerunFileOnPostgres(testFile, scenarios);
 
   /** The statements the database has run so far (drizzle's count: BEGIN and COMMIT are not in it). */
   const statements = () => handle?.statements ?? 0;
 
   return { ask, answer, statements, rerunOnPostgres };
+}
+
+/**
+ * Registers, last in the calling file, its run again in a child process on a fresh real Postgres (on
+ * SQLite only): it passes when each of `scenarios` (test names starting `sqlite: `, collected as they ran
+ * here) passed there too (as `postgres: …`). `testFile` is the calling file's `import.meta.url`.
+ */
+export function rerunFileOnPostgres(testFile: string, scenarios: string[]) {
+  if (usesPostgres) return;
+  test('the same scenarios on a real Postgres (a child process with DATABASE_URL)', async () => {
+    assert.ok(scenarios.length > 0, 'the file ran scenarios on SQLite first');
+    const pg = await startPostgres();
+    try {
+      const child = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--conditions=react-server',
+          '--test',
+          '--test-reporter=spec',
+          relative(process.cwd(), fileURLToPath(testFile)),
+        ],
+        // Without the parent runner's NODE_TEST_CONTEXT, the child reports as a run of its own.
+        {
+          env: { ...process.env, NODE_TEST_CONTEXT: undefined, DATABASE_URL: pg.url },
+          encoding: 'utf8',
+          timeout: 120_000,
+        },
+      );
+      assert.equal(child.status, 0, `${child.stdout}\n${child.stderr}`);
+      const passed = child.stdout.split('\n').map((line) => line.trim());
+      for (const name of scenarios) {
+        const there = name.replace(/^sqlite: /, 'postgres: ');
+        assert.ok(
+          passed.some((line) => line.startsWith(`✔ ${there} (`)),
+          `"${there}" did not pass on Postgres:\n${child.stdout}`,
+        );
+      }
+    } finally {
+      await pg.stop();
+    }
+  });
 }

@@ -59,6 +59,7 @@ describe('Postgres migrations', () => {
         'files',
         'mcp_oauth_clients',
         'mcp_servers',
+        'mcp_tool_views',
         'mcp_tools',
         'mcp_user_secrets',
         'messages',

@@ -25,6 +25,7 @@ export type SchemasAgree = [
   Expect<Same<typeof pg.mcpServers, typeof lite.mcpServers>>,
   Expect<Same<typeof pg.toolCalls, typeof lite.toolCalls>>,
   Expect<Same<typeof pg.mcpTools, typeof lite.mcpTools>>,
+  Expect<Same<typeof pg.mcpToolViews, typeof lite.mcpToolViews>>,
   Expect<Same<typeof pg.mcpUserSecrets, typeof lite.mcpUserSecrets>>,
   Expect<Same<typeof pg.mcpOauthClients, typeof lite.mcpOauthClients>>,
   Expect<Same<typeof pg.providers, typeof lite.providers>>,
@@ -92,7 +93,7 @@ test('every table of db/schema.ts has its exact mirror in db/schema-pg.ts', () =
   const liteTables = Object.entries(lite).filter(([, v]) => is(v, SQLiteTable));
   const pgTables = Object.entries(pg).filter(([, v]) => is(v, PgTable));
   assert.deepEqual(pgTables.map(([k]) => k).sort(), liteTables.map(([k]) => k).sort());
-  assert.equal(liteTables.length, 17);
+  assert.equal(liteTables.length, 18);
   for (const [name, table] of liteTables) {
     const mirror = (pg as Record<string, unknown>)[name] as Table;
     assert.deepEqual(shape(mirror), shape(table as Table), `table ${name}`);

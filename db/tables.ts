@@ -22,6 +22,7 @@ export const {
   mcpServers,
   toolCalls,
   mcpTools,
+  mcpToolViews,
   mcpUserSecrets,
   mcpOauthClients,
   providers,

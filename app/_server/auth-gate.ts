@@ -1,4 +1,5 @@
 import 'server-only';
+import { BASE_ERROR_CODES } from '@better-auth/core/error';
 import * as z from '@/lib/zod';
 import { AUTH_CLIENT_ADDRESS_HEADER, getAuth, SIGN_UP_CLOSED, signUpOpen } from '@/app/_server/auth';
 import { passwordSignInEnabled } from '@/app/_server/sso';
@@ -58,6 +59,26 @@ const OPEN_PATHS = new Set([
 
 const backoff = () => processState('loginBackoff', signInBackoff);
 
+/**
+ * Two sign-ups with one email at once both find it free; one writes the user, the other's insert fails on
+ * the unique email (SQLite and Postgres word that differently) and the library answers 422 "Failed to
+ * create user". When the email has an account now, that answer becomes the library's own for a sign-up a
+ * moment later (422 "already exists"): nothing more than that answer tells, whatever made the insert fail.
+ */
+async function asLateSignUp(res: Response, email: unknown): Promise<Response> {
+  if (res.status !== 422 || typeof email !== 'string') return res;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: unknown } | null;
+  if (body?.code !== BASE_ERROR_CODES.FAILED_TO_CREATE_USER.code) return res;
+  // The library's own lookup, as its duplicate check does it (lowercased).
+  const ctx = await (await getAuth()).$context;
+  if (!(await ctx.internalAdapter.findUserByEmail(email.toLowerCase()))) return res;
+  const { message, code } = BASE_ERROR_CODES.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL;
+  return Response.json({ message, code }, { status: 422 });
+}
+
 /** No auth endpoint takes more than a couple of levels; deeper bodies are refused before anything walks them. */
 const MAX_DEPTH = 16;
 
@@ -80,8 +101,8 @@ function parseFields(text: string): Record<string, unknown> | null {
  * Every request to the auth library's endpoints passes here first: the 1 MB body cap and field maxima
  * (the library has neither), the client address taken from the socket (or a trusted proxy), a password
  * change that always signs out the other sessions, the per-account sign-in back-off, and no email and
- * password sign-in or sign-up while the admin has turned it off (single sign-on only), and no sign-up
- * while it is closed.
+ * password sign-in or sign-up while the admin has turned it off (single sign-on only), no sign-up while
+ * it is closed, and a sign-up losing the race for its email answered as a later one (asLateSignUp).
  */
 export async function handleAuthRequest(req: Request): Promise<Response> {
   const path = new URL(req.url).pathname.replace(/^\/api\/auth/, '');
@@ -111,6 +132,7 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   if (fields && path === '/change-password') text = JSON.stringify({ ...fields, revokeOtherSessions: true });
   const forward = async () =>
     (await getAuth()).handler(new Request(req.url, { method: req.method, headers, body: text }));
+  if (path === '/sign-up/email') return asLateSignUp(await forward(), fields?.email);
   if (path !== '/sign-in/email' || typeof fields?.email !== 'string') return forward();
 
   const account = fields.email.trim().toLowerCase();

@@ -47,15 +47,17 @@ export async function serverDetail(id: string, admin: Principal) {
     ),
     settle(enabled ? conn.request(listPrompts) : undefined, []),
   ]);
-  const policies = await toolPolicies();
+  const policies = await toolPolicies(admin);
   return {
     ...(await presentServer(record, undefined, live)),
     tools: tools.map((tool) => {
       const policy = policies.of(record.config.name, tool);
-      const setting = policies.setting(record.config.name, tool.name);
-      const previous = policy.changed
-        ? (setting?.reviewedDefinition as { description?: string; inputSchema?: unknown } | undefined)
-        : undefined;
+      // The admin's own view (a per-user server's other users are shown their own definitions).
+      const previous = policies.reviewed(record.config.name, tool.name) as
+        | { description?: string; inputSchema?: unknown }
+        | undefined;
+      // Of a per-user server: how many users (the admin too) are shown a changed definition.
+      const changedUsers = policies.changedUsers(record.config.name, tool.name);
       return {
         name: tool.name,
         title: tool.title,
@@ -64,7 +66,8 @@ export async function serverDetail(id: string, admin: Principal) {
         annotations: tool.annotations,
         enabled: policy.enabled,
         approval: policy.approval,
-        changed: policy.changed,
+        changed: policy.changed || changedUsers > 0,
+        changedUsers,
         previous: previous
           ? { description: previous.description ?? '', inputSchema: previous.inputSchema ?? {} }
           : null,

@@ -188,7 +188,7 @@ export async function callToolFromApp(user: SessionUser, call: AppCall): Promise
   const pool = getPool().forUser(user);
   const [entry] = await pool.tools([call.server]);
   const tool = entry && 'tools' in entry ? entry.tools.find((t) => t.name === call.tool) : undefined;
-  const policy = tool ? (await toolPolicies()).of(call.server, tool) : undefined;
+  const policy = tool ? (await toolPolicies(user)).of(call.server, tool) : undefined;
   const decision = appCallDecision(call.server, call.tool, {
     appsEnabled: config.apps?.enabled !== false,
     serverInConversation: !conversation.toolServers || conversation.toolServers.includes(call.server),

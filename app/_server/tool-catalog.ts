@@ -16,7 +16,7 @@ export async function userToolCatalog(user: Principal) {
   const configs = new Map(pool.servers().map((c) => [c.name, c]));
   const catalog = await pool.tools(undefined, 2_000);
   const { maxSteps, maxToolCalls, toolSearchMaxTools, toolSearchMaxTokens } = await cachedSettings();
-  const policies = await toolPolicies();
+  const policies = await toolPolicies(user);
   const states = new Map(
     await Promise.all(
       catalog.map(async (entry) => {

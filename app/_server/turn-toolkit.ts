@@ -33,7 +33,7 @@ export async function prepareToolkit(
   const catalog = await pool.tools(conversation.toolServers ?? undefined);
   const disabled = new Set(conversation.disabledTools);
   const allowed = new Set(conversation.allowedTools);
-  const policies = await toolPolicies();
+  const policies = await toolPolicies(user);
   const notices = await connectNotices(user, catalog);
   return (...[emitProgress, emit]: Parameters<NonNullable<TurnInput['prepareTools']>>): Toolkit => {
     const { tools, entries } = buildToolSet({

@@ -2,6 +2,7 @@ import 'server-only';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { first, lockStep, q, transaction } from '@/db/run';
+import { acceptToolViews, observeToolViews } from '@/db/queries/mcp-tool-views';
 import { mcpServers, mcpTools } from '@/db/tables';
 import { definitionHash, type ToolDefinition } from '@/lib/mcp/tool-definition';
 import { storableText } from '@/lib/stored-text';
@@ -25,12 +26,15 @@ export const toolKey = (name: string) => storableText(name);
 /**
  * Records the definitions a server announced. A tool seen for the first time is taken as reviewed;
  * a definition that differs from the reviewed one marks the tool changed (it then asks again).
- * Returns true when anything was written.
+ * `viewer`: the user whose own connection to a per-user server listed them. Each user's connection may
+ * be told its own definitions, so the change is then decided for that user alone (mcp-tool-views.ts);
+ * the tool's row here keeps the admin's settings. Returns true when anything was written.
  */
 export async function observeToolDefinitions(
   db: Db,
   serverId: string,
   definitions: ToolDefinition[],
+  viewer: string | null = null,
 ): Promise<boolean> {
   let wrote = false;
   await transaction(db, function* (tx) {
@@ -50,7 +54,7 @@ export async function observeToolDefinitions(
             .onConflictDoNothing(),
         );
         wrote = true;
-      } else if ((row.reviewedHash !== hash) !== row.changed) {
+      } else if (viewer === null && (row.reviewedHash !== hash) !== row.changed) {
         yield* q(
           tx
             .update(mcpTools)
@@ -60,11 +64,17 @@ export async function observeToolDefinitions(
         wrote = true;
       }
     }
+    if (viewer === null) return;
+    const views = definitions.map((definition) => ({ key: toolKey(definition.name), definition }));
+    if (yield* observeToolViews(tx, serverId, viewer, views)) wrote = true;
   });
   return wrote;
 }
 
-/** Admin changes; setting the approval or marking reviewed accepts the current definition. */
+/**
+ * Admin changes; setting the approval or marking reviewed accepts the current definition (of a per-user
+ * server: the admin's own, and what each user is shown now).
+ */
 export async function updateToolSetting(
   db: Db,
   serverId: string,
@@ -84,6 +94,7 @@ export async function updateToolSetting(
   // Read, then insert or update, as one step (two admins at once, or a new tool list arriving meanwhile).
   return transaction(db, function* (tx) {
     yield* lockStep(tx, `tool\n${serverId}\n${tool}`);
+    if (accept) yield* acceptToolViews(tx, serverId, tool);
     const existing = first(yield* q(tx.select().from(mcpTools).where(where)));
     if (!existing) {
       if (!current) return null;

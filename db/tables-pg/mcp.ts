@@ -1,5 +1,6 @@
 /**
- * The MCP tables: servers, the tool-call log, per-tool settings, per-user secrets and OAuth clients.
+ * The MCP tables: servers, the tool-call log, per-tool settings, what each user is shown of a per-user
+ * server's tools, per-user secrets and OAuth clients.
  * Postgres: db/schema-pg.ts re-exports them.
  */
 import { bigint, boolean, index, json, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
@@ -47,6 +48,28 @@ export const mcpTools = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.tool] })],
+);
+
+export const mcpToolViews = pgTable(
+  'mcp_tool_views',
+  {
+    serverId: text('server_id')
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    tool: text('tool').notNull(),
+    reviewedHash: text('reviewed_hash').notNull(),
+    reviewedDefinition: json('reviewed_definition').$type<Record<string, unknown>>().notNull(),
+    seenHash: text('seen_hash').notNull(),
+    seenDefinition: json('seen_definition').$type<Record<string, unknown>>().notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.serverId, t.userId, t.tool] }),
+    index('mcp_tool_views_user_idx').on(t.userId),
+  ],
 );
 
 export const mcpUserSecrets = pgTable(

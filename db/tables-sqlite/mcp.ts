@@ -1,5 +1,6 @@
 /**
- * The MCP tables: servers, the tool-call log, per-tool settings, per-user secrets and OAuth clients.
+ * The MCP tables: servers, the tool-call log, per-tool settings, what each user is shown of a per-user
+ * server's tools, per-user secrets and OAuth clients.
  * SQLite: db/schema.ts re-exports them.
  */
 import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
@@ -54,6 +55,36 @@ export const mcpTools = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [primaryKey({ columns: [t.serverId, t.tool] })],
+);
+
+/**
+ * What each user's own connection to a per-user server (`scope: "user"`) announces for a tool, which may
+ * differ between users (their own accounts, keys): the definition taken as reviewed for that user (the
+ * first they were shown, or what they were shown when an admin last reviewed the tool) and the one seen
+ * last. They differ: the tool changed for that user (it asks again until an admin reviews it).
+ */
+export const mcpToolViews = sqliteTable(
+  'mcp_tool_views',
+  {
+    serverId: text('server_id')
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    tool: text('tool').notNull(),
+    reviewedHash: text('reviewed_hash').notNull(),
+    reviewedDefinition: text('reviewed_definition', { mode: 'json' })
+      .$type<Record<string, unknown>>()
+      .notNull(),
+    seenHash: text('seen_hash').notNull(),
+    seenDefinition: text('seen_definition', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.serverId, t.userId, t.tool] }),
+    index('mcp_tool_views_user_idx').on(t.userId),
+  ],
 );
 
 /**

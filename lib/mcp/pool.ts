@@ -62,14 +62,17 @@ export class McpPool {
   /** server name → user id → that user's connection. */
   private readonly perUser = new Map<string, Map<string, UserConnection>>();
   private readonly opts: ConnectionOptions;
-  /** Told of every fresh tool list (the app records definitions and detects changes). */
-  toolsObserver: ((server: string, tools: Tool[]) => void) | null = null;
+  /**
+   * Told of every fresh tool list (the app records definitions and detects changes), with the user whose
+   * own connection listed it (null: a shared server's): a per-user server may describe tools per user.
+   */
+  toolsObserver: ((server: string, tools: Tool[], user: Principal | null) => void) | null = null;
   /** The app's per-user setup (working folder, user-supplied values); without it the admin's config runs as is. */
   userSetup: UserSetup = (config) => ({ config });
   limits: PoolLimits = DEFAULT_POOL_LIMITS;
 
   constructor(opts: ConnectionOptions = DEFAULT_CONNECTION_OPTIONS) {
-    this.opts = { ...opts, onTools: (server, tools) => this.toolsObserver?.(server, tools) };
+    this.opts = { ...opts, onTools: (server, tools) => this.toolsObserver?.(server, tools, null) };
   }
 
   sync(configs: McpServerConfig[]): void {
@@ -197,6 +200,7 @@ export class McpPool {
     }
     const conn = new McpConnection(own.config, {
       ...this.opts,
+      onTools: (server, tools) => this.toolsObserver?.(server, tools, user),
       authProvider: own.authProvider,
       prepare: own.prepare,
     });

@@ -14,6 +14,8 @@ export type ToolView = {
   enabled: boolean;
   approval: 'auto' | 'ask';
   changed: boolean;
+  /** Of a per-user server: how many users are shown a definition that changed since review. */
+  changedUsers?: number;
   previous: { description: string; inputSchema: object } | null;
 };
 
@@ -121,6 +123,11 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
       {tool.changed && (
         <div className="mt-3 space-y-2 rounded-md border border-amber-300 bg-amber-50 p-2 dark:border-amber-800 dark:bg-amber-950">
           <p className="font-medium text-amber-900 dark:text-amber-200">{t('changedNote')}</p>
+          {(tool.changedUsers ?? 0) > 0 && (
+            <p data-changed-users className="text-amber-900 dark:text-amber-200">
+              {t('changedForUsers', { count: tool.changedUsers ?? 0 })}
+            </p>
+          )}
           {tool.previous && <DefinitionDiff previous={tool.previous} current={tool} />}
           <button
             type="button"
