@@ -209,9 +209,11 @@ for (const javaScriptEnabled of [true, false]) {
         'href',
         `/sign-in?next=${encodeURIComponent(sharePath)}`,
       );
-      // A refused sign-up (the email is taken) keeps where to go.
+      // A refused sign-up (the email is taken) says so and keeps where to go.
       await submitSignUp(page, { ...newcomer, email: VIEWER.email });
-      await expect(page.locator('form').getByRole('alert')).toBeVisible();
+      await expect(page.locator('form').getByRole('alert')).toHaveText(
+        'An account with this email already exists. Sign in, or use another email.',
+      );
       await expectAuthPage(page, '/sign-up', sharePath);
       await submitSignUp(page, newcomer);
       await expect(page).toHaveURL(shareUrl);
@@ -241,6 +243,19 @@ for (const javaScriptEnabled of [true, false]) {
       await submitSignUp(hostile, stranger);
       await expect(hostile).toHaveURL(`${APP_URL}/`);
       await other.close();
+
+      // In Chinese the refusal is in Chinese too (the auth library answers in English).
+      const zh = await browser.newContext({ javaScriptEnabled, locale: 'zh-CN' });
+      const zhPage = await zh.newPage();
+      await zhPage.goto('/sign-up');
+      await zhPage.getByLabel('姓名').fill(newcomer.name);
+      await zhPage.getByLabel('邮箱').fill(VIEWER.email);
+      await zhPage.getByLabel('密码').fill(newcomer.password);
+      await zhPage.getByRole('button', { name: '创建账户' }).click();
+      await expect(zhPage.locator('form').getByRole('alert')).toHaveText(
+        '此邮箱已有账户。请登录，或使用其他邮箱。',
+      );
+      await zh.close();
     });
   });
 }

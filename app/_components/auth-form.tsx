@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { authErrorCode, authFormError } from '@/lib/auth-form-errors';
 
 type Mode = 'sign-up' | 'sign-in';
 
@@ -23,6 +24,7 @@ export function AuthForm({
   next?: string;
 }) {
   const t = useTranslations('auth.form');
+  const tErrors = useTranslations('auth.errors');
   const [error, setError] = useState<string | null>(initialError);
   const [pending, setPending] = useState(false);
 
@@ -42,14 +44,11 @@ export function AuthForm({
         body: JSON.stringify(body),
       });
       if (!res.ok) {
-        const data = (await res.json().catch(() => null)) as {
-          message?: string;
-          error?: { message?: string };
-        } | null;
+        const failure = authFormError(mode, res.status, authErrorCode(await res.json().catch(() => null)));
         setError(
-          data?.message ??
-            data?.error?.message ??
-            t(mode === 'sign-up' ? 'signUpFailed' : 'signInFailed', { status: res.status }),
+          failure === 'failed'
+            ? t(mode === 'sign-up' ? 'signUpFailed' : 'signInFailed', { status: res.status })
+            : tErrors(failure),
         );
         setPending(false);
         return;

@@ -1,30 +1,12 @@
 import 'server-only';
 import { handleAuthRequest } from '@/app/_server/auth-gate';
 import { assertSameOrigin, errorResponse, readBodyText } from '@/lib/http';
+import { authErrorCode, authFormError } from '@/lib/auth-form-errors';
 import { ReturnToSchema } from '@/lib/schemas/return-to';
 import { authPagePath } from '@/lib/safe-url';
 import { isSecureOrLoopback, SSO_PROVIDER_ID } from '@/lib/sso';
 
 export type AuthFormMode = 'sign-in' | 'sign-up';
-
-/** What the sign-in and sign-up pages say for each `?error=` code (never text taken from the URL). */
-export const AUTH_FORM_ERRORS = {
-  credentials: 'Invalid email or password.',
-  rate: 'Too many attempts. Wait a minute, then try again.',
-  forbidden: 'Not allowed: sign-up is closed or this account is disabled.',
-  invalid:
-    'Check the fields: a name of at most 100 characters, a valid email and a password of 8 to 128 characters.',
-  failed: 'Something went wrong. Try again.',
-} as const;
-export type AuthFormError = keyof typeof AUTH_FORM_ERRORS;
-
-function errorCode(status: number): AuthFormError {
-  if (status === 401) return 'credentials';
-  if (status === 429) return 'rate';
-  if (status === 403) return 'forbidden';
-  if (status === 400 || status === 413 || status === 422) return 'invalid';
-  return 'failed';
-}
 
 const redirectTo = (location: string, headers = new Headers()) => {
   headers.set('Location', location);
@@ -55,17 +37,13 @@ export async function handleAuthFormPost(req: Request, mode: AuthFormMode): Prom
     body: JSON.stringify(fields),
   });
   const res = await handleAuthRequest(inner).catch(errorResponse);
-  if (!res.ok) return redirectTo(authPagePath(`/${mode}` as const, next, errorCode(res.status)));
+  if (!res.ok) {
+    const code = authErrorCode(await res.json().catch(() => null));
+    return redirectTo(authPagePath(`/${mode}` as const, next, authFormError(mode, res.status, code)));
+  }
   const out = new Headers();
   for (const cookie of res.headers.getSetCookie()) out.append('Set-Cookie', cookie);
   return redirectTo(next, out);
-}
-
-/** The message for a `?error=` code of the auth pages; unknown codes show nothing. */
-export function formError(code: string | string[] | undefined): string | null {
-  return typeof code === 'string' && code in AUTH_FORM_ERRORS
-    ? AUTH_FORM_ERRORS[code as AuthFormError]
-    : null;
 }
 
 /**

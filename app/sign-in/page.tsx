@@ -8,10 +8,10 @@ import { countUsers } from '@/db/queries/users';
 import { AuthCard } from '@/app/_components/auth-card';
 import { AuthForm } from '@/app/_components/auth-form';
 import { getSessionUser } from '@/app/_server/session';
-import { AUTH_FORM_ERRORS } from '@/app/_server/auth-form-post';
 import { SsoSignIn } from '@/app/_components/sso-sign-in';
 import { getSsoProviderPublic } from '@/db/queries/sso';
 import { passwordSignInEnabled } from '@/app/_server/sso';
+import { isAuthFormError } from '@/lib/auth-form-errors';
 import { ReturnToSchema } from '@/lib/schemas/return-to';
 import { authPagePath } from '@/lib/safe-url';
 
@@ -29,11 +29,8 @@ export default async function SignInPage({ searchParams }: Props) {
   const sso = await getSsoProviderPublic(db);
   const password = (await passwordSignInEnabled()) || !sso;
   const t = await getTranslations('auth');
-  const formError =
-    typeof error === 'string' && error in AUTH_FORM_ERRORS
-      ? t(`errors.${error as keyof typeof AUTH_FORM_ERRORS}`)
-      : null;
-  const ssoError = typeof error === 'string' && !(error in AUTH_FORM_ERRORS) ? error : null;
+  const formError = isAuthFormError(error) ? t(`errors.${error}`) : null;
+  const ssoError = typeof error === 'string' && !isAuthFormError(error) ? error : null;
   return (
     <AuthCard title={t('signIn.title')}>
       {password && <AuthForm mode="sign-in" initialError={formError} next={next} />}

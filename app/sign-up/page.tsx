@@ -8,10 +8,10 @@ import { countUsers } from '@/db/queries/users';
 import { AuthCard } from '@/app/_components/auth-card';
 import { AuthForm } from '@/app/_components/auth-form';
 import { getSessionUser } from '@/app/_server/session';
-import { AUTH_FORM_ERRORS } from '@/app/_server/auth-form-post';
 import { SsoSignIn } from '@/app/_components/sso-sign-in';
 import { getSsoProviderPublic } from '@/db/queries/sso';
 import { passwordSignInEnabled } from '@/app/_server/sso';
+import { isAuthFormError } from '@/lib/auth-form-errors';
 import { ReturnToSchema } from '@/lib/schemas/return-to';
 import { authPagePath } from '@/lib/safe-url';
 
@@ -36,10 +36,7 @@ export default async function SignUpPage({ searchParams }: Props) {
       </AuthCard>
     );
   const open = first || (await getSetting(db, 'signupOpen'));
-  const formError =
-    typeof error === 'string' && error in AUTH_FORM_ERRORS
-      ? t(`errors.${error as keyof typeof AUTH_FORM_ERRORS}`)
-      : null;
+  const formError = isAuthFormError(error) ? t(`errors.${error}`) : null;
   return (
     <AuthCard title={first ? t('signUp.adminTitle') : t('signUp.title')}>
       {first && <p className="text-sm text-zinc-500">{t('signUp.first')}</p>}
