@@ -9,6 +9,7 @@ import { claimFirstAdmin, getSetting } from '@/db/queries/settings';
 import { getSsoProvider } from '@/db/queries/sso';
 import { countUsers, getUserById } from '@/db/queries/users';
 import { schema, usesPostgres } from '@/db/tables';
+import { authLog } from '@/lib/auth-log';
 import { getEnv, trustedOrigins } from '@/lib/env';
 import { dropProcessState, processState } from '@/lib/process-state';
 import { invalidateSessions } from '@/app/_server/hot-cache';
@@ -70,6 +71,8 @@ function createAuth(sso: SsoConfig | null) {
     database: drizzleAdapter(getDb(), { provider: usesPostgres ? 'pg' : 'sqlite', schema }),
     secret: env.AUTH_SECRET,
     baseURL: env.APP_URL,
+    // Its lines without the values a request brought (a failed insert's Postgres detail names the email).
+    logger: { log: authLog },
     trustedOrigins: trustedOrigins(),
     emailAndPassword: {
       enabled: true,

@@ -75,13 +75,23 @@ test(`${dialect}: two sign-ups with one email at once: one registers, the other 
   scenarios.push(t.name);
   const bo = { name: 'Bo', email: 'bo@example.com', password: 'bo-password-1' };
   const release = await holdLookUps(2);
+  const logged: string[] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => logged.push(args.map(String).join(' '));
   let answers: Response[];
   try {
     // Differently cased: the library compares emails lowercased.
     answers = await Promise.all([signUp(bo), signUp({ ...bo, email: 'Bo@Example.com' })]);
   } finally {
     release();
+    console.error = error;
   }
+  // The losing insert is logged (the library's "Failed to create user") without the email it carried.
+  assert.ok(
+    logged.some((line) => line.includes('Failed to create user')),
+    logged.join('\n'),
+  );
+  assert.ok(!logged.some((line) => /bo@example\.com/i.test(line)), logged.join('\n'));
   const late = await signUp(bo);
   const lateText = await late.text();
   assert.equal(late.status, 422, lateText);
