@@ -1,3 +1,5 @@
+import { loggable } from '@/lib/loggable';
+
 /**
  * The auth library's log lines, without what a request brought: the library logs a failed write with the
  * database's error, whose drizzle message lists the query's values ("Failed query: … params: <email>,…")
@@ -8,9 +10,8 @@
 export function authLogLine(level: string, message: string, args: unknown[]): string {
   const parts = args.map((arg) => {
     if (arg instanceof Error) {
-      const failedQuery = arg.message.startsWith('Failed query');
-      const err = failedQuery && arg.cause instanceof Error ? arg.cause : arg;
-      if (failedQuery && err === arg) return `${arg.name}: a database query failed`;
+      const err = loggable(arg) as Error;
+      if (err !== arg) return err.message; // a database's failure: its own words and code
       const code = (err as { code?: unknown }).code;
       return `${err.name}: ${err.message}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}`;
     }

@@ -4,6 +4,7 @@ import { AppError, type ErrorBody, STATUS_BY_CODE } from '@/lib/errors';
 import { trustedOrigins } from '@/lib/env';
 import { localizeErrorMessage } from '@/lib/i18n/error-messages';
 import { isLocale, LOCALE_COOKIE, type Locale, negotiateLocale } from '@/lib/i18n/locales';
+import { loggable } from '@/lib/loggable';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -24,7 +25,7 @@ export function errorResponse(err: unknown, locale: Locale = 'en'): Response {
     };
     return Response.json(body, { status: STATUS_BY_CODE[err.code], headers: err.headers });
   }
-  console.error('[http] unexpected error', err);
+  console.error('[http] unexpected error', loggable(err));
   const body: ErrorBody = { error: { code: 'internal', message: say('Something went wrong on our side.') } };
   return Response.json(body, { status: 500 });
 }

@@ -1,6 +1,7 @@
 import 'server-only';
 import { getDb } from '@/db/client';
 import { recordAudit } from '@/db/queries/audit';
+import { loggable } from '@/lib/loggable';
 
 type Actor = { id: string; email: string } | null;
 
@@ -22,7 +23,7 @@ export async function audit(
       detail: detail ?? null,
     });
   } catch (err) {
-    console.error('[audit] could not record', action, err);
+    console.error('[audit] could not record', action, loggable(err));
   }
 }
 

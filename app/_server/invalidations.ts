@@ -3,6 +3,7 @@ import { dropCachedSessions, dropCachedSettings, dropCachedUser } from '@/app/_s
 import { applyServerConfigs, closeUserConnectionsHere } from '@/app/_server/mcp';
 import { dropProcessState } from '@/lib/process-state';
 import { onInvalidation } from '@/lib/shared/invalidation';
+import { loggable } from '@/lib/loggable';
 
 /**
  * With REDIS_URL: what this instance refreshes when an admin change is made on another one — the same
@@ -21,10 +22,12 @@ export function listenForInvalidations(): void {
     const { userId, server } = (payload ?? {}) as { userId?: unknown; server?: unknown };
     if (typeof userId !== 'string' || (server !== undefined && typeof server !== 'string')) return;
     closeUserConnectionsHere(userId, server).catch((err) =>
-      console.error('[mcp] could not close a user’s connections', err),
+      console.error('[mcp] could not close a user’s connections', loggable(err)),
     );
   });
   onInvalidation('mcp-servers', () => {
-    applyServerConfigs().catch((err) => console.error('[mcp] could not apply changed server configs', err));
+    applyServerConfigs().catch((err) =>
+      console.error('[mcp] could not apply changed server configs', loggable(err)),
+    );
   });
 }

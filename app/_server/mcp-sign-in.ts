@@ -7,6 +7,7 @@ import type { Principal } from '@/lib/access';
 import { getEnv } from '@/lib/env';
 import { AppError } from '@/lib/errors';
 import { safeReturnTo } from '@/lib/safe-url';
+import { loggable } from '@/lib/loggable';
 
 /**
  * Each pending sign-in rides in a short-lived cookie of its own (named after its state), only to the
@@ -107,7 +108,7 @@ export async function completeSignIn(req: Request): Promise<Response> {
     await finishSignIn(user, await signInServer(user, pending.server), code, state);
   } catch (err) {
     const message = err instanceof AppError ? err.message : 'The token exchange failed. Try Connect again.';
-    if (!(err instanceof AppError)) console.error('[mcp] oauth callback failed', err);
+    if (!(err instanceof AppError)) console.error('[mcp] oauth callback failed', loggable(err));
     const status = err instanceof AppError && err.code === 'not_found' ? 404 : 400;
     return failurePage(message, returnTo, status, done);
   }

@@ -10,6 +10,7 @@ import { sharedBus } from '@/lib/shared/bus';
 import { sharedRedis } from '@/lib/shared/redis';
 import { RedisTurnBuffer } from '@/lib/shared/redis-turn-buffer';
 import { TurnLeases } from '@/lib/shared/turn-leases';
+import { loggable } from '@/lib/loggable';
 
 /**
  * The turns running in this process, one per conversation at most. A turn is a server-side job: it
@@ -61,7 +62,7 @@ function createState(): State {
 export function startRunningTurns(): void {
   if (!state().leases) return;
   const sweep = setInterval(() => {
-    markCutTurns().catch((err) => console.error('[chat] could not look for cut turns', err));
+    markCutTurns().catch((err) => console.error('[chat] could not look for cut turns', loggable(err)));
   }, SWEEP_MS);
   sweep.unref();
 }
@@ -216,7 +217,7 @@ export function publishTurn(
       }
       buffer.append(conversationId, turn.turnId, encoder.encode('data: [DONE]\n\n'));
     } catch (err) {
-      console.error('[chat] a turn stream failed', err);
+      console.error('[chat] a turn stream failed', loggable(err));
     } finally {
       onFirstOutput();
       buffer.close(conversationId, turn.turnId);

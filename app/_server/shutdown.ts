@@ -3,6 +3,7 @@ import { stopAllTurns } from '@/app/_server/running-turns';
 import { getPool } from '@/lib/mcp/pool';
 import { processState } from '@/lib/process-state';
 import { closeSharedRedis } from '@/lib/shared/redis';
+import { loggable } from '@/lib/loggable';
 
 /** The whole shutdown may take this long; then the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 9_000;
@@ -35,7 +36,7 @@ export function handleShutdownSignals(): void {
     deadline.unref();
     void (async () => {
       const stopped = await stopAllTurns().catch((err) => {
-        console.error('[shutdown] stopping turns failed', err);
+        console.error('[shutdown] stopping turns failed', loggable(err));
         return 0;
       });
       console.log(`[shutdown] ${signal}: stored ${stopped} running answer(s) as interrupted`);

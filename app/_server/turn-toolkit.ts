@@ -16,6 +16,7 @@ import { toolAppUri, toolVisibility } from '@/lib/mcp-apps/sandbox-policy';
 import { getPool } from '@/lib/mcp/pool';
 import type { ChatPart } from '@/lib/schemas/chat';
 import type { ChatPost } from '@/lib/schemas/chat-post';
+import { loggable } from '@/lib/loggable';
 
 // A chat turn's MCP side: the tools it may use (with their approval policy, and how their calls
 // answer a server's elicitation and sampling requests), and the resources a user message attaches.
@@ -49,7 +50,7 @@ export async function prepareToolkit(
       call: (server, tool, args, opts) => pool.callTool(server, tool, args, opts),
       record: (call) =>
         void recordToolCall(getDb(), { conversationId: conversation.id, ...call }).catch((err) =>
-          console.error('[chat] could not log a tool call', err),
+          console.error('[chat] could not log a tool call', loggable(err)),
         ),
       onProgress: emitProgress,
       hooks: (server, toolCallId) =>

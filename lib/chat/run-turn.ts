@@ -20,6 +20,7 @@ import { createToolSearch, SEARCH_TOOL } from '@/lib/chat/tool-search';
 import type { ChatMessage, MessageMetadata } from '@/lib/schemas/chat';
 import type { ToolSearchBudget } from '@/lib/schemas/tool-budget';
 import { costOf, type ModelPrice } from '@/lib/usage';
+import { loggable } from '@/lib/loggable';
 
 export type Toolkit = {
   tools: ToolSet;
@@ -233,7 +234,7 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
       try {
         await input.save({ ...responseMessage, metadata });
       } catch (err) {
-        console.error('[chat] could not store the answer', err);
+        console.error('[chat] could not store the answer', loggable(err));
       }
     },
   });

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { loggable } from '@/lib/loggable';
 
 /**
  * The cached tool list of one McpConnection: served from cache while fresh, a stale list served
@@ -107,7 +108,7 @@ export class ToolCache {
       try {
         this.opts.onTools(list);
       } catch (err) {
-        console.error(`[mcp] tool observer failed for "${this.opts.server}"`, err);
+        console.error(`[mcp] tool observer failed for "${this.opts.server}"`, loggable(err));
       }
       return list;
     }

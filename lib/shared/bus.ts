@@ -2,6 +2,7 @@ import 'server-only';
 import { randomUUID } from 'node:crypto';
 import { processState } from '@/lib/process-state';
 import { type RedisConnections, redisKey, sharedRedis } from '@/lib/shared/redis';
+import { loggable } from '@/lib/loggable';
 
 type Handler = (payload: unknown) => void;
 
@@ -69,7 +70,7 @@ export class Bus {
         try {
           handler(message.payload);
         } catch (err) {
-          console.error(`[bus] a handler of "${channel}" failed`, err);
+          console.error(`[bus] a handler of "${channel}" failed`, loggable(err));
         }
       }
     });

@@ -1,0 +1,25 @@
+/**
+ * An error as it may be logged: a database error without the values a request brought. drizzle's failed
+ * query carries the query's parameters (in its message and `params`: a message's text, an email, a
+ * tool's arguments), and a Postgres error names the row's values in its `detail` ("Key (email)=(…)
+ * already exists."). Such an error is logged as the database's own words and code, with the query's SQL
+ * (its placeholders, not the values) and the stack; any other error as it is.
+ */
+export function loggable(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const query = (err as { query?: unknown }).query;
+  const failedQuery = typeof query === 'string' && 'params' in err;
+  const db = failedQuery ? err.cause : err;
+  if (!failedQuery && !(db instanceof Error && 'detail' in db)) return err;
+  const code = db instanceof Error ? (db as { code?: unknown }).code : undefined;
+  const words =
+    db instanceof Error
+      ? `${db.name}: ${db.message}${typeof code === 'string' ? ` (${code})` : ''}`
+      : 'a database query failed';
+  const out = new Error(words) as Error & { query?: string };
+  out.name = failedQuery ? 'DatabaseQueryError' : err.name;
+  if (failedQuery) out.query = query as string;
+  const frames = (err.stack ?? '').split('\n').filter((line) => line.startsWith('    at '));
+  out.stack = [`${out.name}: ${words}`, ...frames].join('\n');
+  return out;
+}
