@@ -10,6 +10,7 @@ import type { Db } from '@/db/client';
 import { dialect, dialectHarness, ids, text } from '@/db/dialect-harness';
 import { isSqlite, rawRows, rawRun } from '@/db/run';
 import {
+  changeConversation,
   deleteConversation,
   getOwnConversation,
   listConversations,
@@ -21,6 +22,7 @@ import { markUnansweredTurns, unansweredConversations, unansweredSince } from '@
 import { changeMessage, saveUserMessage } from '@/db/queries/message-writes';
 import { listMessagePage, listMessages, selectedLeaf } from '@/db/queries/messages';
 import { selectVersion, siblingsOf } from '@/db/queries/message-tree';
+import { applyToggles } from '@/lib/tool-toggles';
 
 let db: Db;
 const { ask, answer, statements, rerunOnPostgres } = dialectHarness(import.meta.url, (opened) => {
@@ -195,6 +197,36 @@ test(`${dialect}: a first message creates its conversation with it; a follow-up 
     await rawRows<{ user_id: string }>(db, sql`select user_id from conversations where id = 'race'`)
   )[0]?.user_id;
   assert.deepEqual(ids(await listMessages(db, 'race')), [owner === 'alice' ? 'r-alice' : 'r-bob']);
+});
+
+test(`${dialect}: two tabs switching different tools of one conversation at once both keep theirs`, async () => {
+  await ask('tabs', 't1', 'tools', { isNew: true });
+  // Each change reads what is stored when it runs: the later one sees the earlier one's result.
+  const seen: string[][] = [];
+  const switchOff = (tool: string) =>
+    changeConversation(db, 'alice', 'tabs', (row) => {
+      seen.push(row.disabledTools);
+      const next = applyToggles(
+        { servers: row.toolServers, disabledTools: row.disabledTools },
+        [{ server: 'srv', tool, on: false }],
+        ['srv', 'other'],
+      );
+      return { disabledTools: next.disabledTools, toolServers: next.servers };
+    });
+  const rows = await Promise.all([switchOff('a'), switchOff('b'), switchOff('c')]);
+  assert.deepEqual([...((await getOwnConversation(db, 'alice', 'tabs'))?.disabledTools ?? [])].sort(), [
+    'srv/a',
+    'srv/b',
+    'srv/c',
+  ]);
+  assert.deepEqual(
+    seen.map((list) => list.length),
+    [0, 1, 2],
+  );
+  assert.equal(rows.at(-1)?.disabledTools.length, 3, 'each answers the row as it stored it');
+  // Not the user's: nothing read for them, nothing written.
+  assert.equal(await changeConversation(db, 'bob', 'tabs', () => ({ disabledTools: [] })), null);
+  assert.equal((await getOwnConversation(db, 'alice', 'tabs'))?.disabledTools.length, 3);
 });
 
 rerunOnPostgres();

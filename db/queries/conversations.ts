@@ -115,6 +115,37 @@ export async function updateConversation(
 }
 
 /**
+ * Changes the user's conversation by what is stored now, in one transaction: `change` gets the row and
+ * answers the fields to write (a throw writes nothing). Another change of the row at the same time waits
+ * for this one (SQLite's write lock, a row lock on Postgres) and then sees its result, so neither is lost
+ * — what a toggle of the Tools menu needs while another tab toggles something else. Null: not the user's.
+ */
+export function changeConversation(
+  db: Db,
+  userId: string,
+  id: string,
+  change: (row: ConversationRow) => ConversationPatch,
+): Promise<ConversationRow | null> {
+  const where = and(eq(conversations.id, id), eq(conversations.userId, userId));
+  return transaction(
+    db,
+    function* (tx) {
+      const row = first(yield* q(lockedRead(tx, tx.select().from(conversations).where(where))));
+      if (!row) return null;
+      const patch = change(row);
+      if (!Object.keys(patch).length) return row;
+      return first(yield* q(tx.update(conversations).set(patch).where(where).returning())) ?? null;
+    },
+    { immediate: true },
+  );
+}
+
+/** A read inside a transaction that locks its rows until the end on Postgres (SQLite: the write lock). */
+function lockedRead<T extends PromiseLike<unknown>>(tx: Db, read: T): T {
+  return isSqlite(tx) ? read : (read as unknown as { for(s: 'update'): T }).for('update');
+}
+
+/**
  * Stores the model's title unless someone else wrote one first: only a title that is still the
  * automatic one (the first words) is replaced, in one conditional UPDATE, so a rename made while the
  * title request was in flight wins. Does not touch updated_at (a title is no new activity).

@@ -22,6 +22,21 @@ export const ToolSettingsSchema = z
   .strict();
 export type ToolSettings = z.infer<typeof ToolSettingsSchema>;
 
+/**
+ * One switch of the Tools menu: a server (no `tool`) or one of its tools on or off. Sent as the change
+ * itself (`toggles` of PATCH /api/conversations/[id]), which the server applies to what is stored, so
+ * two tabs switching different tools both keep theirs (lib/tool-toggles.ts).
+ */
+export const ToolToggleSchema = z
+  .object({
+    server: z.string().min(1).max(64),
+    /** A tool of `server`; without it, the server itself. */
+    tool: z.string().min(1).max(235).optional(),
+    on: z.boolean(),
+  })
+  .strict();
+export type ToolToggle = z.infer<typeof ToolToggleSchema>;
+
 /** What the app keeps in a message's metadata. */
 export type MessageMetadata = {
   createdAt?: number;

@@ -1,5 +1,5 @@
 import * as z from '@/lib/zod';
-import { ToolSettingsSchema } from '@/lib/schemas/chat';
+import { ToolSettingsSchema, ToolToggleSchema } from '@/lib/schemas/chat';
 import { TextPartSchema } from '@/lib/schemas/chat-post';
 import { nestsDeeperThan } from '@/lib/json-depth';
 import { hasNoNul, NO_NUL, storableText } from '@/lib/stored-text';
@@ -18,7 +18,11 @@ export const RenameSchema = z
 /** The most characters of a conversation's (or an assistant's) instructions. */
 export const MAX_INSTRUCTIONS_CHARS = 8000;
 
-/** PATCH /api/conversations/[id]: rename, tool settings and/or its instructions ("" or null clears them). */
+/**
+ * PATCH /api/conversations/[id]: rename, tool settings and/or its instructions ("" or null clears them).
+ * `toggles` switch servers and tools on or off against the stored settings (what the Tools menu sends);
+ * `servers` and `disabledTools` replace the stored lists, so they do not go with `toggles`.
+ */
 export const ConversationPatchSchema = ToolSettingsSchema.extend({
   title: RenameSchema.shape.title.optional(),
   instructions: z
@@ -27,7 +31,21 @@ export const ConversationPatchSchema = ToolSettingsSchema.extend({
     .refine(hasNoNul, NO_NUL)
     .nullable()
     .optional(),
-}).strict();
+  toggles: z.array(ToolToggleSchema).min(1).max(1000).optional(),
+})
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.toggles && (body.servers !== undefined || body.disabledTools !== undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['toggles'],
+        message: 'cannot go with servers or disabledTools (those replace the lists the toggles change)',
+      });
+  });
+export type ConversationPatchBody = z.infer<typeof ConversationPatchSchema>;
+
+/** GET /api/conversations/[id]: `?messages=0` answers the conversation without its messages. */
+export const ConversationGetQuerySchema = z.object({ messages: z.enum(['0', '1']).default('1') });
 
 /** GET /api/conversations/[id]/messages: the page of messages just before position `before`. */
 export const MessagePageQuerySchema = z.object({

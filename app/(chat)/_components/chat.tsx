@@ -92,11 +92,7 @@ export function Chat({
     setCreated(true);
   }, []);
   const sendOutcome = useSendOutcome(id, isNew);
-  const { toolSettings, toolSettingsRef, changeToolSettings } = useToolSettings(
-    id,
-    initialToolSettings,
-    createdRef,
-  );
+  const { toolSettingsRef, toolControl } = useToolSettings(id, initialToolSettings, createdRef);
   const awaitingTitle = useRef(!initialMessages.some(answered));
   const [liveTitle, setLiveTitle] = useState<string | null>(null);
   useEffect(() => onTitleChanged((changed, next) => changed === id && setLiveTitle(next)), [id]);
@@ -284,8 +280,7 @@ export function Chat({
           models={models}
           model={model}
           onModelChange={setModel}
-          toolSettings={toolSettings}
-          onToolSettingsChange={changeToolSettings}
+          toolControl={toolControl}
           draftKey={isNew && messages.length === 0 ? 'new' : id}
           onNewChat={() => {
             router.push('/');

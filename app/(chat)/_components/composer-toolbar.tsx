@@ -1,9 +1,9 @@
 import { useTranslations } from 'next-intl';
 import { useRef } from 'react';
 import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
-import type { ToolSettings } from '@/lib/schemas/chat';
 import { ToolMenu } from './tool-menu';
 import type { ToolCatalog } from './tool-selection';
+import type { ToolSettingsControl } from './use-tool-settings';
 
 type Props = {
   busy: boolean;
@@ -12,8 +12,7 @@ type Props = {
   onModelChange?: (id: string) => void;
   catalog: ToolCatalog | null;
   catalogFailed: boolean;
-  toolSettings: ToolSettings;
-  onToolSettingsChange: (next: ToolSettings) => void;
+  toolControl: ToolSettingsControl;
   toolsOpen: boolean;
   onToolsOpenChange: (open: boolean) => void;
   onReloadTools: () => void;
@@ -28,8 +27,7 @@ export function ComposerToolbar({
   onModelChange,
   catalog,
   catalogFailed,
-  toolSettings,
-  onToolSettingsChange,
+  toolControl,
   toolsOpen,
   onToolsOpenChange,
   onReloadTools,
@@ -66,8 +64,7 @@ export function ComposerToolbar({
       <ToolMenu
         catalog={catalog}
         failed={catalogFailed}
-        settings={toolSettings}
-        onChange={onToolSettingsChange}
+        control={toolControl}
         open={toolsOpen}
         onOpenChange={onToolsOpenChange}
         onReload={onReloadTools}

@@ -4,7 +4,6 @@ import { useTranslations } from 'next-intl';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { useFailureText } from '@/app/_components/failure-text';
 import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
-import type { ToolSettings } from '@/lib/schemas/chat';
 import { AttachFilesButton } from './attach-files-button';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import type { MenuOption } from './composer-commands';
@@ -15,6 +14,7 @@ import { renderPromptText } from './prompt-requests';
 import { SendButton } from './send-button';
 import { isTooLong, TooLongAlert } from './too-long-alert';
 import { UploadChips } from './upload-chips';
+import type { ToolSettingsControl } from './use-tool-settings';
 import { type UploadedFile, useUploads } from './use-uploads';
 import { useComposerMenus } from './use-composer-menus';
 import { useDraftText } from './use-draft-text';
@@ -31,10 +31,8 @@ type Props = {
   models?: Array<{ id: string; label: string }>;
   model?: string | null;
   onModelChange?: (id: string) => void;
-  /** This conversation's tool settings (missing toolMode = auto, servers null = all). */
-  toolSettings: ToolSettings;
-  /** Called with the full next settings. */
-  onToolSettingsChange: (next: ToolSettings) => void;
+  /** This conversation's tool settings (missing toolMode = auto, servers null = all) and their changes. */
+  toolControl: ToolSettingsControl;
   /** `/new`. */
   onNewChat: () => void;
   /** Where the unsent text is kept (the conversation's id, or "new"); none: not kept. */
@@ -54,8 +52,7 @@ export function Composer(props: Props) {
     models = [],
     model,
     onModelChange,
-    toolSettings,
-    onToolSettingsChange,
+    toolControl,
     onNewChat,
     draftKey,
   } = props;
@@ -144,7 +141,7 @@ export function Composer(props: Props) {
     if (pick.kind === 'tools' || pick.kind === 'help') setPanel(pick.kind);
     else if (pick.kind === 'new') onNewChat();
     else if (pick.kind === 'mode') {
-      onToolSettingsChange({ ...toolSettings, toolMode: pick.mode });
+      toolControl.change({ toolMode: pick.mode });
       setNotice(tc('toolMode', { mode: tm(`modes.${pick.mode}`) }));
     } else if (pick.prompt.arguments?.length) setArgsFor(pick.prompt);
     else void insertPrompt(pick.prompt, {});
@@ -206,7 +203,7 @@ export function Composer(props: Props) {
         toolsOpen={toolsOpen}
         panel={panel}
         tools={tools}
-        toolSettings={toolSettings}
+        toolSettings={toolControl.settings}
         onEditTools={editTools}
         onClosePanel={() => setPanel(null)}
       />
@@ -217,8 +214,7 @@ export function Composer(props: Props) {
         onModelChange={onModelChange}
         catalog={tools}
         catalogFailed={toolsFailed}
-        toolSettings={toolSettings}
-        onToolSettingsChange={onToolSettingsChange}
+        toolControl={toolControl}
         toolsOpen={toolsOpen}
         onToolsOpenChange={setToolsOpen}
         onReloadTools={() => void loadTools(true)}

@@ -2,9 +2,9 @@
 
 import * as Popover from '@radix-ui/react-popover';
 import { useTranslations } from 'next-intl';
-import { useId } from 'react';
+import { useId, useLayoutEffect } from 'react';
 import { isInputMethodKey } from '@/app/_components/input-method';
-import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
+import type { ToolMode } from '@/lib/schemas/chat';
 import { ToolLimitInput } from './tool-limit-input';
 import { ToolServerRow } from './tool-server-row';
 import {
@@ -16,12 +16,12 @@ import {
   SCHEMA_LIMITS,
   type ToolCatalog,
 } from './tool-selection';
+import type { ToolSettingsControl } from './use-tool-settings';
 
 type Props = {
   catalog: ToolCatalog | null;
   failed: boolean;
-  settings: ToolSettings;
-  onChange: (next: ToolSettings) => void;
+  control: ToolSettingsControl;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   onReload: () => void;
@@ -34,9 +34,15 @@ const MODES: ToolMode[] = ['off', 'auto', 'required'];
  * conversation, and step limits. Above the button, kept inside the screen at a phone's width; Escape or a
  * click outside closes it and focus goes back to the button.
  */
-export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChange, onReload }: Props) {
+export function ToolMenu({ catalog, failed, control, open, onOpenChange, onReload }: Props) {
   const t = useTranslations('toolMenu');
   const name = useId();
+  const { settings, change, refresh, failure, busy } = control;
+  // Opened: what is stored now (another tab may have switched something since this one last saved). Before
+  // the menu is painted, so it shows busy from the start.
+  useLayoutEffect(() => {
+    if (open) refresh();
+  }, [open, refresh]);
   const mode = modeOf(settings);
   const { count, tokens } = enabledTools(catalog, settings);
   const searchOn = isToolSearchOn(catalog, mode, count, tokens);
@@ -71,6 +77,7 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
       <Popover.Portal>
         <Popover.Content
           aria-label={t('settings')}
+          aria-busy={busy || undefined}
           side="top"
           align="start"
           sideOffset={8}
@@ -89,7 +96,7 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
                   type="radio"
                   name={`${name}-mode`}
                   checked={mode === m}
-                  onChange={() => onChange({ ...settings, toolMode: m })}
+                  onChange={() => change({ toolMode: m })}
                 />
                 {t(`modes.${m}`)}
               </label>
@@ -106,9 +113,13 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
                 <ToolServerRow
                   key={s.name}
                   server={s}
-                  catalog={catalog}
                   settings={settings}
-                  onChange={onChange}
+                  onToggle={(toggle) =>
+                    change(
+                      { toggles: [toggle] },
+                      catalog.servers.map((entry) => entry.name),
+                    )
+                  }
                   onReload={onReload}
                 />
               ))}
@@ -133,16 +144,22 @@ export function ToolMenu({ catalog, failed, settings, onChange, open, onOpenChan
               label={t('maxSteps')}
               value={settings.maxSteps}
               max={limits.maxSteps}
-              onChange={(v) => onChange({ ...settings, maxSteps: v })}
+              onChange={(v) => change({ maxSteps: v })}
             />
             <ToolLimitInput
               label={t('maxToolCalls')}
               value={settings.maxToolCalls}
               max={limits.maxToolCalls}
-              onChange={(v) => onChange({ ...settings, maxToolCalls: v })}
+              onChange={(v) => change({ maxToolCalls: v })}
             />
           </div>
           <p className="mt-1 text-xs text-zinc-500">{t('limitsHint')}</p>
+          {failure && (
+            <p role="alert" data-tool-save-failed className="mt-2 text-xs text-red-600 dark:text-red-400">
+              {t('saveFailed')}
+              {failure.reason && ` ${failure.reason}`}
+            </p>
+          )}
         </Popover.Content>
       </Popover.Portal>
     </Popover.Root>

@@ -53,26 +53,4 @@ export const isHeavy = (count: number, tokens: number) =>
 export const isToolSearchOn = (catalog: ToolCatalog | null, mode: ToolMode, count: number, tokens: number) =>
   mode !== 'off' && needsToolSearch(count, tokens, catalog?.toolSearch);
 
-/** Switches a server on or off; the list collapses back to null ("every server") when it names them all. */
-export function withServer(s: ToolSettings, catalog: ToolCatalog, server: string, on: boolean): ToolSettings {
-  const all = catalog.servers.map((entry) => entry.name);
-  const current = s.servers ?? all;
-  const next = on ? [...new Set([...current, server])] : current.filter((name) => name !== server);
-  return { ...s, servers: all.every((name) => next.includes(name)) ? null : next };
-}
-
-/** Switches one tool on or off (switching a tool on also switches its server on). */
-export function withTool(
-  s: ToolSettings,
-  catalog: ToolCatalog,
-  server: string,
-  tool: string,
-  on: boolean,
-): ToolSettings {
-  const key = `${server}/${tool}`;
-  const others = (s.disabledTools ?? []).filter((entry) => entry !== key);
-  const next = { ...s, disabledTools: on ? others : [...others, key] };
-  return on && !isServerOn(s, server) ? withServer(next, catalog, server, true) : next;
-}
-
 export const formatTokens = (n: number) => n.toLocaleString('en-US');

@@ -3,30 +3,21 @@
 import { ChevronDown, ChevronRight } from 'lucide-react';
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
-import type { ToolSettings } from '@/lib/schemas/chat';
+import type { ToolSettings, ToolToggle } from '@/lib/schemas/chat';
 import { ServerConnect } from './server-connect';
-import {
-  type CatalogServer,
-  formatTokens,
-  isAvailable,
-  isServerOn,
-  isToolOn,
-  type ToolCatalog,
-  withServer,
-  withTool,
-} from './tool-selection';
+import { type CatalogServer, formatTokens, isAvailable, isServerOn, isToolOn } from './tool-selection';
 
 type Props = {
   server: CatalogServer;
-  catalog: ToolCatalog;
   settings: ToolSettings;
-  onChange: (next: ToolSettings) => void;
+  /** A switch of the server or one of its tools (applied to the stored settings, see lib/tool-toggles). */
+  onToggle: (toggle: ToolToggle) => void;
   /** Fetch the catalog again (after the user supplied values or signed in). */
   onReload: () => void;
 };
 
 /** One MCP server in the Tools menu: a checkbox, and its tools as checkboxes once expanded. */
-export function ToolServerRow({ server, catalog, settings, onChange, onReload }: Props) {
+export function ToolServerRow({ server, settings, onToggle, onReload }: Props) {
   const tm = useTranslations('toolMenu');
   const [expanded, setExpanded] = useState(false);
   const box = useRef<HTMLInputElement>(null);
@@ -49,7 +40,7 @@ export function ToolServerRow({ server, catalog, settings, onChange, onReload }:
             type="checkbox"
             checked={on}
             disabled={!available}
-            onChange={(e) => onChange(withServer(settings, catalog, server.name, e.target.checked))}
+            onChange={(e) => onToggle({ server: server.name, on: e.target.checked })}
           />
           <span className="truncate font-medium">{server.name}</span>
         </label>
@@ -90,9 +81,7 @@ export function ToolServerRow({ server, catalog, settings, onChange, onReload }:
                   type="checkbox"
                   className="mt-0.5"
                   checked={isToolOn(settings, server.name, t.name)}
-                  onChange={(e) =>
-                    onChange(withTool(settings, catalog, server.name, t.name, e.target.checked))
-                  }
+                  onChange={(e) => onToggle({ server: server.name, tool: t.name, on: e.target.checked })}
                 />
                 <span className="min-w-0 font-mono break-all">
                   {server.name}.{t.name}
