@@ -60,7 +60,9 @@ test('S17: per-user rate limit and concurrent-turn cap answer 429 with Retry-Aft
     expect(text).toContain('still fine');
     // A turn outlives its tab: closing it does not end the hanging turns, Stop does (and frees their slots).
     for (const hangId of hangingIds) {
-      expect(await (await user.request.post(`/api/chat/${hangId}/stop`, { headers: h })).json()).toEqual({
+      expect(
+        await (await user.request.post(`/api/chat/${hangId}/stop`, { headers: h })).json(),
+      ).toMatchObject({
         stopped: true,
       });
     }

@@ -75,7 +75,7 @@ test('a turn started on A is read on B from its start and live; Stop on B stops 
   expect((await admin.post(`${b.url}/api/chat`, { data: chatBody(id, 'me too') })).status()).toBe(409);
   const replay = streamTurn(admin, `${b.url}/api/chat/${id}/stream`);
   await new Promise((r) => setTimeout(r, 1_000));
-  expect(await (await admin.post(`${b.url}/api/chat/${id}/stop`)).json()).toEqual({ stopped: true });
+  expect(await (await admin.post(`${b.url}/api/chat/${id}/stop`)).json()).toMatchObject({ stopped: true });
   const [mine, theirs] = await Promise.all([own, replay]);
   expect(textOf(theirs).length).toBeGreaterThan(0);
   expect(textOf(theirs)).toBe(textOf(mine));

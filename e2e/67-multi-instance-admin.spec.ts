@@ -152,7 +152,9 @@ test('the metrics, asked of either instance, list every server process by its in
   };
   // Before, the answer was the answering process's alone: from A, B's running answer did not show.
   for (const base of [stack.a.url, stack.b.url]) expect(await onB(base)).toBe(1);
-  expect(await (await admin.post(`${stack.b.url}/api/chat/${id}/stop`)).json()).toEqual({ stopped: true });
+  expect(await (await admin.post(`${stack.b.url}/api/chat/${id}/stop`)).json()).toMatchObject({
+    stopped: true,
+  });
   await turn;
   await expect.poll(() => onB(stack.a.url)).toBe(0);
 });

@@ -58,12 +58,14 @@ describe('chat turns', () => {
     const other = startChatTurn(alice, ask('conv-other-prep', 'o1', 'meanwhile', false));
     const turn = startChatTurn(alice, ask('conv-stop-queued', 'q2', 'do not answer [[words:20]]'));
     while (firstTokenGate().figures().preparationsQueued === 0) await nextTurn();
-    assert.deepEqual(await stopOwnTurn(alice, 'conv-stop-queued'), { stopped: true });
+    const stop = await stopOwnTurn(alice, 'conv-stop-queued');
+    assert.equal(stop.stopped, true);
     await (await other).text();
     await (await turn).text();
     const answer = (await listMessages(getDb(), 'conv-stop-queued')).at(-1);
     assert.equal(answer?.role, 'assistant');
     assert.equal(answer?.metadata?.interrupted, true, 'stored as stopped');
+    assert.deepEqual(stop.answer, answer, 'Stop answers with the answer as stored');
     assert.ok(!fake.requests.some((r) => JSON.stringify(r.body.messages).includes('do not answer')));
     for (const id of ['conv-stop-queued', 'conv-other-prep']) await settledTitle(getDb(), alice.id, id, 5000);
   });

@@ -1,7 +1,7 @@
 import 'server-only';
 import { getDb } from '@/db/client';
 import { deleteConversation, getOwnConversation } from '@/db/queries/conversations';
-import { listMessageTree } from '@/db/queries/messages';
+import { listMessagePage, listMessageTree } from '@/db/queries/messages';
 import { turnResponse } from '@/app/_server/chat-turn';
 import { fileIdsOf } from '@/app/_server/message-attachments';
 import { releaseFiles } from '@/app/_server/files';
@@ -22,10 +22,22 @@ export async function resumeTurn(user: SessionUser, id: string): Promise<Respons
   return stream ? turnResponse(stream) : new Response(null, { status: 204 });
 }
 
-/** POST /api/chat/[id]/stop: stops the turn from any tab; answers once its partial answer is stored. */
-export async function stopOwnTurn(user: SessionUser, id: string): Promise<{ stopped: boolean }> {
+/** What Stop answers: whether it cut an answer short, and the conversation's last answer as stored. */
+export type StopResult = { stopped: boolean; answer: ChatMessage | null };
+
+/**
+ * POST /api/chat/[id]/stop: stops the turn from any tab; answers once its answer is stored, with that
+ * answer, so the tab shows exactly what was stored. A Stop that meets the answer's natural end may come
+ * too late to cut it (the turn ended, or had stored its answer, before the abort): then the answer is
+ * stored complete and `stopped` is false. Stored yet or not (the wait ran out), a turn it aborted before
+ * its answer was stored is stopped.
+ */
+export async function stopOwnTurn(user: SessionUser, id: string): Promise<StopResult> {
   await assertOwn(user, id);
-  return { stopped: await stopTurn(id) };
+  const ran = await stopTurn(id);
+  const [last] = (await listMessagePage(getDb(), id, { limit: 1 })).messages;
+  const answer = last?.role === 'assistant' ? last : null;
+  return { stopped: ran && (answer === null || answer.metadata?.interrupted === true), answer };
 }
 
 /**

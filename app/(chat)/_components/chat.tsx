@@ -204,7 +204,7 @@ export function Chat({
     onSending: sendOutcome.sending,
   });
 
-  const { stopped, onStop } = useStopAnswer(id, messages, stop, busy);
+  const { stopped, onStop } = useStopAnswer(id, messages, stop, busy, setMessages);
 
   // The message list is no live region (it would read every streamed word): one polite line instead.
   const lastStopped = last !== undefined && stopped.has(last.id);
