@@ -2,11 +2,10 @@
 // not count shows (the API's own refusals: 24-audit-access). The `tests` server's delete_all needs approval.
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import {
-  ADMIN,
   assistantMessages,
   composer,
   conversationIdFromUrl,
-  ensureUser,
+  ensureUsers,
   fakeModelRequests,
   send,
   signIn,
@@ -17,10 +16,7 @@ const USER = specUser('s55', 'Tabs User');
 let ctx: BrowserContext;
 
 test.beforeAll(async ({ browser }) => {
-  const admin = await browser.newContext();
-  await signIn(admin, ADMIN);
-  await ensureUser(admin.request, USER);
-  await admin.close();
+  await ensureUsers(browser, USER);
   ctx = await browser.newContext();
   await signIn(ctx, USER);
 });

@@ -2,24 +2,13 @@
 // are stored (each tab sends its switch, not its whole list), each tab ends showing what is stored, and a
 // reload shows both off.
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import {
-  ADMIN,
-  assistantMessages,
-  conversationIdFromUrl,
-  ensureUser,
-  send,
-  signIn,
-  specUser,
-} from './helpers';
+import { assistantMessages, conversationIdFromUrl, ensureUsers, send, signIn, specUser } from './helpers';
 
 const USER = specUser('s68', 'Toggles User');
 let ctx: BrowserContext;
 
 test.beforeAll(async ({ browser }) => {
-  const admin = await browser.newContext();
-  await signIn(admin, ADMIN);
-  await ensureUser(admin.request, USER);
-  await admin.close();
+  await ensureUsers(browser, USER);
   ctx = await browser.newContext();
   await signIn(ctx, USER);
 });
