@@ -29,7 +29,7 @@ export type ConnectionOptions = {
    */
   prepare?: () => Promise<McpServerConfig>;
   /** Told every time a fresh tool list arrives (first connect, reconnect, list_changed, TTL). */
-  onTools?: (server: string, tools: Tool[]) => void;
+  onTools?: (server: string, tools: Tool[]) => void | Promise<void>;
 };
 
 export const DEFAULT_CONNECTION_OPTIONS: ConnectionOptions = {

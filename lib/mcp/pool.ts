@@ -66,7 +66,8 @@ export class McpPool {
    * Told of every fresh tool list (the app records definitions and detects changes), with the user whose
    * own connection listed it (null: a shared server's): a per-user server may describe tools per user.
    */
-  toolsObserver: ((server: string, tools: Tool[], user: Principal | null) => void) | null = null;
+  toolsObserver: ((server: string, tools: Tool[], user: Principal | null) => void | Promise<void>) | null =
+    null;
   /** The app's per-user setup (working folder, user-supplied values); without it the admin's config runs as is. */
   userSetup: UserSetup = (config) => ({ config });
   limits: PoolLimits = DEFAULT_POOL_LIMITS;

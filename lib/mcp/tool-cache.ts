@@ -19,8 +19,8 @@ export type ToolCacheOptions = {
   fetch: () => Promise<Tool[]>;
   /** Told when a fetch succeeded, before its list is checked for staleness. */
   onFetched: () => void;
-  /** Told every time a fresh list is kept; an exception it throws is logged, not raised. */
-  onTools: (tools: Tool[]) => void;
+  /** Told every time a fresh list is kept; an exception it throws, or a promise it returns that fails, is logged. */
+  onTools: (tools: Tool[]) => void | Promise<void>;
 };
 
 /** Every page of a server's tools/list, within one session (a cursor belongs to its session). */
@@ -105,10 +105,14 @@ export class ToolCache {
       // A list_changed that arrived mid-listing may not be reflected: list again (bounded).
       if (this.changedWhileListing && attempt < 3) continue;
       this.tools = { list, fetchedAt: Date.now() };
-      try {
-        this.opts.onTools(list);
-      } catch (err) {
+      // The observer records the list (a database write): its failure is logged, never thrown at the
+      // caller nor left an unhandled rejection, which would end the process.
+      const failed = (err: unknown) =>
         console.error(`[mcp] tool observer failed for "${this.opts.server}"`, loggable(err));
+      try {
+        this.opts.onTools(list)?.catch(failed);
+      } catch (err) {
+        failed(err);
       }
       return list;
     }
