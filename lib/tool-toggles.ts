@@ -17,7 +17,9 @@ export type ToolChange = Pick<ToolSettings, 'toolMode' | 'maxSteps' | 'maxToolCa
 
 export const toolKey = (server: string, tool: string) => `${server}/${tool}`;
 
-const isServerOn = (s: ToolSelection, server: string) => !s.servers || s.servers.includes(server);
+/** Whether a conversation's settings let `server` run (no list: every server). */
+export const isServerOn = (s: { servers?: string[] | null }, server: string) =>
+  !s.servers || s.servers.includes(server);
 
 /** Switches a server on or off; the list collapses back to null when it names every server. */
 export function withServer(

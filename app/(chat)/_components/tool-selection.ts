@@ -1,5 +1,6 @@
 import type { ToolMode, ToolSettings } from '@/lib/schemas/chat';
 import { needsToolSearch, type ToolSearchBudget } from '@/lib/schemas/tool-budget';
+import { isServerOn, toolKey } from '@/lib/tool-toggles';
 
 /** GET /api/tools: the servers a user can enable, with their tools' estimated token cost. */
 export type CatalogTool = { name: string; description: string; tokens: number };
@@ -29,10 +30,10 @@ export const modeOf = (s: ToolSettings): ToolMode => s.toolMode ?? 'auto';
 
 export const isAvailable = (server: CatalogServer) => server.error === null;
 
-export const isServerOn = (s: ToolSettings, server: string) => !s.servers || s.servers.includes(server);
+export { isServerOn };
 
 export const isToolOn = (s: ToolSettings, server: string, tool: string) =>
-  isServerOn(s, server) && !(s.disabledTools ?? []).includes(`${server}/${tool}`);
+  isServerOn(s, server) && !(s.disabledTools ?? []).includes(toolKey(server, tool));
 
 /** The tools a request would carry (ignoring the mode): available servers that are on, minus switched-off tools. */
 export function enabledTools(catalog: ToolCatalog | null, s: ToolSettings) {
