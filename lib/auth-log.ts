@@ -1,19 +1,16 @@
-import { loggable } from '@/lib/loggable';
+import { errorWords, loggable } from '@/lib/loggable';
 
 /**
  * The auth library's log lines, without what a request brought: the library logs a failed write with the
- * database's error, whose drizzle message lists the query's values ("Failed query: … params: <email>,…")
- * and whose Postgres cause carries them in its `detail` ("Key (email)=(…) already exists."). An error is
- * logged by its name, message and code only, a failed query's by its cause (the driver's own words, which
- * name the constraint, not the values); anything else that is not text by its kind.
+ * database's error, which names the row's values (drizzle's parameters, Postgres's `detail`). An error is
+ * logged as lib/loggable.ts has it, in one line; anything else that is not text by its kind.
  */
 export function authLogLine(level: string, message: string, args: unknown[]): string {
   const parts = args.map((arg) => {
     if (arg instanceof Error) {
       const err = loggable(arg) as Error;
-      if (err !== arg) return err.message; // a database's failure: its own words and code
-      const code = (err as { code?: unknown }).code;
-      return `${err.name}: ${err.message}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}`;
+      // A database's failure is already its own words; any other error by its name, message and code.
+      return err === arg ? errorWords(err) : err.message;
     }
     if (typeof arg === 'string' || typeof arg === 'number' || typeof arg === 'boolean') return String(arg);
     return `[${arg === null ? 'null' : typeof arg}]`;

@@ -11,15 +11,17 @@ export function loggable(err: unknown): unknown {
   const failedQuery = typeof query === 'string' && 'params' in err;
   const db = failedQuery ? err.cause : err;
   if (!failedQuery && !(db instanceof Error && 'detail' in db)) return err;
-  const code = db instanceof Error ? (db as { code?: unknown }).code : undefined;
-  const words =
-    db instanceof Error
-      ? `${db.name}: ${db.message}${typeof code === 'string' ? ` (${code})` : ''}`
-      : 'a database query failed';
+  const words = db instanceof Error ? errorWords(db) : 'a database query failed';
   const out = new Error(words) as Error & { query?: string };
   out.name = failedQuery ? 'DatabaseQueryError' : err.name;
   if (failedQuery) out.query = query as string;
   const frames = (err.stack ?? '').split('\n').filter((line) => line.startsWith('    at '));
   out.stack = [`${out.name}: ${words}`, ...frames].join('\n');
   return out;
+}
+
+/** An error in one line: its name, message and code (a database's, a system call's). */
+export function errorWords(err: Error): string {
+  const code = (err as { code?: unknown }).code;
+  return `${err.name}: ${err.message}${typeof code === 'string' || typeof code === 'number' ? ` (${code})` : ''}`;
 }
