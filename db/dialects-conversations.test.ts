@@ -10,6 +10,7 @@ import type { Db } from '@/db/client';
 import { dialect, dialectHarness, ids, text } from '@/db/dialect-harness';
 import { isSqlite, rawRows, rawRun } from '@/db/run';
 import {
+  allowToolsInConversation,
   changeConversation,
   deleteConversation,
   getOwnConversation,
@@ -227,6 +228,17 @@ test(`${dialect}: two tabs switching different tools of one conversation at once
   // Not the user's: nothing read for them, nothing written.
   assert.equal(await changeConversation(db, 'bob', 'tabs', () => ({ disabledTools: [] })), null);
   assert.equal((await getOwnConversation(db, 'alice', 'tabs'))?.disabledTools.length, 3);
+});
+
+test(`${dialect}: two approvals that always allow different tools of one conversation at once both stay allowed`, async () => {
+  await ask('allow', 'al1', 'tools', { isNew: true });
+  await Promise.all(['srv/a', 'srv/b', 'srv/c'].map((ref) => allowToolsInConversation(db, 'allow', [ref])));
+  await allowToolsInConversation(db, 'allow', ['srv/a']);
+  assert.deepEqual([...((await getOwnConversation(db, 'alice', 'allow'))?.allowedTools ?? [])].sort(), [
+    'srv/a',
+    'srv/b',
+    'srv/c',
+  ]);
 });
 
 rerunOnPostgres();

@@ -165,22 +165,24 @@ export async function deleteConversation(db: Db, userId: string, id: string): Pr
   return changes(res) > 0;
 }
 
-/** Remembers "always allow this tool in this conversation" (as `server/tool`), in one transaction. */
+/**
+ * Remembers "always allow this tool in this conversation" (as `server/tool`), in one transaction whose
+ * read locks the row (as changeConversation's): two at once both keep theirs.
+ */
 export async function allowToolsInConversation(db: Db, id: string, refs: string[]): Promise<void> {
   if (!refs.length) return;
-  await transaction(db, function* (tx) {
-    const row = first(
-      yield* q(
-        tx
-          .select({ allowed: conversations.allowedTools })
-          .from(conversations)
-          .where(eq(conversations.id, id)),
-      ),
-    );
-    if (!row) return;
-    const allowed = [...new Set([...row.allowed, ...refs])];
-    yield* q(tx.update(conversations).set({ allowedTools: allowed }).where(eq(conversations.id, id)));
-  });
+  const where = eq(conversations.id, id);
+  await transaction(
+    db,
+    function* (tx) {
+      const read = tx.select({ allowed: conversations.allowedTools }).from(conversations).where(where);
+      const row = first(yield* q(lockedRead(tx, read)));
+      if (!row) return;
+      const allowed = [...new Set([...row.allowed, ...refs])];
+      yield* q(tx.update(conversations).set({ allowedTools: allowed }).where(where));
+    },
+    { immediate: true },
+  );
 }
 
 /**
