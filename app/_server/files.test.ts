@@ -16,6 +16,7 @@ import { resetProcessState } from '@/lib/process-state';
 // Uploads against a real data folder and database: export, import and clean-up of files and their bytes.
 
 const root = startUploadsForFile();
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 test('releasing files deletes those no message refers to, and a blob once no file keeps it', async () => {
   const db = getDb();
@@ -106,7 +107,6 @@ test("at start, blobs no file row keeps (a deleted account's) leave the disk", a
   const kept = await upload('alice', 'alice keeps this', 'kept2.txt');
   const gone = await upload('bob', 'bob account deleted', 'gone.txt');
   db.delete(files).where(eq(files.id, gone.id)).run(); // what the account's cascade does
-  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
   const path = (text: string) => join(root, 'data', 'files', sha(text).slice(0, 2), sha(text));
   assert.equal(existsSync(path('bob account deleted')), true);
   // Just written: it could be an upload in progress, so it stays until it is an hour old.
@@ -122,7 +122,6 @@ test("at start, blobs no file row keeps (a deleted account's) leave the disk", a
 test("deleting an account removes its uploads' bytes at once, except those another user's file keeps", async () => {
   const { deleteAccountAndData } = await import('@/app/_server/account');
   getDb().insert(user).values({ id: 'carol', name: 'carol', email: 'carol@example.com' }).run();
-  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
   const path = (text: string) => join(root, 'data', 'files', sha(text).slice(0, 2), sha(text));
   const own = await upload('carol', 'only carol has this', 'own.txt');
   await upload('carol', 'alice has this too', 'shared-bytes.txt');
@@ -242,7 +241,6 @@ test('a file imported while a conversation holding the same bytes is deleted kee
 
 test('at start, a blob a stopped removal had moved aside is moved back when a file keeps it, else removed', async () => {
   const kept = await upload('alice', 'moved aside but kept', 'aside.txt');
-  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
   const path = (text: string) => join(root, 'data', 'files', sha(text).slice(0, 2), sha(text));
   // What a removal leaves when its process is killed between moving the blob aside and deleting it.
   renameSync(path('moved aside but kept'), `${path('moved aside but kept')}.0123456789ab.removing`);
@@ -263,4 +261,19 @@ test('at start, a blob a stopped removal had moved aside is moved back when a fi
     folder.filter((n) => n.startsWith(sha('moved aside, no file'))),
     [],
   );
+});
+
+test('a file read while a removal of the same bytes has them moved aside is read once they are back', async () => {
+  const file = await upload('alice', 'read while aside', 'aside-read.txt');
+  const path = join(root, 'data', 'files', sha('read while aside').slice(0, 2), sha('read while aside'));
+  const row = await findReadableFile(file.id, { userId: 'alice' });
+  // What a removal does when it finds a row keeping the blob on its second look: moved aside, then back.
+  renameSync(path, `${path}.0123456789ab.removing`);
+  const reading = readBlob(row);
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  renameSync(`${path}.0123456789ab.removing`, path);
+  assert.equal((await reading).toString(), 'read while aside');
+  // Gone for good: a 404 (after the short wait), not an error of the disk.
+  renameSync(path, `${path}.gone`);
+  await assert.rejects(readBlob(row), (err: unknown) => (err as { code?: string }).code === 'not_found');
 });

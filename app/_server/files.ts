@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { getDb } from '@/db/client';
 import { blobInUse, deleteFileIfUnused, type FileRow } from '@/db/queries/files';
 import { getEnv } from '@/lib/env';
@@ -49,12 +50,24 @@ export async function writePrivate(path: string, data: Uint8Array | string): Pro
   await rename(tmp, path);
 }
 
+/** How long a read of a missing blob waits for a removal that moved it aside to move it back. */
+const MOVED_BACK_WITHIN_MS = [25, 100, 250];
+
+/**
+ * A file's bytes. A removal of the same bytes running right now (another file of that content going,
+ * in any process) moves the blob aside and back while it looks at the rows again ({@link
+ * removeBlobIfUnused}): a read that finds it missing looks again a few times before answering 404.
+ */
 export async function readBlob(row: Pick<FileRow, 'sha256'>): Promise<Buffer> {
-  try {
-    return await readFile(blobPath(row.sha256));
-  } catch {
-    throw notFound('File not found.');
+  for (const wait of [...MOVED_BACK_WITHIN_MS, null]) {
+    try {
+      return await readFile(blobPath(row.sha256));
+    } catch (err) {
+      if (wait === null || (err as NodeJS.ErrnoException).code !== 'ENOENT') break;
+      await sleep(wait);
+    }
   }
+  throw notFound('File not found.');
 }
 
 /** The extracted text of a PDF, or the text of a text file. */
