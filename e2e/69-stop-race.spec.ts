@@ -101,3 +101,26 @@ test('a Stop that cuts the answer shows it interrupted, with exactly the stored 
   await expect.poll(() => shownWords(page)).toEqual(stored.words);
   await other.close();
 });
+
+test('a Stop before any text arrived shows the stopped answer at once, as a reload does', async ({
+  page,
+}) => {
+  await send(page, 'Think first [[delay:8000]] [[words:5]]');
+  await expect(page.getByRole('button', { name: 'Stop', exact: true })).toBeVisible();
+  await page.waitForURL(/\/c\//);
+  const id = conversationIdFromUrl(page);
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeVisible();
+
+  // The stored answer (empty, interrupted) shows under the question, with Regenerate, without a reload.
+  const stored = await storedAnswer(page, id);
+  expect(stored).toMatchObject({ running: false, role: 'assistant', interrupted: true, words: [] });
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await expect(assistantMessages(page).last().locator('[data-interrupted]')).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Answer stopped' })).toHaveCount(1);
+  await page.getByRole('button', { name: 'Regenerate', exact: true }).click();
+  await expect(assistantMessages(page).last()).toContainText('word5', { timeout: 15_000 });
+  await page.reload();
+  await expect(assistantMessages(page)).toHaveCount(1);
+  await expect(assistantMessages(page).last()).toContainText('word5');
+});

@@ -16,7 +16,7 @@ type Props = {
 const button =
   'rounded px-1.5 py-0.5 text-xs text-zinc-500 hover:bg-zinc-100 hover:text-zinc-800 dark:hover:bg-zinc-800 dark:hover:text-zinc-200';
 
-/** Copy (every message), Regenerate (the last answer), Edit (the user's messages), Details (answers). */
+/** Copy (every message with text), Regenerate (the last answer), Edit (the user's messages), Details (answers). */
 export function MessageActions({ text, onRegenerate, onEdit, details }: Props) {
   const [copied, setCopied] = useState(false);
   const [showDetails, setShowDetails] = useState(false);
@@ -28,18 +28,20 @@ export function MessageActions({ text, onRegenerate, onEdit, details }: Props) {
       <div
         className={`mt-1 flex gap-1 ${showDetails ? '' : 'opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100'}`}
       >
-        <button
-          type="button"
-          className={button}
-          onClick={() => {
-            void navigator.clipboard?.writeText(text).then(() => {
-              setCopied(true);
-              setTimeout(() => setCopied(false), 1500);
-            });
-          }}
-        >
-          {copied ? ta('copied') : ta('copy')}
-        </button>
+        {text && (
+          <button
+            type="button"
+            className={button}
+            onClick={() => {
+              void navigator.clipboard?.writeText(text).then(() => {
+                setCopied(true);
+                setTimeout(() => setCopied(false), 1500);
+              });
+            }}
+          >
+            {copied ? ta('copied') : ta('copy')}
+          </button>
+        )}
         {onEdit && (
           <button type="button" className={button} onClick={onEdit}>
             {ta('edit')}

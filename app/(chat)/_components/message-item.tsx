@@ -240,10 +240,11 @@ export const MessageItem = memo(function MessageItem({
           {t('interrupted')}
         </p>
       )}
-      {!streaming && (hasText || versions) && (
+      {!streaming && (hasText || versions || (interrupted && onRegenerate)) && (
         <div className="flex items-center gap-2">
           {versions && <VersionSwitcher versions={versions} />}
-          {hasText && (
+          {/* An answer stopped before its first word still offers Regenerate. */}
+          {(hasText || (interrupted && onRegenerate)) && (
             <MessageActions
               text={textOf(message)}
               onRegenerate={onRegenerate}

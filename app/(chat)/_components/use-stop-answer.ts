@@ -3,10 +3,8 @@
 import { useState } from 'react';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
 import type { ChatMessage } from '@/lib/schemas/chat';
+import { afterStop, type StopResult } from './stop-result';
 import { useEscapeStop } from './use-escape-stop';
-
-/** What POST /api/chat/[id]/stop answers (app/_server/conversation-turns.ts); null when it failed. */
-type StopResult = { stopped: boolean; answer: ChatMessage | null };
 
 async function requestStop(id: string): Promise<StopResult | null> {
   try {
@@ -30,20 +28,19 @@ export function useStopAnswer(
   /**
    * Stop ends the turn on the server (from any tab), and this tab's stream at once. The tab then shows
    * the answer as the server stored it: a Stop that came after the answer's end leaves it complete
-   * (its whole text, no "stopped" mark), one that cut it shows what was kept, marked.
+   * (its whole text, no "stopped" mark), one that cut it shows what was kept, marked. A Stop before the
+   * answer's first part reached the tab shows the stored answer under the question, as a reload would.
    */
   async function onStop() {
-    const current = messages.at(-1);
     const [result] = await Promise.all([requestStop(id), stop()]);
-    if (current?.role === 'assistant') {
-      const stored = result?.answer?.id === current.id ? result.answer : null;
-      if (stored) void setMessages((all) => all.map((m) => (m.id === stored.id ? stored : m)));
-      // Unknown (the request failed, or no stored answer came back): as this tab stopped it.
-      const cut = stored
-        ? Boolean(stored.metadata?.interrupted && !stored.metadata.error)
-        : result?.stopped !== false;
-      if (cut) setStopped((s) => new Set(s).add(current.id));
-    }
+    const { stored, shown, cut } = afterStop(messages, result);
+    if (stored)
+      void setMessages((all) =>
+        all.some((m) => m.id === stored.id)
+          ? all.map((m) => (m.id === stored.id ? stored : m))
+          : [...all, stored],
+      );
+    if (shown && cut) setStopped((s) => new Set(s).add(shown));
     notifyConversationsChanged();
   }
   useEscapeStop(busy, () => void onStop());
