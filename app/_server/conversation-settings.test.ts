@@ -204,3 +204,62 @@ test('toggles are validated: not with the lists they change, bounded, only on yo
   );
   assert.deepEqual(await stored('checked'), { servers: ['beta'], disabledTools: ['beta/q'] });
 });
+
+test("a new chat's switches made while its first answer is awaited are saved once the conversation exists", async () => {
+  let exists = false;
+  const sent: ToolChange[] = [];
+  const tab = new ToolSettingsSync(
+    {},
+    {
+      saved: () => exists,
+      transport: {
+        save: async (change) => {
+          sent.push(change);
+          return patch('first-answer', change);
+        },
+        read: () => patch('first-answer', {}),
+      },
+      onUpdate: () => {},
+    },
+  );
+  // Before the first message: kept in the tab, carried by the message.
+  tab.change(toggle({ server: 'alpha', tool: 'x', on: false }), SERVERS);
+  const carried = tab.forFirstMessage();
+  assert.deepEqual(carried.disabledTools, ['alpha/x']);
+  // The turn stores the conversation with what the message carried.
+  const now = new Date();
+  await getDb()
+    .insert(conversations)
+    .values({
+      id: 'first-answer',
+      userId: alice.id,
+      title: 'new',
+      createdAt: now,
+      updatedAt: now,
+      ...carried,
+    });
+  // Switched while the answer is awaited (the tab does not know yet that the conversation exists).
+  tab.change(toggle({ server: 'alpha', tool: 'y', on: false }), SERVERS);
+  tab.change(toggle({ server: 'beta', on: false }), SERVERS);
+  assert.deepEqual(sent, []);
+  exists = true;
+  tab.created();
+  await tab.idle();
+  assert.deepEqual(sent, [
+    {
+      toggles: [
+        { server: 'alpha', tool: 'y', on: false },
+        { server: 'beta', on: false },
+      ],
+    },
+  ]);
+  assert.deepEqual(await stored('first-answer'), {
+    servers: ['alpha'],
+    disabledTools: ['alpha/x', 'alpha/y'],
+  });
+  assert.deepEqual([...(tab.settings.disabledTools ?? [])].sort(), ['alpha/x', 'alpha/y']);
+  // Nothing left to save: a second call sends nothing.
+  tab.created();
+  await tab.idle();
+  assert.equal(sent.length, 1);
+});

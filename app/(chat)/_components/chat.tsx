@@ -87,12 +87,15 @@ export function Chat({
   const createdRef = useRef(!isNew);
   // The same as state, for what shows only once the conversation exists (the header's actions).
   const [created, setCreated] = useState(!isNew);
+  const { toolControl, firstMessage } = useToolSettings(id, initialToolSettings, createdRef);
   const markCreated = useCallback(() => {
-    createdRef.current = true;
+    if (!createdRef.current) {
+      createdRef.current = true;
+      firstMessage.created();
+    }
     setCreated(true);
-  }, []);
+  }, [firstMessage]);
   const sendOutcome = useSendOutcome(id, isNew);
-  const { toolSettingsRef, toolControl } = useToolSettings(id, initialToolSettings, createdRef);
   const awaitingTitle = useRef(!initialMessages.some(answered));
   const [liveTitle, setLiveTitle] = useState<string | null>(null);
   useEffect(() => onTitleChanged((changed, next) => changed === id && setLiveTitle(next)), [id]);
@@ -109,7 +112,7 @@ export function Chat({
             id,
             messages,
             approvals.always,
-            createdRef.current ? null : toolSettingsRef.current,
+            createdRef.current ? null : firstMessage.settings(),
             createdRef.current,
           ),
         ),

@@ -40,6 +40,8 @@ export class ToolSettingsSync {
   /** The servers the user may enable, as the Tools menu last listed them (see lib/tool-toggles). */
   private servers: readonly string[] = [];
   private idlers: Array<() => void> = [];
+  /** A new chat's changes made after its first message took the settings: saved once it exists. */
+  private unsent: ToolChange | null = null;
 
   constructor(
     initial: ToolSettings,
@@ -58,10 +60,29 @@ export class ToolSettingsSync {
     if (servers?.length) this.servers = servers;
     if (!this.options.saved()) {
       this.stored = applyToolChange(this.stored, change, this.servers);
+      this.unsent = mergeToolChanges(this.unsent, change);
       this.update();
       return;
     }
     this.waiting = mergeToolChanges(this.waiting, change);
+    this.update();
+    void this.pump();
+  }
+
+  /** A new chat's first message: the settings it carries (changes from now on wait for {@link created}). */
+  forFirstMessage(): ToolSettings {
+    this.unsent = null;
+    return this.settings;
+  }
+
+  /**
+   * The new chat's conversation exists (its first answer streams): the changes made since its first
+   * message took the settings are saved now, else they would stay in this tab.
+   */
+  created(): void {
+    if (!this.unsent) return;
+    this.waiting = this.waiting ? mergeToolChanges(this.unsent, this.waiting) : this.unsent;
+    this.unsent = null;
     this.update();
     void this.pump();
   }

@@ -1,6 +1,6 @@
 'use client';
 
-import { type RefObject, useRef, useState } from 'react';
+import { type RefObject, useState } from 'react';
 import type { ToolSettings } from '@/lib/schemas/chat';
 import type { ToolChange } from '@/lib/tool-toggles';
 import { conversationTransport, ToolSettingsSync } from './tool-settings-sync';
@@ -19,8 +19,8 @@ export type ToolSettingsControl = {
 };
 
 /**
- * The conversation's tool settings; `toolSettingsRef` is always the latest (read when a request is built).
- * Kept for a new chat's first message; saved at once for an existing conversation, as the change alone
+ * The conversation's tool settings. Kept for a new chat's first message (which carries them), and saved
+ * once its conversation exists; saved at once for an existing conversation, as the change alone
  * (tool-settings-sync), so a change made in another tab is not undone.
  */
 export function useToolSettings(
@@ -31,14 +31,12 @@ export function useToolSettings(
   const [toolSettings, setToolSettings] = useState<ToolSettings>(initialToolSettings);
   const [failure, setFailure] = useState<ToolSettingsControl['failure']>(null);
   const [busy, setBusy] = useState(false);
-  const toolSettingsRef = useRef(toolSettings);
   const [sync] = useState(
     () =>
       new ToolSettingsSync(initialToolSettings, {
         transport: conversationTransport(id),
         saved: () => createdRef.current,
         onUpdate: (settings, failed, working) => {
-          toolSettingsRef.current = settings;
           setToolSettings(settings);
           setFailure(failed);
           setBusy(working);
@@ -51,6 +49,12 @@ export function useToolSettings(
     change: (change: ToolChange, servers?: readonly string[]) => sync.change(change, servers),
     refresh: () => sync.refresh(),
   }));
+  const [firstMessage] = useState(() => ({
+    /** The settings a new chat's first message carries. */
+    settings: () => sync.forFirstMessage(),
+    /** The conversation exists: switches made while its first answer was awaited are saved. */
+    created: () => sync.created(),
+  }));
   const toolControl: ToolSettingsControl = { settings: toolSettings, ...actions, failure, busy };
-  return { toolSettingsRef, toolControl };
+  return { toolControl, firstMessage };
 }
