@@ -14,17 +14,19 @@ import type { CreateUser, UpdateUser } from '@/lib/schemas/users';
  * An admin's change to a user; never to themselves (400: the app always keeps an admin), and refused (403)
  * when the admin was demoted or disabled since their request was let in, by another admin at the same moment.
  * Disabling a user stops their running answers (stored as interrupted, as Stop does): their tabs stop
- * streaming, and nothing more runs on their behalf. Disabling them or changing their role also ends their
- * per-user MCP connections: what they may use is decided anew on their next request.
+ * streaming, and nothing more runs on their behalf; so does demoting an admin (a running answer would
+ * otherwise go on calling the tools only admins may use). Disabling them or changing their role also ends
+ * their per-user MCP connections: what they may use is decided anew on their next request.
  */
 export async function changeUser(admin: SessionUser, id: string, patch: UpdateUser): Promise<PublicUser> {
   if (id === admin.id && (patch.disabled || patch.role === 'user'))
     throw new AppError('bad_request', 'You cannot disable or demote yourself.');
+  const demoting = patch.role === 'user' && (await getUserById(getDb(), id))?.role === 'admin';
   const row = await updateUser(getDb(), admin.id, id, patch);
   if (row === 'not-admin') throw new AppError('forbidden', 'Admins only.');
   if (row === 'gone') throw notFound('User not found.');
   invalidateUser(id);
-  if (patch.disabled) await stopTurnsOfUser(id);
+  if (patch.disabled || demoting) await stopTurnsOfUser(id);
   if (patch.disabled || patch.role) await closeUserConnections(id);
   return row;
 }

@@ -27,6 +27,7 @@ const saved = { ...process.env };
 const alice: SessionUser = { id: 'alice', name: 'Alice', email: 'alice@example.com', role: 'user' };
 const bob: SessionUser = { id: 'bob', name: 'Bob', email: 'bob@example.com', role: 'user' };
 const root: SessionUser = { id: 'root', name: 'Root', email: 'root@example.com', role: 'admin' };
+const ada: SessionUser = { id: 'ada', name: 'Ada', email: 'ada@example.com', role: 'admin' };
 
 const ask = (conversation: string, id: string, text: string, existing = true): ChatPost => ({
   id: conversation,
@@ -44,7 +45,7 @@ describe('chat turns', () => {
       OPENAI_API_KEY: 'sk-test',
       CHAT_MODEL: 'fake-model',
     });
-    for (const u of [alice, bob, root]) await getDb().insert(user).values(u);
+    for (const u of [alice, bob, root, ada]) await getDb().insert(user).values(u);
   });
   after(() => {
     resetProcessState();
@@ -86,6 +87,32 @@ describe('chat turns', () => {
     for (const [u, id] of [
       [alice, 'conv-before-disable'],
       [bob, 'conv-new-of-bob'],
+    ] as const)
+      await settledTitle(getDb(), u.id, id, 5000);
+  });
+
+  test("demoting an admin stops their running answer; another change of a user's role or name does not", async () => {
+    await (await startChatTurn(ada, ask('conv-demoted', 'd1', 'hello', false))).text();
+    const turn = await startChatTurn(ada, ask('conv-demoted', 'd2', 'long [[words:400]] [[slow:20]]'));
+    const reading = turn.text();
+    while (!fake.requests.some((r) => JSON.stringify(r.body.messages).includes('long'))) await nextTurn();
+    // Changes that demote no one first (alice stays a user, ada an admin), then ada's demotion.
+    await changeUser(root, alice.id, { role: 'user' });
+    await changeUser(root, ada.id, { role: 'admin' });
+    await changeUser(root, ada.id, { role: 'user' });
+    await reading;
+    const answer = (await listMessages(getDb(), 'conv-demoted')).at(-1);
+    assert.equal(answer?.metadata?.interrupted, true, 'stored as stopped');
+    assert.doesNotMatch(JSON.stringify(answer?.parts), /word400/);
+    // alice (a user made a user again) keeps her running answer.
+    const hers = await startChatTurn(alice, ask('conv-kept', 'k1', '[[words:30]] [[slow:20]]', false));
+    const text = hers.text();
+    await changeUser(root, alice.id, { role: 'user' });
+    await text;
+    assert.equal((await listMessages(getDb(), 'conv-kept')).at(-1)?.metadata?.interrupted, undefined);
+    for (const [u, id] of [
+      [ada, 'conv-demoted'],
+      [alice, 'conv-kept'],
     ] as const)
       await settledTitle(getDb(), u.id, id, 5000);
   });
