@@ -17,7 +17,8 @@ import { percentile } from './stats';
 
 const TEXT = { burst: '[[words:200]]', paced: '[[words:200]] [[slow:20]]' } as const;
 type Mode = keyof typeof TEXT;
-const PLAN: Array<{ mode: Mode; n: number; rounds: number }> = [
+export type Plan = Array<{ mode: Mode; n: number; rounds: number }>;
+export const PLAN: Plan = [
   { mode: 'burst', n: 1, rounds: 20 },
   { mode: 'burst', n: 10, rounds: 5 },
   { mode: 'burst', n: 50, rounds: 3 },
@@ -26,6 +27,8 @@ const PLAN: Array<{ mode: Mode; n: number; rounds: number }> = [
   { mode: 'paced', n: 50, rounds: 2 },
 ];
 export const SATURATION = { inFlight: 50, seconds: 15 };
+/** The pause after each round: each burst meets a quiet server, as the one straight to the model does. */
+const QUIET_MS = Number(process.env.QUIET_MS ?? 1000);
 /** The server processes whose CPU is counted during saturation (by process name). */
 const SERVERS = ['next-server', 'postgres', 'redis-server', 'nginx'] as const;
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
@@ -81,7 +84,23 @@ async function prepare(url: string, fakeUrl: string) {
   return { through, direct, bodies };
 }
 
-export async function measure(setup: string, url: string, fake: { url: string; pid: number }) {
+/** A plan from `mode:n:rounds,…` (e.g. `paced:50:4`); throws on anything else. */
+export function parsePlan(text: string): Plan {
+  return text.split(',').map((item) => {
+    const [mode, n, rounds] = item.split(':');
+    if (!(mode === 'burst' || mode === 'paced') || !(Number(n) >= 1) || !(Number(rounds) >= 1))
+      throw new Error(`not a plan item (mode:n:rounds, mode burst or paced): ${item}`);
+    return { mode, n: Number(n), rounds: Number(rounds) };
+  });
+}
+
+export async function measure(
+  setup: string,
+  url: string,
+  fake: { url: string; pid: number },
+  plan: Plan = PLAN,
+  saturation = true,
+) {
   const { through, direct, bodies } = await prepare(url, fake.url);
   const words = APP_STREAM('word200');
   log(`${setup}: warming up`);
@@ -92,12 +111,14 @@ export async function measure(setup: string, url: string, fake: { url: string; p
     );
   await sleep(2000);
   const rows: Row[] = [];
-  for (const { mode, n, rounds } of PLAN) {
+  for (const { mode, n, rounds } of plan) {
     const d: Timing[] = [];
     const t: Timing[] = [];
     for (let r = 0; r < rounds; r++) {
       d.push(...(await Promise.all(Array.from({ length: n }, () => direct(bodies[mode])))));
       t.push(...(await Promise.all(Array.from({ length: n }, () => through(TEXT[mode], words)))));
+      // What a round leaves running (its new conversations' title requests) ends before the next starts.
+      await sleep(QUIET_MS);
     }
     const failed = t.filter((x) => !x.ok).length + d.filter((x) => !x.ok).length;
     if (failed)
@@ -140,6 +161,7 @@ export async function measure(setup: string, url: string, fake: { url: string; p
     ]) as Record<string, number>;
     return { perSecond: done / SATURATION.seconds, failed, cpuPerTurn };
   };
+  if (!saturation) return { rows, throughput: undefined, cpuPerTurn: {} as Record<string, number> };
   const model = await saturate(() => direct(bodies.burst));
   const app = await saturate(() => through(TEXT.burst, words));
   log(

@@ -12,7 +12,10 @@
  * Prints one table and writes bench/scale-out.json. Needs a production build (.next/BUILD_ID) and Debian's
  * postgresql-15, redis-server and nginx (as the e2e suite does).
  *
- *   ./node_modules/.bin/node --import tsx --conditions=react-server bench/scale-out.ts
+ *   ./node_modules/.bin/node --import tsx --conditions=react-server bench/scale-out.ts [SETUPS] [PLAN]
+ *
+ * SETUPS: `sqlite`, `shared` or `both` (the default); PLAN: `mode:n:rounds,…` (e.g. `paced:50:4`) measures
+ * only those, without the saturation run, and writes no JSON (the default: the whole plan and saturation).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +34,7 @@ import {
   stopChild,
   waitForHttp,
 } from './chat-turn-procs';
-import { measure, SATURATION } from './scale-out-measure';
+import { measure, PLAN, parsePlan, SATURATION } from './scale-out-measure';
 import { table } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -42,7 +45,13 @@ async function stopAll() {
   for (const c of children.splice(0).reverse()) await stopChild(c);
 }
 
+const SETUPS = process.argv[2] ?? 'both';
+const CHOSEN_PLAN = process.argv[3] ? parsePlan(process.argv[3]) : PLAN;
+const SATURATE = !process.argv[3];
+
 async function main() {
+  if (!['sqlite', 'shared', 'both'].includes(SETUPS))
+    throw new Error(`SETUPS: sqlite, shared or both, not ${SETUPS}`);
   if (!existsSync(path.join(ROOT, '.next/BUILD_ID')))
     throw new Error('No production build (.next/BUILD_ID): run `next build` first.');
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
@@ -58,7 +67,7 @@ async function main() {
   const dirs: string[] = [];
   try {
     // (i) One process, SQLite.
-    {
+    if (SETUPS !== 'shared') {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'scale-out-sqlite-'));
       dirs.push(dir);
       const port = await freePort();
@@ -71,11 +80,17 @@ async function main() {
       );
       children.push(app);
       await waitForHttp(`${url}/api/health`, app, 60_000);
-      results.sqlite = await measure('1 process, SQLite', url, { url: fakeUrl, pid: fake.proc.pid! });
+      results.sqlite = await measure(
+        '1 process, SQLite',
+        url,
+        { url: fakeUrl, pid: fake.proc.pid! },
+        CHOSEN_PLAN,
+        SATURATE,
+      );
       await stopAll();
     }
     // (ii) Two instances, Postgres + Redis, nginx round robin.
-    {
+    if (SETUPS !== 'sqlite') {
       const dir = mkdtempSync(path.join(os.tmpdir(), 'scale-out-shared-'));
       dirs.push(dir);
       const [pg, redis] = await Promise.all([startPostgres(), startRedisServer()]);
@@ -101,10 +116,13 @@ async function main() {
           children.push(app);
           await waitForHttp(`http://127.0.0.1:${port}/api/ready`, app, 90_000);
         }
-        results.shared = await measure('2 instances, Postgres + Redis', lb.url, {
-          url: fakeUrl,
-          pid: fake.proc.pid!,
-        });
+        results.shared = await measure(
+          '2 instances, Postgres + Redis',
+          lb.url,
+          { url: fakeUrl, pid: fake.proc.pid! },
+          CHOSEN_PLAN,
+          SATURATE,
+        );
       } finally {
         await stopAll();
         await Promise.all([lb.stop(), redis.stop(), pg.stop()]);
@@ -136,6 +154,7 @@ async function main() {
   );
   const one = results.sqlite?.throughput;
   const two = results.shared?.throughput;
+  if (!SATURATE) return;
   console.log(
     `\nThroughput at saturation (${SATURATION.inFlight} burst turns in flight, ${SATURATION.seconds} s): ` +
       `1 process ${f(one?.app ?? 0)} turns/s (model straight ${f(one?.model ?? 0)}), ` +
