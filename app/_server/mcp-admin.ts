@@ -1,7 +1,9 @@
 import 'server-only';
 import { getDb } from '@/db/client';
 import { getMcpServer, type McpServerRecord } from '@/db/queries/mcp-servers';
-import { updateToolSetting } from '@/db/queries/mcp-tools';
+import { listChangedDefinitions } from '@/db/queries/mcp-tool-views';
+import { type ToolPatch, updateToolSetting } from '@/db/queries/mcp-tools';
+import { presentTools } from '@/app/_server/mcp-admin-tools';
 import { presentServer } from '@/app/_server/mcp-servers';
 import { liveStatuses } from '@/app/_server/mcp-status';
 import { invalidateToolPolicies, toolPolicies } from '@/app/_server/tool-policy';
@@ -32,7 +34,7 @@ export async function serverDetail(id: string, admin: Principal) {
   const settle = <T>(p: Promise<T> | undefined, fallback: T) =>
     p ? p.catch(() => fallback) : Promise.resolve(fallback);
   const enabled = record.config.enabled && conn;
-  const [live, tools, resources, prompts] = await Promise.all([
+  const [live, tools, resources, prompts, changes] = await Promise.all([
     liveStatuses([record.config.name]),
     settle(enabled ? conn.listTools() : undefined, []),
     // Templates show beside the resources, by their URI template.
@@ -46,33 +48,13 @@ export async function serverDetail(id: string, admin: Principal) {
       [],
     ),
     settle(enabled ? conn.request(listPrompts) : undefined, []),
+    // Of a per-user server: what users are shown that changed since review (the admin's own too).
+    record.config.scope === 'user' ? listChangedDefinitions(getDb(), record.id) : [],
   ]);
   const policies = await toolPolicies(admin);
   return {
     ...(await presentServer(record, undefined, live)),
-    tools: tools.map((tool) => {
-      const policy = policies.of(record.config.name, tool);
-      // The admin's own view (a per-user server's other users are shown their own definitions).
-      const previous = policies.reviewed(record.config.name, tool.name) as
-        | { description?: string; inputSchema?: unknown }
-        | undefined;
-      // Of a per-user server: how many users (the admin too) are shown a changed definition.
-      const changedUsers = policies.changedUsers(record.config.name, tool.name);
-      return {
-        name: tool.name,
-        title: tool.title,
-        description: tool.description ?? '',
-        inputSchema: tool.inputSchema,
-        annotations: tool.annotations,
-        enabled: policy.enabled,
-        approval: policy.approval,
-        changed: policy.changed || changedUsers > 0,
-        changedUsers,
-        previous: previous
-          ? { description: previous.description ?? '', inputSchema: previous.inputSchema ?? {} }
-          : null,
-      };
-    }),
+    tools: presentTools(record.config.name, tools, changes, policies),
     resources,
     prompts,
     /**
@@ -83,13 +65,12 @@ export async function serverDetail(id: string, admin: Principal) {
   };
 }
 
-/** stderr tail, log messages, recent calls, and the failures users were shown by reference (with their detail). */
-export async function patchTool(
-  admin: Principal,
-  id: string,
-  tool: string,
-  patch: { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: boolean },
-) {
+/**
+ * An admin's change of one tool. Marking it reviewed accepts what the admin's own connection lists now
+ * (if it lists the tool) and, of a per-user server, the users' changed definitions whose hashes the admin
+ * was shown (`definitions`); without them no other user's view is accepted.
+ */
+export async function patchTool(admin: Principal, id: string, tool: string, patch: ToolPatch) {
   const record = await requireServer(id);
   const current =
     (
@@ -103,6 +84,7 @@ export async function patchTool(
     tool,
     patch,
     current ? toolDefinition(current) : null,
+    admin.id,
   );
   if (!row) throw notFound('Tool not found.');
   invalidateToolPolicies();

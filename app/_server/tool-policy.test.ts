@@ -132,8 +132,11 @@ test('a real change for one user shows for that user, whatever the others list, 
     },
     { changed: true, changedUsers: 1, previous: null, description: described(root) },
   );
-  // Marked reviewed: what each user is shown now is accepted, and stays so.
-  const reviewed = await patchTool(root, serverId, 'echo', { reviewed: true });
+  // Marked reviewed with the definition the admin was shown (bob's): accepted, and stays so.
+  const reviewed = await patchTool(root, serverId, 'echo', {
+    reviewed: true,
+    definitions: seen?.userChanges.map((c) => c.hash) ?? [],
+  });
   assert.equal(reviewed.changed, false);
   await listAgain(bob);
   await listAgain(alice);

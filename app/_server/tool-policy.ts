@@ -77,8 +77,6 @@ export type ToolPolicies = {
   setting(server: string, tool: string): ToolSettingRow | undefined;
   /** The definition last reviewed of what this user is shown of a tool that changed for them. */
   reviewed(server: string, tool: string): Record<string, unknown> | undefined;
-  /** Of a per-user server: how many users are shown a definition of the tool that changed since review. */
-  changedUsers(server: string, tool: string): number;
 };
 
 export async function toolPolicies(viewer: { id: string }): Promise<ToolPolicies> {
@@ -107,8 +105,6 @@ export async function toolPolicies(viewer: { id: string }): Promise<ToolPolicies
         ? mine(server, tool)?.reviewedDefinition
         : settings.get(`${server}/${toolKey(tool)}`)?.reviewedDefinition;
     },
-    changedUsers: (server, tool) =>
-      perUser(server) ? (changedViews.get(`${server}/${toolKey(tool)}`)?.size ?? 0) : 0,
   };
 }
 

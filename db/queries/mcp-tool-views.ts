@@ -1,5 +1,5 @@
 import 'server-only';
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { type Queryable, q } from '@/db/run';
 import { mcpServers, mcpToolViews } from '@/db/tables';
@@ -73,14 +73,24 @@ export function* observeToolViews(
 }
 
 /**
- * A transaction step: an admin's review of a per-user server's tool accepts what each user is shown of
- * it now (only their own connections see it; the admin reviews their own).
+ * A transaction step: an admin's review of a per-user server's tool accepts, of the users' views that
+ * changed, those whose current definition is one the admin was shown: a hash in `hashes`, or the admin's
+ * own view (`own`: their user id and what their own connection lists now). A view that changed again
+ * since (another hash) stays changed; no other user's view is accepted blindly.
  */
 export function* acceptToolViews(
   tx: Queryable,
   serverId: string,
   tool: string,
+  accept: { hashes: readonly string[]; own: { userId: string; hash: string } | null },
 ): Generator<PromiseLike<unknown>, void, unknown> {
+  const shown: SQL[] = [];
+  if (accept.hashes.length > 0) shown.push(inArray(mcpToolViews.seenHash, [...accept.hashes]));
+  if (accept.own)
+    shown.push(
+      and(eq(mcpToolViews.userId, accept.own.userId), eq(mcpToolViews.seenHash, accept.own.hash)) as SQL,
+    );
+  if (shown.length === 0) return;
   yield* q(
     tx
       .update(mcpToolViews)
@@ -94,9 +104,66 @@ export function* acceptToolViews(
           eq(mcpToolViews.serverId, serverId),
           eq(mcpToolViews.tool, tool),
           ne(mcpToolViews.reviewedHash, mcpToolViews.seenHash),
+          or(...shown),
         ),
       ),
   );
+}
+
+/**
+ * One definition users are shown of a per-user server's tool that changed since it was reviewed for
+ * them, with how many users are shown it (never who) and the reviewed one most of them had before.
+ */
+export type ChangedDefinition = {
+  /** The tool's key (mcp-tools.ts toolKey). */
+  tool: string;
+  hash: string;
+  definition: Record<string, unknown>;
+  users: number;
+  previous: Record<string, unknown>;
+};
+
+/** The distinct changed definitions users are shown of one server's tools, most users first. */
+export async function listChangedDefinitions(db: Db, serverId: string): Promise<ChangedDefinition[]> {
+  const rows = await db
+    .select({
+      tool: mcpToolViews.tool,
+      seenHash: mcpToolViews.seenHash,
+      seenDefinition: mcpToolViews.seenDefinition,
+      reviewedHash: mcpToolViews.reviewedHash,
+      reviewedDefinition: mcpToolViews.reviewedDefinition,
+    })
+    .from(mcpToolViews)
+    .where(and(eq(mcpToolViews.serverId, serverId), ne(mcpToolViews.reviewedHash, mcpToolViews.seenHash)));
+  type Group = ChangedDefinition & {
+    before: Map<string, { n: number; definition: Record<string, unknown> }>;
+  };
+  const groups = new Map<string, Group>();
+  for (const row of rows) {
+    const key = `${row.tool}\n${row.seenHash}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        tool: row.tool,
+        hash: row.seenHash,
+        definition: row.seenDefinition,
+        users: 0,
+        previous: row.reviewedDefinition,
+        before: new Map(),
+      };
+      groups.set(key, group);
+    }
+    group.users++;
+    const before = group.before.get(row.reviewedHash) ?? { n: 0, definition: row.reviewedDefinition };
+    before.n++;
+    group.before.set(row.reviewedHash, before);
+  }
+  return [...groups.values()]
+    .map(({ before, ...group }) => ({
+      ...group,
+      previous: [...before.values()].reduce((a, b) => (b.n > a.n ? b : a)).definition,
+    }))
+    .sort((a, b) => b.users - a.users || (a.hash < b.hash ? -1 : 1));
 }
 
 /** Every user's view that changed since it was taken as reviewed (few: each waits for an admin's review). */

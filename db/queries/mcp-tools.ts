@@ -71,19 +71,35 @@ export async function observeToolDefinitions(
   return wrote;
 }
 
+/** An admin's change of a tool; `definitions`: the hashes of the users' changed definitions they reviewed. */
+export type ToolPatch = {
+  enabled?: boolean;
+  approval?: 'auto' | 'ask';
+  reviewed?: boolean;
+  definitions?: readonly string[];
+};
+
 /**
- * Admin changes; setting the approval or marking reviewed accepts the current definition (of a per-user
- * server: the admin's own, and what each user is shown now).
+ * Admin changes; setting the approval or marking reviewed accepts the current definition: `current`, what
+ * the admin's own connection lists now (null: it lists nothing). Of a per-user server it also accepts the
+ * admin's own view (`admin`, their user id) and, marked reviewed, each user's view whose definition is
+ * one of `definitions` (what the admin was shown); any other user's view stays changed.
  */
 export async function updateToolSetting(
   db: Db,
   serverId: string,
   name: string,
-  patch: { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: boolean },
+  patch: ToolPatch,
   current: ToolDefinition | null,
+  admin: string | null = null,
 ): Promise<typeof mcpTools.$inferSelect | null> {
   const tool = toolKey(name);
-  const accept = (patch.approval !== undefined || patch.reviewed) && current;
+  const accepting = patch.approval !== undefined || patch.reviewed === true;
+  const accept = accepting && current;
+  const views = {
+    hashes: patch.reviewed ? (patch.definitions ?? []) : [],
+    own: accept && admin ? { userId: admin, hash: definitionHash(current) } : null,
+  };
   const values = {
     ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
     ...(patch.approval !== undefined ? { approval: patch.approval } : {}),
@@ -94,10 +110,11 @@ export async function updateToolSetting(
   // Read, then insert or update, as one step (two admins at once, or a new tool list arriving meanwhile).
   return transaction(db, function* (tx) {
     yield* lockStep(tx, `tool\n${serverId}\n${tool}`);
-    if (accept) yield* acceptToolViews(tx, serverId, tool);
     const existing = first(yield* q(tx.select().from(mcpTools).where(where)));
-    if (!existing) {
-      if (!current) return null;
+    // A tool no one listed yet (every user's sighting stores its row) is not found.
+    if (!existing && !current) return null;
+    if (accepting) yield* acceptToolViews(tx, serverId, tool, views);
+    if (!existing && current) {
       // The server's tool list may store this tool meanwhile (Postgres); then the update below applies.
       const inserted = yield* q(
         tx

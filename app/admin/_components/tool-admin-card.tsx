@@ -16,10 +16,23 @@ export type ToolView = {
   changed: boolean;
   /** Of a per-user server: how many users are shown a definition that changed since review. */
   changedUsers?: number;
+  /** Of a per-user server: each distinct changed definition users are shown, with what was reviewed before. */
+  userChanges?: UserChange[];
+  /** Whether the admin's own connection lists the tool (else only users' changed views hold it). */
+  listed?: boolean;
   previous: { description: string; inputSchema: object } | null;
 };
 
-export type ToolPatch = { enabled?: boolean; approval?: 'auto' | 'ask'; reviewed?: true };
+type Definition = { description: string; inputSchema: object };
+export type UserChange = Definition & { hash: string; users: number; previous: Definition | null };
+
+/** `definitions`: with `reviewed`, the hashes of the users' changed definitions shown (accepted exactly). */
+export type ToolPatch = {
+  enabled?: boolean;
+  approval?: 'auto' | 'ask';
+  reviewed?: true;
+  definitions?: string[];
+};
 
 type Props = { tool: ToolView; onPatch: (patch: ToolPatch) => Promise<void> };
 
@@ -45,6 +58,8 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
   const enabled = pending.enabled ?? tool.enabled;
   const approval = pending.approval ?? tool.approval;
   const annotations = Object.entries(tool.annotations ?? {});
+  const userChanges = tool.userChanges ?? [];
+  const listed = tool.listed ?? true;
 
   async function patch(body: ToolPatch) {
     setPending(body);
@@ -128,11 +143,35 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
               {t('changedForUsers', { count: tool.changedUsers ?? 0 })}
             </p>
           )}
-          {tool.previous && <DefinitionDiff previous={tool.previous} current={tool} />}
+          {userChanges.map((change) => (
+            <div
+              key={change.hash}
+              data-user-change={change.hash}
+              data-users={change.users}
+              className="space-y-1 rounded border border-amber-200 bg-white p-2 dark:border-amber-900 dark:bg-zinc-900"
+            >
+              <p className="text-xs font-medium text-amber-900 dark:text-amber-200">
+                {t('userChange', { count: change.users })}
+              </p>
+              <DefinitionDiff
+                previous={change.previous ?? { description: '', inputSchema: {} }}
+                current={change}
+              />
+            </div>
+          ))}
+          {userChanges.length === 0 && tool.previous && (
+            <DefinitionDiff previous={tool.previous} current={tool} />
+          )}
           <button
             type="button"
             disabled={busy}
-            onClick={() => void patch({ reviewed: true })}
+            onClick={() =>
+              void patch(
+                userChanges.length > 0
+                  ? { reviewed: true, definitions: userChanges.map((change) => change.hash) }
+                  : { reviewed: true },
+              )
+            }
             className={BUTTON}
           >
             {t('markReviewed')}
@@ -140,19 +179,28 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
         </div>
       )}
 
-      <p className="mt-3 text-xs font-medium text-zinc-500">{t('description')}</p>
-      <p data-tool-description className="mt-1 whitespace-pre-wrap break-words">
-        {tool.description || <span className="italic text-zinc-500">{t('noDescription')}</span>}
-      </p>
-      <details className="mt-3" open>
-        <summary className="cursor-pointer text-xs font-medium text-zinc-500">{t('inputSchema')}</summary>
-        <pre
-          data-tool-schema
-          className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950"
-        >
-          {JSON.stringify(tool.inputSchema, null, 2)}
-        </pre>
-      </details>
+      {!listed && (
+        <p data-not-listed className="mt-3 text-xs text-zinc-500">
+          {t('notListed')}
+        </p>
+      )}
+      {listed && (
+        <>
+          <p className="mt-3 text-xs font-medium text-zinc-500">{t('description')}</p>
+          <p data-tool-description className="mt-1 whitespace-pre-wrap break-words">
+            {tool.description || <span className="italic text-zinc-500">{t('noDescription')}</span>}
+          </p>
+          <details className="mt-3" open>
+            <summary className="cursor-pointer text-xs font-medium text-zinc-500">{t('inputSchema')}</summary>
+            <pre
+              data-tool-schema
+              className="mt-1 max-h-96 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 text-xs dark:bg-zinc-950"
+            >
+              {JSON.stringify(tool.inputSchema, null, 2)}
+            </pre>
+          </details>
+        </>
+      )}
     </article>
   );
 }

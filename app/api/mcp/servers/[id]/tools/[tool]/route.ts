@@ -12,8 +12,20 @@ const ToolPatchSchema = z
     enabled: z.boolean().optional(),
     approval: z.enum(['auto', 'ask']).optional(),
     reviewed: z.literal(true).optional(),
+    /**
+     * With `reviewed`: the hashes of the users' changed definitions the admin was shown (the detail's
+     * `userChanges`); only users shown one of these are accepted. Without it, no other user's view is.
+     */
+    definitions: z
+      .array(z.string().regex(/^[0-9a-f]{64}$/))
+      .max(1000)
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((patch) => patch.definitions === undefined || patch.reviewed === true, {
+    path: ['definitions'],
+    message: 'definitions are sent with reviewed: true',
+  });
 
 export const PATCH = route<{ params: Promise<{ id: string; tool: string }> }>(async (req, { params }) => {
   const admin = await requireAdmin(req);
