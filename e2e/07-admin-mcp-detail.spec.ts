@@ -29,7 +29,7 @@ test.beforeEach(async ({ page }) => {
   serverId ||= await testsServerId(page.request);
 });
 
-/** Leave `tests` as later specs expect it: a fresh process (echo's original text), echo enabled and auto, delete_all asking. */
+/** Leave `tests` as later specs expect it: a fresh process (echo's original text), echo enabled and auto, sleep auto, delete_all asking. */
 test.afterAll(async ({ browser }) => {
   const context = await browser.newContext();
   await signIn(context, ADMIN);
@@ -46,6 +46,8 @@ test.afterAll(async ({ browser }) => {
     headers: originHeaders(),
   });
   await request.patch(`${at}/tools/delete_all`, { data: { approval: 'ask' }, headers: originHeaders() });
+  // sleep's annotations were changed and reviewed: the fresh process's are accepted again, with its policy.
+  await request.patch(`${at}/tools/sleep`, { data: { approval: 'auto' }, headers: originHeaders() });
   await context.close();
 });
 
@@ -129,4 +131,35 @@ test('S6: a changed definition is flagged with a diff, its old approval is not r
   const call = page.locator('[data-calls] [data-call][data-tool-name="change_tools"]').first();
   await expect(call).toHaveAttribute('data-outcome', 'ok');
   await expect(call).toContainText('ok');
+});
+
+test('a change of annotations alone (the hints that decide whether a call asks first) is shown in the diff, not as "unchanged"', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const annotate = {
+    annotate: [{ name: 'sleep', annotations: { readOnlyHint: false, destructiveHint: true } }],
+  };
+  await send(page, `Annotate [[tool:tests__retool:${JSON.stringify(annotate)}]]`);
+  const retool = assistantMessages(page).last().locator('[data-tool-call][data-tool-name="retool"]');
+  await expect(retool).toHaveAttribute('data-state', 'awaiting-approval');
+  await retool.getByRole('button', { name: 'Approve' }).click();
+  await expect(retool).toHaveAttribute('data-state', 'done');
+
+  await page.goto(`/admin/mcp/${serverId}`);
+  const sleep = toolCard(page, 'sleep');
+  await expect(sleep.locator('[data-changed]')).toBeVisible({ timeout: 15_000 });
+  const diff = sleep.locator('[data-definition-diff]');
+  await expect(diff).toContainText('Description (unchanged)');
+  await expect(diff).toContainText('Input schema (unchanged)');
+  await expect(diff.locator('[data-diff-line="removed"]')).toContainText(['"readOnlyHint": true']);
+  await expect(diff.locator('[data-diff-line="added"]')).toContainText([
+    '"readOnlyHint": false',
+    '"destructiveHint": true',
+  ]);
+  await Promise.all([
+    toolPatched(page, 'sleep'),
+    sleep.getByRole('button', { name: 'Mark reviewed' }).click(),
+  ]);
+  await expect(sleep.locator('[data-changed]')).toHaveCount(0);
 });

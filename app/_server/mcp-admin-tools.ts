@@ -4,13 +4,22 @@ import type { ChangedDefinition } from '@/db/queries/mcp-tool-views';
 import { toolKey } from '@/db/queries/mcp-tools';
 import type { ToolPolicies } from '@/app/_server/tool-policy';
 
-type Shown = { description: string; inputSchema: unknown };
+type Shown = {
+  title?: string;
+  description: string;
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+};
 
-/** What the admin page shows of a definition: the text the model is told, nothing else. */
+/** What the admin page shows of a definition: what the model is told, as its change hash covers it. */
 function shown(definition: Record<string, unknown> | undefined): Shown {
   return {
+    ...(typeof definition?.title === 'string' ? { title: definition.title } : {}),
     description: typeof definition?.description === 'string' ? definition.description : '',
     inputSchema: definition?.inputSchema ?? {},
+    ...(definition?.outputSchema !== undefined ? { outputSchema: definition.outputSchema } : {}),
+    ...(definition?.annotations !== undefined ? { annotations: definition.annotations } : {}),
   };
 }
 
@@ -66,6 +75,7 @@ export function presentTools(
       description: ownView ? (tool.description ?? '') : '',
       inputSchema: ownView ? tool.inputSchema : {},
       annotations: ownView ? tool.annotations : undefined,
+      outputSchema: ownView ? tool.outputSchema : undefined,
       /** Whether the admin's own connection lists this tool (else only users' changed views hold it). */
       listed: ownView,
       enabled: policy.enabled,

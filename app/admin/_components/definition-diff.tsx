@@ -3,7 +3,16 @@
 import { useTranslations } from 'next-intl';
 import { type Line, lineDiff } from '@/lib/text-diff';
 
-type Definition = { description: string; inputSchema: object };
+/** What a tool tells the model, as the admin reviews it (the parts its change hash covers). */
+export type Definition = {
+  title?: string;
+  description: string;
+  inputSchema: object;
+  outputSchema?: unknown;
+  annotations?: unknown;
+};
+
+const json = (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2));
 
 const LINE_CLASS: Record<Line['kind'], string> = {
   ' ': 'text-zinc-600 dark:text-zinc-400',
@@ -38,17 +47,41 @@ function DiffBlock({ label, before, after }: { label: string; before: string; af
   );
 }
 
-/** What changed in a tool's definition since the admin last reviewed it: description and input schema, as plain-text line diffs. */
+/**
+ * What changed in a tool's definition since the admin last reviewed it, as plain-text line diffs: the
+ * description and input schema always, the title, annotations and output schema when either side has
+ * them (a change of annotations alone, e.g. a tool now calling itself read-only so that it runs without
+ * asking, is a change to review like any other).
+ */
 export function DefinitionDiff({ previous, current }: { previous: Definition; current: Definition }) {
   const t = useTranslations('admin.diff');
+  const either = (key: 'title' | 'outputSchema' | 'annotations') =>
+    previous[key] !== undefined || current[key] !== undefined;
   return (
     <div data-definition-diff className="space-y-2">
+      {either('title') && (
+        <DiffBlock label={t('title')} before={previous.title ?? ''} after={current.title ?? ''} />
+      )}
       <DiffBlock label={t('description')} before={previous.description} after={current.description} />
       <DiffBlock
         label={t('inputSchema')}
         before={JSON.stringify(previous.inputSchema, null, 2)}
         after={JSON.stringify(current.inputSchema, null, 2)}
       />
+      {either('annotations') && (
+        <DiffBlock
+          label={t('annotations')}
+          before={json(previous.annotations)}
+          after={json(current.annotations)}
+        />
+      )}
+      {either('outputSchema') && (
+        <DiffBlock
+          label={t('outputSchema')}
+          before={json(previous.outputSchema)}
+          after={json(current.outputSchema)}
+        />
+      )}
     </div>
   );
 }

@@ -3,7 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
 import { useFailureText } from '@/app/_components/failure-text';
-import { DefinitionDiff } from './definition-diff';
+import { type Definition, DefinitionDiff } from './definition-diff';
 
 export type ToolView = {
   name: string;
@@ -11,6 +11,7 @@ export type ToolView = {
   description: string;
   inputSchema: object;
   annotations?: Record<string, unknown>;
+  outputSchema?: unknown;
   enabled: boolean;
   approval: 'auto' | 'ask';
   changed: boolean;
@@ -20,10 +21,9 @@ export type ToolView = {
   userChanges?: UserChange[];
   /** Whether the admin's own connection lists the tool (else only users' changed views hold it). */
   listed?: boolean;
-  previous: { description: string; inputSchema: object } | null;
+  previous: Definition | null;
 };
 
-type Definition = { description: string; inputSchema: object };
 export type UserChange = Definition & { hash: string; users: number; previous: Definition | null };
 
 /** `definitions`: with `reviewed`, the hashes of the users' changed definitions shown (accepted exactly). */
