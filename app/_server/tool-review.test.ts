@@ -124,7 +124,15 @@ test('each distinct changed definition is shown with its diff base and a count; 
   ] as const) {
     const change = byDescription[now];
     assert.ok(change);
-    assert.deepEqual(Object.keys(change).sort(), ['description', 'hash', 'inputSchema', 'previous', 'users']);
+    // The definition as the model is told it, its hash and a count: nothing of who.
+    assert.deepEqual(Object.keys(change).sort(), [
+      'annotations',
+      'description',
+      'hash',
+      'inputSchema',
+      'previous',
+      'users',
+    ]);
     assert.equal(change.users, 1);
     assert.equal(change.previous?.description, before);
     assert.match(change.hash, /^[0-9a-f]{64}$/);
