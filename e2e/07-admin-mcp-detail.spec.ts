@@ -20,6 +20,15 @@ async function testsServerId(request: APIRequestContext): Promise<string> {
   return tests.id;
 }
 
+/** Sends `text`, whose tool call (`tool`) asks first; approves it and waits until it ran. */
+async function callApproved(page: Page, text: string, tool: string) {
+  await send(page, text);
+  const call = assistantMessages(page).last().locator(`[data-tool-call][data-tool-name="${tool}"]`);
+  await expect(call).toHaveAttribute('data-state', 'awaiting-approval');
+  await call.getByRole('button', { name: 'Approve' }).click();
+  await expect(call).toHaveAttribute('data-state', 'done');
+}
+
 let serverId = '';
 
 test.describe.configure({ mode: 'serial' });
@@ -89,11 +98,7 @@ test('S6: a changed definition is flagged with a diff, its old approval is not r
   page,
 }) => {
   await page.goto('/');
-  await send(page, 'Change [[tool:change_tools]]');
-  const change = assistantMessages(page).last().locator('[data-tool-call][data-tool-name="change_tools"]');
-  await expect(change).toHaveAttribute('data-state', 'awaiting-approval');
-  await change.getByRole('button', { name: 'Approve' }).click();
-  await expect(change).toHaveAttribute('data-state', 'done');
+  await callApproved(page, 'Change [[tool:change_tools]]', 'change_tools');
 
   await page.goto(`/admin/mcp/${serverId}`);
   const echo = toolCard(page, 'echo');
@@ -140,11 +145,7 @@ test('a change of annotations alone (the hints that decide whether a call asks f
   const annotate = {
     annotate: [{ name: 'sleep', annotations: { readOnlyHint: false, destructiveHint: true } }],
   };
-  await send(page, `Annotate [[tool:tests__retool:${JSON.stringify(annotate)}]]`);
-  const retool = assistantMessages(page).last().locator('[data-tool-call][data-tool-name="retool"]');
-  await expect(retool).toHaveAttribute('data-state', 'awaiting-approval');
-  await retool.getByRole('button', { name: 'Approve' }).click();
-  await expect(retool).toHaveAttribute('data-state', 'done');
+  await callApproved(page, `Annotate [[tool:tests__retool:${JSON.stringify(annotate)}]]`, 'retool');
 
   await page.goto(`/admin/mcp/${serverId}`);
   const sleep = toolCard(page, 'sleep');

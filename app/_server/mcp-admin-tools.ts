@@ -2,15 +2,11 @@ import 'server-only';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ChangedDefinition } from '@/db/queries/mcp-tool-views';
 import { toolKey } from '@/db/queries/mcp-tools';
+import type { ToolDefinition } from '@/lib/mcp/tool-definition';
 import type { ToolPolicies } from '@/app/_server/tool-policy';
 
-type Shown = {
-  title?: string;
-  description: string;
-  inputSchema: unknown;
-  outputSchema?: unknown;
-  annotations?: unknown;
-};
+/** What the admin page shows of a definition (app/admin/_components/definition-diff.tsx diffs it). */
+type Shown = Omit<ToolDefinition, 'name'>;
 
 /** What the admin page shows of a definition: what the model is told, as its change hash covers it. */
 function shown(definition: Record<string, unknown> | undefined): Shown {

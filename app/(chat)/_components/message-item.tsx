@@ -192,6 +192,8 @@ export const MessageItem = memo(function MessageItem({
   const tools = message.parts.filter((p) => p.type === 'dynamic-tool');
   const requests = requestsByCall(message);
   const hasText = message.parts.some((p) => p.type === 'text' && p.text);
+  // An answer stopped before its first word still offers Regenerate.
+  const withActions = hasText || (interrupted && onRegenerate !== undefined);
   return (
     <div
       id={`m-${message.id}`}
@@ -240,11 +242,10 @@ export const MessageItem = memo(function MessageItem({
           {t('interrupted')}
         </p>
       )}
-      {!streaming && (hasText || versions || (interrupted && onRegenerate)) && (
+      {!streaming && (withActions || versions) && (
         <div className="flex items-center gap-2">
           {versions && <VersionSwitcher versions={versions} />}
-          {/* An answer stopped before its first word still offers Regenerate. */}
-          {(hasText || (interrupted && onRegenerate)) && (
+          {withActions && (
             <MessageActions
               text={textOf(message)}
               onRegenerate={onRegenerate}

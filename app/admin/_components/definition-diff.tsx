@@ -1,16 +1,11 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
+import type { ToolDefinition } from '@/lib/mcp/tool-definition';
 import { type Line, lineDiff } from '@/lib/text-diff';
 
-/** What a tool tells the model, as the admin reviews it (the parts its change hash covers). */
-export type Definition = {
-  title?: string;
-  description: string;
-  inputSchema: object;
-  outputSchema?: unknown;
-  annotations?: unknown;
-};
+/** What a tool tells the model, as the admin reviews it: every part its change hash covers but its name. */
+export type Definition = Omit<ToolDefinition, 'name'>;
 
 const json = (value: unknown) => (value === undefined ? '' : JSON.stringify(value, null, 2));
 
@@ -65,8 +60,8 @@ export function DefinitionDiff({ previous, current }: { previous: Definition; cu
       <DiffBlock label={t('description')} before={previous.description} after={current.description} />
       <DiffBlock
         label={t('inputSchema')}
-        before={JSON.stringify(previous.inputSchema, null, 2)}
-        after={JSON.stringify(current.inputSchema, null, 2)}
+        before={json(previous.inputSchema)}
+        after={json(current.inputSchema)}
       />
       {either('annotations') && (
         <DiffBlock
