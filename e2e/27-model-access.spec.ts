@@ -70,11 +70,18 @@ test('a model limited to admins: absent from a user’s list and picker, refused
   expect(options.join('|')).not.toContain('fake-model-2 (Gated)');
   await bobPage.close();
 
-  // Naming it anyway: 403 with the reason, and no conversation or message is stored.
+  // Naming it anyway: refused as a model that does not exist is (nothing tells Bob it exists), and no
+  // conversation or message is stored.
   const id = newId('t27');
   const refused = await chat(bob, id, 'Gated/fake-model-2');
-  expect(refused.status()).toBe(403);
-  expect((await refused.json()).error.message).toContain('You may not use model "Gated/fake-model-2"');
+  const unknown = await chat(bob, newId('t27x'), 'Gated/no-such-model');
+  expect(refused.status()).toBe(400);
+  expect(unknown.status()).toBe(400);
+  const reason = (await refused.json()).error.message;
+  expect(reason).toBe(
+    'Model "Gated/fake-model-2" is not available (it may have been removed or limited). Pick another model.',
+  );
+  expect((await unknown.json()).error.message).toBe(reason.replace('fake-model-2', 'no-such-model'));
   expect((await bob.request.get(`/api/conversations/${id}`)).status()).toBe(404);
   const allowed = await chat(bob, newId('t27ok'), 'Gated/fake-model');
   expect(allowed.status()).toBe(200);
@@ -95,7 +102,7 @@ test('limiting a model later: a conversation that used it is refused clearly, an
     data: { id, message: { id: `${id}-2`, role: 'user', parts: [{ type: 'text', text: 'again' }] } },
     headers: h,
   });
-  expect(next.status()).toBe(403);
+  expect(next.status()).toBe(400);
   expect((await next.json()).error.message).toContain('Pick another model');
   const stored = await (await bob.request.get(`/api/conversations/${id}`)).json();
   expect(stored.messages).toHaveLength(2); // the first exchange only

@@ -48,7 +48,7 @@ test('a model the admin removes while the page is open: a clear refusal, the pic
 
     await send(page, 'second s56-model');
     await expect(page.locator('[data-chat-error]')).toContainText(
-      'Model "s56prov/fake-model-2" is not available (it may have been removed). Pick another model.',
+      'Model "s56prov/fake-model-2" is not available (it may have been removed or limited). Pick another model.',
     );
     // The picker no longer offers the removed model and has fallen back to one still offered.
     await expect(picker.locator('option[value="s56prov/fake-model-2"]')).toHaveCount(0);

@@ -129,7 +129,7 @@ export function chatModel(
 }
 
 /**
- * The model a request names (or the default: the first the user may use); 400 for an unknown id, 403
+ * The model a request names (or the default: the first the user may use); 400 for an unknown id and
  * for one the user may not use (also a conversation's stored model that an admin has since limited).
  * A model set to tool-calling mode "prompt" gets no `tools` field: a middleware describes the tools in
  * the system prompt and turns `<tool_use>` blocks in its answer back into tool calls.
@@ -144,19 +144,15 @@ export function resolveModel(
   const usable = all.filter((t) => isAllowed(t.allow, who));
   if (!usable.length)
     throw new AppError('forbidden', 'No model is available to you. Ask an admin for access to one.');
-  const target = requested ? all.find((t) => t.info.id === requested) : usable[0];
+  // A model the user may not use is refused as an unknown one is: the answer does not tell a prober
+  // which restricted model ids exist.
+  const target = requested ? usable.find((t) => t.info.id === requested) : usable[0];
   if (!target)
     throw new AppError(
       'bad_request',
-      `Model "${requested}" is not available (it may have been removed). Pick another model.`,
-      {
-        model: 'is not one of the available models',
-      },
+      `Model "${requested}" is not available (it may have been removed or limited). Pick another model.`,
+      { model: 'is not one of the models available to you' },
     );
-  if (!isAllowed(target.allow, who))
-    throw new AppError('forbidden', `You may not use model "${target.info.id}". Pick another model.`, {
-      model: 'is not available to you',
-    });
   const model = chatModel(target.baseURL, target.apiKey, target.model, target.cacheKey) as Parameters<
     typeof wrapLanguageModel
   >[0]['model'];

@@ -35,13 +35,9 @@ test('every English message the table knows reads back as itself from the Englis
 test('a refused model reads in Chinese with its name', () => {
   assert.equal(
     localizeErrorMessage(
-      'Model "p/m-2" is not available (it may have been removed). Pick another model.',
+      'Model "p/m-2" is not available (it may have been removed or limited). Pick another model.',
       'zh-CN',
     ),
-    '模型“p/m-2”不可用（可能已被移除）。请选择其他模型。',
-  );
-  assert.equal(
-    localizeErrorMessage('You may not use model "p/m-2". Pick another model.', 'zh-CN'),
-    '你不能使用模型“p/m-2”。请选择其他模型。',
+    '模型“p/m-2”不可用（可能已被移除或限制）。请选择其他模型。',
   );
 });

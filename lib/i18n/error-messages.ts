@@ -37,11 +37,10 @@ const PATTERNS: Array<[RegExp, string, string[]?]> = [
   [/^Nothing in this conversation awaits approval\.$/, 'nothingAwaits'],
   [/^No model is available to you\. Ask an admin for access to one\.$/, 'noModel'],
   [
-    /^Model "(.+)" is not available \(it may have been removed\)\. Pick another model\.$/,
+    /^Model "(.+)" is not available \(it may have been removed or limited\)\. Pick another model\.$/,
     'modelGone',
     ['model'],
   ],
-  [/^You may not use model "(.+)"\. Pick another model\.$/, 'modelNotYours', ['model']],
   [/^You cannot disable or demote yourself\.$/, 'notYourself'],
   [/^A user with this email exists\.$/, 'emailTaken'],
   [/^is already taken$/, 'taken'],
