@@ -4,6 +4,7 @@ import { getDb } from '@/db/client';
 import { type ServerStats, serverStats } from '@/db/queries/tool-calls';
 import {
   createMcpServer,
+  getMcpServerId,
   getMcpServer,
   getMcpServerByName,
   listMcpServers,
@@ -92,11 +93,13 @@ function unmasked(config: McpServerConfig, stored: McpServerConfig | null): McpS
 export async function createServer(body: unknown) {
   const config = parseWith(McpServerConfigSchema, body, 'server');
   const record = await createMcpServer(getDb(), unmasked(config, null));
-  if (!record)
-    throw new AppError('conflict', `A server named "${config.name}" exists.`, { name: 'is already taken' });
+  if (!record) throw nameTaken(config.name);
   await syncPool();
   return presentServer(record);
 }
+
+const nameTaken = (name: string) =>
+  new AppError('conflict', `A server named "${name}" exists.`, { name: 'is already taken' });
 
 /** How often a PATCH without If-Match reads and merges again when other saves keep landing in between. */
 const MERGE_ATTEMPTS = 5;
@@ -117,7 +120,13 @@ export async function updateServer(id: string, body: unknown, ifMatch: Date | nu
   for (let attempt = 1; ; attempt++) {
     // Compared to the millisecond, as the view shows it (toISOString).
     if (ifMatch && ifMatch.getTime() !== stored.updatedAt.getTime()) throw changedSince('server');
-    const record = await updateMcpServer(db, id, patched(stored, patch), stored.updatedAt);
+    const config = patched(stored, patch);
+    const record = await updateMcpServer(db, id, config, stored.updatedAt).catch(async (err: unknown) => {
+      // A rename to a name another server has (or took a moment ago, another admin's save): the 409
+      // adding one gets, not the unique index's error.
+      const holder = await getMcpServerId(db, config.name);
+      throw holder !== null && holder !== id ? nameTaken(config.name) : err;
+    });
     if (record) {
       await syncPool();
       return presentServer(record);

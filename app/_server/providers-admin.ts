@@ -5,6 +5,7 @@ import { getDb } from '@/db/client';
 import {
   createProvider,
   getProvider,
+  getProviderIdByName,
   listProviders,
   type ProviderRecord,
   updateProvider,
@@ -77,10 +78,12 @@ export async function addProvider(input: z.infer<typeof ProviderCreateSchema>) {
     noVision: [...new Set(input.noVision)],
     prices: input.prices,
   });
-  if (!row)
-    throw new AppError('conflict', `A provider named "${input.name}" exists.`, { name: 'is already taken' });
+  if (!row) throw nameTaken(input.name);
   return presentProvider(row);
 }
+
+const nameTaken = (name: string) =>
+  new AppError('conflict', `A provider named "${name}" exists.`, { name: 'is already taken' });
 
 /**
  * PATCH: the fields given. `ifMatch` (the edit form's If-Match: the updatedAt it was opened at) makes it
@@ -102,7 +105,15 @@ export async function editProvider(
     ...(models ? { models: [...new Set(models)] } : {}),
     ...(apiKey === null ? { apiKey: null } : apiKey ? { apiKey } : {}),
   };
-  const row = await updateProvider(db, id, values, stored.updatedAt, { ifUnchanged: ifMatch !== null });
+  const row = await updateProvider(db, id, values, stored.updatedAt, { ifUnchanged: ifMatch !== null }).catch(
+    async (err: unknown) => {
+      // A rename to a name another provider has (or took a moment ago, another admin's save): the 409
+      // adding one gets, not the unique index's error.
+      const { name } = values;
+      const holder = name === undefined ? null : await getProviderIdByName(db, name);
+      throw name !== undefined && holder !== null && holder !== id ? nameTaken(name) : err;
+    },
+  );
   // A write between the read above and this one: the form's version is no longer the stored one.
   if (!row)
     throw ifMatch && (await getProvider(db, id)) ? changedSince('provider') : notFound('Provider not found.');

@@ -46,6 +46,13 @@ export async function getProvider(db: Db, id: string): Promise<ProviderRecord | 
   return row ? toRecord(db, row) : null;
 }
 
+/** The id of the provider with this name, or null. */
+export async function getProviderIdByName(db: Db, name: string): Promise<string | null> {
+  return (
+    first(await db.select({ id: providers.id }).from(providers).where(eq(providers.name, name)))?.id ?? null
+  );
+}
+
 /** Null when the name is taken. */
 export async function createProvider(db: Db, values: ProviderValues): Promise<ProviderRecord | null> {
   const [row] = await db
