@@ -6,6 +6,8 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { startChatTurn } from '@/app/_server/chat-turn';
 import { changeUser } from '@/app/_server/admin-users';
+import { invalidateProviders } from '@/app/_server/model-sources';
+import { addProvider } from '@/app/_server/providers-admin';
 import { resumeTurn, stopOwnTurn } from '@/app/_server/conversation-turns';
 import type { SessionUser } from '@/app/_server/session';
 import { settledTitle } from '@/app/_server/titles';
@@ -28,6 +30,8 @@ const alice: SessionUser = { id: 'alice', name: 'Alice', email: 'alice@example.c
 const bob: SessionUser = { id: 'bob', name: 'Bob', email: 'bob@example.com', role: 'user' };
 const root: SessionUser = { id: 'root', name: 'Root', email: 'root@example.com', role: 'admin' };
 const ada: SessionUser = { id: 'ada', name: 'Ada', email: 'ada@example.com', role: 'admin' };
+const cy: SessionUser = { id: 'cy', name: 'Cy', email: 'cy@example.com', role: 'user' };
+const dee: SessionUser = { id: 'dee', name: 'Dee', email: 'dee@example.com', role: 'admin' };
 
 const ask = (conversation: string, id: string, text: string, existing = true): ChatPost => ({
   id: conversation,
@@ -45,7 +49,7 @@ describe('chat turns', () => {
       OPENAI_API_KEY: 'sk-test',
       CHAT_MODEL: 'fake-model',
     });
-    for (const u of [alice, bob, root, ada]) await getDb().insert(user).values(u);
+    for (const u of [alice, bob, root, ada, cy, dee]) await getDb().insert(user).values(u);
   });
   after(() => {
     resetProcessState();
@@ -89,6 +93,36 @@ describe('chat turns', () => {
       [bob, 'conv-new-of-bob'],
     ] as const)
       await settledTitle(getDb(), u.id, id, 5000);
+  });
+
+  test('a message let in before its user was disabled or demoted, claimed after, runs as they are now', async () => {
+    // POST /api/chat reads its user first, then its body and its admission; an admin's change lands in
+    // between, and its stop of the user's turns (changeUser) is over before this turn is claimed.
+    const asked = (text: string) => fake.requests.some((r) => JSON.stringify(r.body.messages).includes(text));
+    await changeUser(root, cy.id, { disabled: true });
+    await assert.rejects(
+      startChatTurn(cy, ask('conv-cy', 'c1', 'sent while being disabled', false)),
+      (err) => err instanceof AppError && err.code === 'unauthorized',
+    );
+    assert.ok(!asked('sent while being disabled'), 'the model was not asked');
+    assert.deepEqual(await listMessages(getDb(), 'conv-cy'), [], 'nothing stored');
+    // A model only admins may use, asked for by an admin demoted meanwhile: refused as to any user.
+    await addProvider({
+      name: 'Staff',
+      baseURL: `${fake.url}/v1`,
+      models: ['fake-model'],
+      allow: ['admin'],
+    } as never);
+    invalidateProviders();
+    await changeUser(root, dee.id, { role: 'user' });
+    await assert.rejects(
+      startChatTurn(dee, {
+        ...ask('conv-dee', 'd1', 'sent while being demoted', false),
+        model: 'Staff/fake-model',
+      }),
+      (err) => err instanceof AppError && err.code === 'bad_request',
+    );
+    assert.ok(!asked('sent while being demoted'), 'the model was not asked');
   });
 
   test("demoting an admin stops their running answer; another change of a user's role or name does not", async () => {

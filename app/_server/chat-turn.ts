@@ -5,7 +5,7 @@ import { getDb } from '@/db/client';
 import { usesPostgres } from '@/db/tables';
 import { loadConversation } from '@/db/queries/conversations';
 import type { getSettings } from '@/db/queries/settings';
-import { cachedSettings } from '@/app/_server/hot-cache';
+import { cachedSettings, cachedUser } from '@/app/_server/hot-cache';
 import { beginTurn, publishTurn, stopTurn, type TurnHandle } from '@/app/_server/running-turns';
 import { admitTurn } from '@/app/_server/turn-admission';
 import { prepareToolkit, storedUserParts } from '@/app/_server/turn-toolkit';
@@ -70,7 +70,8 @@ export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<
     // Claimed before its preparation waits for its place: a Stop (or a delete) pressed meanwhile finds it.
     const claimed = await claimConversation(user, body);
     turn = claimed;
-    const prepare = () => prepareTurn(user, body, claimed.signal, settings, release);
+    const current = await currentUser(user);
+    const prepare = () => prepareTurn(current, body, claimed.signal, settings, release);
     const prepared = usesPostgres ? await prepare() : await gate.prepare(prepare, PREPARING_HOLD_MS);
     return turnResponse(
       publishTurn(body.id, claimed, prepared.stream, prepared.preamble, firstToken, () =>
@@ -83,6 +84,17 @@ export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<
     release();
     throw err;
   }
+}
+
+/**
+ * The user as stored now, read once the turn is claimed. The request's user was read before its body and
+ * its admission: an admin who disabled or demoted them meanwhile stopped the turns running then
+ * (changeUser), not this one claimed after; refused (disabled), or run with the role they have now.
+ */
+async function currentUser(user: SessionUser): Promise<SessionUser> {
+  const row = await cachedUser(user.id);
+  if (!row || row.disabled) throw new AppError('unauthorized', 'Sign in first.');
+  return { id: row.id, name: row.name, email: row.email, role: row.role };
 }
 
 /**
