@@ -20,9 +20,11 @@ import {
 } from '@/db/queries/conversations';
 import { searchConversations } from '@/db/queries/conversation-search';
 import { markUnansweredTurns, unansweredConversations, unansweredSince } from '@/db/queries/cut-turns';
-import { changeMessage, saveUserMessage } from '@/db/queries/message-writes';
+import { changeMessage, saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';
 import { listMessagePage, listMessages, selectedLeaf } from '@/db/queries/messages';
 import { selectVersion, siblingsOf } from '@/db/queries/message-tree';
+import { applyApprovals } from '@/lib/chat/approvals';
+import type { ChatPart } from '@/lib/schemas/chat';
 import { applyToggles } from '@/lib/tool-toggles';
 
 let db: Db;
@@ -57,6 +59,67 @@ test(`${dialect}: a conversation tree: versions, siblings, selection, pages, lea
   assert.equal(last?.role, 'assistant');
   assert.equal(last?.metadata?.interrupted, true);
   assert.equal(last?.metadata?.error, 'stopped');
+});
+
+test(`${dialect}: an answer continued after its approvals, cut by a stopped process, is marked interrupted`, async (t) => {
+  const call = (id: string, state: 'approval-requested' | 'output-available'): ChatPart =>
+    ({
+      type: 'dynamic-tool',
+      toolName: 'files__delete',
+      toolCallId: `call-${id}`,
+      state,
+      input: {},
+      approval: { id, ...(state === 'output-available' && { approved: true }) },
+      ...(state === 'output-available' && { output: 'deleted' }),
+    }) as ChatPart;
+  const c = 'approved-then-cut';
+  // Gone after it, passed or not: the scenarios after it count every conversation.
+  t.after(() => rawRun(db, sql`delete from conversations where id in (${c}, 'finished')`));
+  assert.equal(await ask(c, 'q1', 'delete it', { parentId: null, isNew: true }), 'appended');
+  // The answer asks first; the person approves one call and denies the other (as persistInput does);
+  // then the process running the continued turn stops before that answer is stored again.
+  await saveAssistantMessage(db, c, {
+    id: 'a1',
+    role: 'assistant',
+    parts: [call('ok', 'approval-requested'), call('no', 'approval-requested')],
+  });
+  const approvals = [
+    { id: 'ok', approved: true },
+    { id: 'no', approved: false },
+  ];
+  await changeMessage(db, c, 'a1', (m) => ({ ...m, parts: applyApprovals(m.parts, approvals).parts }));
+  // Beside it: a finished answer, and one a Stop cut (stored interrupted), in another conversation.
+  assert.equal(await ask('finished', 'f1', 'delete it', { parentId: null, isNew: true }), 'appended');
+  await saveAssistantMessage(db, 'finished', {
+    id: 'f2',
+    role: 'assistant',
+    parts: [call('done', 'output-available')],
+  });
+  await saveAssistantMessage(
+    db,
+    'finished',
+    {
+      id: 'f3',
+      role: 'assistant',
+      parts: applyApprovals([call('stopped', 'approval-requested')], [{ id: 'stopped', approved: true }])
+        .parts,
+      metadata: { interrupted: true, createdAt: 1 },
+    },
+    'f1',
+  );
+  assert.equal(await markUnansweredTurns(db, 'stopped'), 1);
+  const cut = (await listMessages(db, c)).at(-1);
+  assert.equal(cut?.id, 'a1');
+  assert.equal(cut?.metadata?.interrupted, true, 'its calls show as cancelled, not running');
+  assert.equal(cut?.metadata?.error, 'stopped');
+  assert.deepEqual(
+    (await listMessages(db, 'finished')).map((m) => [m.id, m.metadata?.interrupted, m.metadata?.error]),
+    [
+      ['f1', undefined, undefined],
+      ['f3', true, undefined],
+    ],
+  );
+  assert.equal(await markUnansweredTurns(db, 'again'), 0);
 });
 
 test(`${dialect}: the cut-turn sweep finds only questions asked since its horizon, through their index`, async () => {

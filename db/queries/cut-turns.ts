@@ -1,7 +1,7 @@
 import 'server-only';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@/db/client';
-import { isSqlite, rawRows, rawRun } from '@/db/run';
+import { isSqlite, rawRows, rawRun, textContains } from '@/db/run';
 import { conversations, messages } from '@/db/tables';
 
 /**
@@ -40,7 +40,8 @@ export async function unansweredConversations(db: Db, since: Date): Promise<stri
  * not running any more lost its answer (a crash, kill -9): at start on one process, all of them; with
  * other instances, only those of `only` (conversations whose turn no instance holds). Each gets an empty
  * answer marked interrupted, so the UI shows what happened and offers Retry; the new answer ends the
- * selected path. Returns how many.
+ * selected path. An answer continued after its approvals that lost its turn is marked interrupted too
+ * ({@link markCutContinuations}). Returns how many.
  */
 export async function markUnansweredTurns(db: Db, reason: string, only?: readonly string[]): Promise<number> {
   if (only && !only.length) return 0;
@@ -56,17 +57,51 @@ export async function markUnansweredTurns(db: Db, reason: string, only?: readonl
       where ${unansweredWhere}${within}`;
   const nextSeq = sql`(select max(seq) + 1 from ${messages} where conversation_id = m.conversation_id)`;
   const columns = sql`insert into ${messages} (id, conversation_id, role, parts, metadata, parent_id, seq, created_at)`;
-  return rawRun(
-    db,
-    isSqlite(db)
-      ? sql`${columns}
+  const cut = await markCutContinuations(db, reason, only);
+  return (
+    cut +
+    (await rawRun(
+      db,
+      isSqlite(db)
+        ? sql`${columns}
       select 'interrupted-' || m.seq || '-' || lower(hex(randomblob(6))), m.conversation_id, 'assistant', '[]',
              json_object('interrupted', json('true'), 'error', ${reason}), m.id, ${nextSeq},
              unixepoch('subsec') * 1000
       ${unanswered}`
-      : sql`${columns}
+        : sql`${columns}
       select 'interrupted-' || m.seq || '-' || substr(md5(random()::text), 1, 12), m.conversation_id, 'assistant',
              '[]'::json, json_build_object('interrupted', true, 'error', ${reason}::text), m.id, ${nextSeq}, now()
       ${unanswered}`,
+    ))
+  );
+}
+
+/**
+ * Answers continued after a person answered their tool approvals, cut by a stopped process: the answer
+ * was stored with its calls answered (approval-responded) before the turn ran them, and is stored again
+ * only at the turn's end, when every such call has ended (run, failed or denied). One still holding an
+ * answered call, and not marked interrupted (Stop stores that), lost its turn: it is marked interrupted
+ * now, so its calls show as cancelled, not running for good (they cannot be answered again).
+ */
+async function markCutContinuations(db: Db, reason: string, only?: readonly string[]): Promise<number> {
+  const within = only
+    ? sql` and conversation_id in (${sql.join(
+        only.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
+  const answered = textContains(db, messages.parts, '"state":"approval-responded"');
+  return rawRun(
+    db,
+    isSqlite(db)
+      ? sql`update ${messages}
+      set metadata = json_set(coalesce(metadata, '{}'), '$.interrupted', json('true'), '$.error', ${reason})
+      where role = 'assistant' and ${answered}
+        and coalesce(json_extract(metadata, '$.interrupted'), 0) = 0${within}`
+      : sql`update ${messages}
+      set metadata = (coalesce(metadata::jsonb, '{}'::jsonb)
+        || jsonb_build_object('interrupted', true, 'error', ${reason}::text))::json
+      where role = 'assistant' and ${answered}
+        and coalesce((metadata->>'interrupted')::boolean, false) = false${within}`,
   );
 }
