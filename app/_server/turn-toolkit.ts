@@ -23,6 +23,9 @@ import { loggable } from '@/lib/loggable';
 
 export type Conversation = NonNullable<Awaited<ReturnType<typeof getOwnConversation>>>;
 
+/** What a call of a tool an admin turned off while the answer ran gets (the model reads it). */
+const TURNED_OFF = 'An admin turned this tool off while the answer was running; it was not run.';
+
 /** The MCP tools this conversation may use (its servers, minus tools switched off), with their approval policy. */
 export async function prepareToolkit(
   user: SessionUser,
@@ -47,7 +50,12 @@ export async function prepareToolkit(
       },
       appUri: (server, tool) =>
         getPool().config(server)?.apps?.enabled === false ? undefined : toolAppUri(tool),
-      call: (server, tool, args, opts) => pool.callTool(server, tool, args, opts),
+      call: async (server, tool, args, opts) => {
+        // The admin's settings as they are now: one turned off during a long answer is not run again.
+        if ((await toolPolicies(user)).setting(server, tool)?.enabled === false)
+          return { content: [{ type: 'text', text: TURNED_OFF }], isError: true };
+        return pool.callTool(server, tool, args, opts);
+      },
       record: (call) =>
         void recordToolCall(getDb(), { conversationId: conversation.id, ...call }).catch((err) =>
           console.error('[chat] could not log a tool call', loggable(err)),
@@ -64,10 +72,13 @@ export async function prepareToolkit(
           runSampling,
         }),
     });
-    // A tool whose definition changed since review always asks, whatever was allowed before.
-    const isAllowed = (e: ToolEntry) =>
-      e.approval === 'auto' ||
-      (allowed.has(`${e.server}/${e.tool.name}`) && !policies.of(e.server, e.tool).changed);
+    // Decided per call, with the policies as they are now: a tool an admin makes ask first during a long
+    // answer asks from its next call on. One whose definition changed since review always asks, whatever
+    // was allowed before.
+    const isAllowed = async (e: ToolEntry) => {
+      const now = (await toolPolicies(user)).of(e.server, e.tool);
+      return now.approval === 'auto' || (allowed.has(`${e.server}/${e.tool.name}`) && !now.changed);
+    };
     return { tools, entries, isAllowed, notices };
   };
 }

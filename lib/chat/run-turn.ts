@@ -25,7 +25,8 @@ import { loggable } from '@/lib/loggable';
 export type Toolkit = {
   tools: ToolSet;
   entries: Map<string, ToolEntry>;
-  isAllowed: (entry: ToolEntry) => boolean;
+  /** Whether a call of this tool runs without asking (asked per call: policies can change meanwhile). */
+  isAllowed: (entry: ToolEntry) => boolean | Promise<boolean>;
   /** Shown at the start of the answer: servers left out until the user connects them. */
   notices?: string[];
 };
@@ -154,9 +155,9 @@ export async function runChatTurn(input: TurnInput): Promise<ReadableStream<UIMe
         ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
         tools,
         toolCallConcurrency: input.maxParallelTools,
-        toolApproval: ({ toolCall }) => {
+        toolApproval: async ({ toolCall }) => {
           const entry = toolkit?.entries.get(toolCall.toolName);
-          return entry && !toolkit?.isAllowed(entry) ? 'user-approval' : undefined;
+          return entry && !(await toolkit?.isAllowed(entry)) ? 'user-approval' : undefined;
         },
         experimental_toolApprovalSecret: input.approvalSecret,
         stopWhen: isStepCount(input.maxSteps),
