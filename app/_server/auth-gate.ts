@@ -2,6 +2,7 @@ import 'server-only';
 import { BASE_ERROR_CODES } from '@better-auth/core/error';
 import * as z from '@/lib/zod';
 import { AUTH_CLIENT_ADDRESS_HEADER, getAuth, SIGN_UP_CLOSED, signUpOpen } from '@/app/_server/auth';
+import { invalidateUser } from '@/app/_server/hot-cache';
 import { passwordSignInEnabled } from '@/app/_server/sso';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
@@ -79,6 +80,17 @@ async function asLateSignUp(res: Response, email: unknown): Promise<Response> {
   return Response.json({ message, code }, { status: 422 });
 }
 
+/**
+ * A name changed through the library's endpoint: the app's cached row of the user (app/_server/hot-cache.ts)
+ * goes, so the next request sees the new name, as after PATCH /api/account.
+ */
+async function afterUserUpdate(res: Response, headers: Headers): Promise<Response> {
+  if (!res.ok) return res;
+  const found = await (await getAuth()).api.getSession({ headers });
+  if (found) invalidateUser(found.user.id);
+  return res;
+}
+
 /** No auth endpoint takes more than a couple of levels; deeper bodies are refused before anything walks them. */
 const MAX_DEPTH = 16;
 
@@ -118,6 +130,9 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
 
   let text = await readBodyText(req);
   const fields = parseFields(text);
+  // The library gets the fields as checked (a name trimmed): passed on as sent, a name padded with
+  // whitespace past its 100 characters was stored whole.
+  if (fields) text = JSON.stringify(fields);
   // Closed sign-up is refused here, before the library looks the email up: it would answer "already
   // exists" for a registered email ahead of the closed check (its user-create hook), telling anyone
   // which emails have accounts. The hook still refuses a sign-up racing the admin's closing it.
@@ -128,11 +143,12 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
     throw new AppError('bad_request', "Sign in through the provider's sign-in page.", {
       idToken: 'is not accepted',
     });
-  // A password change always signs out the other sessions (the body is otherwise passed on as sent).
+  // A password change always signs out the other sessions (the only field the gate sets).
   if (fields && path === '/change-password') text = JSON.stringify({ ...fields, revokeOtherSessions: true });
   const forward = async () =>
     (await getAuth()).handler(new Request(req.url, { method: req.method, headers, body: text }));
   if (path === '/sign-up/email') return asLateSignUp(await forward(), fields?.email);
+  if (path === '/update-user') return afterUserUpdate(await forward(), headers);
   if (path !== '/sign-in/email' || typeof fields?.email !== 'string') return forward();
 
   const account = fields.email.trim().toLowerCase();
