@@ -214,7 +214,7 @@ describe('a chat started with an assistant', () => {
       loaded: await loadTurn(db, alice.id, body),
       modelId: 'm1',
       userParts: async () => [{ type: 'text', text: 'hi' }],
-      seed: assistantSeed(a),
+      seed: assistantSeed(alice, a),
     });
     assert.equal(input.settings.instructions, 'Answer in verse.');
     assert.equal(input.settings.temperature, 0.3);

@@ -176,13 +176,18 @@ export async function assistantForChat(db: Db, userId: string, id: string): Prom
   return row;
 }
 
-/** What a new conversation takes from its assistant (the request's own tool settings override these). */
-export function assistantSeed(row: AssistantRow): ConversationPatch {
+/**
+ * What a new conversation of `user` takes from its assistant (the request's own tool settings override
+ * these): of its servers only those the user may use, as presentAssistant shows them (a shared
+ * assistant may name servers limited to others, which do not exist for this user).
+ */
+export function assistantSeed(user: Principal, row: AssistantRow): ConversationPatch {
+  const usable = row.servers ? usableServers(user) : null;
   return {
     assistantId: row.id,
     instructions: row.instructions || null,
     temperature: row.temperature,
     ...(row.toolMode ? { toolMode: row.toolMode } : {}),
-    ...(row.servers ? { toolServers: row.servers } : {}),
+    ...(row.servers && usable ? { toolServers: row.servers.filter((s) => usable.has(s)) } : {}),
   };
 }
