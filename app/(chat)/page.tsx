@@ -28,7 +28,7 @@ export default async function NewChatPage({ searchParams }: { searchParams: Sear
   const setupOpen = setup && !(setup.provider && setup.mcp && setup.users);
   // An assistant the user cannot see (another user's, deleted) is ignored: a plain new chat.
   const row = typeof requested === 'string' ? await getVisibleAssistant(db, user.id, requested) : null;
-  const assistant = row ? presentAssistant(user, row) : null;
+  const assistant = row ? presentAssistant(user, row, new Set(models.map((m) => m.id))) : null;
   const seeded: ToolSettings = assistant
     ? {
         ...(assistant.toolMode ? { toolMode: assistant.toolMode } : {}),

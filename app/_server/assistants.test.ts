@@ -65,7 +65,7 @@ async function refused(fn: () => unknown): Promise<AppError> {
 describe('versions (If-Match)', () => {
   test('a save from a form opened before another tab saved is a 409 and writes nothing; without If-Match it writes', async () => {
     const made = await createAssistant(db, alice, { name: 'Versioned', instructions: 'one' });
-    const opened = new Date(presentAssistant(alice, made).updatedAt);
+    const opened = new Date(presentAssistant(alice, made, new Set()).updatedAt);
     const first = await changeAssistant(db, alice, made.id, { instructions: 'two' }, opened);
     assert.ok(first.updatedAt.getTime() > opened.getTime(), 'a save moves the version on');
     const stale = await refused(() => changeAssistant(db, alice, made.id, { instructions: 'three' }, opened));
@@ -130,8 +130,8 @@ describe('ownership', () => {
     );
 
     const shared = await createAssistant(db, root, { name: 'Shared', instructions: 'x', shared: true });
-    assert.equal(presentAssistant(alice, shared).editable, false);
-    assert.equal(presentAssistant(root, shared).editable, true);
+    assert.equal(presentAssistant(alice, shared, new Set()).editable, false);
+    assert.equal(presentAssistant(root, shared, new Set()).editable, true);
     assert.equal(
       (await refused(() => changeAssistant(db, alice, shared.id, { name: 'Hijacked' }))).code,
       'forbidden',
@@ -170,8 +170,8 @@ describe('validation', () => {
       servers: ['everyone', 'admins'],
       shared: true,
     });
-    assert.deepEqual(presentAssistant(alice, shared).servers, ['everyone']);
-    assert.deepEqual(presentAssistant(root, shared).servers, ['everyone', 'admins']);
+    assert.deepEqual(presentAssistant(alice, shared, new Set()).servers, ['everyone']);
+    assert.deepEqual(presentAssistant(root, shared, new Set()).servers, ['everyone', 'admins']);
   });
 
   test('the body schema: name required, instructions capped, temperature 0..2, no unknown fields', async () => {
@@ -214,7 +214,7 @@ describe('a chat started with an assistant', () => {
       loaded: await loadTurn(db, alice.id, body),
       modelId: 'm1',
       userParts: async () => [{ type: 'text', text: 'hi' }],
-      seed: assistantSeed(a),
+      seed: assistantSeed(alice, a),
     });
     assert.equal(input.settings.instructions, 'Answer in verse.');
     assert.equal(input.settings.temperature, 0.3);

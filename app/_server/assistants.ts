@@ -41,15 +41,27 @@ function usableServers(user: Principal): Set<string> {
   );
 }
 
-/** As the API shows it; a viewer who cannot edit it sees only the servers they may use themselves. */
-export function presentAssistant(user: Principal, row: AssistantRow): AssistantView {
+/** The ids of the models this user may use (what presentAssistant takes). */
+export async function usableModelIds(user: Principal): Promise<Set<string>> {
+  return new Set(listModels(await modelSources(), user).map((m) => m.id));
+}
+
+/**
+ * As the API shows it; a viewer who cannot edit it sees only the servers and the model they may use
+ * themselves (`usableModels`: usableModelIds): to anyone else a limited model does not exist.
+ */
+export function presentAssistant(
+  user: Principal,
+  row: AssistantRow,
+  usableModels: ReadonlySet<string>,
+): AssistantView {
   const editable = canEditAssistant(user, row);
   const usable = editable || !row.servers ? null : usableServers(user);
   return {
     id: row.id,
     name: row.name,
     instructions: row.instructions,
-    model: row.model,
+    model: editable || (row.model && usableModels.has(row.model)) ? row.model : null,
     toolMode: row.toolMode,
     servers: usable && row.servers ? row.servers.filter((s) => usable.has(s)) : row.servers,
     temperature: row.temperature,
@@ -164,13 +176,18 @@ export async function assistantForChat(db: Db, userId: string, id: string): Prom
   return row;
 }
 
-/** What a new conversation takes from its assistant (the request's own tool settings override these). */
-export function assistantSeed(row: AssistantRow): ConversationPatch {
+/**
+ * What a new conversation of `user` takes from its assistant (the request's own tool settings override
+ * these): of its servers only those the user may use, as presentAssistant shows them (a shared
+ * assistant may name servers limited to others, which do not exist for this user).
+ */
+export function assistantSeed(user: Principal, row: AssistantRow): ConversationPatch {
+  const usable = row.servers ? usableServers(user) : null;
   return {
     assistantId: row.id,
     instructions: row.instructions || null,
     temperature: row.temperature,
     ...(row.toolMode ? { toolMode: row.toolMode } : {}),
-    ...(row.servers ? { toolServers: row.servers } : {}),
+    ...(row.servers && usable ? { toolServers: row.servers.filter((s) => usable.has(s)) } : {}),
   };
 }

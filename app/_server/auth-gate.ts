@@ -2,6 +2,8 @@ import 'server-only';
 import { BASE_ERROR_CODES } from '@better-auth/core/error';
 import * as z from '@/lib/zod';
 import { AUTH_CLIENT_ADDRESS_HEADER, getAuth, SIGN_UP_CLOSED, signUpOpen } from '@/app/_server/auth';
+import { invalidateUser } from '@/app/_server/hot-cache';
+import { getSessionUser } from '@/app/_server/session';
 import { passwordSignInEnabled } from '@/app/_server/sso';
 import { getEnv } from '@/lib/env';
 import { AppError, notFound } from '@/lib/errors';
@@ -57,6 +59,9 @@ const OPEN_PATHS = new Set([
   '/error',
 ]);
 
+/** The open endpoints that change the signed-in user's account: only for an enabled user (getSessionUser). */
+const ACTS_AS_USER = new Set(['/update-user', '/change-password', '/link-social']);
+
 const backoff = () => processState('loginBackoff', signInBackoff);
 
 /**
@@ -77,6 +82,17 @@ async function asLateSignUp(res: Response, email: unknown): Promise<Response> {
   if (!(await ctx.internalAdapter.findUserByEmail(email.toLowerCase()))) return res;
   const { message, code } = BASE_ERROR_CODES.USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL;
   return Response.json({ message, code }, { status: 422 });
+}
+
+/**
+ * A name changed through the library's endpoint: the app's cached row of the user (app/_server/hot-cache.ts)
+ * goes, so the next request sees the new name, as after PATCH /api/account.
+ */
+async function afterUserUpdate(res: Response, headers: Headers): Promise<Response> {
+  if (!res.ok) return res;
+  const found = await (await getAuth()).api.getSession({ headers });
+  if (found) invalidateUser(found.user.id);
+  return res;
 }
 
 /** No auth endpoint takes more than a couple of levels; deeper bodies are refused before anything walks them. */
@@ -100,7 +116,8 @@ function parseFields(text: string): Record<string, unknown> | null {
 /**
  * Every request to the auth library's endpoints passes here first: the 1 MB body cap and field maxima
  * (the library has neither), the client address taken from the socket (or a trusted proxy), a password
- * change that always signs out the other sessions, the per-account sign-in back-off, and no email and
+ * change that always signs out the other sessions, no account change by a disabled account's session
+ * (ACTS_AS_USER), the per-account sign-in back-off, and no email and
  * password sign-in or sign-up while the admin has turned it off (single sign-on only), no sign-up while
  * it is closed, and a sign-up losing the race for its email answered as a later one (asLateSignUp).
  */
@@ -118,6 +135,13 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
 
   let text = await readBodyText(req);
   const fields = parseFields(text);
+  // The library gets the fields as checked (a name trimmed): passed on as sent, a name padded with
+  // whitespace past its 100 characters was stored whole.
+  if (fields) text = JSON.stringify(fields);
+  // The library checks only that the session exists; a disabled account's session that outlived the
+  // switch (a sign-in racing the admin's disable, the flag set outside the app) acts for it no more.
+  if (ACTS_AS_USER.has(path) && !(await getSessionUser(req.headers)))
+    throw new AppError('unauthorized', 'Sign in first.');
   // Closed sign-up is refused here, before the library looks the email up: it would answer "already
   // exists" for a registered email ahead of the closed check (its user-create hook), telling anyone
   // which emails have accounts. The hook still refuses a sign-up racing the admin's closing it.
@@ -128,11 +152,12 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
     throw new AppError('bad_request', "Sign in through the provider's sign-in page.", {
       idToken: 'is not accepted',
     });
-  // A password change always signs out the other sessions (the body is otherwise passed on as sent).
+  // A password change always signs out the other sessions (the only field the gate sets).
   if (fields && path === '/change-password') text = JSON.stringify({ ...fields, revokeOtherSessions: true });
   const forward = async () =>
     (await getAuth()).handler(new Request(req.url, { method: req.method, headers, body: text }));
   if (path === '/sign-up/email') return asLateSignUp(await forward(), fields?.email);
+  if (path === '/update-user') return afterUserUpdate(await forward(), headers);
   if (path !== '/sign-in/email' || typeof fields?.email !== 'string') return forward();
 
   const account = fields.email.trim().toLowerCase();

@@ -199,7 +199,7 @@ async function prepareTurn(
     loaded,
     modelId: resolved?.info.id ?? null,
     userParts: () => ('message' in body ? storedUserParts(user, body.message.parts) : Promise.resolve([])),
-    seed: assistant ? assistantSeed(assistant) : undefined,
+    seed: assistant ? assistantSeed(user, assistant) : undefined,
   });
   // The answer follows the turn's user message (or continues the answer that awaited approvals).
   const answerParent = input.history.at(-1)?.role === 'user' ? input.history.at(-1)?.id : undefined;

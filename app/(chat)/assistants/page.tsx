@@ -19,8 +19,11 @@ export async function generateMetadata(): Promise<Metadata> {
 /** The user's assistants and the shared ones: create, edit, delete, and start a chat with one. */
 export default async function AssistantsPage() {
   const user = await requirePageUser();
-  const items = (await listVisibleAssistants(getDb(), user.id)).map((row) => presentAssistant(user, row));
   const models = listModels(await modelSources(), user).map((m) => ({ id: m.id, label: m.label }));
+  const usable = new Set(models.map((m) => m.id));
+  const items = (await listVisibleAssistants(getDb(), user.id)).map((row) =>
+    presentAssistant(user, row, usable),
+  );
   const servers = getPool()
     .usableBy(user)
     .map((c) => c.name);

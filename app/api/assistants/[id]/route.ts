@@ -1,5 +1,5 @@
 import { getDb } from '@/db/client';
-import { changeAssistant, presentAssistant, removeAssistant } from '@/app/_server/assistants';
+import { changeAssistant, presentAssistant, removeAssistant, usableModelIds } from '@/app/_server/assistants';
 import { requireUser } from '@/app/_server/session';
 import { readIfMatch, readJson, route } from '@/lib/http';
 import { AssistantPatchSchema } from '@/lib/schemas/assistants';
@@ -14,7 +14,8 @@ export const PATCH = route<Ctx>(async (req, { params }) => {
   const { id } = await params;
   const ifMatch = readIfMatch(req);
   const patch = await readJson(req, AssistantPatchSchema);
-  return Response.json(presentAssistant(user, await changeAssistant(getDb(), user, id, patch, ifMatch)));
+  const row = await changeAssistant(getDb(), user, id, patch, ifMatch);
+  return Response.json(presentAssistant(user, row, await usableModelIds(user)));
 });
 
 export const DELETE = route<Ctx>(async (req, { params }) => {
