@@ -69,3 +69,30 @@ test("while Alice's answer is written, Bob's message or approval answer on her c
     running.end();
   }
 });
+
+test("Bob's request naming Alice's conversation does not lock her out while it is refused", async () => {
+  // What Bob's request holds from its claim until its preparation reads the conversation (a 404).
+  const bobs = await beginTurn(CONVERSATION, BOB.id);
+  const alices = startChatTurn(ALICE, {
+    id: CONVERSATION,
+    message: { id: 'alice-m3', role: 'user', parts: [{ type: 'text', text: 'my next question' }] },
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  bobs.end();
+  // Her turn is claimed and prepared: with no model provider set up here, it ends as that says (503),
+  // not as a turn already running (409).
+  await assert.rejects(alices, code('unavailable'));
+  // Held by Alice's own running answer, a new message of hers is still told to wait.
+  const own = await beginTurn(CONVERSATION, ALICE.id);
+  try {
+    await assert.rejects(
+      startChatTurn(ALICE, {
+        id: CONVERSATION,
+        message: { id: 'alice-m4', role: 'user', parts: [{ type: 'text', text: 'one more' }] },
+      }),
+      code('conflict'),
+    );
+  } finally {
+    own.end();
+  }
+});

@@ -6,7 +6,13 @@ import { usesPostgres } from '@/db/tables';
 import { loadConversation } from '@/db/queries/conversations';
 import type { getSettings } from '@/db/queries/settings';
 import { cachedSettings, cachedUser } from '@/app/_server/hot-cache';
-import { beginTurn, publishTurn, stopTurn, type TurnHandle } from '@/app/_server/running-turns';
+import {
+  beginTurn,
+  othersClaimEnded,
+  publishTurn,
+  stopTurn,
+  type TurnHandle,
+} from '@/app/_server/running-turns';
 import { admitTurn } from '@/app/_server/turn-admission';
 import { prepareToolkit, storedUserParts } from '@/app/_server/turn-toolkit';
 import {
@@ -132,6 +138,9 @@ function once(fn: () => void): () => void {
   };
 }
 
+/** How long an owner waits for another user's claim on their conversation to be refused. */
+const OTHERS_CLAIM_WAIT_MS = 2_000;
+
 /**
  * One turn at a time per conversation. A retry or regenerate of the running answer's question (its
  * message id, stored already) first stops that answer and waits for it to be stored, so the replaced
@@ -151,6 +160,10 @@ async function claimConversation(user: SessionUser, body: ChatPost): Promise<Tur
   // would tell them it exists and is answering right now.
   const stored = await loadConversation(getDb(), user.id, body.id);
   if (stored.takenByOther) throw notFound('Conversation not found.');
+  // Another user's request naming this conversation claimed it first: refused with a 404 once its
+  // preparation reads the conversation, a moment later. The owner waits for that rather than getting a
+  // 409 (a stranger sending requests for the id must not lock its owner out).
+  if (await othersClaimEnded(body.id, user.id, OTHERS_CLAIM_WAIT_MS)) return beginTurn(body.id, user.id);
   if (!('message' in body)) {
     // An answer to approvals while a turn runs: answered already (that turn followed an answer, or a
     // message that skipped the call) is told so; otherwise it waits for the turn like any request.

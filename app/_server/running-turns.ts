@@ -246,6 +246,23 @@ export async function stopTurn(conversationId: string): Promise<boolean> {
   return true;
 }
 
+/**
+ * Waits (at most `ms`) while this process holds a turn of `conversationId` claimed by someone other than
+ * `userId`: another user's request naming the conversation holds it until its preparation finds the
+ * conversation is not theirs (a 404), a few milliseconds. True when it has ended.
+ */
+export async function othersClaimEnded(conversationId: string, userId: string, ms: number): Promise<boolean> {
+  const running = state().turns.get(conversationId);
+  if (!running || running.userId === undefined || running.userId === userId) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([
+    running.done.then(() => true),
+    new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false))),
+  ]);
+  clearTimeout(timer);
+  return ended;
+}
+
 /** The conversations of the user's turns running in this process (stored ones, and new ones not stored yet). */
 export function localTurnsOf(userId: string): string[] {
   return [...state().turns].flatMap(([id, turn]) => (turn.userId === userId ? [id] : []));
