@@ -8,6 +8,7 @@ import type { getSettings } from '@/db/queries/settings';
 import { cachedSettings, cachedUser } from '@/app/_server/hot-cache';
 import {
   beginTurn,
+  noteContinuation,
   othersClaimEnded,
   publishTurn,
   stopTurn,
@@ -76,6 +77,7 @@ export async function startChatTurn(user: SessionUser, body: ChatPost): Promise<
     // Claimed before its preparation waits for its place: a Stop (or a delete) pressed meanwhile finds it.
     const claimed = await claimConversation(user, body);
     turn = claimed;
+    if ('approvals' in body) await noteContinuation(body.id);
     const current = await currentUser(user);
     const prepare = () => prepareTurn(current, body, claimed.signal, settings, release);
     const prepared = usesPostgres ? await prepare() : await gate.prepare(prepare, PREPARING_HOLD_MS);

@@ -15,7 +15,9 @@ import {
 } from '@/app/_server/running-turns';
 import { getDb } from '@/db/client';
 import { listMessages } from '@/db/queries/messages';
-import { saveUserMessage } from '@/db/queries/message-writes';
+import { changeMessage, saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';
+import { applyApprovals } from '@/lib/chat/approvals';
+import type { ChatPart } from '@/lib/schemas/chat';
 import { user } from '@/db/tables';
 import { resetProcessState } from '@/lib/process-state';
 import { Bus } from '@/lib/shared/bus';
@@ -154,6 +156,52 @@ test('a question whose instance died gets an interrupted answer; one whose turn 
   await conns.command.del('mcpchat:sweep');
   assert.equal(await markCutTurns(), 1);
   assert.equal((await listMessages(db, 'held-by-b')).at(-1)?.metadata?.interrupted, true);
+});
+
+test("an answer continued after its approvals on an instance that died is marked interrupted by another's sweep", async () => {
+  const db = getDb();
+  await db.insert(user).values({ id: 'u-cont', name: 'u', email: 'cont@example.com' });
+  const asked = await saveUserMessage(db, {
+    conversationId: 'continued',
+    userId: 'u-cont',
+    title: 't',
+    model: null,
+    isNew: true,
+    modelChanged: false,
+    message: { id: 'continued-q', role: 'user', parts: [{ type: 'text', text: 'delete it' }] },
+  });
+  assert.equal(asked, 'appended');
+  const call = {
+    type: 'dynamic-tool',
+    toolName: 'files__delete',
+    toolCallId: 'call-ok',
+    state: 'approval-requested',
+    input: {},
+    approval: { id: 'ok' },
+  } as ChatPart;
+  await saveAssistantMessage(db, 'continued', { id: 'continued-a', role: 'assistant', parts: [call] });
+  // A continuing turn that ends as it should (its answer stored, its lease released) leaves no mark.
+  assert.ok(await b.leases.claim('continued-fine', 'turn-b1'));
+  await b.leases.noteContinuing('continued-fine');
+  await b.leases.release('continued-fine', 'turn-b1');
+  assert.deepEqual(await b.leases.continuingSince(0), []);
+  // B's turn continues the answer (its lease taken, noted as continuing, the approval stored) ...
+  assert.ok(await b.leases.claim('continued', 'turn-b2'));
+  await b.leases.noteContinuing('continued');
+  await changeMessage(db, 'continued', 'continued-a', (m) => ({
+    ...m,
+    parts: applyApprovals(m.parts, [{ id: 'ok', approved: true }]).parts,
+  }));
+  await conns.command.del('mcpchat:sweep');
+  assert.equal(await markCutTurns(), 0, 'not while its lease lives');
+  // ... and B dies before the answer is stored again: its lease expires.
+  await conns.command.del('mcpchat:lease:continued');
+  await conns.command.del('mcpchat:sweep');
+  assert.equal(await markCutTurns(), 1);
+  const leaf = (await listMessages(db, 'continued')).at(-1);
+  assert.equal(leaf?.id, 'continued-a');
+  assert.equal(leaf?.metadata?.interrupted, true, 'its calls show as cancelled, not running for good');
+  assert.deepEqual(await b.leases.continuingSince(0), [], 'the mark is gone once dealt with');
 });
 
 test('once the first part of an answer is out, the rest waits for beforeRest; nothing is lost', async () => {

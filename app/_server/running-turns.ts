@@ -89,13 +89,14 @@ export async function markCutTurns(): Promise<number> {
   if (!leases) return markUnansweredTurns(db, CUT_REASON);
   if (!(await leases.takeSweep(SWEEP_MS))) return 0;
   const since = new Date(Date.now() - SWEEP_HORIZON_MS);
-  const candidates = (await unansweredConversations(db, since)).filter((id) => !turns.has(id));
-  const running = await leases.runningOf(candidates);
-  const lost = await markUnansweredTurns(
-    db,
-    CUT_REASON,
-    candidates.filter((id) => !running.has(id)),
+  const continuing = await leases.continuingSince(since.getTime());
+  const candidates = [...new Set([...(await unansweredConversations(db, since)), ...continuing])].filter(
+    (id) => !turns.has(id),
   );
+  const running = await leases.runningOf(candidates);
+  const cut = candidates.filter((id) => !running.has(id));
+  const lost = await markUnansweredTurns(db, CUT_REASON, cut);
+  await leases.forgetContinuing(continuing.filter((id) => cut.includes(id)));
   if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) of a stopped instance as interrupted`);
   return lost;
 }
@@ -261,6 +262,14 @@ export async function othersClaimEnded(conversationId: string, userId: string, m
   ]);
   clearTimeout(timer);
   return ended;
+}
+
+/**
+ * The conversation's turn (begun) continues an answer after its tool approvals: with other instances,
+ * noted so the sweep finds it if this instance dies before the answer is stored again.
+ */
+export async function noteContinuation(conversationId: string): Promise<void> {
+  await state().leases?.noteContinuing(conversationId);
 }
 
 /** The conversations of the user's turns running in this process (stored ones, and new ones not stored yet). */

@@ -20,8 +20,16 @@ const leaseKey = (conversationId: string) => redisKey('lease', conversationId);
 /** Renews or deletes a lease only while it is still ours (another instance may hold it since). */
 const RENEW =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+/** Deletes the lease while it is still ours, and the conversation's mark as continuing after approvals. */
 const RELEASE =
-  "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('ZREM', KEYS[2], ARGV[2]) return redis.call('DEL', KEYS[1]) end return 0";
+/**
+ * `mcpchat:continuing`: conversations whose turn continues an answer after its tool approvals (score: when
+ * it began), until the turn releases its lease. The answer was stored with its calls answered before the
+ * turn ran them; a turn whose instance died left it so, and the sweep finds it here (no question of its
+ * own is left unanswered, so the sweep's query of recent questions does not).
+ */
+const CONTINUING = redisKey('continuing');
 
 type Message = { kind: 'stop' | 'stored'; conversationId: string };
 
@@ -85,7 +93,7 @@ export class TurnLeases {
     if (!held || held.value !== value) return;
     clearInterval(held.renew);
     this.held.delete(conversationId);
-    await this.redis.command.eval(RELEASE, 1, leaseKey(conversationId), value);
+    await this.redis.command.eval(RELEASE, 2, leaseKey(conversationId), CONTINUING, value, conversationId);
     await this.bus.publish('turns', { kind: 'stored', conversationId } satisfies Message);
   }
 
@@ -94,6 +102,22 @@ export class TurnLeases {
     if (!conversationIds.length) return new Set();
     const held = await this.redis.command.mget(...conversationIds.map(leaseKey));
     return new Set(conversationIds.filter((_, i) => held[i] !== null));
+  }
+
+  /** Marks the conversation's turn (its lease taken) as continuing an answer after its approvals. */
+  async noteContinuing(conversationId: string): Promise<void> {
+    await this.redis.command.zadd(CONTINUING, Date.now(), conversationId);
+  }
+
+  /** Conversations marked continuing since `since` (older marks are dropped: their sweeps are past). */
+  async continuingSince(since: number): Promise<string[]> {
+    await this.redis.command.zremrangebyscore(CONTINUING, '-inf', `(${since}`);
+    return this.redis.command.zrangebyscore(CONTINUING, since, '+inf');
+  }
+
+  /** The sweep has dealt with these (their turns were cut). */
+  async forgetContinuing(conversationIds: readonly string[]): Promise<void> {
+    if (conversationIds.length) await this.redis.command.zrem(CONTINUING, ...conversationIds);
   }
 
   /** One instance at a time may look for turns cut by a dead instance: true for the one that may now. */
