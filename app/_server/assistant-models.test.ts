@@ -6,46 +6,27 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { appRequest, signUp } from '@/app/_server/test-auth';
 
 const dir = mkdtempSync(join(tmpdir(), 'assistants-models-'));
 const APP = 'http://127.0.0.1:3986';
 process.env.DATABASE_PATH = join(dir, 'app.db');
 process.env.APP_URL = APP;
 
-const { handleAuthRequest } = await import('@/app/_server/auth-gate');
 const { getDb } = await import('@/db/client');
 const { updateSettings } = await import('@/db/queries/settings');
 const providersRoute = await import('@/app/api/admin/providers/route');
 const assistantsRoute = await import('@/app/api/assistants/route');
 
-async function signUp(name: string, email: string): Promise<string> {
-  const res = await handleAuthRequest(
-    new Request(`${APP}/api/auth/sign-up/email`, {
-      method: 'POST',
-      headers: { origin: APP, 'content-type': 'application/json' },
-      body: JSON.stringify({ name, email, password: `${name}-password-1` }),
-    }),
-  );
-  assert.equal(res.status, 200, await res.clone().text());
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
-
 const call = (cookie: string, method: string, path: string, body?: unknown) =>
-  new Request(`${APP}${path}`, {
-    method,
-    headers: { origin: APP, cookie, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  appRequest(APP, cookie, method, path, body);
 
 let admin = '';
 let user = '';
 before(async () => {
-  admin = await signUp('Ada', 'ada@example.com');
+  admin = await signUp(APP, 'Ada', 'ada@example.com');
   await updateSettings(getDb(), { signupOpen: true });
-  user = await signUp('Bo', 'bo@example.com');
+  user = await signUp(APP, 'Bo', 'bo@example.com');
   const made = await providersRoute.POST(
     call(admin, 'POST', '/api/admin/providers', {
       name: 'lab',

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { appRequest, signUp } from '@/app/_server/test-auth';
 
 const dir = mkdtempSync(join(tmpdir(), 'assistant-servers-'));
 const APP = 'http://127.0.0.1:3983';
@@ -16,7 +17,6 @@ process.env.APP_URL = APP;
 delete process.env.OPENAI_API_KEY;
 delete process.env.OPENAI_BASE_URL;
 
-const { handleAuthRequest } = await import('@/app/_server/auth-gate');
 const { getDb } = await import('@/db/client');
 const { updateSettings } = await import('@/db/queries/settings');
 const { getPool } = await import('@/lib/mcp/pool');
@@ -25,34 +25,15 @@ const assistantsRoute = await import('@/app/api/assistants/route');
 const chatRoute = await import('@/app/api/chat/route');
 const conversationRoute = await import('@/app/api/conversations/[id]/route');
 
-async function signUp(name: string, email: string): Promise<string> {
-  const res = await handleAuthRequest(
-    new Request(`${APP}/api/auth/sign-up/email`, {
-      method: 'POST',
-      headers: { origin: APP, 'content-type': 'application/json' },
-      body: JSON.stringify({ name, email, password: `${name}-password-1` }),
-    }),
-  );
-  assert.equal(res.status, 200, await res.clone().text());
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
-}
-
 const call = (cookie: string, method: string, path: string, body?: unknown) =>
-  new Request(`${APP}${path}`, {
-    method,
-    headers: { origin: APP, cookie, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  appRequest(APP, cookie, method, path, body);
 
 let admin = '';
 let user = '';
 before(async () => {
-  admin = await signUp('Ada', 'ada@example.com');
+  admin = await signUp(APP, 'Ada', 'ada@example.com');
   await updateSettings(getDb(), { signupOpen: true });
-  user = await signUp('Bo', 'bo@example.com');
+  user = await signUp(APP, 'Bo', 'bo@example.com');
   // Per-user servers: nothing connects until someone uses one.
   const server = (name: string, allow: string[]) =>
     McpServerConfigSchema.parse({ name, transport: 'stdio', command: 'true', scope: 'user', allow });

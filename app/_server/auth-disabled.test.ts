@@ -10,27 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { eq } from 'drizzle-orm';
+import { authPost, sessionCookie } from '@/app/_server/test-auth';
 
 const dir = mkdtempSync(join(tmpdir(), 'auth-disabled-'));
 const APP = 'http://127.0.0.1:3984';
 process.env.DATABASE_PATH = join(dir, 'app.db');
 process.env.APP_URL = APP;
 
-const { handleAuthRequest } = await import('@/app/_server/auth-gate');
-const { errorResponse } = await import('@/lib/http');
 const { getDb } = await import('@/db/client');
 const { user } = await import('@/db/schema');
 const { updateSettings } = await import('@/db/queries/settings');
 const { getAuth } = await import('@/app/_server/auth');
 
-const post = (path: string, body: unknown, cookie = '') =>
-  handleAuthRequest(
-    new Request(`${APP}/api/auth${path}`, {
-      method: 'POST',
-      headers: { origin: APP, cookie, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  ).catch((err) => errorResponse(err));
+const post = (path: string, body: unknown, cookie = '') => authPost(APP, path, body, cookie);
 
 const BO = { name: 'Bo', email: 'bo@example.com', password: 'bo-password-1' };
 let cookie = '';
@@ -39,10 +31,7 @@ before(async () => {
   await updateSettings(getDb(), { signupOpen: true });
   const res = await post('/sign-up/email', BO);
   assert.equal(res.status, 200, await res.clone().text());
-  cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  cookie = sessionCookie(res);
   // Disabled while this session row stays (what the race or a change outside the app leaves behind).
   getDb().update(user).set({ disabled: true }).where(eq(user.email, BO.email)).run();
 });

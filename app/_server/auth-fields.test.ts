@@ -6,40 +6,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { authPost, signUp } from '@/app/_server/test-auth';
 
 const dir = mkdtempSync(join(tmpdir(), 'auth-fields-'));
 const APP = 'http://127.0.0.1:3987';
 process.env.DATABASE_PATH = join(dir, 'app.db');
 process.env.APP_URL = APP;
 
-const { handleAuthRequest } = await import('@/app/_server/auth-gate');
-const { errorResponse } = await import('@/lib/http');
 const { getDb } = await import('@/db/client');
 const { listUsers } = await import('@/db/queries/users');
 const { updateSettings } = await import('@/db/queries/settings');
 const { getSessionUser } = await import('@/app/_server/session');
 
-const post = (path: string, body: unknown, cookie = '') =>
-  handleAuthRequest(
-    new Request(`${APP}/api/auth${path}`, {
-      method: 'POST',
-      headers: { origin: APP, cookie, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-  ).catch((err) => errorResponse(err));
+const post = (path: string, body: unknown, cookie = '') => authPost(APP, path, body, cookie);
 
 let cookie = '';
 before(async () => {
-  const res = await post('/sign-up/email', {
-    name: 'Ada',
-    email: 'ada@example.com',
-    password: 'admin-password-1',
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  cookie = await signUp(APP, 'Ada', 'ada@example.com');
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
