@@ -1,6 +1,7 @@
 'use client';
 
 import { Component, lazy, memo, type ReactNode, Suspense } from 'react';
+import { nestsTooDeepForMarkdown } from './markdown-nesting';
 
 /**
  * The Markdown renderer (react-markdown, GFM) is its own chunk, loaded after the page's first
@@ -35,9 +36,11 @@ class RenderFailure extends Component<{ text: string; children: ReactNode }, { f
 /**
  * Untrusted text (model output, tool results) as Markdown: raw HTML is never rendered, links are
  * http(s)/mailto only, remote images are click-to-load (see markdown-view.tsx). `streaming`: the text is still
- * coming in (unfinished markers and fences are completed for display).
+ * coming in (unfinished markers and fences are completed for display). Text nested too deep to parse in
+ * reasonable time (markdown-nesting.ts) is shown as written, on the server too.
  */
 export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
+  if (nestsTooDeepForMarkdown(text)) return <PlainText text={text} />;
   return (
     <RenderFailure text={text}>
       <Suspense fallback={<PlainText text={text} />}>
