@@ -34,11 +34,20 @@ function textBlock(text: string): string {
   return open ? `${lines.join('\n')}\n${open}` : lines.join('\n');
 }
 
+/**
+ * A name written inside one line of the export (the title heading, a tool call's line): line breaks of any
+ * kind (the import reads `\r` as one) become spaces, so a name (a title, an imported file's tool names)
+ * cannot end its line and add a `## User` section the import would read as a message.
+ */
+const oneLine = (name: string) => name.replace(/[\r\n\u2028\u2029\u0085]/g, ' ');
+/** A name inside a code span: on one line, and no backtick to end the span early. */
+const codeName = (name: string) => oneLine(name).replaceAll('`', "'");
+
 function toolBlock(p: ToolPart, imported: boolean): string {
   const { server = '?', tool = '?' } = toolMetadataOf(p);
   const state = `${p.state}${imported ? ' (imported — not run here)' : ''}`;
   const lines = [
-    `**Tool call** \`${server}.${tool}\` — ${state}`,
+    `**Tool call** \`${codeName(server)}.${codeName(tool)}\` — ${state}`,
     '',
     fence(JSON.stringify(p.input ?? {}, null, 2), 'json'),
   ];
@@ -52,7 +61,7 @@ export function conversationToMarkdown(
   title: string,
   messages: Array<Pick<ChatMessage, 'role' | 'parts' | 'metadata'>>,
 ): string {
-  const out = [`# ${title.replace(/\n/g, ' ')}`, ''];
+  const out = [`# ${oneLine(title)}`, ''];
   for (const m of messages) {
     const imported = m.metadata?.imported === true;
     out.push(`## ${m.role === 'user' ? 'User' : 'Assistant'}`, '');

@@ -1,6 +1,7 @@
 'use client';
 
-import { lazy, memo, Suspense } from 'react';
+import { Component, lazy, memo, type ReactNode, Suspense } from 'react';
+import { nestsTooDeepForMarkdown } from './markdown-nesting';
 
 /**
  * The Markdown renderer (react-markdown, GFM) is its own chunk, loaded after the page's first
@@ -13,15 +14,38 @@ const MarkdownView = lazy(() => import('./markdown-view'));
 /** Loads the renderer ahead of need (e.g. once the chat page is interactive). */
 export const preloadMarkdown = () => void import('./markdown-view');
 
+const PlainText = ({ text }: { text: string }) => (
+  <div className="prose-chat whitespace-pre-wrap break-words">{text}</div>
+);
+
+/**
+ * Text the renderer fails on shows as written, in its own message only: the Markdown-to-HTML steps
+ * recurse per level, so a few KB of model output nested thousands deep (`>>>>…`) overflow the stack, and
+ * without this one message took the whole page down (chat and share page), on every reload.
+ */
+class RenderFailure extends Component<{ text: string; children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  render() {
+    return this.state.failed ? <PlainText text={this.props.text} /> : this.props.children;
+  }
+}
+
 /**
  * Untrusted text (model output, tool results) as Markdown: raw HTML is never rendered, links are
  * http(s)/mailto only, remote images are click-to-load (see markdown-view.tsx). `streaming`: the text is still
- * coming in (unfinished markers and fences are completed for display).
+ * coming in (unfinished markers and fences are completed for display). Text nested too deep to parse in
+ * reasonable time (markdown-nesting.ts) is shown as written, on the server too.
  */
 export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
+  if (nestsTooDeepForMarkdown(text)) return <PlainText text={text} />;
   return (
-    <Suspense fallback={<div className="prose-chat whitespace-pre-wrap break-words">{text}</div>}>
-      <MarkdownView text={text} streaming={streaming} />
-    </Suspense>
+    <RenderFailure text={text}>
+      <Suspense fallback={<PlainText text={text} />}>
+        <MarkdownView text={text} streaming={streaming} />
+      </Suspense>
+    </RenderFailure>
   );
 });
