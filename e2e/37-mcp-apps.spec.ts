@@ -189,3 +189,23 @@ test('context and follow-up messages from the app are shown as the app’s, stor
   await expect(page.locator('iframe')).toHaveCount(0);
   await page.close();
 });
+
+test('an app cannot send a message or take the full screen unprompted, or on a click elsewhere: only when used', async () => {
+  // The app tries both as soon as it has its input, just after Bob sent his question (a click on the page).
+  const page = await dashboard(bob, 'unprompted');
+  const view = app(page);
+  await expect(view.locator('#sent')).toHaveText('message refused');
+  await expect(view.locator('#mode')).toHaveText('display: inline');
+  await expect(userTexts(page)).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Exit full screen' })).toHaveCount(0);
+  // Clicked in the app, the same requests go through.
+  await view.getByRole('button', { name: 'Ask a follow-up' }).click();
+  await expect(view.locator('#sent')).toHaveText('message sent');
+  await expect(userTexts(page)).toHaveCount(2);
+  await expect(userTexts(page).last()).toHaveText('Tell me more about apples');
+  // After a reload the app, shown again in its card, tries again: refused again.
+  await page.reload();
+  await expect(app(page).locator('#sent')).toHaveText('message refused', { timeout: 30_000 });
+  await expect(userTexts(page)).toHaveCount(2);
+  await page.close();
+});

@@ -41,6 +41,16 @@ const textOf = (content: Array<{ type: string; text?: string }> | undefined) =>
     .join('\n')
     .trim();
 
+/**
+ * Whether the person is using this app now: they have just clicked or typed (the browser's transient
+ * activation), and in it (the app's frame holds the focus; a click in the composer or on Send does not
+ * count). An app may send a message in their name, open a link or take the full screen only then:
+ * unprompted, an app in any tool card (old ones too, on every load) could start answers on its own, again
+ * and again, or cover the page.
+ */
+const usingApp = (frame: HTMLIFrameElement | null) =>
+  frame !== null && document.activeElement === frame && navigator.userActivation?.isActive === true;
+
 const errorResult = (text: string): CallToolResult => ({ isError: true, content: [{ type: 'text', text }] });
 
 /**
@@ -152,7 +162,10 @@ export function useMcpApp({ server, tool, uri, toolCallId, input, output }: McpA
     };
     bridge.onmessage = async ({ content }) => {
       const text = textOf(content);
-      const sent = Boolean(text) && (hostRef.current?.sendFromApp({ server, tool, text }) ?? false);
+      const sent =
+        Boolean(text) &&
+        usingApp(frameRef.current) &&
+        (hostRef.current?.sendFromApp({ server, tool, text }) ?? false);
       return sent ? {} : { isError: true };
     };
     bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
@@ -168,11 +181,12 @@ export function useMcpApp({ server, tool, uri, toolCallId, input, output }: McpA
       try {
         ok = ['http:', 'https:'].includes(new URL(url).protocol);
       } catch {}
+      ok &&= usingApp(frameRef.current);
       if (ok) window.open(url, '_blank', 'noopener,noreferrer');
       return ok ? {} : { isError: true };
     };
     bridge.onrequestdisplaymode = async ({ mode }) => {
-      const next = mode === 'fullscreen' ? 'fullscreen' : 'inline';
+      const next = mode === 'fullscreen' && usingApp(frameRef.current) ? 'fullscreen' : 'inline';
       setFullscreen(next === 'fullscreen');
       return { mode: next };
     };
