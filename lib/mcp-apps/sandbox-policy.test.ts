@@ -59,6 +59,9 @@ test('declared values that would widen or break the policy are dropped', () => {
   for (const bad of [
     '*',
     'https://*',
+    'https://*.com',
+    'wss://*.io:443',
+    'https://*.*.example.com',
     'data:',
     'blob:',
     "'unsafe-eval'",
@@ -76,6 +79,9 @@ test('declared values that would widen or break the policy are dropped', () => {
   assert.equal(cleanOrigin('HTTPS://Api.Example.com/'), 'https://api.example.com');
   assert.equal(cleanOrigin('http://localhost:8080'), 'http://localhost:8080');
   assert.equal(cleanOrigin('http://127.0.0.1'), 'http://127.0.0.1');
+  assert.equal(cleanOrigin('https://*.example.com'), 'https://*.example.com');
+  assert.equal(cleanOrigin('https://*.cdn.example.com:8443'), 'https://*.cdn.example.com:8443');
+  assert.equal(cleanOrigin('https://localhost'), 'https://localhost');
   const csp = cleanCsp({
     connectDomains: ["'unsafe-eval'", 'https://ok.example.com', 'https://ok.example.com'],
     other: ['x'],

@@ -32,14 +32,17 @@ const CSP_KEYS = ['connectDomains', 'resourceDomains', 'frameDomains', 'baseUriD
 const MAX_DOMAINS = 20;
 
 /**
- * One origin a server may declare: https (or wss) with an optional leading `*.` wildcard and port, or
+ * One origin a server may declare: https (or wss) with an optional leading `*.` wildcard (over a domain
+ * of two labels or more: `*.example.com`, not `*.com`) and port, or
  * plain http/ws on this machine's loopback names. Anything else — `*`, schemes like `data:`, keywords
  * like `'unsafe-eval'`, paths, spaces or `;` that would add directives — is dropped.
  */
 export function cleanOrigin(value: unknown): string | null {
   if (typeof value !== 'string' || value.length > 253) return null;
   const v = value.trim().toLowerCase().replace(/\/$/, '');
-  const host = String.raw`(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*`;
+  const label = '[a-z0-9]([a-z0-9-]*[a-z0-9])?';
+  // A wildcard covers the subdomains of a domain, never of a whole top-level domain (`*.com`).
+  const host = String.raw`(\*\.${label}(\.${label})+|${label}(\.${label})*)`;
   const port = String.raw`(:\d{1,5})?`;
   if (new RegExp(`^(https|wss)://${host}${port}$`).test(v)) return v;
   if (new RegExp(`^(http|ws)://(localhost|127\\.0\\.0\\.1)${port}$`).test(v)) return v;
