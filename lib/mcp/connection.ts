@@ -72,9 +72,12 @@ export class McpConnection {
       // After a lost session the listing starts over: a cursor belongs to its session.
       fetch: () =>
         this.health.request((client) =>
-          listAllTools(client, this.opts.connectTimeoutMs, () => {
-            this.listRequests++;
-          }),
+          listAllTools(
+            client,
+            this.opts.connectTimeoutMs,
+            () => this.listRequests++,
+            (why) => this.logs.note(why, Date.now(), 'warning'),
+          ),
         ),
       onFetched: () => this.backoff.succeeded(),
       onTools: (list) => this.opts.onTools?.(this.name, list),

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { nestsDeeperThan } from '@/lib/json-depth';
 import { loggable } from '@/lib/loggable';
 
 /**
@@ -23,11 +24,22 @@ export type ToolCacheOptions = {
   onTools: (tools: Tool[]) => void | Promise<void>;
 };
 
-/** Every page of a server's tools/list, within one session (a cursor belongs to its session). */
+/**
+ * How deep a tool's definition (its schemas, annotations, _meta) may nest. JSON.parse takes any depth,
+ * but JSON.stringify recurses: a schema some thousands of levels deep throws wherever the tool is
+ * serialized (the catalog's token estimate, every model request), failing every chat with its server.
+ */
+export const MAX_TOOL_DEPTH = 100;
+
+/**
+ * Every page of a server's tools/list, within one session (a cursor belongs to its session). A tool
+ * nesting deeper than MAX_TOOL_DEPTH is left out, and `onDropped` told why (for the admin).
+ */
 export async function listAllTools(
   client: Client,
   timeoutMs: number,
-  onRequest: () => void,
+  onRequest: () => unknown,
+  onDropped: (why: string) => void = () => {},
 ): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
@@ -36,7 +48,13 @@ export async function listAllTools(
     const page = await client.listTools(cursor ? { cursor } : undefined, {
       timeout: timeoutMs,
     });
-    tools.push(...page.tools);
+    for (const tool of page.tools) {
+      if (!nestsDeeperThan(tool, MAX_TOOL_DEPTH)) tools.push(tool);
+      else
+        onDropped(
+          `Tool "${tool.name.slice(0, 128)}" left out: its definition nests deeper than ${MAX_TOOL_DEPTH} levels`,
+        );
+    }
     cursor = page.nextCursor;
   } while (cursor && tools.length < 10_000);
   return tools;

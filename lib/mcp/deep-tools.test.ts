@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_CONNECTION_OPTIONS } from '@/lib/mcp/connection';
+import { McpFailure } from '@/lib/mcp/errors';
+import { McpPool } from '@/lib/mcp/pool';
+import { estimateToolTokens } from '@/lib/schemas/tool-budget';
+
+// A server lists a tool whose input schema nests 20,000 levels deep (about 700 KB). JSON.parse takes
+// it, but JSON.stringify (the tool catalog's token estimate, the model request) throws on it: every
+// user's tool catalog and every chat turn with that server failed. Such a tool is left out of the
+// list, the admin is told on the server's log, and the server's other tools work.
+
+const tester = { id: 'tester', email: 'tester@example.com', role: 'admin' };
+const FIXTURE = fileURLToPath(new URL('../../test/app-faults/fixtures/bad-mcp-server.mjs', import.meta.url));
+
+const pool = new McpPool({ ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 10_000 });
+pool.sync([
+  {
+    name: 'deep',
+    transport: 'stdio',
+    allow: ['*'],
+    scope: 'shared',
+    userValues: [],
+    enabled: true,
+    timeoutMs: 10_000,
+    command: process.execPath,
+    args: [FIXTURE],
+    env: { BAD_DEEP_SCHEMA: '20000' },
+    cwd: null,
+  },
+]);
+after(() => pool.closeAll());
+
+test('a tool whose definition nests too deep is left out (the admin is told); the rest of the server works', async () => {
+  const [entry] = await pool.forUser(tester).tools();
+  assert.ok(entry && 'tools' in entry, 'the server lists its tools');
+  for (const tool of entry.tools)
+    assert.ok(estimateToolTokens(tool) > 0, `${tool.name} can be sent to a model`);
+  const names = entry.tools.map((t) => t.name);
+  assert.ok(names.includes('ok'));
+  assert.ok(!names.includes('deep'), 'the deep tool is left out');
+
+  const notes = pool.get('deep')?.logs.list() ?? [];
+  assert.ok(
+    notes.some((n) => n.logger === 'host' && /"deep".*nests deeper than/.test(n.text)),
+    'the admin reads why on the server log',
+  );
+  await assert.rejects(
+    pool.forUser(tester).callTool('deep', 'deep', { a: {} }),
+    (err) => err instanceof McpFailure && /does not offer a tool "deep"/.test(err.message),
+  );
+  const ok = await pool.forUser(tester).callTool('deep', 'ok', {});
+  assert.deepEqual(ok.content, [{ type: 'text', text: 'ok' }]);
+});
