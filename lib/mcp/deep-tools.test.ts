@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { DEFAULT_CONNECTION_OPTIONS } from '@/lib/mcp/connection';
 import { McpFailure } from '@/lib/mcp/errors';
 import { McpPool } from '@/lib/mcp/pool';
+import { MAX_TOOLS } from '@/lib/mcp/tool-cache';
+import type { StdioConfig } from '@/lib/schemas/mcp';
 import { estimateToolTokens } from '@/lib/schemas/tool-budget';
 
 // A server lists a tool whose input schema nests 20,000 levels deep (about 700 KB). JSON.parse takes
@@ -15,25 +17,24 @@ const tester = { id: 'tester', email: 'tester@example.com', role: 'admin' };
 const FIXTURE = fileURLToPath(new URL('../../test/app-faults/fixtures/bad-mcp-server.mjs', import.meta.url));
 
 const pool = new McpPool({ ...DEFAULT_CONNECTION_OPTIONS, connectTimeoutMs: 10_000 });
-pool.sync([
-  {
-    name: 'deep',
-    transport: 'stdio',
-    allow: ['*'],
-    scope: 'shared',
-    userValues: [],
-    enabled: true,
-    timeoutMs: 10_000,
-    command: process.execPath,
-    args: [FIXTURE],
-    env: { BAD_DEEP_SCHEMA: '20000' },
-    cwd: null,
-  },
-]);
+const bad = (name: string, env: Record<string, string>): StdioConfig => ({
+  name,
+  transport: 'stdio',
+  allow: ['*'],
+  scope: 'shared',
+  userValues: [],
+  enabled: true,
+  timeoutMs: 10_000,
+  command: process.execPath,
+  args: [FIXTURE],
+  env,
+  cwd: null,
+});
+pool.sync([bad('deep', { BAD_DEEP_SCHEMA: '20000' }), bad('many', { BAD_MANY_TOOLS: '20000' })]);
 after(() => pool.closeAll());
 
 test('a tool whose definition nests too deep is left out (the admin is told); the rest of the server works', async () => {
-  const [entry] = await pool.forUser(tester).tools();
+  const [entry] = await pool.forUser(tester).tools(['deep']);
   assert.ok(entry && 'tools' in entry, 'the server lists its tools');
   for (const tool of entry.tools)
     assert.ok(estimateToolTokens(tool) > 0, `${tool.name} can be sent to a model`);
@@ -51,5 +52,21 @@ test('a tool whose definition nests too deep is left out (the admin is told); th
     (err) => err instanceof McpFailure && /does not offer a tool "deep"/.test(err.message),
   );
   const ok = await pool.forUser(tester).callTool('deep', 'ok', {});
+  assert.deepEqual(ok.content, [{ type: 'text', text: 'ok' }]);
+});
+
+// One page listing 20,000 tools: the 10,000-tool bound held only across pages (every tool of a page was
+// kept, and each is a row of the database, a catalog entry, a tool of every turn). The first MAX_TOOLS
+// are kept, the admin is told.
+test('a server listing more than MAX_TOOLS tools on one page: the first MAX_TOOLS are kept, the admin is told', async () => {
+  const [entry] = await pool.forUser(tester).tools(['many'], 30_000);
+  assert.ok(
+    entry && 'tools' in entry,
+    `the server lists its tools: ${entry && 'error' in entry ? entry.error : ''}`,
+  );
+  assert.equal(entry.tools.length, MAX_TOOLS);
+  const notes = pool.get('many')?.logs.list() ?? [];
+  assert.ok(notes.some((n) => n.logger === 'host' && /Only the first 10000 tools/.test(n.text)));
+  const ok = await pool.forUser(tester).callTool('many', 'ok', {});
   assert.deepEqual(ok.content, [{ type: 'text', text: 'ok' }]);
 });

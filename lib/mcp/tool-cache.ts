@@ -31,9 +31,13 @@ export type ToolCacheOptions = {
  */
 export const MAX_TOOL_DEPTH = 100;
 
+/** The most tools kept of one server: the rest of its list is left out (and the admin told). */
+export const MAX_TOOLS = 10_000;
+
 /**
- * Every page of a server's tools/list, within one session (a cursor belongs to its session). A tool
- * nesting deeper than MAX_TOOL_DEPTH is left out, and `onDropped` told why (for the admin).
+ * Every page of a server's tools/list, within one session (a cursor belongs to its session), up to
+ * MAX_TOOLS (however they are paged: one page may hold a million small tools). A tool nesting deeper
+ * than MAX_TOOL_DEPTH is left out. `onDropped` is told what was left out and why (for the admin).
  */
 export async function listAllTools(
   client: Client,
@@ -43,20 +47,24 @@ export async function listAllTools(
 ): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
+  let over = 0;
   do {
     onRequest();
     const page = await client.listTools(cursor ? { cursor } : undefined, {
       timeout: timeoutMs,
     });
     for (const tool of page.tools) {
-      if (!nestsDeeperThan(tool, MAX_TOOL_DEPTH)) tools.push(tool);
-      else
+      if (nestsDeeperThan(tool, MAX_TOOL_DEPTH))
         onDropped(
           `Tool "${tool.name.slice(0, 128)}" left out: its definition nests deeper than ${MAX_TOOL_DEPTH} levels`,
         );
+      else if (tools.length < MAX_TOOLS) tools.push(tool);
+      else over++;
     }
     cursor = page.nextCursor;
-  } while (cursor && tools.length < 10_000);
+  } while (cursor && tools.length < MAX_TOOLS);
+  if (over > 0 || cursor)
+    onDropped(`Only the first ${MAX_TOOLS} tools are used; the server lists more (${over} more seen).`);
   return tools;
 }
 
