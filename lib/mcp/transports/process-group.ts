@@ -1,8 +1,9 @@
 import 'server-only';
 import childProcess, { type ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineReader } from '@/lib/mcp/transports/line-reader';
 
 /** How long each step of a close waits (stdin closed, then SIGTERM, then SIGKILL), as the SDK's transport. */
 const GRACE_MS = 2_000;
@@ -42,10 +43,10 @@ export class ProcessGroupTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private child: ChildProcess | undefined;
-  private readonly buffer: ReadBuffer;
+  private readonly buffer: LineReader;
 
   constructor(private readonly params: ProcessParams) {
-    this.buffer = new ReadBuffer({ maxBufferSize: params.maxBufferSize });
+    this.buffer = new LineReader(params.maxBufferSize);
   }
 
   /** The child's process id (the group's too), once started. */
@@ -81,8 +82,7 @@ export class ProcessGroupTransport implements Transport {
       child.stdout?.on('error', (err) => this.onerror?.(err));
       child.stdout?.on('data', (chunk: Buffer) => {
         try {
-          this.buffer.append(chunk);
-          this.readMessages();
+          this.readMessages(this.buffer.push(chunk));
         } catch (err) {
           this.onerror?.(err as Error);
           void this.close();
@@ -92,12 +92,10 @@ export class ProcessGroupTransport implements Transport {
     });
   }
 
-  private readMessages(): void {
-    for (;;) {
+  private readMessages(lines: string[]): void {
+    for (const line of lines) {
       try {
-        const message = this.buffer.readMessage();
-        if (message === null) return;
-        this.onmessage?.(message);
+        this.onmessage?.(deserializeMessage(line));
       } catch (err) {
         this.onerror?.(err as Error);
       }
