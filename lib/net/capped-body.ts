@@ -19,7 +19,7 @@ export class BodyTooLargeError extends Error {
 }
 
 /** Statuses whose responses have no body (a Response with one cannot be built). */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+export const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /** Where an event ends: a blank line (LF LF, CR CR, or CR LF CR LF, which holds LF CR LF). */
 const EVENT_ENDS = ['\n\n', '\r\r', '\n\r\n'].map((s) => Buffer.from(s));
 
