@@ -200,8 +200,7 @@ export class McpConnection {
   }
 
   private onToolListChanged(): void {
-    this.tools.changed();
-    void this.listTools().catch(() => {});
+    this.tools.changed(); // re-lists in the background, throttled
   }
 
   /** The server's tools, from cache when fresh; a stale cache is served while it refreshes in the background. */

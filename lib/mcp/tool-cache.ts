@@ -31,6 +31,9 @@ export type ToolCacheOptions = {
  */
 export const MAX_TOOL_DEPTH = 100;
 
+/** How often list_changed may have a server's tools listed again in the background. */
+export const RELIST_EVERY_MS = 1_000;
+
 /** The most tools kept of one server: the rest of its list is left out (and the admin told). */
 export const MAX_TOOLS = 10_000;
 
@@ -72,6 +75,8 @@ export class ToolCache {
   private tools: { list: Tool[]; fetchedAt: number } | null = null;
   private listing: Promise<Tool[]> | null = null;
   private changedWhileListing = false;
+  private relistedAt = Number.NEGATIVE_INFINITY;
+  private relistTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: ToolCacheOptions) {}
 
@@ -95,10 +100,31 @@ export class ToolCache {
     if (this.tools) this.tools.fetchedAt = 0;
   }
 
-  /** The server said its list changed (list_changed): a listing under way is redone too. */
+  /**
+   * The server said its list changed (list_changed): a listing under way is redone too, and the list is
+   * read again in the background — at once, then at most once per RELIST_EVERY_MS while changes keep
+   * coming (the last one is always followed by a listing). A server may send list_changed without end,
+   * and each listing is a request, a parse and a database check of every tool.
+   */
   changed(): void {
     if (this.listing) this.changedWhileListing = true;
     this.invalidate();
+    if (this.relistTimer) return;
+    const wait = this.relistedAt + RELIST_EVERY_MS - Date.now();
+    if (wait <= 0) {
+      this.relist();
+      return;
+    }
+    this.relistTimer = setTimeout(() => {
+      this.relistTimer = null;
+      this.relist();
+    }, wait);
+    this.relistTimer.unref?.();
+  }
+
+  private relist(): void {
+    this.relistedAt = Date.now();
+    void this.get().catch(() => {});
   }
 
   /** The server's tools, from cache when fresh; a stale cache is served while it refreshes in the background. */

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_CONNECTION_OPTIONS } from '@/lib/mcp/connection';
+import { DEFAULT_CONNECTION_OPTIONS, McpConnection } from '@/lib/mcp/connection';
 import { McpFailure } from '@/lib/mcp/errors';
 import { McpPool } from '@/lib/mcp/pool';
-import { MAX_TOOLS } from '@/lib/mcp/tool-cache';
+import { MAX_TOOLS, RELIST_EVERY_MS } from '@/lib/mcp/tool-cache';
 import type { StdioConfig } from '@/lib/schemas/mcp';
 import { estimateToolTokens } from '@/lib/schemas/tool-budget';
 
@@ -69,4 +69,27 @@ test('a server listing more than MAX_TOOLS tools on one page: the first MAX_TOOL
   assert.ok(notes.some((n) => n.logger === 'host' && /Only the first 10000 tools/.test(n.text)));
   const ok = await pool.forUser(tester).callTool('many', 'ok', {});
   assert.deepEqual(ok.content, [{ type: 'text', text: 'ok' }]);
+});
+
+// The server sends tools/list_changed every 10 ms, 200 times (during a call): each one had the host
+// list its tools again at once (~120 listings in 2 s, each a request, a parse and a database check of
+// every tool). With the host's clock standing still, it lists once for the flood (and redoes a listing
+// a change overtook, at most 3 times); a change after the last listing is read when a second has passed.
+test('a list_changed flood: the tools are listed again at once, then at most once a second', async (t) => {
+  const conn = new McpConnection(bad('relist', { RELIST_FLOOD: '200' }), {
+    ...DEFAULT_CONNECTION_OPTIONS,
+    connectTimeoutMs: 10_000,
+  });
+  t.after(() => conn.close());
+  await conn.listTools();
+  const before = conn.listRequests;
+  t.mock.timers.enable({ apis: ['Date', 'setTimeout'], now: Date.now() });
+  const sent = await conn.callTool('relist_flood', {});
+  assert.deepEqual(sent.content, [{ type: 'text', text: 'sent 200' }]);
+  await conn.listTools(); // a listing under way has ended (or one starts: the list changed since)
+  const during = conn.listRequests - before;
+  assert.ok(during >= 1 && during <= 5, `${during} listings during the flood`);
+  t.mock.timers.tick(RELIST_EVERY_MS); // the held re-listing, if a change came after the last listing
+  assert.ok((await conn.listTools()).some((tool) => tool.name === 'relist_flood'));
+  assert.ok(conn.listRequests - before <= during + 1);
 });
