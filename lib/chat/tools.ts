@@ -3,6 +3,7 @@ import type { CallToolResult, Progress, Tool } from '@modelcontextprotocol/sdk/t
 import { dynamicTool, jsonSchema, type ToolSet } from 'ai';
 import type { CallHooks } from '@/lib/mcp/active-calls';
 import type { CallOptions } from '@/lib/mcp/connection';
+import { throttleProgress } from '@/lib/chat/progress-throttle';
 import { binaryBytes, budgetMedia, toolModelOutput } from '@/lib/chat/tool-media';
 import { classifyError } from '@/lib/mcp/errors';
 import { publicFailure } from '@/lib/mcp/public-failure';
@@ -153,13 +154,16 @@ async function executeTool(
   const argsObject =
     args && typeof args === 'object' && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
   let raw: CallToolResult;
+  const progress = throttleProgress((p) => input.onProgress(toolCallId, p));
   try {
     raw = await input.call(ref.server, ref.tool, argsObject, {
       signal,
-      onProgress: (p) => input.onProgress(toolCallId, p),
+      onProgress: progress.push,
       hooks: input.hooks?.(ref.server, toolCallId),
     });
+    progress.flush(); // the last update held, before the result
   } catch (err) {
+    progress.drop();
     if (signal?.aborted) {
       done('cancelled', { errorKind: classifyError(err).kind, error: 'Cancelled by the user' });
       throw new ToolCallError('The call was cancelled by the user.');

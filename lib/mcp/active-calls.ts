@@ -23,7 +23,14 @@ export type CallHooks = {
   ) => Promise<CreateMessageResult | CreateMessageResultWithTools>;
 };
 
-type ActiveCall = { owner: string | undefined; hooks: CallHooks; ended: AbortController };
+type ActiveCall = { owner: string | undefined; hooks: CallHooks; ended: AbortController; waiting: number };
+
+/**
+ * How many of a server's requests (elicitations, sampling) may wait on one call at once; more are
+ * refused. Each is a form or a card in the chat, held with what the server sent until answered: a server
+ * asking a hundred questions at once would otherwise flood the user's chat and the host's memory.
+ */
+export const MAX_WAITING_PER_CALL = 3;
 
 /**
  * The tool calls running on one connection, and to which of them a server's request belongs.
@@ -41,7 +48,7 @@ export class ActiveCalls {
 
   /** Registers a running call; the returned function ends it (and every request waiting on it). */
   enter(owner: string | undefined, hooks: CallHooks | undefined): () => void {
-    const call: ActiveCall = { owner, hooks: hooks ?? {}, ended: new AbortController() };
+    const call: ActiveCall = { owner, hooks: hooks ?? {}, ended: new AbortController(), waiting: 0 };
     this.calls.push(call);
     return () => {
       const i = this.calls.indexOf(call);
@@ -70,11 +77,28 @@ export class ActiveCalls {
     return able[able.length - 1] as ActiveCall;
   }
 
+  /** Runs a request on `call` unless MAX_WAITING_PER_CALL of its requests wait already. */
+  private async hold<T>(call: ActiveCall, run: () => Promise<T>): Promise<T> {
+    if (call.waiting >= MAX_WAITING_PER_CALL)
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `${MAX_WAITING_PER_CALL} requests of this tool call already wait for an answer; ask again once they are answered.`,
+      );
+    call.waiting++;
+    try {
+      return await run();
+    } finally {
+      call.waiting--;
+    }
+  }
+
   async elicit(params: ElicitRequest['params'], signal: AbortSignal): Promise<ElicitResult> {
     const call = this.target('elicit');
-    const result = await (call.hooks.elicit as NonNullable<CallHooks['elicit']>)(
-      params,
-      AbortSignal.any([signal, call.ended.signal]),
+    const result = await this.hold(call, () =>
+      (call.hooks.elicit as NonNullable<CallHooks['elicit']>)(
+        params,
+        AbortSignal.any([signal, call.ended.signal]),
+      ),
     );
     if (params.mode === 'url' && result.action === 'accept' && this.calls.includes(call))
       this.pendingUrls.set(params.elicitationId, call);
@@ -93,9 +117,11 @@ export class ActiveCalls {
     signal: AbortSignal,
   ): Promise<CreateMessageResult | CreateMessageResultWithTools> {
     const call = this.target('sample');
-    return (call.hooks.sample as NonNullable<CallHooks['sample']>)(
-      params,
-      AbortSignal.any([signal, call.ended.signal]),
+    return this.hold(call, () =>
+      (call.hooks.sample as NonNullable<CallHooks['sample']>)(
+        params,
+        AbortSignal.any([signal, call.ended.signal]),
+      ),
     );
   }
 }

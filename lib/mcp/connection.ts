@@ -72,9 +72,12 @@ export class McpConnection {
       // After a lost session the listing starts over: a cursor belongs to its session.
       fetch: () =>
         this.health.request((client) =>
-          listAllTools(client, this.opts.connectTimeoutMs, () => {
-            this.listRequests++;
-          }),
+          listAllTools(
+            client,
+            this.opts.connectTimeoutMs,
+            () => this.listRequests++,
+            (why) => this.logs.note(why, Date.now(), 'warning'),
+          ),
         ),
       onFetched: () => this.backoff.succeeded(),
       onTools: (list) => this.opts.onTools?.(this.name, list),
@@ -197,8 +200,7 @@ export class McpConnection {
   }
 
   private onToolListChanged(): void {
-    this.tools.changed();
-    void this.listTools().catch(() => {});
+    this.tools.changed(); // re-lists in the background, throttled
   }
 
   /** The server's tools, from cache when fresh; a stale cache is served while it refreshes in the background. */

@@ -73,9 +73,14 @@ export class ServerLogSink {
     });
   }
 
-  /** A note of the host's own about this server's logging (setLevel refused, messages suppressed). */
+  /** A note of the host's own about this server (setLevel refused, messages suppressed, a tool left out); masked too. */
   note(text: string, now = Date.now(), level = 'notice'): void {
-    this.push({ at: new Date(now).toISOString(), level, logger: 'host', text });
+    this.push({
+      at: new Date(now).toISOString(),
+      level,
+      logger: 'host',
+      text: scrubSecrets(text, this.secrets),
+    });
   }
 
   list(): ServerLogEntry[] {

@@ -1,6 +1,7 @@
 import 'server-only';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { nestsDeeperThan } from '@/lib/json-depth';
 import { loggable } from '@/lib/loggable';
 
 /**
@@ -23,22 +24,50 @@ export type ToolCacheOptions = {
   onTools: (tools: Tool[]) => void | Promise<void>;
 };
 
-/** Every page of a server's tools/list, within one session (a cursor belongs to its session). */
+/**
+ * How deep a tool's definition (its schemas, annotations, _meta) may nest. JSON.parse takes any depth,
+ * but JSON.stringify recurses: a schema some thousands of levels deep throws wherever the tool is
+ * serialized (the catalog's token estimate, every model request), failing every chat with its server.
+ */
+export const MAX_TOOL_DEPTH = 100;
+
+/** How often list_changed may have a server's tools listed again in the background. */
+export const RELIST_EVERY_MS = 1_000;
+
+/** The most tools kept of one server: the rest of its list is left out (and the admin told). */
+export const MAX_TOOLS = 10_000;
+
+/**
+ * Every page of a server's tools/list, within one session (a cursor belongs to its session), up to
+ * MAX_TOOLS (however they are paged: one page may hold a million small tools). A tool nesting deeper
+ * than MAX_TOOL_DEPTH is left out. `onDropped` is told what was left out and why (for the admin).
+ */
 export async function listAllTools(
   client: Client,
   timeoutMs: number,
-  onRequest: () => void,
+  onRequest: () => unknown,
+  onDropped: (why: string) => void = () => {},
 ): Promise<Tool[]> {
   const tools: Tool[] = [];
   let cursor: string | undefined;
+  let over = 0;
   do {
     onRequest();
     const page = await client.listTools(cursor ? { cursor } : undefined, {
       timeout: timeoutMs,
     });
-    tools.push(...page.tools);
+    for (const tool of page.tools) {
+      if (nestsDeeperThan(tool, MAX_TOOL_DEPTH))
+        onDropped(
+          `Tool "${tool.name.slice(0, 128)}" left out: its definition nests deeper than ${MAX_TOOL_DEPTH} levels`,
+        );
+      else if (tools.length < MAX_TOOLS) tools.push(tool);
+      else over++;
+    }
     cursor = page.nextCursor;
-  } while (cursor && tools.length < 10_000);
+  } while (cursor && tools.length < MAX_TOOLS);
+  if (over > 0 || cursor)
+    onDropped(`Only the first ${MAX_TOOLS} tools are used; the server lists more (${over} more seen).`);
   return tools;
 }
 
@@ -46,6 +75,8 @@ export class ToolCache {
   private tools: { list: Tool[]; fetchedAt: number } | null = null;
   private listing: Promise<Tool[]> | null = null;
   private changedWhileListing = false;
+  private relistedAt = Number.NEGATIVE_INFINITY;
+  private relistTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: ToolCacheOptions) {}
 
@@ -69,10 +100,31 @@ export class ToolCache {
     if (this.tools) this.tools.fetchedAt = 0;
   }
 
-  /** The server said its list changed (list_changed): a listing under way is redone too. */
+  /**
+   * The server said its list changed (list_changed): a listing under way is redone too, and the list is
+   * read again in the background — at once, then at most once per RELIST_EVERY_MS while changes keep
+   * coming (the last one is always followed by a listing). A server may send list_changed without end,
+   * and each listing is a request, a parse and a database check of every tool.
+   */
   changed(): void {
     if (this.listing) this.changedWhileListing = true;
     this.invalidate();
+    if (this.relistTimer) return;
+    const wait = this.relistedAt + RELIST_EVERY_MS - Date.now();
+    if (wait <= 0) {
+      this.relist();
+      return;
+    }
+    this.relistTimer = setTimeout(() => {
+      this.relistTimer = null;
+      this.relist();
+    }, wait);
+    this.relistTimer.unref?.();
+  }
+
+  private relist(): void {
+    this.relistedAt = Date.now();
+    void this.get().catch(() => {});
   }
 
   /** The server's tools, from cache when fresh; a stale cache is served while it refreshes in the background. */

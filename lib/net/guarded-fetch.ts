@@ -2,6 +2,7 @@ import 'server-only';
 import { type LookupAddress, lookup as dnsLookup } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
+import { cappedBodies } from '@/lib/net/capped-body';
 import { isPrivateAddress } from '@/lib/net/private-address';
 import { processState } from '@/lib/process-state';
 
@@ -104,15 +105,15 @@ export function guardedFetch(allowPrivateNetwork: boolean): typeof fetch {
  * The fetch for one remote server and its OAuth flow: "private network" is granted to the server's own
  * host name only (any port). Anything else the server points us at (protected resource metadata, an authorization
  * server, a token endpoint on another host) must be public, so a 401 naming 169.254.169.254 or a LAN
- * address is never fetched (S11).
+ * address is never fetched (S11). What is read of each answer is bounded (cappedBodies).
  */
 export function serverFetch(serverUrl: string, allowPrivateNetwork: boolean): typeof fetch {
   const open = guardedFetch(false);
-  if (!allowPrivateNetwork) return open;
+  if (!allowPrivateNetwork) return cappedBodies(open);
   const own = guardedFetch(true);
   const host = new URL(serverUrl).hostname;
-  return ((input: string | URL | Request, init?: RequestInit) => {
+  return cappedBodies(((input: string | URL | Request, init?: RequestInit) => {
     const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     return new URL(href).hostname === host ? own(input, init) : open(input, init);
-  }) as typeof fetch;
+  }) as typeof fetch);
 }

@@ -7,6 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { withOAuthRefresh } from '@/lib/mcp/oauth';
+import { abortOnCancel } from '@/lib/mcp/transports/abort-on-cancel';
 import { serverFetch } from '@/lib/net/guarded-fetch';
 import type { RemoteConfig } from '@/lib/schemas/mcp';
 
@@ -17,7 +18,8 @@ export function createStreamableHttpTransport(
 ): Transport {
   return new StreamableHTTPClientTransport(new URL(config.url), {
     requestInit: { headers: config.headers },
-    fetch: withOAuthRefresh(serverFetch(config.url, config.allowPrivateNetwork), authProvider),
+    // A request that timed out or was stopped no longer holds its POST's response open (abortOnCancel).
+    fetch: abortOnCancel(withOAuthRefresh(serverFetch(config.url, config.allowPrivateNetwork), authProvider)),
     authProvider,
   });
 }
