@@ -119,7 +119,7 @@ export async function connectClient(config: McpServerConfig, opts: ConnectOption
       } catch (err) {
         if (!shouldFallBackToSse(err)) throw err;
         opts.stderr.push('[host] Streamable HTTP refused; falling back to legacy SSE');
-        return connectWith(createSseTransport(config), opts);
+        return connectWith(createSseTransport(config, opts.authProvider), opts);
       }
   }
 }

@@ -106,6 +106,24 @@ describe('remote and third-party transports', () => {
     assert.ok(conn.stderr.tail().some((l) => l.includes('falling back to legacy SSE')));
   });
 
+  test("the fallback to legacy SSE keeps the user's sign-in: its requests carry their token too", async () => {
+    const base = await startHttp('sse-only', ['--require-header', 'authorization:Bearer at-sse-only']);
+    const tokens = { access_token: 'at-sse-only', token_type: 'Bearer' };
+    const provider: OAuthClientProvider = {
+      redirectUrl: 'http://app.example/callback',
+      clientMetadata: { redirect_uris: ['http://app.example/callback'] },
+      clientInformation: () => undefined,
+      tokens: async () => tokens,
+      saveTokens: () => {},
+      redirectToAuthorization: () => {},
+      saveCodeVerifier: () => {},
+      codeVerifier: () => '',
+    };
+    const conn = connect({ transport: 'http', url: `${base}/sse` }, { authProvider: provider });
+    assert.equal(text(await conn.callTool('echo', { message: 'signed in' })), 'signed in');
+    assert.ok(conn.stderr.tail().some((l) => l.includes('falling back to legacy SSE')));
+  });
+
   test('legacy SSE configured directly', async () => {
     const base = await startHttp('sse-only');
     const conn = connect({ transport: 'sse', url: `${base}/sse` });
