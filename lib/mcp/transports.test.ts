@@ -51,6 +51,18 @@ function connect(
   return conn;
 }
 
+/** A user's signed-in provider, as the app's setup hands it over (here with tokens already stored). */
+const signedIn = (tokens: Awaited<ReturnType<OAuthClientProvider['tokens']>>): OAuthClientProvider => ({
+  redirectUrl: 'http://app.example/callback',
+  clientMetadata: { redirect_uris: ['http://app.example/callback'] },
+  clientInformation: () => undefined,
+  tokens: async () => tokens,
+  saveTokens: () => {},
+  redirectToAuthorization: () => {},
+  saveCodeVerifier: () => {},
+  codeVerifier: () => '',
+});
+
 const text = (r: { content: Array<{ type: string; text?: string }> }) =>
   r.content.map((c) => c.text ?? '').join('');
 
@@ -63,17 +75,7 @@ describe('remote and third-party transports', () => {
   test("a user's OAuth tokens the connection sends are masked in what it logs of the server's errors", async () => {
     const base = await startHttp('http');
     const tokens = { access_token: 'at-7c1f9e2b5d', refresh_token: 'rt-3a8d6f0c4e', token_type: 'Bearer' };
-    // A user's signed-in provider, as the app's setup hands it over (here with tokens already stored).
-    const provider: OAuthClientProvider = {
-      redirectUrl: 'http://app.example/callback',
-      clientMetadata: { redirect_uris: ['http://app.example/callback'] },
-      clientInformation: () => undefined,
-      tokens: async () => tokens,
-      saveTokens: () => {},
-      redirectToAuthorization: () => {},
-      saveCodeVerifier: () => {},
-      codeVerifier: () => '',
-    };
+    const provider = signedIn(tokens);
     const conn = connect({ transport: 'http', url: `${base}/mcp` }, { authProvider: provider });
     assert.equal(text(await conn.callTool('add', { a: 1, b: 2 })), '3');
     // A server refusing the token and quoting it: the logged detail and the user's message hold neither.
@@ -109,16 +111,7 @@ describe('remote and third-party transports', () => {
   test("the fallback to legacy SSE keeps the user's sign-in: its requests carry their token too", async () => {
     const base = await startHttp('sse-only', ['--require-header', 'authorization:Bearer at-sse-only']);
     const tokens = { access_token: 'at-sse-only', token_type: 'Bearer' };
-    const provider: OAuthClientProvider = {
-      redirectUrl: 'http://app.example/callback',
-      clientMetadata: { redirect_uris: ['http://app.example/callback'] },
-      clientInformation: () => undefined,
-      tokens: async () => tokens,
-      saveTokens: () => {},
-      redirectToAuthorization: () => {},
-      saveCodeVerifier: () => {},
-      codeVerifier: () => '',
-    };
+    const provider = signedIn(tokens);
     const conn = connect({ transport: 'http', url: `${base}/sse` }, { authProvider: provider });
     assert.equal(text(await conn.callTool('echo', { message: 'signed in' })), 'signed in');
     assert.ok(conn.stderr.tail().some((l) => l.includes('falling back to legacy SSE')));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, test } from 'node:test';
+import type http from 'node:http';
+import { test } from 'node:test';
+import { jsonMcpServer } from '@/test/mcp-faults/json-server';
 import { connectionOf, newPool, remote, text, tester } from '@/test/mcp-faults/harness';
 import { McpFailure } from '@/lib/mcp/errors';
 
@@ -17,11 +17,6 @@ let letGo: () => void = () => {};
 const abandoned = new Promise<void>((resolve) => {
   letGo = resolve;
 });
-
-const json = (res: http.ServerResponse, id: unknown, result: unknown) =>
-  res
-    .writeHead(200, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', id, result }));
 
 async function flood(res: http.ServerResponse, id: unknown): Promise<void> {
   res.on('close', () => letGo());
@@ -42,38 +37,7 @@ async function flood(res: http.ServerResponse, id: unknown): Promise<void> {
   // then nothing more, and the response never ends
 }
 
-/** A minimal Streamable HTTP MCP server (JSON answers, no session) with a tool whose answer never ends. */
-const server = http.createServer((req, res) => {
-  if (req.method !== 'POST') return void res.writeHead(405).end();
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', () => {
-    const msg = JSON.parse(body);
-    if (msg.id === undefined) return void res.writeHead(202).end();
-    if (msg.method === 'initialize')
-      return json(res, msg.id, {
-        protocolVersion: msg.params.protocolVersion,
-        capabilities: { tools: {} },
-        serverInfo: { name: 'huge', version: '1.0.0' },
-      });
-    if (msg.method === 'tools/list')
-      return json(res, msg.id, {
-        tools: ['huge', 'small'].map((name) => ({ name, inputSchema: { type: 'object' } })),
-      });
-    if (msg.method === 'tools/call' && msg.params.name === 'huge') return void flood(res, msg.id);
-    if (msg.method === 'tools/call') return json(res, msg.id, { content: [{ type: 'text', text: 'small' }] });
-    json(res, msg.id, {});
-  });
-});
-const url = await new Promise<string>((resolve) =>
-  server.listen(0, '127.0.0.1', () =>
-    resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`),
-  ),
-);
-after(() => {
-  server.closeAllConnections();
-  server.close();
-});
+const url = await jsonMcpServer('huge', { slow: 'huge', quick: 'small' }, (res, id) => void flood(res, id));
 
 test('R13 a remote server whose answer never ends: the body is cut at the cap, the call fails saying so, the connection stays', async () => {
   const pool = newPool([remote('huge', url, 20_000)]);

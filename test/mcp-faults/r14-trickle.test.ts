@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
+import { jsonMcpServer } from '@/test/mcp-faults/json-server';
 import { isFailure, newPool, remote, text, tester } from '@/test/mcp-faults/harness';
 
 // A remote server answers a tools/call by trickling its response (a space every 100 ms, never done).
@@ -11,50 +10,14 @@ import { isFailure, newPool, remote, text, tester } from '@/test/mcp-faults/harn
 
 let closed = 0;
 let onClosed: () => void = () => {};
-const json = (res: http.ServerResponse, id: unknown, result: unknown) =>
-  res
-    .writeHead(200, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', id, result }));
-
-const server = http.createServer((req, res) => {
-  if (req.method !== 'POST') return void res.writeHead(405).end();
-  let body = '';
-  req.on('data', (c) => (body += c));
-  req.on('end', () => {
-    const msg = JSON.parse(body);
-    if (msg.id === undefined) return void res.writeHead(202).end();
-    if (msg.method === 'initialize')
-      return json(res, msg.id, {
-        protocolVersion: msg.params.protocolVersion,
-        capabilities: { tools: {} },
-        serverInfo: { name: 'trickle', version: '1.0.0' },
-      });
-    if (msg.method === 'tools/list')
-      return json(res, msg.id, {
-        tools: ['trickle', 'quick'].map((name) => ({ name, inputSchema: { type: 'object' } })),
-      });
-    if (msg.method === 'tools/call' && msg.params.name === 'trickle') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const drip = setInterval(() => res.write(' '), 100);
-      res.on('close', () => {
-        clearInterval(drip);
-        closed++;
-        onClosed();
-      });
-      return;
-    }
-    if (msg.method === 'tools/call') return json(res, msg.id, { content: [{ type: 'text', text: 'quick' }] });
-    json(res, msg.id, {});
+const url = await jsonMcpServer('trickle', { slow: 'trickle', quick: 'quick' }, (res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const drip = setInterval(() => res.write(' '), 100);
+  res.on('close', () => {
+    clearInterval(drip);
+    closed++;
+    onClosed();
   });
-});
-const url = await new Promise<string>((resolve) =>
-  server.listen(0, '127.0.0.1', () =>
-    resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`),
-  ),
-);
-after(() => {
-  server.closeAllConnections();
-  server.close();
 });
 
 test('R14 a call whose answer trickles forever times out, and its response is let go', {
