@@ -117,3 +117,50 @@ test('an answer nested hundreds deep is shown as written without parsing it, in 
   expect(anonErrors).toEqual([]);
   await anon.context().close();
 });
+
+test('a long answer is drawn as Markdown by the browser, not by the server render; a short one by both', async ({
+  page,
+  browser,
+}) => {
+  const errors = pageErrors(page);
+  await signIn(page, MAYA);
+  await page.goto('/');
+  // Short lists between paragraphs: the parser's time grows faster than the text for this shape.
+  const long = Array.from({ length: 500 }, (_, i) => `- item-${run}-${i}\n\npara ${i}`).join('\n\n');
+  expect(long.length).toBeGreaterThan(8_000);
+  await send(page, `[[say:${long}]]`);
+  await expect(assistantMessages(page).last().locator('li')).toHaveCount(500);
+  await send(page, `[[say:- short-${run}]]`);
+  await expect(assistantMessages(page)).toHaveCount(2);
+  await expect(assistantMessages(page).last().locator('li')).toHaveText(`short-${run}`);
+
+  // The server's HTML: the short answer as Markdown, the long one as written.
+  const html = await (await page.request.get(page.url())).text();
+  expect(html).toContain(`<li>short-${run}</li>`);
+  expect(html).toContain(`- item-${run}-0`);
+  expect(html).not.toContain(`<li>item-${run}-0</li>`);
+  // In the browser, once it has taken over, both are Markdown.
+  await page.reload();
+  await expect(assistantMessages(page)).toHaveCount(2);
+  await expect(assistantMessages(page).first().locator('li')).toHaveCount(500);
+  await expect(assistantMessages(page).last().locator('li')).toHaveText(`short-${run}`);
+
+  // The share page alike.
+  const id = conversationIdFromUrl(page);
+  const shared = await page.request.post(`/api/conversations/${id}/share`, {
+    headers: originHeaders(),
+    data: {},
+  });
+  const { url } = (await shared.json()) as { url: string };
+  const sharedHtml = await (await page.request.get(url)).text();
+  expect(sharedHtml).toContain(`<li>short-${run}</li>`);
+  expect(sharedHtml).not.toContain(`<li>item-${run}-0</li>`);
+  const anon = await (await browser.newContext()).newPage();
+  const anonErrors = pageErrors(anon);
+  expect((await anon.goto(url))?.status()).toBe(200);
+  await expect(anon.locator('[data-role="assistant"]').first().locator('li')).toHaveCount(500);
+  // No mismatch between the server's HTML and the browser's first render.
+  expect(errors).toEqual([]);
+  expect(anonErrors).toEqual([]);
+  await anon.context().close();
+});

@@ -11,6 +11,8 @@ import { AppContextNotes } from './app-context-notes';
 import { ChatEmptyState } from './chat-empty-state';
 import { ChatHeader } from './chat-header';
 import { AppHostContext } from './mcp-app-host';
+import { MarkdownAfterHydration } from './markdown';
+import { markdownAfterHydration } from './markdown-budget';
 import { Composer } from './composer';
 import { ErrorNotice } from './error-notice';
 import { requestBody } from './chat-request';
@@ -97,6 +99,8 @@ export function Chat({
   }, [firstMessage]);
   const sendOutcome = useSendOutcome(id, isNew);
   const awaitingTitle = useRef(!initialMessages.some(answered));
+  // The answers whose Markdown the server leaves to the browser (the same on both: one render each).
+  const [drawnLater] = useState(() => markdownAfterHydration(initialMessages));
   const [liveTitle, setLiveTitle] = useState<string | null>(null);
   useEffect(() => onTitleChanged((changed, next) => changed === id && setLiveTitle(next)), [id]);
   const { siblings, mergeSiblings, refreshVersions } = useMessageVersions(id, initialSiblings);
@@ -229,40 +233,42 @@ export function Chat({
       />
       <ConversationIdContext.Provider value={id}>
         <AppHostContext.Provider value={appHost}>
-          <MessageList
-            messages={messages}
-            hasOlder={hasOlder}
-            loadOlder={loadOlder}
-            before={
-              <>
-                {noProvider && <NoProviderNotice admin={noProvider.admin} />}
-                {messages.length === 0 && setup}
-                {messages.length === 0 && <ChatEmptyState assistants={assistants} />}
-              </>
-            }
-            // An answer to a tool call that did not count has no Retry: a regenerate would start the answer over.
-            after={
-              showError && (
-                <ErrorNotice
-                  error={errorText}
-                  onRetry={approvals.failure ? undefined : () => void regenerate()}
-                  onClose={approvals.dismiss}
+          <MarkdownAfterHydration.Provider value={drawnLater}>
+            <MessageList
+              messages={messages}
+              hasOlder={hasOlder}
+              loadOlder={loadOlder}
+              before={
+                <>
+                  {noProvider && <NoProviderNotice admin={noProvider.admin} />}
+                  {messages.length === 0 && setup}
+                  {messages.length === 0 && <ChatEmptyState assistants={assistants} />}
+                </>
+              }
+              // An answer to a tool call that did not count has no Retry: a regenerate would start the answer over.
+              after={
+                showError && (
+                  <ErrorNotice
+                    error={errorText}
+                    onRetry={approvals.failure ? undefined : () => void regenerate()}
+                    onClose={approvals.dismiss}
+                  />
+                )
+              }
+              renderItem={(m, i) => (
+                <MessageItem
+                  message={m}
+                  streaming={busy && i === messages.length - 1}
+                  interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
+                  progress={progress}
+                  onApproval={i === messages.length - 1 && !busy ? approvals.onApproval : undefined}
+                  onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
+                  onEditResend={busy ? undefined : (messageId, text) => void editMessage(messageId, text)}
+                  versions={versionsById[m.id]}
                 />
-              )
-            }
-            renderItem={(m, i) => (
-              <MessageItem
-                message={m}
-                streaming={busy && i === messages.length - 1}
-                interrupted={Boolean(m.metadata?.interrupted && !m.metadata?.error) || stopped.has(m.id)}
-                progress={progress}
-                onApproval={i === messages.length - 1 && !busy ? approvals.onApproval : undefined}
-                onRegenerate={i === messages.length - 1 && !busy ? () => void regenerate() : undefined}
-                onEditResend={busy ? undefined : (messageId, text) => void editMessage(messageId, text)}
-                versions={versionsById[m.id]}
-              />
-            )}
-          />
+              )}
+            />
+          </MarkdownAfterHydration.Provider>
         </AppHostContext.Provider>
       </ConversationIdContext.Provider>
       <div className="border-t border-zinc-200 p-3 dark:border-zinc-800">

@@ -1,6 +1,6 @@
 'use client';
 
-import { Component, lazy, memo, type ReactNode, Suspense } from 'react';
+import { Component, createContext, lazy, memo, type ReactNode, Suspense, useSyncExternalStore } from 'react';
 import { nestsTooDeepForMarkdown } from './markdown-nesting';
 
 /**
@@ -13,6 +13,18 @@ const MarkdownView = lazy(() => import('./markdown-view'));
 
 /** Loads the renderer ahead of need (e.g. once the chat page is interactive). */
 export const preloadMarkdown = () => void import('./markdown-view');
+
+/** The answers of the page whose Markdown the browser draws, not the server (markdown-budget.ts). */
+export const MarkdownAfterHydration = createContext<ReadonlySet<string>>(new Set());
+
+const noSubscription = () => () => {};
+/** False in the server's render and while the browser hydrates it; true from then on. */
+const useHydrated = () =>
+  useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 
 const PlainText = ({ text }: { text: string }) => (
   <div className="prose-chat whitespace-pre-wrap break-words">{text}</div>
@@ -37,10 +49,21 @@ class RenderFailure extends Component<{ text: string; children: ReactNode }, { f
  * Untrusted text (model output, tool results) as Markdown: raw HTML is never rendered, links are
  * http(s)/mailto only, remote images are click-to-load (see markdown-view.tsx). `streaming`: the text is still
  * coming in (unfinished markers and fences are completed for display). Text nested too deep to parse in
- * reasonable time (markdown-nesting.ts) is shown as written, on the server too.
+ * reasonable time (markdown-nesting.ts) is shown as written, on the server too; `afterHydration` leaves
+ * the Markdown to the browser (markdown-budget.ts).
  */
-export const Markdown = memo(function Markdown({ text, streaming }: { text: string; streaming?: boolean }) {
-  if (nestsTooDeepForMarkdown(text)) return <PlainText text={text} />;
+export const Markdown = memo(function Markdown({
+  text,
+  streaming,
+  afterHydration,
+}: {
+  text: string;
+  streaming?: boolean;
+  /** Drawn as written by the server and while the browser hydrates, as Markdown from then on. */
+  afterHydration?: boolean;
+}) {
+  const hydrated = useHydrated();
+  if (nestsTooDeepForMarkdown(text) || (afterHydration && !hydrated)) return <PlainText text={text} />;
   return (
     <RenderFailure text={text}>
       <Suspense fallback={<PlainText text={text} />}>

@@ -2,14 +2,14 @@
 
 import { Ban, Check, type LucideIcon, X } from 'lucide-react';
 import { useTranslations } from 'next-intl';
-import { Fragment, memo, useState } from 'react';
+import { Fragment, memo, useContext, useState } from 'react';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import { EditMessage } from './edit-message';
 import { FileAttachments, type ShownFile } from './file-attachments';
 import { ImportedMark } from './imported-mark';
 import { MessageActions } from './message-actions';
 import type { ChatMessage, ToolPart, ToolProgress } from '@/lib/schemas/chat';
-import { Markdown } from './markdown';
+import { Markdown, MarkdownAfterHydration } from './markdown';
 import { ToolCallCard, toolRef } from './tool-call-card';
 import { type CardState, cardState } from './tool-result';
 import { isRequestPart, type RequestPart } from './turn-request';
@@ -146,6 +146,7 @@ export const MessageItem = memo(function MessageItem({
 }: Props) {
   const t = useTranslations('message');
   const [editing, setEditing] = useState(false);
+  const afterHydration = useContext(MarkdownAfterHydration).has(message.id);
   const imported = message.metadata?.imported === true;
   if (message.role === 'user') {
     const text = textOf(message);
@@ -205,7 +206,14 @@ export const MessageItem = memo(function MessageItem({
       {imported && <ImportedMark />}
       {message.parts.map((part, i) => {
         if (part.type === 'text')
-          return <Markdown key={i} text={part.text} streaming={streaming && part.state !== 'done'} />;
+          return (
+            <Markdown
+              key={i}
+              text={part.text}
+              streaming={streaming && part.state !== 'done'}
+              afterHydration={afterHydration}
+            />
+          );
         if (part.type === 'dynamic-tool') {
           return (
             <ToolCallCard

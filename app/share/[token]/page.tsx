@@ -6,6 +6,7 @@ import { getFormatter, getTranslations } from 'next-intl/server';
 import { FileAttachments } from '@/app/(chat)/_components/file-attachments';
 import { ImportedMark } from '@/app/(chat)/_components/imported-mark';
 import { Markdown } from '@/app/(chat)/_components/markdown';
+import { markdownAfterHydration } from '@/app/(chat)/_components/markdown-budget';
 import { getSessionUser } from '@/app/_server/session';
 import { readShare } from '@/app/_server/shares';
 import type { PublicMessage, PublicToolPart } from '@/lib/schemas/share';
@@ -74,7 +75,16 @@ async function ToolLine({ part, imported }: { part: PublicToolPart; imported: bo
   );
 }
 
-async function SharedMessage({ message, token }: { message: PublicMessage; token: string }) {
+async function SharedMessage({
+  message,
+  token,
+  afterHydration,
+}: {
+  message: PublicMessage;
+  token: string;
+  /** Its Markdown is drawn by the browser, not the server (markdown-budget.ts). */
+  afterHydration: boolean;
+}) {
   const imported = message.imported === true;
   if (message.role === 'user') {
     const text = message.parts.map((p) => (p.type === 'text' ? p.text : '')).join('');
@@ -102,7 +112,7 @@ async function SharedMessage({ message, token }: { message: PublicMessage; token
       {imported && <ImportedMark />}
       {message.parts.map((part, i) =>
         part.type === 'text' ? (
-          <Markdown key={i} text={part.text} />
+          <Markdown key={i} text={part.text} afterHydration={afterHydration} />
         ) : part.type === 'tool' ? (
           <ToolLine key={i} part={part} imported={imported} />
         ) : null,
@@ -125,6 +135,10 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
   const [t, format] = [await getTranslations('sharePage'), await getFormatter()];
   const date = format.dateTime(new Date(share.createdAt), { dateStyle: 'long', timeZone: 'UTC' });
   const time = (chunks: React.ReactNode) => <time dateTime={share.createdAt}>{chunks}</time>;
+  // The answers whose Markdown this render leaves to the browser (by position: shared messages have no ids).
+  const drawnLater = markdownAfterHydration(
+    share.messages.map((m, i) => ({ id: String(i), role: m.role, parts: m.parts })),
+  );
 
   return (
     <main className="mx-auto flex min-h-dvh max-w-3xl flex-col px-4 py-6">
@@ -153,7 +167,9 @@ export default async function SharePage({ params }: { params: Promise<{ token: s
         {share.messages.length === 0 ? (
           <p className="text-center text-sm text-zinc-500">{t('empty')}</p>
         ) : (
-          share.messages.map((m, i) => <SharedMessage key={i} message={m} token={token} />)
+          share.messages.map((m, i) => (
+            <SharedMessage key={i} message={m} token={token} afterHydration={drawnLater.has(String(i))} />
+          ))
         )}
       </div>
     </main>
