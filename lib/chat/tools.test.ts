@@ -146,6 +146,18 @@ describe('buildToolSet', () => {
     assert.equal(records[0]?.errorKind, 'tool');
   });
 
+  test('a result nesting too deep to serialize fails the call with the reason, and the call is logged', async () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 20_000; i++) deep = { d: deep };
+    const { tools, records } = setup(async () => ({
+      content: [{ type: 'text', text: 'ok' }],
+      structuredContent: { deep },
+    }));
+    await assert.rejects(run(tools, 'srv__ok', {}), /The result of srv\.ok nests too deep to use/);
+    assert.equal(records.length, 1);
+    assert.deepEqual([records[0]?.outcome, records[0]?.errorKind], ['error', 'tool']);
+  });
+
   test('A3: a thrown McpFailure reaches the model as a status with a reference; the call record keeps the detail', async () => {
     const { tools, records } = setup(async () => {
       throw new McpFailure('connection', 'MCP error -32000: Connection closed — stderr: A3-STDERR-CANARY');

@@ -5,6 +5,7 @@ import type { CallHooks } from '@/lib/mcp/active-calls';
 import type { CallOptions } from '@/lib/mcp/connection';
 import { throttleProgress } from '@/lib/chat/progress-throttle';
 import { binaryBytes, budgetMedia, toolModelOutput } from '@/lib/chat/tool-media';
+import { nestsDeeperThan } from '@/lib/json-depth';
 import { classifyError } from '@/lib/mcp/errors';
 import { publicFailure } from '@/lib/mcp/public-failure';
 import type { ServerTools } from '@/lib/mcp/pool';
@@ -43,6 +44,9 @@ export type BuildToolsInput = {
   /** The `ui://` resource of a tool's MCP App, when it has one the host renders. */
   appUri?: (server: string, tool: Tool) => string | undefined;
 };
+
+/** How deep a tool's result (its structured content, say) may nest. */
+const MAX_RESULT_DEPTH = 100;
 
 /** A tool error whose text goes back to the model so it can recover (never an HTTP 500). */
 class ToolCallError extends Error {}
@@ -172,6 +176,12 @@ async function executeTool(
     const failure = publicFailure(ref.server, err);
     done('error', { errorKind: failure.kind, error: `ref ${failure.ref}: ${failure.detail}` });
     throw new ToolCallError(`Could not run ${ref.server}.${ref.tool}: ${failure.message}`);
+  }
+  // Parsed at any depth, but serialized (measured, stored, sent to the model) only to a stack's depth.
+  if (nestsDeeperThan(raw, MAX_RESULT_DEPTH)) {
+    const why = `The result of ${ref.server}.${ref.tool} nests too deep to use (over ${MAX_RESULT_DEPTH} levels).`;
+    done('error', { errorKind: 'tool', error: why });
+    throw new ToolCallError(why);
   }
   const { result, bytes } = capResult(raw);
   if (result.isError) {
