@@ -141,7 +141,7 @@ export class McpConnection {
       client = await connectClient(config, {
         stderr: this.stderr,
         timeoutMs: this.opts.connectTimeoutMs,
-        onToolListChanged: () => this.onToolListChanged(),
+        onToolListChanged: () => this.tools.changed(), // re-lists in the background, throttled
         handlers: this.side.handlers(),
         authProvider:
           this.opts.authProvider && withTokensSeen(this.opts.authProvider, (t) => this.maskAlso(t)),
@@ -197,10 +197,6 @@ export class McpConnection {
     // The server is up but forgot us: a new session is due at once.
     if (!sessionExpired) this.backoff.lost();
     this.tracker.failed(failure, this.stderr);
-  }
-
-  private onToolListChanged(): void {
-    this.tools.changed(); // re-lists in the background, throttled
   }
 
   /** The server's tools, from cache when fresh; a stale cache is served while it refreshes in the background. */

@@ -99,7 +99,7 @@ export function Chat({
   }, [firstMessage]);
   const sendOutcome = useSendOutcome(id, isNew);
   const awaitingTitle = useRef(!initialMessages.some(answered));
-  // The answers whose Markdown the server leaves to the browser (the same on both: one render each).
+  // Answers the server leaves to the browser to draw as Markdown (markdown-budget.ts), one set per mount.
   const [drawnLater] = useState(() => markdownAfterHydration(initialMessages));
   const [liveTitle, setLiveTitle] = useState<string | null>(null);
   useEffect(() => onTitleChanged((changed, next) => changed === id && setLiveTitle(next)), [id]);
