@@ -11,7 +11,7 @@ import { AppContextNotes } from './app-context-notes';
 import { ChatEmptyState } from './chat-empty-state';
 import { ChatHeader } from './chat-header';
 import { AppHostContext } from './mcp-app-host';
-import { MarkdownAfterHydration } from './markdown';
+import { MarkdownAfterHydration, preloadMarkdown } from './markdown';
 import { markdownAfterHydration } from './markdown-budget';
 import { Composer } from './composer';
 import { ErrorNotice } from './error-notice';
@@ -19,7 +19,6 @@ import { requestBody } from './chat-request';
 import { ConversationIdContext } from './turn-request-answer';
 import { answered, fetchTitle } from './conversation-title';
 import { MessageItem } from './message-item';
-import { preloadMarkdown } from './markdown';
 import { MessageList } from './message-list';
 import { NoProviderNotice } from './no-provider-notice';
 import { useLazyChat } from './use-lazy-chat';
@@ -151,17 +150,7 @@ export function Chat({
   );
   const { messages, setMessages, sendMessage, status, stop, error, regenerate, bridge } = engine;
 
-  const prepend = useCallback(
-    (older: ChatMessage[], olderSiblings: Record<string, string[]>) => {
-      mergeSiblings(olderSiblings);
-      return setMessages((current) => {
-        const have = new Set(current.map((m) => m.id));
-        return [...older.filter((m) => !have.has(m.id)), ...current];
-      });
-    },
-    [setMessages, mergeSiblings],
-  );
-  const { hasOlder, loadOlder } = useOlderMessages(id, olderBefore, prepend);
+  const { hasOlder, loadOlder } = useOlderMessages(id, olderBefore, setMessages, mergeSiblings);
 
   const busy = status === 'submitted' || status === 'streaming';
   const { versionsById, editMessage } = useVersionActions({

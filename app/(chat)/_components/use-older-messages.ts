@@ -13,8 +13,19 @@ import { readMessagePage } from './message-pages';
 export function useOlderMessages(
   id: string,
   initialBefore: string | null,
-  prepend: (older: ChatMessage[], siblings: Record<string, string[]>) => void,
+  setMessages: (update: (current: ChatMessage[]) => ChatMessage[]) => unknown,
+  mergeSiblings: (siblings: Record<string, string[]>) => void,
 ) {
+  const prepend = useCallback(
+    (older: ChatMessage[], olderSiblings: Record<string, string[]>) => {
+      mergeSiblings(olderSiblings);
+      setMessages((current) => {
+        const have = new Set(current.map((m) => m.id));
+        return [...older.filter((m) => !have.has(m.id)), ...current];
+      });
+    },
+    [setMessages, mergeSiblings],
+  );
   const [before, setBefore] = useState(initialBefore);
   const cursor = useRef(initialBefore);
   const loadOlder = useCallback(async (): Promise<boolean> => {
