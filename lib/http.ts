@@ -182,3 +182,16 @@ export function assertSameOrigin(req: Request): void {
     throw new AppError('forbidden', 'Cross-origin request refused.');
   }
 }
+
+/**
+ * A GET that starts work for the user (their MCP connections: stdio children, sign-ins) answers only
+ * requests a browser marks as coming from the app itself or from the person (the address bar): a
+ * cross-site link or embed, which carries the SameSite=Lax session cookie on a top-level navigation,
+ * is refused. Clients that send no Sec-Fetch-Site (scripts, older browsers) are not led by another site.
+ */
+export function assertNotCrossSite(req: Request): void {
+  const site = req.headers.get('sec-fetch-site');
+  if (site && site !== 'same-origin' && site !== 'none') {
+    throw new AppError('forbidden', 'Cross-site request refused.');
+  }
+}

@@ -1,7 +1,7 @@
 import * as z from '@/lib/zod';
 import { readAppResource } from '@/app/_server/mcp-apps';
 import { requireUser } from '@/app/_server/session';
-import { parseWith, route } from '@/lib/http';
+import { assertNotCrossSite, parseWith, route } from '@/lib/http';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -14,6 +14,7 @@ const QuerySchema = z.object({ server: z.string().min(1).max(64), uri: z.string(
  * and allowed by the admin). 404 for a server the user may not use, 403 when its apps are off.
  */
 export const GET = route(async (req) => {
+  assertNotCrossSite(req);
   const user = await requireUser(req);
   const { searchParams } = new URL(req.url);
   const q = parseWith(QuerySchema, Object.fromEntries(searchParams), 'query');
