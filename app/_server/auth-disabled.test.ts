@@ -3,7 +3,8 @@
 // the admin's disable (the library's create hook read the user a moment before), or the flag set outside
 // the app (the user cache takes such changes within a minute). The auth library's own endpoints that act
 // for the signed-in user do not look at `disabled`: such a session renamed the account and changed its
-// password through /api/auth/update-user and /api/auth/change-password.
+// password through /api/auth/update-user and /api/auth/change-password, and /api/auth/get-session showed it
+// signed in.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,19 @@ before(async () => {
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const row = () => getDb().select().from(user).where(eq(user.email, BO.email)).get();
+
+test("a disabled account's session is no session to the auth library's get-session either", async () => {
+  const { handleAuthRequest } = await import('@/app/_server/auth-gate');
+  const get = (cookie: string) =>
+    handleAuthRequest(new Request(`${APP}/api/auth/get-session`, { headers: { cookie } }));
+  const res = await get(cookie);
+  assert.equal(res.status, 200);
+  assert.equal(await res.json(), null);
+  // The enabled admin's session is still answered.
+  const ada = await post('/sign-in/email', { email: 'ada@example.com', password: 'ada-password-1' });
+  const own = (await (await get(sessionCookie(ada))).json()) as { user?: { email?: string } } | null;
+  assert.equal(own?.user?.email, 'ada@example.com');
+});
 
 test('a disabled account cannot rename itself through the auth library', async () => {
   const res = await post('/update-user', { name: 'Renamed' }, cookie);

@@ -95,6 +95,17 @@ async function afterUserUpdate(res: Response, headers: Headers): Promise<Respons
   return res;
 }
 
+/**
+ * The library's session for a disabled account's session that outlived the switch: no session, as every app
+ * route answers it (getSessionUser), not the account's name, email and role; the library's cookies kept.
+ */
+async function asAppSession(res: Response, headers: Headers): Promise<Response> {
+  if (!res.ok || (await getSessionUser(headers))) return res;
+  const none = Response.json(null, { headers: { 'cache-control': 'no-store' } });
+  for (const cookie of res.headers.getSetCookie()) none.headers.append('set-cookie', cookie);
+  return none;
+}
+
 /** No auth endpoint takes more than a couple of levels; deeper bodies are refused before anything walks them. */
 const MAX_DEPTH = 16;
 
@@ -117,7 +128,7 @@ function parseFields(text: string): Record<string, unknown> | null {
  * Every request to the auth library's endpoints passes here first: the 1 MB body cap and field maxima
  * (the library has neither), the client address taken from the socket (or a trusted proxy), a password
  * change that always signs out the other sessions, no account change by a disabled account's session
- * (ACTS_AS_USER), the per-account sign-in back-off, and no email and
+ * (ACTS_AS_USER) and no session shown to it (asAppSession), the per-account sign-in back-off, and no email and
  * password sign-in or sign-up while the admin has turned it off (single sign-on only), no sign-up while
  * it is closed, and a sign-up losing the race for its email answered as a later one (asLateSignUp).
  */
@@ -127,8 +138,10 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   const address = clientAddress(req.headers, getEnv().TRUST_PROXY);
   const headers = new Headers(req.headers);
   headers.set(AUTH_CLIENT_ADDRESS_HEADER, address);
-  if (req.method === 'GET' || req.method === 'HEAD')
-    return (await getAuth()).handler(new Request(req.url, { method: req.method, headers }));
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    const res = await (await getAuth()).handler(new Request(req.url, { method: req.method, headers }));
+    return path === '/get-session' ? asAppSession(res, req.headers) : res;
+  }
 
   if ((path === '/sign-in/email' || path === '/sign-up/email') && !(await passwordSignInEnabled()))
     throw new AppError('forbidden', 'Password sign-in is turned off. Sign in with single sign-on.');
