@@ -200,12 +200,16 @@ test('a conversation deleted in another tab while it answers: a regenerate or a 
   page,
   context,
 }) => {
-  await send(page, 'Deleted elsewhere [[words:200]] [[slow:20]]');
+  // Its own title (a retry of this test finds the conversation of the try before in the list).
+  const title = `Deleted elsewhere ${Date.now()} [[words:200]] [[slow:20]]`;
+  await send(page, title);
   await expect(assistantMessages(page).last()).toContainText('word2');
   const id = conversationIdFromUrl(page);
   const other = await context.newPage();
   await other.goto(`/c/${id}`);
-  await other.getByRole('button', { name: 'Delete Deleted elsewhere [[words:200]] [[slow:20]]' }).click();
+  // The list's date headings appear once the page has hydrated: a click before that does nothing.
+  await expect(other.getByRole('navigation').getByRole('heading', { name: 'Today' })).toBeVisible();
+  await other.getByRole('button', { name: `Delete ${title}` }).click();
   await other
     .getByRole('dialog', { name: 'Delete conversation?' })
     .getByRole('button', { name: 'Delete' })
