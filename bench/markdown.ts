@@ -10,6 +10,7 @@
  *    root main files plus the entry chunks of the root layout, the (chat) layout and the chat page). Read
  *    from an existing production build (.next); says so when there is none. Also the lazy chunks that load
  *    only when a message needs them (KaTeX, the highlighter, Mermaid), found by what they contain.
+ *  - Long answers, whole and in pieces (bench/markdown-long.ts).
  * Prints figures only, never pass/fail.
  *
  *   ./node_modules/.bin/node --import tsx bench/markdown.ts
@@ -20,6 +21,7 @@ import { register } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { longAnswerReport } from './markdown-long';
 import { median, table } from './stats';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -70,13 +72,8 @@ async function main() {
   const conversation = (answer: (i: number) => string) =>
     Array.from({ length: MESSAGES }, (_, i) => (i % 2 === 0 ? question(i) : answer(i)));
 
-  async function render(texts: string[]): Promise<{ ms: number; bytes: number; html: string }> {
-    const tree = h(NextIntlClientProvider, {
-      locale: 'en',
-      messages,
-      timeZone: 'UTC',
-      children: texts.map((text, i) => h('article', { key: i }, h(Markdown, { text }))),
-    });
+  async function renderNode(children: React.ReactNode): Promise<{ ms: number; bytes: number; html: string }> {
+    const tree = h(NextIntlClientProvider, { locale: 'en', messages, timeZone: 'UTC', children });
     const start = performance.now();
     const { prelude } = await prerenderToNodeStream(tree);
     const chunks: Buffer[] = [];
@@ -86,6 +83,8 @@ async function main() {
     if (process.env.BENCH_DUMP) (await import('node:fs')).writeFileSync(process.env.BENCH_DUMP, html);
     return { ms, bytes: Buffer.byteLength(html), html };
   }
+  const render = (texts: string[]) =>
+    renderNode(texts.map((text, i) => h('article', { key: i }, h(Markdown, { text }))));
 
   const rich = conversation(richAnswer);
   const plain = conversation(plainAnswer);
@@ -133,6 +132,7 @@ async function main() {
   console.log(
     `(the math + code HTML holds ${count(/class="katex"/g)} KaTeX formulas, ${count(/class="katex-display"/g)} of them display, and ${count(/class="hljs language-ts"/g)} highlighted code blocks; React writes a message's text as written, the Suspense fallback, before a message it outlines: past the first 12.8 KB, or holding KaTeX's stylesheet)`,
   );
+  console.log(`\n${await longAnswerReport(renderNode, RUNS)}`);
   console.log(`\n${firstLoadReport()}`);
 }
 

@@ -162,21 +162,29 @@ test('a diagram Mermaid cannot read shows its source and the error', async ({ pa
   expect(problems).toEqual([]);
 });
 
-test('a Mermaid fence still streaming in shows its code, then the diagram once it closes', async ({
-  page,
-}) => {
-  const { problems } = watch(page);
-  const answer = `Drawing:\n${fence('graph LR\n  Xray --> Yankee\n  Yankee --> Zulu')}\nfinished now`;
-  await send(page, `[[slow:700]][[say:${answer}]]`);
-  const message = assistantMessages(page).last();
-  // Mid-stream: the source so far as code, labelled mermaid, no diagram yet and no error.
-  await expect(message.locator('pre code')).toContainText('Xray');
-  await expect(message.locator('.code-block-bar')).toContainText('mermaid');
-  await expect(diagramFrame(message)).toHaveCount(0);
-  await expect(message.getByRole('note')).toHaveCount(0);
-  // Once the fence is closed: the diagram.
-  await expect(message).toContainText('finished now', { timeout: 30_000 });
-  await expect(diagramFrame(message).contentFrame().locator('svg')).toContainText('Zulu');
-  await expect(message.getByRole('note')).toHaveCount(0);
-  expect(problems).toEqual([]);
-});
+// After a long first paragraph the fence is in a later piece of the answer (markdown-blocks.ts), which
+// counts its lines from its own start.
+for (const [label, before] of [
+  ['', ''],
+  [' (after 2,500 characters)', `${'x'.repeat(2_500)}\n\n`],
+] as const)
+  test(`a Mermaid fence still streaming in shows its code, then the diagram once it closes${label}`, async ({
+    page,
+  }) => {
+    const { problems } = watch(page);
+    const answer = `${before}Drawing:\n${fence('graph LR\n  Xray --> Yankee\n  Yankee --> Zulu')}\nfinished now`;
+    await send(page, `[[slow:700]][[say:${answer}]]`);
+    const message = assistantMessages(page).last();
+    // Mid-stream: the source so far as code, labelled mermaid, no diagram yet and no error; not even an
+    // attempt at one (a fence taken for closed is drawn, "Drawing…", at each word).
+    await expect(message.locator('pre code')).toContainText('Xray');
+    await expect(message.locator('.code-block-bar')).toContainText('mermaid');
+    await expect(message.locator('pre code')).toContainText('Yankee');
+    await expect(message.locator('.code-block-note')).toHaveCount(0);
+    await expect(diagramFrame(message)).toHaveCount(0);
+    // Once the fence is closed: the diagram.
+    await expect(message).toContainText('finished now', { timeout: 30_000 });
+    await expect(diagramFrame(message).contentFrame().locator('svg')).toContainText('Zulu');
+    await expect(message.getByRole('note')).toHaveCount(0);
+    expect(problems).toEqual([]);
+  });

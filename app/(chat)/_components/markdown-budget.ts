@@ -1,8 +1,8 @@
 /**
- * How much Markdown a page's server render parses. The parser's time grows faster than the text for some
- * ordinary shapes (short lists between paragraphs: 10 KB ~0.3 s, 40 KB ~4 s on a 2-core VM), and the
- * server render blocks the one Node process, every user's requests with it: a long answer, reloaded or
- * opened through its share link again and again, would take the server for seconds each time. So the
+ * How much Markdown a page's server render parses. Parsing costs ~5-10 ms per KB of some ordinary shapes
+ * (short lists between paragraphs; linear only because long text is parsed in pieces, markdown-blocks.ts),
+ * and the server render blocks the one Node process, every user's requests with it: a long answer, reloaded
+ * or opened through its share link again and again, would take the server for a second each time. So the
  * server draws as Markdown only the newest answers, up to a budget; the others show their text as
  * written until the browser has taken over the page, which then draws them (no mismatch with the
  * server's HTML). Pure, for the server and the browser alike (markdown-budget.test.ts).
