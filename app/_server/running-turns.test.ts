@@ -8,6 +8,7 @@ import {
   beginTurn,
   isTurnRunning,
   markCutTurns,
+  othersClaimEnded,
   publishTurn,
   readTurn,
   stopTurn,
@@ -122,6 +123,34 @@ test("a Stop on A while A's own request still asks for the lease B holds reaches
   await eventually(() => b.stops.includes('c3'), 100);
   await b.leases.release('c3', 'b-turn'); // B stored its answer
   assert.equal(await stopping, true);
+});
+
+test("another user's claim held on B does not lock the owner out on A; her own running turn there does", async () => {
+  // What Bob's request on B holds from its claim until its preparation reads the conversation (a 404).
+  assert.equal(await b.leases.claim('c-probe', 'bob-turn', 'bob'), true);
+  await assert.rejects(beginTurn('c-probe', 'alice'), /still being written/);
+  const waiting = othersClaimEnded('c-probe', 'alice', 2_000);
+  setTimeout(() => void b.leases.release('c-probe', 'bob-turn'), 50);
+  assert.equal(await waiting, true, "Alice's message waits until Bob's request is refused");
+  const alices = await beginTurn('c-probe', 'alice');
+  alices.end();
+  await eventually(async () => !(await b.leases.isRunning('c-probe')));
+  // Her own answer running on B (from her other tab): her message on A is still refused.
+  assert.equal(await b.leases.claim('c-probe', 'alice-turn', 'alice'), true);
+  await assert.rejects(beginTurn('c-probe', 'alice'), /still being written/);
+  assert.equal(await othersClaimEnded('c-probe', 'alice', 2_000), false);
+  assert.equal(await b.leases.isRunning('c-probe'), true);
+  await b.leases.release('c-probe', 'alice-turn');
+});
+
+test("the owner waits past another user's claim on A that was refused because a third user's claim holds B", async () => {
+  assert.equal(await b.leases.claim('c-probe2', 'carol-turn', 'carol'), true);
+  const bobs = beginTurn('c-probe2', 'bob'); // registered on A at once; its claim is on its way to Redis
+  const waiting = othersClaimEnded('c-probe2', 'alice', 2_000);
+  await assert.rejects(bobs, /still being written/);
+  setTimeout(() => void b.leases.release('c-probe2', 'carol-turn'), 50);
+  assert.equal(await waiting, true);
+  (await beginTurn('c-probe2', 'alice')).end();
 });
 
 test('a question whose instance died gets an interrupted answer; one whose turn another instance runs does not', async () => {

@@ -143,7 +143,7 @@ export async function beginTurn(conversationId: string, userId?: string): Promis
     };
   });
   // Registered before the lease is asked for, so a second request here is refused without a round trip.
-  const claiming = leases ? leases.claim(conversationId, turnId) : Promise.resolve(true);
+  const claiming = leases ? leases.claim(conversationId, turnId, userId) : Promise.resolve(true);
   const claimed = claiming.catch(() => false);
   turns.set(conversationId, { turnId, claimed, userId, controller, done, end });
   if (leases) {
@@ -248,20 +248,27 @@ export async function stopTurn(conversationId: string): Promise<boolean> {
 }
 
 /**
- * Waits (at most `ms`) while this process holds a turn of `conversationId` claimed by someone other than
- * `userId`: another user's request naming the conversation holds it until its preparation finds the
- * conversation is not theirs (a 404), a few milliseconds. True when it has ended.
+ * Waits (at most `ms`) while a turn claimed by someone other than `userId` holds `conversationId`, here or
+ * (with REDIS_URL, by its lease) on any instance: another user's request naming the conversation holds it
+ * until its preparation finds it is not theirs (a 404), a few ms. True when it has ended; false at once
+ * when `userId`'s own turn holds it.
  */
 export async function othersClaimEnded(conversationId: string, userId: string, ms: number): Promise<boolean> {
-  const running = state().turns.get(conversationId);
-  if (!running || running.userId === undefined || running.userId === userId) return false;
-  let timer: NodeJS.Timeout | undefined;
-  const ended = await Promise.race([
-    running.done.then(() => true),
-    new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false))),
-  ]);
-  clearTimeout(timer);
-  return ended;
+  const { turns, leases } = state();
+  const deadline = Date.now() + ms;
+  const running = turns.get(conversationId);
+  if (running) {
+    if (running.userId === undefined || running.userId === userId) return false;
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      // Its end, or at once when it was refused the lease (then another claim holds it elsewhere).
+      running.claimed.then((got) => (got ? running.done : undefined)).then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false))),
+    ]);
+    clearTimeout(timer);
+    if (!ended || !leases) return ended;
+  }
+  return leases ? leases.othersClaimEnded(conversationId, userId, Math.max(0, deadline - Date.now())) : false;
 }
 
 /**

@@ -100,3 +100,25 @@ test('a stopper whose "stored" notice is lost returns once the lease is gone', a
   assert.equal(outcome, true);
   a.leases.dispose();
 });
+
+test("an owner waits for another user's claim held on another instance, not for her own turn there", async () => {
+  const a = instance('a');
+  const b = instance('b');
+  // A stranger's request on B claims her conversation until it is refused (a 404), a moment later.
+  assert.equal(await b.leases.claim('c6', 'stranger-turn', 'mallory'), true);
+  assert.equal(await a.leases.claim('c6', 'owner-turn', 'alice'), false);
+  const waiting = a.leases.othersClaimEnded('c6', 'alice', 2_000);
+  setTimeout(() => void b.leases.release('c6', 'stranger-turn'), 50);
+  assert.equal(await waiting, true);
+  assert.equal(await a.leases.claim('c6', 'owner-turn', 'alice'), true);
+  // Her own turn running on A (another tab): her next message on B is refused, and so is a turn without a user.
+  assert.equal(await b.leases.claim('c6', 'second-tab', 'alice'), false);
+  assert.equal(await b.leases.othersClaimEnded('c6', 'alice', 2_000), false);
+  assert.equal(await a.leases.isRunning('c6'), true, 'her turn is untouched');
+  await a.leases.release('c6', 'owner-turn');
+  assert.equal(await a.leases.isRunning('c6'), false, 'released with the user in its value');
+  assert.equal(await a.leases.claim('c6', 'userless-turn'), true);
+  assert.equal(await b.leases.othersClaimEnded('c6', 'alice', 2_000), false);
+  await a.leases.release('c6', 'userless-turn');
+  assert.equal(await b.leases.othersClaimEnded('c6', 'alice', 2_000), true, 'nothing holds it');
+});

@@ -13,9 +13,16 @@ const DEFAULTS: TurnLeaseOptions = { leaseMs: 10_000, renewMs: 3_000 };
 
 /** While a stopper waits for "stored", it also looks at the lease this often. */
 const LEASE_POLL_MS = 500;
+/** While an owner waits for another user's claim to be refused, it looks at the lease this often. */
+const CLAIM_POLL_MS = 25;
 
-/** `mcpchat:lease:<conversation>` = `<instance> <turn>`, with a time to live. */
+/**
+ * `mcpchat:lease:<conversation>` = `<instance> <turn> <user>` (the user id whose request claimed it; none
+ * for a turn begun without one), with a time to live.
+ */
 const leaseKey = (conversationId: string) => redisKey('lease', conversationId);
+/** The user a lease's value names, if any. */
+const claimantOf = (value: string): string | undefined => value.split(' ').slice(2).join(' ') || undefined;
 
 /** Renews or deletes a lease only while it is still ours (another instance may hold it since). */
 const RENEW =
@@ -42,7 +49,7 @@ type Message = { kind: 'stop' | 'stored'; conversationId: string };
  */
 export class TurnLeases {
   private readonly options: TurnLeaseOptions;
-  private readonly held = new Map<string, { value: string; renew: NodeJS.Timeout }>();
+  private readonly held = new Map<string, { turnId: string; value: string; renew: NodeJS.Timeout }>();
   private readonly waiters = new Map<string, Set<() => void>>();
   private ready?: Promise<unknown>;
 
@@ -67,11 +74,11 @@ export class TurnLeases {
     return this.ready;
   }
 
-  /** Takes the conversation's lease for this turn; false when another instance holds it. */
-  async claim(conversationId: string, turnId: string): Promise<boolean> {
+  /** Takes the conversation's lease for this turn of `userId`'s; false when another instance holds it. */
+  async claim(conversationId: string, turnId: string, userId?: string): Promise<boolean> {
     await this.start();
     const key = leaseKey(conversationId);
-    const value = `${this.bus.instanceId} ${turnId}`;
+    const value = [this.bus.instanceId, turnId, ...(userId ? [userId] : [])].join(' ');
     const ok = await this.redis.command.set(key, value, 'PX', this.options.leaseMs, 'NX');
     if (ok !== 'OK') return false;
     const renew = setInterval(() => {
@@ -82,18 +89,24 @@ export class TurnLeases {
     renew.unref();
     const previous = this.held.get(conversationId);
     if (previous) clearInterval(previous.renew);
-    this.held.set(conversationId, { value, renew });
+    this.held.set(conversationId, { turnId, value, renew });
     return true;
   }
 
   /** The turn has ended (its answer is stored): frees the conversation and tells any waiting stopper. */
   async release(conversationId: string, turnId: string): Promise<void> {
     const held = this.held.get(conversationId);
-    const value = `${this.bus.instanceId} ${turnId}`;
-    if (!held || held.value !== value) return;
+    if (held?.turnId !== turnId) return;
     clearInterval(held.renew);
     this.held.delete(conversationId);
-    await this.redis.command.eval(RELEASE, 2, leaseKey(conversationId), CONTINUING, value, conversationId);
+    await this.redis.command.eval(
+      RELEASE,
+      2,
+      leaseKey(conversationId),
+      CONTINUING,
+      held.value,
+      conversationId,
+    );
     await this.bus.publish('turns', { kind: 'stored', conversationId } satisfies Message);
   }
 
@@ -131,6 +144,28 @@ export class TurnLeases {
   }
 
   /**
+   * Waits (at most `ms`) while the conversation's lease is held by a claim of a user other than `userId`,
+   * on any instance: another user's request naming the conversation holds it until its preparation finds
+   * the conversation is not theirs (a 404), a few milliseconds. True once that claim has ended (or the
+   * lease is free already); false at once when the lease is `userId`'s own turn or names no user.
+   */
+  async othersClaimEnded(conversationId: string, userId: string, ms: number): Promise<boolean> {
+    await this.start();
+    const key = leaseKey(conversationId);
+    const deadline = Date.now() + ms;
+    const seen = await this.redis.command.get(key);
+    if (seen === null) return true;
+    const claimant = claimantOf(seen);
+    if (claimant === undefined || claimant === userId) return false;
+    while (Date.now() < deadline) {
+      // Its release publishes "stored": that ends the pause early; the lease is looked at either way.
+      await this.pause(conversationId, Math.min(CLAIM_POLL_MS, deadline - Date.now()));
+      if ((await this.redis.command.get(key)) !== seen) return true;
+    }
+    return false;
+  }
+
+  /**
    * Asks the instance running the conversation's turn to stop it, and waits until its answer is stored
    * (at most `waitMs`); false when no instance runs one.
    */
@@ -139,12 +174,7 @@ export class TurnLeases {
     if (!(await this.isRunning(conversationId))) return false;
     let done = () => {};
     const stored = new Promise<void>((resolve) => (done = resolve));
-    let set = this.waiters.get(conversationId);
-    if (!set) {
-      set = new Set();
-      this.waiters.set(conversationId, set);
-    }
-    set.add(done);
+    const forget = this.onStored(conversationId, done);
     let timer: NodeJS.Timeout | undefined;
     try {
       await this.bus.publish('turns', { kind: 'stop', conversationId } satisfies Message);
@@ -162,10 +192,36 @@ export class TurnLeases {
       ]).finally(() => (polling = false));
     } finally {
       clearTimeout(timer);
-      set.delete(done);
-      if (!set.size) this.waiters.delete(conversationId);
+      forget();
     }
     return true;
+  }
+
+  /** Resolves after `ms`, or sooner when a turn of the conversation says "stored". */
+  private pause(conversationId: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        forget();
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      const forget = this.onStored(conversationId, wake);
+    });
+  }
+
+  /** Calls `done` when a turn of the conversation says "stored"; returns how to stop that. */
+  private onStored(conversationId: string, done: () => void): () => void {
+    let set = this.waiters.get(conversationId);
+    if (!set) {
+      set = new Set();
+      this.waiters.set(conversationId, set);
+    }
+    set.add(done);
+    return () => {
+      set.delete(done);
+      if (!set.size && this.waiters.get(conversationId) === set) this.waiters.delete(conversationId);
+    };
   }
 
   /** Shutdown or tests: stop renewing (the leases then expire unless released). */
