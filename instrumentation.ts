@@ -15,9 +15,9 @@ export async function register() {
   const duties = hasStartupDuties();
   const { databaseReady } = await import('@/db/client');
   await databaseReady(); // opens and migrates the database
-  const [{ markCutTurns, startRunningTurns }, { listenForInvalidations }, { serveTurnRequestAnswers }] =
+  const [{ markCutTurns, startCutTurnSweep }, { listenForInvalidations }, { serveTurnRequestAnswers }] =
     await Promise.all([
-      import('@/app/_server/running-turns'),
+      import('@/app/_server/cut-turn-sweep'),
       import('@/app/_server/invalidations'),
       import('@/app/_server/turn-request-answers'),
     ]);
@@ -27,7 +27,7 @@ export async function register() {
   handleShutdownSignals();
   // With REDIS_URL: hear other instances' stop requests, admin changes, answers to requests waiting
   // here and requests for MCP server logs and statuses and process figures from the start, and mark the turns of an instance that dies while others run on.
-  startRunningTurns();
+  startCutTurnSweep();
   listenForInvalidations();
   serveTurnRequestAnswers();
   const { serveServerLogs } = await import('@/app/_server/mcp-logs');

@@ -7,13 +7,13 @@ import type { UIMessageChunk } from 'ai';
 import {
   beginTurn,
   isTurnRunning,
-  markCutTurns,
   othersClaimEnded,
   publishTurn,
   readTurn,
   stopTurn,
   type TurnHandle,
 } from '@/app/_server/running-turns';
+import { markCutTurns } from '@/app/_server/cut-turn-sweep';
 import { getDb } from '@/db/client';
 import { listMessages } from '@/db/queries/messages';
 import { changeMessage, saveAssistantMessage, saveUserMessage } from '@/db/queries/message-writes';

@@ -1,8 +1,6 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import type { UIMessageChunk } from 'ai';
-import { getDb } from '@/db/client';
-import { markUnansweredTurns, unansweredConversations } from '@/db/queries/cut-turns';
 import { MemoryTurnBuffer, type TurnBuffer } from '@/lib/chat/turn-buffer';
 import { AppError } from '@/lib/errors';
 import { processState } from '@/lib/process-state';
@@ -58,47 +56,14 @@ function createState(): State {
   return { turns: new Map(), buffer: new RedisTurnBuffer(redis), closing: false, leases };
 }
 
-/** Startup: with REDIS_URL, listen for other instances' stop requests at once. */
-export function startRunningTurns(): void {
-  if (!state().leases) return;
-  const sweep = setInterval(() => {
-    markCutTurns().catch((err) => console.error('[chat] could not look for cut turns', loggable(err)));
-  }, SWEEP_MS);
-  sweep.unref();
+/** With REDIS_URL, the leases of every instance's turns (the cut-turn sweep reads them); else null. */
+export function sharedTurnLeases(): TurnLeases | null {
+  return state().leases;
 }
 
-const CUT_REASON = 'The server stopped before this answer was finished. Retry to get an answer.';
-/** With other instances: how often one of them looks for turns an instance that died left unanswered. */
-const SWEEP_MS = 5_000;
-/**
- * How far back that sweep looks for questions (an index makes it read only those, not every message).
- * Longer than any turn runs; an older question left unanswered was there at an earlier sweep already.
- */
-const SWEEP_HORIZON_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Questions whose turn runs nowhere any more (the process running it stopped: a crash, kill -9) get an
- * answer marked interrupted, so the UI shows what happened and offers Retry. One process: at start, all
- * of them. With REDIS_URL: only conversations on which no instance holds a turn lease, one instance at a
- * time (a sweep lock), at start and every SWEEP_MS; a turn takes its lease before its question is stored
- * and gives it up after its answer is, so a running turn is never marked. Returns how many were marked.
- */
-export async function markCutTurns(): Promise<number> {
-  const db = getDb();
-  const { leases, turns } = state();
-  if (!leases) return markUnansweredTurns(db, CUT_REASON);
-  if (!(await leases.takeSweep(SWEEP_MS))) return 0;
-  const since = new Date(Date.now() - SWEEP_HORIZON_MS);
-  const continuing = await leases.continuingSince(since.getTime());
-  const candidates = [...new Set([...(await unansweredConversations(db, since)), ...continuing])].filter(
-    (id) => !turns.has(id),
-  );
-  const running = await leases.runningOf(candidates);
-  const cut = candidates.filter((id) => !running.has(id));
-  const lost = await markUnansweredTurns(db, CUT_REASON, cut);
-  await leases.forgetContinuing(continuing.filter((id) => cut.includes(id)));
-  if (lost) console.warn(`[chat] marked ${lost} unanswered turn(s) of a stopped instance as interrupted`);
-  return lost;
+/** Whether a turn of the conversation runs (or is being claimed) in this process. */
+export function runsHere(conversationId: string): boolean {
+  return state().turns.has(conversationId);
 }
 
 export type TurnHandle = { turnId: string; signal: AbortSignal; end: () => void };
@@ -241,10 +206,17 @@ export async function stopTurn(conversationId: string): Promise<boolean> {
   if (!running || !(await running.claimed))
     return leases ? leases.requestStop(conversationId, STOP_WAIT_MS) : false;
   running.controller.abort(new Error('Stopped'));
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([running.done, new Promise((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
-  clearTimeout(timer);
+  await within(running.done, STOP_WAIT_MS);
   return true;
+}
+
+/** Whether `promise` settles within `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  const settled = await Promise.race([promise.then(() => true), timeout]);
+  clearTimeout(timer);
+  return settled;
 }
 
 /**
@@ -259,13 +231,11 @@ export async function othersClaimEnded(conversationId: string, userId: string, m
   const running = turns.get(conversationId);
   if (running) {
     if (running.userId === undefined || running.userId === userId) return false;
-    let timer: NodeJS.Timeout | undefined;
-    const ended = await Promise.race([
-      // Its end, or at once when it was refused the lease (then another claim holds it elsewhere).
-      running.claimed.then((got) => (got ? running.done : undefined)).then(() => true),
-      new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false))),
-    ]);
-    clearTimeout(timer);
+    // Its end, or at once when it was refused the lease (then another claim holds it elsewhere).
+    const ended = await within(
+      running.claimed.then((got) => (got ? running.done : undefined)),
+      ms,
+    );
     if (!ended || !leases) return ended;
   }
   return leases ? leases.othersClaimEnded(conversationId, userId, Math.max(0, deadline - Date.now())) : false;
