@@ -93,6 +93,39 @@ test('the theme follows the user’s setting as it changes; full screen on reque
   await page.close();
 });
 
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 375, height: 667 },
+]) {
+  test(`full screen covers the whole ${viewport.width}×${viewport.height} window, not only the message`, async () => {
+    const page = await dashboard(bob);
+    await page.setViewportSize(viewport);
+    const region = page.getByRole('region', { name: `App of ${SERVER}.show_dashboard` });
+    await region.getByRole('button', { name: 'Full screen' }).click();
+    await expect(region.getByRole('button', { name: 'Exit full screen' })).toBeVisible();
+    // The message it sits in was a transformed box, which held the fixed view inside itself.
+    await expect
+      .poll(async () => {
+        const box = await region.boundingBox();
+        return box && [box.x, box.y, box.width, box.height].map(Math.round);
+      })
+      .toEqual([0, 0, viewport.width, viewport.height]);
+    // Nothing of the page (the message box) lies over it.
+    const over = await page.evaluate(
+      ([x, y]) =>
+        document
+          .elementFromPoint(x ?? 0, y ?? 0)
+          ?.closest('section')
+          ?.getAttribute('aria-label'),
+      [viewport.width / 2, viewport.height - 10],
+    );
+    expect(over).toBe(`App of ${SERVER}.show_dashboard`);
+    await page.keyboard.press('Escape');
+    await expect(region.getByRole('button', { name: 'Full screen' })).toBeVisible();
+    await page.close();
+  });
+}
+
 test('a broken app shows an error with the text result, never a blank box', async () => {
   const page = await openChat(bob, `[[tool:${SERVER}__show_broken]]`);
   const tool = card(page, 'show_broken');

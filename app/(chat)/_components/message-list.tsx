@@ -172,8 +172,10 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
                   key={item.key}
                   data-index={item.index}
                   ref={virtualizer.measureElement}
-                  className={`absolute top-0 left-0 w-full${highlighted === message.id ? ' search-hit' : ''}`}
-                  style={{ transform: `translateY(${item.start - margin}px)` }}
+                  className={`absolute left-0 w-full${highlighted === message.id ? ' search-hit' : ''}`}
+                  // Placed by `top`, not a transform: a transformed box would hold an MCP App's full-screen
+                  // view (position: fixed) inside the message instead of over the page.
+                  style={{ top: item.start - margin }}
                 >
                   {renderItem(message, item.index)}
                 </div>
