@@ -78,7 +78,7 @@ export function Sidebar({ initial, user }: Props) {
       // Deleted meanwhile (another tab, another device): it leaves the list rather than keep a stale row.
       list.removeLocal(id);
       announce(ts('renameGone'), true);
-      if (pathname === `/c/${id}`) router.push('/');
+      if (pathname === `/c/${id}`) newChat();
     } else if (res?.ok) {
       notifyTitleChanged(id, title);
       announce(ts('renamed'));
@@ -94,7 +94,9 @@ export function Sidebar({ initial, user }: Props) {
     if (res.ok || res.status === 404) {
       list.removeLocal(id);
       announce(ts('deleted'));
-      if (pathname === `/c/${id}`) router.push('/');
+      // As "New chat" does: a conversation begun in this tab moved the URL with history.replaceState, and a
+      // bare push of "/" left it on screen.
+      if (pathname === `/c/${id}`) newChat();
     } else announce(ts('deleteFailed'), true);
   }
 
