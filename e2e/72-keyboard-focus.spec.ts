@@ -14,9 +14,33 @@ import { nav } from './history-helpers';
 // The keyboard after an action in the sidebar or on a message: the focus stays where the user works (never
 // dropped to the page's start), and the sidebar's phone drawer opens, closes and leaves by keyboard.
 
+const KAI = specUser('s72', 'Kai Keys');
 const DEE = specUser('s72', 'Dee Delete');
 
-test.beforeAll(({ browser }) => ensureUsers(browser, DEE));
+test.beforeAll(({ browser }) => ensureUsers(browser, KAI, DEE));
+
+test('renaming from the keyboard: Escape or Enter gives the focus back to the Rename button', async ({
+  page,
+}) => {
+  await signIn(page, KAI);
+  await page.goto('/');
+  await send(page, 'Keys rename');
+  await expect(assistantMessages(page).last()).toContainText('You said: Keys rename');
+  const rename = nav(page).getByRole('button', { name: 'Rename Keys rename' });
+  const title = nav(page).getByRole('textbox', { name: 'Conversation title' });
+  await rename.focus();
+  await page.keyboard.press('Enter');
+  await expect(title).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(title).toHaveCount(0);
+  await expect(rename).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await title.fill('Keys renamed');
+  await page.keyboard.press('Enter');
+  await expect(nav(page).getByRole('link', { name: 'Keys renamed' })).toBeVisible();
+  await expect(nav(page).getByRole('button', { name: 'Rename Keys renamed' })).toBeFocused();
+});
 
 test('deleting the conversation begun in this tab shows a new chat, not the deleted one', async ({
   page,

@@ -3,7 +3,7 @@
 import { Pencil, Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Tooltip } from '@/app/_components/tooltip';
 import { ConfirmDialog } from './confirm-dialog';
 import { isInputMethodKey } from '@/app/_components/input-method';
@@ -22,6 +22,14 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
   const t = useTranslations('conversationItem');
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const renameButton = useRef<HTMLButtonElement>(null);
+  /** The rename ended by a key (Enter, Escape) in its field: the focus goes back to the Rename button. */
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    refocus.current = false;
+    renameButton.current?.focus();
+  }, [editing]);
 
   if (editing) {
     return (
@@ -30,6 +38,8 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
         onSubmit={(e) => {
           e.preventDefault();
           const title = String(new FormData(e.currentTarget).get('title') ?? '').trim();
+          // Enter, with the field focused; a blur (a click elsewhere) leaves the focus where it went.
+          refocus.current = e.currentTarget.contains(document.activeElement);
           setEditing(false);
           if (title && title !== item.title) void onRename(title);
         }}
@@ -40,7 +50,11 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
           defaultValue={item.title}
           autoFocus
           maxLength={200}
-          onKeyDown={(e) => e.key === 'Escape' && !isInputMethodKey(e) && setEditing(false)}
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape' || isInputMethodKey(e)) return;
+            refocus.current = true;
+            setEditing(false);
+          }}
           onBlur={(e) => e.currentTarget.form?.requestSubmit()}
           className="w-full rounded border border-blue-500 bg-white px-2 py-1 text-sm dark:bg-zinc-900"
         />
@@ -63,6 +77,7 @@ export function ConversationItem({ item, active, onRename, onDelete }: Props) {
       <div className="flex shrink-0 gap-0.5 pr-1 opacity-100 md:opacity-0 md:group-focus-within:opacity-100 md:group-hover:opacity-100">
         <Tooltip label={t('rename')}>
           <button
+            ref={renameButton}
             type="button"
             aria-label={t('renameNamed', { title: item.title })}
             onClick={() => setEditing(true)}
