@@ -9,7 +9,7 @@ import {
   specUser,
   userTexts,
 } from './helpers';
-import { nav } from './history-helpers';
+import { createConversation, nav } from './history-helpers';
 
 // The keyboard after an action in the sidebar or on a message: the focus stays where the user works (never
 // dropped to the page's start), and the sidebar's phone drawer opens, closes and leaves by keyboard.
@@ -40,6 +40,29 @@ test('renaming from the keyboard: Escape or Enter gives the focus back to the Re
   await page.keyboard.press('Enter');
   await expect(nav(page).getByRole('link', { name: 'Keys renamed' })).toBeVisible();
   await expect(nav(page).getByRole('button', { name: 'Rename Keys renamed' })).toBeFocused();
+});
+
+test('deleting from the keyboard: the focus goes to the next conversation, the one above at the end, then "New chat"', async ({
+  page,
+}) => {
+  await signIn(page, DEE);
+  for (const text of ['Oldest one', 'Middle one', 'Newest one']) await createConversation(page, text);
+  await page.goto('/');
+  const list = nav(page);
+  await expect(list.getByRole('heading', { name: 'Today' })).toBeVisible();
+  const remove = async (title: string) => {
+    await list.getByRole('button', { name: `Delete ${title}` }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Delete conversation?' });
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).press('Enter');
+    await expect(list.getByRole('link', { name: title })).toHaveCount(0);
+  };
+  await remove('Middle one');
+  await expect(list.getByRole('link', { name: 'Oldest one' })).toBeFocused();
+  await remove('Oldest one');
+  await expect(list.getByRole('link', { name: 'Newest one' })).toBeFocused();
+  await remove('Newest one');
+  await expect(list.getByRole('link', { name: 'New chat' })).toBeFocused();
 });
 
 test('deleting the conversation begun in this tab shows a new chat, not the deleted one', async ({

@@ -5,6 +5,7 @@ import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Tooltip } from '@/app/_components/tooltip';
 import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import { notifyConversationsChanged, notifyTitleChanged } from '@/lib/conversation-events';
@@ -41,6 +42,7 @@ export function Sidebar({ initial, user }: Props) {
   const [announcement, setAnnouncement] = useState({ text: '', failed: false });
   const announce = (text: string, failed = false) => setAnnouncement({ text, failed });
   const searchInput = useRef<HTMLInputElement>(null);
+  const navRef = useRef<HTMLElement>(null);
   const pathname = usePathname();
   const router = useRouter();
   const list = useConversationList(initial);
@@ -90,13 +92,23 @@ export function Sidebar({ initial, user }: Props) {
   }
 
   async function remove(id: string) {
+    const items = list.page.items;
+    const at = items.findIndex((i) => i.id === id);
+    const neighbour = items[at + 1] ?? items[at - 1];
     const res = await sendJson(`/api/conversations/${id}`, 'DELETE');
     if (res.ok || res.status === 404) {
-      list.removeLocal(id);
+      // At once, so the focus lost with the row's Delete button is known below.
+      flushSync(() => list.removeLocal(id));
       announce(ts('deleted'));
       // As "New chat" does: a conversation begun in this tab moved the URL with history.replaceState, and a
-      // bare push of "/" left it on screen.
+      // bare push of "/" left it on screen. (The new chat's message box takes the focus.)
       if (pathname === `/c/${id}`) newChat();
+      else if (document.activeElement === document.body || !document.activeElement) {
+        // The row went with the focus: on to the next conversation in the list (or "New chat").
+        const nav = navRef.current;
+        const link = neighbour && nav?.querySelector<HTMLElement>(`a[href="/c/${CSS.escape(neighbour.id)}"]`);
+        (link || nav?.querySelector<HTMLElement>('a[href="/"]'))?.focus();
+      }
     } else announce(ts('deleteFailed'), true);
   }
 
@@ -121,6 +133,7 @@ export function Sidebar({ initial, user }: Props) {
         />
       )}
       <nav
+        ref={navRef}
         aria-label={ts('nav')}
         className={`fixed inset-y-0 left-0 z-40 flex w-72 flex-col border-r border-zinc-200 bg-zinc-50 transition-transform md:static md:translate-x-0 dark:border-zinc-800 dark:bg-zinc-950 ${open ? 'translate-x-0' : '-translate-x-full'}`}
       >
