@@ -16,8 +16,9 @@ import { createConversation, nav } from './history-helpers';
 
 const KAI = specUser('s72', 'Kai Keys');
 const DEE = specUser('s72', 'Dee Delete');
+const PIP = specUser('s72', 'Pip Phone');
 
-test.beforeAll(({ browser }) => ensureUsers(browser, KAI, DEE));
+test.beforeAll(({ browser }) => ensureUsers(browser, KAI, DEE, PIP));
 
 test('renaming from the keyboard: Escape or Enter gives the focus back to the Rename button', async ({
   page,
@@ -86,4 +87,43 @@ test('deleting the conversation begun in this tab shows a new chat, not the dele
   await send(page, 'A fresh start');
   await expect(assistantMessages(page).last()).toContainText('You said: A fresh start');
   expect(conversationIdFromUrl(page)).not.toBe(deleted);
+});
+
+test('on a phone, the conversations drawer: out of the tab order closed; opens onto its first link; Escape or leaving it closes it', async ({
+  page,
+}) => {
+  await signIn(page, PIP);
+  await page.goto('/');
+  // Hydrated (the footer's button works then), then phone-wide.
+  await expect(page.getByRole('button', { name: 'Shortcuts' })).toBeVisible();
+  await page.setViewportSize({ width: 375, height: 667 });
+  const drawer = nav(page);
+  const menu = page.getByRole('button', { name: 'Open menu' });
+  const newChat = drawer.getByRole('link', { name: 'New chat' });
+  await expect(drawer).not.toBeInViewport();
+  // Closed, Tab goes from the menu button to the page, not into the drawer's hidden links.
+  await menu.focus();
+  await page.keyboard.press('Tab');
+  await expect(drawer.locator(':focus')).toHaveCount(0);
+
+  await menu.click();
+  await expect(newChat).toBeFocused();
+  await expect(drawer).toBeInViewport();
+  await expect(menu).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Escape');
+  await expect(drawer).not.toBeInViewport();
+  await expect(menu).toBeFocused();
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+
+  // Opened by keyboard, Shift+Tab out of it (to the menu button) closes it.
+  await page.keyboard.press('Enter');
+  await expect(newChat).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(menu).toBeFocused();
+  await expect(drawer).not.toBeInViewport();
+
+  // Ctrl+K opens it onto the search box.
+  await page.keyboard.press('Control+k');
+  await expect(drawer.getByRole('searchbox', { name: 'Search conversations' })).toBeFocused();
+  await expect(drawer).toBeInViewport();
 });

@@ -20,6 +20,7 @@ const ShortcutsDialog = lazy(() =>
 import { SidebarFooter } from './sidebar-footer';
 import { type SummaryPage, useConversationList } from './use-conversation-list';
 import { useConversationSearch } from './use-conversation-search';
+import { usePhoneDrawer } from './use-phone-drawer';
 import { useShortcuts } from './use-shortcuts';
 
 type Props = { initial: SummaryPage; user: { name: string; email: string; role: string } };
@@ -35,7 +36,6 @@ const sendJson = (url: string, method: string, body?: unknown) =>
 export function Sidebar({ initial, user }: Props) {
   const t = useTranslations('assistants');
   const ts = useTranslations('sidebar');
-  const [open, setOpen] = useState(false);
   const [helpOpen, setHelpOpen] = useState(false);
   // A short polite status for what the list does not say itself (the list is no live region).
   // What the last rename or delete did; a failure is shown, not only announced.
@@ -43,6 +43,7 @@ export function Sidebar({ initial, user }: Props) {
   const announce = (text: string, failed = false) => setAnnouncement({ text, failed });
   const searchInput = useRef<HTMLInputElement>(null);
   const navRef = useRef<HTMLElement>(null);
+  const { open, setOpen, button: menuButton, openWithFocus, navProps } = usePhoneDrawer(navRef);
   const pathname = usePathname();
   const router = useRouter();
   const list = useConversationList(initial);
@@ -64,11 +65,11 @@ export function Sidebar({ initial, user }: Props) {
 
   useShortcuts({
     newChat,
-    focusSearch: () => {
-      setOpen(true);
-      searchInput.current?.focus();
-      searchInput.current?.select();
-    },
+    focusSearch: () =>
+      openWithFocus(() => {
+        searchInput.current?.focus();
+        searchInput.current?.select();
+      }),
     openHelp: () => setHelpOpen(true),
   });
 
@@ -117,8 +118,10 @@ export function Sidebar({ initial, user }: Props) {
       <Tooltip label={ts('openMenu')} side="right">
         <button
           type="button"
+          ref={menuButton}
           aria-label={ts('openMenu')}
-          onClick={() => setOpen(true)}
+          aria-expanded={open}
+          onClick={() => openWithFocus()}
           className="fixed left-2 top-2 z-20 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm md:hidden dark:border-zinc-700 dark:bg-zinc-900"
         >
           <Menu aria-hidden className="size-4" />
@@ -127,6 +130,7 @@ export function Sidebar({ initial, user }: Props) {
       {open && (
         <button
           type="button"
+          tabIndex={-1}
           aria-label={ts('closeMenu')}
           className="fixed inset-0 z-30 bg-black/40 md:hidden"
           onClick={() => setOpen(false)}
@@ -135,7 +139,10 @@ export function Sidebar({ initial, user }: Props) {
       <nav
         ref={navRef}
         aria-label={ts('nav')}
-        className={`fixed inset-y-0 left-0 z-40 flex w-72 flex-col border-r border-zinc-200 bg-zinc-50 transition-transform md:static md:translate-x-0 dark:border-zinc-800 dark:bg-zinc-950 ${open ? 'translate-x-0' : '-translate-x-full'}`}
+        {...navProps}
+        // Closed on a phone it is hidden as well as moved away: out of the tab order. Its visibility changes at
+        // once on opening (the first link takes the focus) and at the end of the slide on closing.
+        className={`fixed inset-y-0 left-0 z-40 flex w-72 flex-col border-r border-zinc-200 bg-zinc-50 md:visible md:static md:translate-x-0 dark:border-zinc-800 dark:bg-zinc-950 ${open ? 'translate-x-0 transition-[translate]' : 'invisible -translate-x-full transition-[translate,visibility]'}`}
       >
         <div className="p-3">
           <Link
