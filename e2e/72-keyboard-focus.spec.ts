@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import {
   assistantMessages,
   composer,
@@ -16,9 +16,12 @@ import { createConversation, nav } from './history-helpers';
 
 const KAI = specUser('s72', 'Kai Keys');
 const DEE = specUser('s72', 'Dee Delete');
+const VAL = specUser('s72', 'Val Versions');
 const PIP = specUser('s72', 'Pip Phone');
 
-test.beforeAll(({ browser }) => ensureUsers(browser, KAI, DEE, PIP));
+test.beforeAll(({ browser }) => ensureUsers(browser, KAI, DEE, VAL, PIP));
+
+const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop', exact: true });
 
 test('renaming from the keyboard: Escape or Enter gives the focus back to the Rename button', async ({
   page,
@@ -87,6 +90,55 @@ test('deleting the conversation begun in this tab shows a new chat, not the dele
   await send(page, 'A fresh start');
   await expect(assistantMessages(page).last()).toContainText('You said: A fresh start');
   expect(conversationIdFromUrl(page)).not.toBe(deleted);
+});
+
+test('a message’s edit cancelled from the keyboard gives the focus back to its Edit button', async ({
+  page,
+}) => {
+  await signIn(page, VAL);
+  await page.goto('/');
+  await send(page, 'Edit by keys');
+  await expect(assistantMessages(page).last()).toContainText('You said: Edit by keys');
+  await expect(stopButton(page)).toHaveCount(0);
+  const edit = page.locator('[data-role="user"]').getByRole('button', { name: 'Edit', exact: true });
+  const box = page.getByRole('textbox', { name: 'Edit message' });
+  await edit.focus();
+  await page.keyboard.press('Enter');
+  await expect(box).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(box).toHaveCount(0);
+  await expect(edit).toBeFocused();
+  // The same with its Cancel button.
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Cancel', exact: true }).press('Enter');
+  await expect(box).toHaveCount(0);
+  await expect(edit).toBeFocused();
+});
+
+test('a message’s versions switched from the keyboard: the switcher of the version shown keeps the focus', async ({
+  page,
+}) => {
+  await signIn(page, VAL);
+  await page.goto('/');
+  await send(page, 'Versions by keys');
+  await expect(assistantMessages(page).last()).toContainText('You said: Versions by keys');
+  await expect(stopButton(page)).toHaveCount(0);
+  await page.locator('[data-role="user"]').getByRole('button', { name: 'Edit', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Edit message' }).fill('Versions by keys, edited');
+  await page.getByRole('button', { name: 'Save and send' }).click();
+  await expect(assistantMessages(page).last()).toContainText('You said: Versions by keys, edited');
+  await expect(stopButton(page)).toHaveCount(0);
+  const counter = page.locator('[data-role="user"] [data-version-counter]');
+  await expect(counter).toHaveText('2 / 2');
+  // Previous: the first version is shown, and its switcher's only way on (Next) has the focus.
+  await page.getByRole('button', { name: 'Previous version' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(counter).toHaveText('1 / 2');
+  await expect(userTexts(page)).toHaveText(['Versions by keys']);
+  await expect(page.getByRole('button', { name: 'Next version' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(counter).toHaveText('2 / 2');
+  await expect(page.getByRole('button', { name: 'Previous version' })).toBeFocused();
 });
 
 test('on a phone, the conversations drawer: out of the tab order closed; opens onto its first link; Escape or leaving it closes it', async ({

@@ -43,7 +43,7 @@ export function MessageActions({ text, onRegenerate, onEdit, details }: Props) {
           </button>
         )}
         {onEdit && (
-          <button type="button" className={button} onClick={onEdit}>
+          <button type="button" data-edit-message className={button} onClick={onEdit}>
             {ta('edit')}
           </button>
         )}

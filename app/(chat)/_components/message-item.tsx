@@ -2,7 +2,7 @@
 
 import { Ban, Check, type LucideIcon, X } from 'lucide-react';
 import { useTranslations } from 'next-intl';
-import { Fragment, memo, useContext, useState } from 'react';
+import { Fragment, memo, useContext, useEffect, useRef, useState } from 'react';
 import { AttachmentChips, type ResourceAttachment } from './attachment-chips';
 import { EditMessage } from './edit-message';
 import { FileAttachments, type ShownFile } from './file-attachments';
@@ -146,12 +146,21 @@ export const MessageItem = memo(function MessageItem({
 }: Props) {
   const t = useTranslations('message');
   const [editing, setEditing] = useState(false);
+  const userMessage = useRef<HTMLDivElement>(null);
+  /** An edit was cancelled (Escape, Cancel): the focus goes back to its Edit button, not to the page. */
+  const cancelled = useRef(false);
+  useEffect(() => {
+    if (editing || !cancelled.current) return;
+    cancelled.current = false;
+    userMessage.current?.querySelector<HTMLElement>('[data-edit-message]')?.focus();
+  }, [editing]);
   const afterHydration = useContext(MarkdownAfterHydration).has(message.id);
   const imported = message.metadata?.imported === true;
   if (message.role === 'user') {
     const text = textOf(message);
     return (
       <div
+        ref={userMessage}
         id={`m-${message.id}`}
         data-role="user"
         data-message-id={message.id}
@@ -162,7 +171,10 @@ export const MessageItem = memo(function MessageItem({
         {editing && onEditResend ? (
           <EditMessage
             initial={text}
-            onCancel={() => setEditing(false)}
+            onCancel={() => {
+              cancelled.current = true;
+              setEditing(false);
+            }}
             onSave={(next) => {
               setEditing(false);
               onEditResend(message.id, next);
