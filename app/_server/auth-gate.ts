@@ -2,7 +2,7 @@ import 'server-only';
 import { BASE_ERROR_CODES } from '@better-auth/core/error';
 import * as z from '@/lib/zod';
 import { AUTH_CLIENT_ADDRESS_HEADER, getAuth, SIGN_UP_CLOSED, signUpOpen } from '@/app/_server/auth';
-import { invalidateUser } from '@/app/_server/hot-cache';
+import { cachedUser, invalidateUser } from '@/app/_server/hot-cache';
 import { getSessionUser } from '@/app/_server/session';
 import { passwordSignInEnabled } from '@/app/_server/sso';
 import { getEnv } from '@/lib/env';
@@ -99,8 +99,16 @@ async function afterUserUpdate(res: Response, headers: Headers): Promise<Respons
  * The library's session for a disabled account's session that outlived the switch: no session, as every app
  * route answers it (getSessionUser), not the account's name, email and role; the library's cookies kept.
  */
-async function asAppSession(res: Response, headers: Headers): Promise<Response> {
-  if (!res.ok || (await getSessionUser(headers))) return res;
+async function asAppSession(res: Response): Promise<Response> {
+  if (!res.ok) return res;
+  // The session the library found names its user: that row is read from the cache, not the session again.
+  const found = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { user?: { id?: unknown } } | null;
+  const id = found?.user?.id;
+  const row = typeof id === 'string' ? await cachedUser(id) : null;
+  if (!found || (row && !row.disabled)) return res;
   const none = Response.json(null, { headers: { 'cache-control': 'no-store' } });
   for (const cookie of res.headers.getSetCookie()) none.headers.append('set-cookie', cookie);
   return none;
@@ -140,7 +148,7 @@ export async function handleAuthRequest(req: Request): Promise<Response> {
   headers.set(AUTH_CLIENT_ADDRESS_HEADER, address);
   if (req.method === 'GET' || req.method === 'HEAD') {
     const res = await (await getAuth()).handler(new Request(req.url, { method: req.method, headers }));
-    return path === '/get-session' ? asAppSession(res, req.headers) : res;
+    return path === '/get-session' ? asAppSession(res) : res;
   }
 
   if ((path === '/sign-in/email' || path === '/sign-up/email') && !(await passwordSignInEnabled()))
