@@ -8,12 +8,8 @@
  *  - The same answer of 25 KB streaming in 100 updates: the parse and HTML-tree steps of every update,
  *    the whole text each time against only the pieces that changed (what the memoized pieces re-render).
  */
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
-import remarkParse from 'remark-parse';
-import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
 import { markdownPieces } from '../app/(chat)/_components/markdown-blocks';
+import { toHtmlTree } from '../app/(chat)/_components/test-markdown-tree';
 import { median, table } from './stats';
 
 /** Short lists between paragraphs, `bytes` long. */
@@ -28,13 +24,6 @@ export function listsBetweenParagraphs(bytes: number): string {
   return parts.join('\n\n');
 }
 
-const processor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkMath, { singleDollarTextMath: false })
-  .use(remarkRehype);
-const toTree = (text: string) => processor.runSync(processor.parse(text));
-
 /** ms of the parse and HTML-tree steps over a stream of `updates` growing prefixes of `text`. */
 function streamingMs(text: string, updates: number, inPieces: boolean): number {
   let previous = new Map<number, string>();
@@ -42,13 +31,13 @@ function streamingMs(text: string, updates: number, inPieces: boolean): number {
   for (let u = 1; u <= updates; u++) {
     const shown = text.slice(0, Math.round((text.length * u) / updates));
     if (!inPieces) {
-      toTree(shown);
+      toHtmlTree(shown);
       continue;
     }
     const now = new Map<number, string>();
     for (const piece of markdownPieces(shown)) {
       now.set(piece.line, piece.text);
-      if (previous.get(piece.line) !== piece.text) toTree(piece.text);
+      if (previous.get(piece.line) !== piece.text) toHtmlTree(piece.text);
     }
     previous = now;
   }

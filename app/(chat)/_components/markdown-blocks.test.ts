@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
-import remarkParse from 'remark-parse';
-import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
 import { MARKDOWN_PIECE_CHARS, markdownPieces } from './markdown-blocks';
+import { toHtmlTree } from './test-markdown-tree';
 
-/** The chat's Markdown steps up to the HTML tree (react-markdown's, with our plugins), without positions. */
-const processor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkMath, { singleDollarTextMath: false })
-  .use(remarkRehype);
 type Node = { type: string; value?: string; children?: Node[] };
 const topLevel = (text: string): Node[] =>
-  ((processor.runSync(processor.parse(text)) as Node).children ?? []).filter(
+  ((toHtmlTree(text) as Node).children ?? []).filter(
     // The line breaks remark-rehype puts between top-level elements.
     (n) => !(n.type === 'text' && !n.value?.trim()),
   );

@@ -1,10 +1,5 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
-import remarkParse from 'remark-parse';
-import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
 import {
   bracketNesting,
   emphasisNesting,
@@ -12,16 +7,7 @@ import {
   MAX_MARKDOWN_NESTING,
   nestsTooDeepForMarkdown,
 } from './markdown-nesting';
-
-/** The chat's Markdown steps up to HTML (react-markdown's, with our plugins), without React. */
-const toHtmlTree = (text: string) => {
-  const processor = unified()
-    .use(remarkParse)
-    .use(remarkGfm)
-    .use(remarkMath, { singleDollarTextMath: false })
-    .use(remarkRehype);
-  return processor.runSync(processor.parse(text));
-};
+import { toHtmlTree } from './test-markdown-tree';
 
 /** Text nested `n` deep, each way Markdown nests. */
 const NESTED: Record<string, (n: number) => string> = {
