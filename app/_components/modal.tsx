@@ -34,7 +34,7 @@ type Props = {
 };
 
 const PLACEMENT = {
-  center: 'top-1/2 max-h-[90vh] -translate-y-1/2',
+  center: 'top-1/2 max-h-[90dvh] -translate-y-1/2',
   top: 'top-[8dvh] max-h-[84dvh]',
 };
 

@@ -24,7 +24,7 @@ export function ResultImage({ src, alt }: { src: string; alt: string }) {
           title={t('full')}
           titleClassName="sr-only"
           onClose={() => setOpen(false)}
-          className="max-h-[95vh] max-w-[95vw] overflow-auto rounded-lg p-2"
+          className="max-h-[95dvh] max-w-[95vw] overflow-auto rounded-lg p-2"
         >
           <div className="flex justify-end">
             <ModalClose
