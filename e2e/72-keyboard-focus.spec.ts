@@ -18,8 +18,9 @@ const KAI = specUser('s72', 'Kai Keys');
 const DEE = specUser('s72', 'Dee Delete');
 const VAL = specUser('s72', 'Val Versions');
 const PIP = specUser('s72', 'Pip Phone');
+const TAD = specUser('s72', 'Tad Typeahead');
 
-test.beforeAll(({ browser }) => ensureUsers(browser, KAI, DEE, VAL, PIP));
+test.beforeAll(({ browser }) => ensureUsers(browser, KAI, DEE, VAL, PIP, TAD));
 
 const stopButton = (page: Page) => page.getByRole('button', { name: 'Stop', exact: true });
 
@@ -139,6 +140,62 @@ test('a message’s versions switched from the keyboard: the switcher of the ver
   await page.keyboard.press('Enter');
   await expect(counter).toHaveText('2 / 2');
   await expect(page.getByRole('button', { name: 'Previous version' })).toBeFocused();
+});
+
+test('typing straight after "New chat" (shortcut, link, /new) goes into the new chat, none of it into the conversation left', async ({
+  page,
+}) => {
+  await signIn(page, TAD);
+  const drafts = () =>
+    page.evaluate(() =>
+      Object.fromEntries(Object.entries(sessionStorage).filter(([k]) => k.startsWith('mcp-chat:draft:'))),
+    );
+  const ways: Record<string, () => Promise<void>> = {
+    shortcut: () => page.keyboard.press('Control+Shift+O'),
+    link: () => page.getByRole('link', { name: 'New chat' }).click(),
+    command: async () => {
+      await page.keyboard.type('/new');
+      await page.keyboard.press('Enter');
+    },
+  };
+  for (const [way, start] of Object.entries(ways)) {
+    await page.goto('/');
+    await send(page, `Ahead by ${way}`);
+    await expect(assistantMessages(page).last()).toContainText(`You said: Ahead by ${way}`);
+    await expect(page).not.toHaveURL(/\/$/);
+    await page.evaluate(() => sessionStorage.clear());
+    await composer(page).click();
+    await start();
+    // Straight away, as the new chat is asked for: its box appears ~100 ms later.
+    const typed = `typed ahead by ${way}`;
+    await page.keyboard.type(typed);
+    await expect(page).toHaveURL(/\/$/);
+    await expect.soft(composer(page), way).toHaveValue(typed);
+    await expect.soft(composer(page), way).toBeFocused();
+    await expect(userTexts(page)).toHaveCount(0);
+    // Nothing went to the conversation left (kept as its draft there).
+    expect.soft(await drafts(), way).toEqual({ 'mcp-chat:draft:new': typed });
+  }
+});
+
+test('typing after "New chat" while the new chat never comes goes back into the box it was typed after', async ({
+  page,
+}) => {
+  await signIn(page, TAD);
+  await page.goto('/');
+  await send(page, 'Ahead of a hang');
+  await expect(assistantMessages(page).last()).toContainText('You said: Ahead of a hang');
+  // The new chat's page never arrives (a server that hangs).
+  await page.route(
+    (url) => url.pathname === '/',
+    () => {},
+  );
+  await composer(page).click();
+  await page.keyboard.press('Control+Shift+O');
+  await page.keyboard.type('typed into the void');
+  await expect(composer(page)).toHaveValue('typed into the void');
+  await expect(composer(page)).toBeFocused();
+  await expect(userTexts(page)).toHaveText(['Ahead of a hang']);
 });
 
 test('on a phone, the conversations drawer: out of the tab order closed; opens onto its first link; Escape or leaving it closes it', async ({

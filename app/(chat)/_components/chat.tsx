@@ -1,6 +1,5 @@
 'use client';
 
-import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { notifyConversationsChanged, onTitleChanged } from '@/lib/conversation-events';
@@ -30,6 +29,7 @@ import { useDocumentTitle } from './use-document-title';
 import { useMessageVersions } from './use-message-versions';
 import { useModelChoice } from './use-model-choice';
 import { useSendOutcome } from './use-send-outcome';
+import { useNewChat } from './use-new-chat';
 import { useStopAnswer } from './use-stop-answer';
 import { useToolSettings } from './use-tool-settings';
 import { useVersionActions } from './use-version-actions';
@@ -82,7 +82,7 @@ export function Chat({
 }: Props) {
   const tc = useTranslations('chat');
   const [instructions, setInstructions] = useState(initialInstructions ?? '');
-  const router = useRouter();
+  const newChat = useNewChat();
   const { models, model, setModel, modelRef, recheck } = useModelChoice(initialModels, initialModel);
   const [progress, setProgress] = useState<ReadonlyMap<string, ToolProgress>>(new Map());
   const createdRef = useRef(!isNew);
@@ -280,10 +280,7 @@ export function Chat({
           onModelChange={setModel}
           toolControl={toolControl}
           draftKey={isNew && messages.length === 0 ? 'new' : id}
-          onNewChat={() => {
-            router.push('/');
-            router.refresh();
-          }}
+          onNewChat={() => newChat(true)}
         />
       </div>
     </div>

@@ -136,10 +136,15 @@ export function Composer(props: Props) {
       else attach(pick.resource);
       return;
     }
+    if (pick.kind === 'new') {
+      // Not back into this box: what is typed next belongs to the new chat (type-ahead.ts holds it).
+      setText('');
+      onNewChat();
+      return;
+    }
     replaceText('');
     setNotice(null);
     if (pick.kind === 'tools' || pick.kind === 'help') setPanel(pick.kind);
-    else if (pick.kind === 'new') onNewChat();
     else if (pick.kind === 'mode') {
       toolControl.change({ toolMode: pick.mode });
       setNotice(tc('toolMode', { mode: tm(`modes.${pick.mode}`) }));

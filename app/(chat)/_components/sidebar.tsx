@@ -2,11 +2,12 @@
 
 import { Menu } from 'lucide-react';
 import Link from 'next/link';
-import { usePathname, useRouter } from 'next/navigation';
+import { usePathname } from 'next/navigation';
 import { useTranslations } from 'next-intl';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Tooltip } from '@/app/_components/tooltip';
+import { byTouch, useNewChat } from './use-new-chat';
 import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import { notifyConversationsChanged, notifyTitleChanged } from '@/lib/conversation-events';
 import { HistoryList } from './history-list';
@@ -45,7 +46,6 @@ export function Sidebar({ initial, user }: Props) {
   const navRef = useRef<HTMLElement>(null);
   const { open, setOpen, button: menuButton, openWithFocus, navProps } = usePhoneDrawer(navRef);
   const pathname = usePathname();
-  const router = useRouter();
   const list = useConversationList(initial);
   const search = useConversationSearch();
   useTypedBeforeHydration(searchInput, search.query, search.setQuery);
@@ -57,14 +57,10 @@ export function Sidebar({ initial, user }: Props) {
     setOpen(false);
   }
 
-  // A new chat may have moved the URL with history.replaceState; refresh so "/" renders a fresh conversation.
-  const newChat = useCallback(() => {
-    router.push('/');
-    router.refresh();
-  }, [router]);
+  const newChat = useNewChat();
 
   useShortcuts({
-    newChat,
+    newChat: () => newChat(true),
     focusSearch: () =>
       openWithFocus(() => {
         searchInput.current?.focus();
@@ -149,7 +145,7 @@ export function Sidebar({ initial, user }: Props) {
             href="/"
             onClick={(e) => {
               e.preventDefault();
-              newChat();
+              newChat(!byTouch(e));
             }}
             className="block rounded-md border border-zinc-300 px-3 py-2 text-center text-sm font-medium hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-900"
           >

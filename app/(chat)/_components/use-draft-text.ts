@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from 'react';
 import { readDraft, writeDraft } from '@/lib/drafts';
+import { takeHeldTyping } from './type-ahead';
 
 /** The message box's text and caret; the text is kept as the conversation's draft (`draftKey`) until sent. */
 export function useDraftText(draftKey: string | undefined) {
@@ -23,6 +24,16 @@ export function useDraftText(draftKey: string | undefined) {
       setCaret(draft.length);
     }
   }, [draftKey]);
+
+  // What was typed while this box's chat was loading ("New chat", type-ahead.ts) follows the draft.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as the box mounts.
+  useEffect(() => {
+    const typed = takeHeldTyping();
+    if (!typed) return;
+    const next = (draftKey ? readDraft(draftKey) : '') + typed;
+    setText(next);
+    setCaret(next.length);
+  }, []);
 
   return { text, setText, caret, setCaret };
 }
