@@ -29,15 +29,21 @@ export type StopResult = { stopped: boolean; answer: ChatMessage | null };
  * POST /api/chat/[id]/stop: stops the turn from any tab; answers once its answer is stored, with that
  * answer, so the tab shows exactly what was stored. A Stop that meets the answer's natural end may come
  * too late to cut it (the turn ended, or had stored its answer, before the abort): then the answer is
- * stored complete and `stopped` is false. Stored yet or not (the wait ran out), a turn it aborted before
- * its answer was stored is stopped.
+ * stored complete and `stopped` is false. A turn whose answer is not stored within the wait is stopped,
+ * with no answer.
  */
 export async function stopOwnTurn(user: SessionUser, id: string): Promise<StopResult> {
   await assertOwn(user, id);
-  const ran = await stopTurn(id);
+  const outcome = await stopTurn(id);
+  // Not stored in time: the last stored answer may be an older version of this one (an answer continued
+  // after its approvals is stored again at its end), so none is sent; the tab keeps what it shows, stopped.
+  if (outcome === 'unsettled') return { stopped: true, answer: null };
   const [last] = (await listMessagePage(getDb(), id, { limit: 1 })).messages;
   const answer = last?.role === 'assistant' ? last : null;
-  return { stopped: ran && (answer === null || answer.metadata?.interrupted === true), answer };
+  return {
+    stopped: outcome === 'stored' && (answer === null || answer.metadata?.interrupted === true),
+    answer,
+  };
 }
 
 /**

@@ -90,7 +90,7 @@ test('a turn begun on A is seen running on B, read there from its start and live
   await eventually(async () => (await b.buffer.read('c1')) !== null);
   const onB = text(await b.buffer.read('c1'));
   model.write({ type: 'text-delta', id: 't', delta: 'Hello' });
-  assert.equal(await b.leases.requestStop('c1', 10_000), true);
+  assert.equal(await b.leases.requestStop('c1', 10_000), 'stored');
   assert.equal(turn.signal.aborted, true, "B's stop aborted A's turn");
   assert.equal(await isTurnRunning('c1'), false);
   assert.equal(await b.leases.isRunning('c1'), false, 'the lease is released once the turn ended');
@@ -109,7 +109,7 @@ test('A refuses a turn (409) while B holds the conversation, sees it running, an
   const stopping = stopTurn('c2');
   await eventually(() => b.stops.includes('c2'));
   await b.leases.release('c2', 'b-turn'); // B stored its answer
-  assert.equal(await stopping, true);
+  assert.equal(await stopping, 'stored');
   const turn = await beginTurn('c2');
   turn.end();
 });
@@ -122,7 +122,7 @@ test("a Stop on A while A's own request still asks for the lease B holds reaches
   await assert.rejects(begun, /still being written/);
   await eventually(() => b.stops.includes('c3'), 100);
   await b.leases.release('c3', 'b-turn'); // B stored its answer
-  assert.equal(await stopping, true);
+  assert.equal(await stopping, 'stored');
 });
 
 test("another user's claim held on B does not lock the owner out on A; her own running turn there does", async () => {

@@ -7,7 +7,7 @@ import { processState } from '@/lib/process-state';
 import { sharedBus } from '@/lib/shared/bus';
 import { sharedRedis } from '@/lib/shared/redis';
 import { RedisTurnBuffer } from '@/lib/shared/redis-turn-buffer';
-import { TurnLeases } from '@/lib/shared/turn-leases';
+import { type StopOutcome, TurnLeases } from '@/lib/shared/turn-leases';
 import { loggable } from '@/lib/loggable';
 
 /**
@@ -198,16 +198,18 @@ export async function readTurn(conversationId: string): Promise<ReadableStream<U
   return state().buffer.read(conversationId, 0);
 }
 
-/** Stops the conversation's running turn, if any (on any instance), and waits until its answer is stored. */
-export async function stopTurn(conversationId: string): Promise<boolean> {
+/**
+ * Stops the conversation's running turn, if any (on any instance), and waits (bounded) until its answer is
+ * stored: 'stored', 'unsettled' when the wait ran out, 'none' when no turn ran.
+ */
+export async function stopTurn(conversationId: string): Promise<StopOutcome> {
   const { turns, leases } = state();
   const running = turns.get(conversationId);
   // Not here, or here only asking for the lease another instance holds: that instance's turn is stopped.
   if (!running || !(await running.claimed))
-    return leases ? leases.requestStop(conversationId, STOP_WAIT_MS) : false;
+    return leases ? leases.requestStop(conversationId, STOP_WAIT_MS) : 'none';
   running.controller.abort(new Error('Stopped'));
-  await within(running.done, STOP_WAIT_MS);
-  return true;
+  return (await within(running.done, STOP_WAIT_MS)) ? 'stored' : 'unsettled';
 }
 
 /** Whether `promise` settles within `ms`. */

@@ -96,3 +96,16 @@ test('a Stop whose turn has no answer stored (yet) stopped it, with no answer to
   await runningTurn(id, () => null);
   assert.deepEqual(await stopOwnTurn(ALICE, id), { stopped: true, answer: null });
 });
+
+test('a Stop whose answer is not stored within its wait sends no older version of it: stopped, no answer', async () => {
+  const id = 'stop-unsettled';
+  await ask(id, 'needs an approval');
+  // The answer as stored before its approvals; the continued answer is stored again at its end, which here
+  // takes longer than the Stop waits (a slow database, a tool ignoring the abort).
+  await saveAssistantMessage(getDb(), id, answer(id, 'before the approval', false));
+  const turn = await beginTurn(id, ALICE.id);
+  const result = await stopOwnTurn(ALICE, id);
+  assert.deepEqual(result, { stopped: true, answer: null });
+  assert.equal(turn.signal.aborted, true);
+  turn.end();
+});

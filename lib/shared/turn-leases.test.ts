@@ -53,11 +53,11 @@ test("Stop on B aborts A's turn and returns once A has stored its answer", async
       void a.leases.release('c2', 't1');
     }, 50);
   });
-  assert.equal(await b.leases.requestStop('c2', 10_000), true);
+  assert.equal(await b.leases.requestStop('c2', 10_000), 'stored');
   events.push('stop returned on B');
   assert.deepEqual(events, ['aborted on A', 'stored on A', 'stop returned on B']);
   assert.equal(await b.leases.isRunning('c2'), false);
-  assert.equal(await b.leases.requestStop('c2', 10_000), false, 'nothing runs there any more');
+  assert.equal(await b.leases.requestStop('c2', 10_000), 'none', 'nothing runs there any more');
 });
 
 test("a dead owner's lease expires within leaseMs; a live owner's is renewed past it", async () => {
@@ -80,7 +80,7 @@ test("Stop of a dead owner's turn waits at most its bound", async () => {
   assert.equal(await a.leases.claim('c4', 't1'), true);
   a.leases.dispose();
   await a.conns.close(); // nobody answers the stop request
-  assert.equal(await b.leases.requestStop('c4', 200), true);
+  assert.equal(await b.leases.requestStop('c4', 200), 'unsettled');
 });
 
 test('a stopper whose "stored" notice is lost returns once the lease is gone', async () => {
@@ -97,7 +97,7 @@ test('a stopper whose "stored" notice is lost returns once the lease is gone', a
     b.leases.requestStop('c5', 600_000),
     new Promise((resolve) => setTimeout(() => resolve('still waiting'), 30_000).unref()),
   ]);
-  assert.equal(outcome, true);
+  assert.equal(outcome, 'stored');
   a.leases.dispose();
 });
 

@@ -38,6 +38,9 @@ const RELEASE =
  */
 const CONTINUING = redisKey('continuing');
 
+/** What a Stop found: no running turn; one stopped with its answer stored; one whose answer was not stored in time. */
+export type StopOutcome = 'none' | 'stored' | 'unsettled';
+
 type Message = { kind: 'stop' | 'stored'; conversationId: string };
 
 /**
@@ -167,11 +170,11 @@ export class TurnLeases {
 
   /**
    * Asks the instance running the conversation's turn to stop it, and waits until its answer is stored
-   * (at most `waitMs`); false when no instance runs one.
+   * (at most `waitMs`): 'stored', or 'unsettled' when the wait ran out; 'none' when no instance runs one.
    */
-  async requestStop(conversationId: string, waitMs: number): Promise<boolean> {
+  async requestStop(conversationId: string, waitMs: number): Promise<StopOutcome> {
     await this.start();
-    if (!(await this.isRunning(conversationId))) return false;
+    if (!(await this.isRunning(conversationId))) return 'none';
     let done = () => {};
     const stored = new Promise<void>((resolve) => (done = resolve));
     const forget = this.onStored(conversationId, done);
@@ -185,16 +188,16 @@ export class TurnLeases {
         while (polling && (await this.isRunning(conversationId)))
           await new Promise((resolve) => setTimeout(resolve, LEASE_POLL_MS));
       })().catch(() => new Promise<void>(() => {})); // Redis unreachable: the notice or the bound decides
-      await Promise.race([
-        stored,
-        leaseGone,
-        new Promise((resolve) => (timer = setTimeout(resolve, waitMs))),
+      const ended = await Promise.race([
+        stored.then(() => true),
+        leaseGone.then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(resolve, waitMs, false))),
       ]).finally(() => (polling = false));
+      return ended ? 'stored' : 'unsettled';
     } finally {
       clearTimeout(timer);
       forget();
     }
-    return true;
   }
 
   /** Resolves after `ms`, or sooner when a turn of the conversation says "stored". */
