@@ -1,24 +1,31 @@
 // Issue 21: MCP Apps. A tool's UI resource renders inside its tool card in a sandboxed iframe on an opaque
 // origin (the host's sandbox proxy, the app inside it), talks to the host through the extension's bridge,
 // calls tools through the model's gates (approval card for "ask"), shares context and sends messages that
-// are stored and shown as the app's, and comes back after a reload. The app is a real MCP App
-// (e2e/fixtures/test-mcp-server-apps.mjs, built with the extension's App class) on a real stdio server.
+// are stored and shown as the app's, and comes back after a reload. Full screen, it is a modal dialog
+// (focus in and back, Tab kept inside) that keeps the app's state and the page behind as they were. The
+// app is a real MCP App (e2e/fixtures/test-mcp-server-apps.mjs, built with the extension's App class) on a
+// real stdio server.
 // Layout, theme, a broken app and the admin's settings are in e2e/52-mcp-apps-layout-admin.spec.ts; the
 // shared setup is in e2e/mcp-apps-helpers.ts.
 import { expect, test } from '@playwright/test';
 import { APP_URL } from '../playwright.config';
-import { fakeModelRequests, userTexts } from './helpers';
+import { composer, fakeModelRequests, userTexts } from './helpers';
 import {
   admin,
   app,
+  appName,
+  appView,
   bob,
   carol,
   conversationOf,
   dashboard,
+  focusIn,
   h,
+  listTop,
   mcpAppsSpec,
   SERVER,
   serverId,
+  tabAround,
 } from './mcp-apps-helpers';
 import { card } from './rich-chat';
 
@@ -207,5 +214,47 @@ test('an app cannot send a message or take the full screen unprompted, or on a c
   await page.reload();
   await expect(app(page).locator('#sent')).toHaveText('message refused', { timeout: 30_000 });
   await expect(userTexts(page)).toHaveCount(2);
+  await page.close();
+});
+
+test('full screen is a modal dialog: the focus moves in, Tab stays in it, Escape gives it back; the page behind and the app stay as they were', async () => {
+  const page = await dashboard(bob);
+  // Short enough for the list behind to scroll, so that it could move.
+  await page.setViewportSize({ width: 1280, height: 560 });
+  const view = app(page);
+  const section = appView(page);
+  const dialog = page.getByRole('dialog', { name: appName() });
+  const full = section.getByRole('button', { name: 'Full screen' });
+  const exit = dialog.getByRole('button', { name: 'Exit full screen' });
+  // The app's own state, which a reloaded (re-parented, portalled) frame would lose.
+  await view.getByRole('button', { name: 'Ping the server' }).click();
+  await expect(view.locator('#ping')).toHaveText('ping: pong from the server');
+  await expect.poll(async () => (await listTop(page)) ?? 0).toBeGreaterThan(0);
+  const before = await listTop(page);
+
+  // From the message box, a click that does not focus the button (as in Safari, or Firefox on a Mac).
+  await composer(page).focus();
+  await full.dispatchEvent('click');
+  await expect(dialog).toHaveAttribute('aria-modal', 'true');
+  await expect(exit).toBeFocused();
+  // Round the view's button and the app's controls, never to the page under it.
+  await tabAround(page, 'Tab', 12);
+  await tabAround(page, 'Shift+Tab', 12);
+  // Nor can a shortcut put it there: Ctrl+K (the sidebar's search box) leaves it on the view's button.
+  await exit.focus();
+  await page.keyboard.press('Control+k');
+  expect(await focusIn(page)).toBe('inside');
+  expect(await listTop(page)).toBe(before);
+
+  // A click on the view's bare part leaves the focus nowhere; Escape gives it back to the button.
+  await section.getByText(`App from ${SERVER}`).click();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(full).toBeFocused();
+  expect(await listTop(page)).toBe(before);
+  await expect(view.locator('#ping')).toHaveText('ping: pong from the server');
+  // The page is usable again.
+  await composer(page).focus();
+  await expect(composer(page)).toBeFocused();
   await page.close();
 });

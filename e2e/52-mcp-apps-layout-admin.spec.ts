@@ -1,11 +1,26 @@
 // Issue 21: MCP Apps, part 2 (rendering, gates and messages are in e2e/37-mcp-apps.spec.ts; the shared
 // setup is in e2e/mcp-apps-helpers.ts). The app fits a phone-wide screen, follows the user's theme and goes
-// full screen and back; its host's code loads with the first app, not with every chat page, and an app
+// full screen and back (asked for by the app, a modal dialog that leaves it the focus, with its approval
+// cards and a dialog over it working; the keyboard side is in 37); its host's code loads with the first app, not with every chat page, and an app
 // whose code cannot be fetched says so with a retry; a broken app shows an error with the text result; the admin grants permissions per
 // server, and with apps switched off the tool card shows only the text result.
 import { expect, type Route, test } from '@playwright/test';
-import { chooseRowAction, send } from './helpers';
-import { admin, app, bob, dashboard, h, mcpAppsSpec, outer, SERVER, serverId } from './mcp-apps-helpers';
+import { chooseRowAction, send, userTexts } from './helpers';
+import {
+  admin,
+  app,
+  appName,
+  appView,
+  bob,
+  dashboard,
+  focusIn,
+  h,
+  mcpAppsSpec,
+  outer,
+  SERVER,
+  serverId,
+  tabAround,
+} from './mcp-apps-helpers';
 import { card, openChat } from './rich-chat';
 
 mcpAppsSpec('s52');
@@ -81,7 +96,7 @@ test('the theme follows the user’s setting as it changes; full screen on reque
   await page.evaluate((d) => document.documentElement.classList.toggle('dark', d), !dark);
   await expect(view.locator('#theme')).toContainText(`theme: ${dark ? 'light' : 'dark'}`);
 
-  const region = page.getByRole('region', { name: `App of ${SERVER}.show_dashboard` });
+  const region = appView(page);
   await view.getByRole('button', { name: 'Go full screen' }).click();
   await expect(region).toHaveClass(/fixed/);
   await region.getByRole('button', { name: 'Exit full screen' }).click();
@@ -93,6 +108,44 @@ test('the theme follows the user’s setting as it changes; full screen on reque
   await page.close();
 });
 
+test('full screen asked for by the app: a modal dialog that leaves the focus in the app; its approval card and a dialog over it work', async () => {
+  const page = await dashboard(bob);
+  const view = app(page);
+  const dialog = page.getByRole('dialog', { name: appName() });
+  await view.getByRole('button', { name: 'Go full screen' }).click();
+  await expect(view.locator('#mode')).toHaveText('display: fullscreen');
+  await expect(dialog).toHaveAttribute('aria-modal', 'true');
+  // The app being used keeps the focus; Tab goes round the view from there.
+  expect(await outer(page).evaluate((frame) => frame === document.activeElement)).toBe(true);
+  await tabAround(page, 'Tab', 10);
+  await tabAround(page, 'Shift+Tab', 10);
+  // A message the app sends meanwhile comes into the list behind: out of reach too.
+  await view.getByRole('button', { name: 'Ask a follow-up' }).click();
+  await expect(userTexts(page).last()).toHaveText('Tell me more about apples');
+  await page.locator('[data-role="user"]').last().getByRole('button', { name: 'Copy' }).focus();
+  expect(await focusIn(page)).toBe('inside');
+
+  // An app's tool call that asks: its approval card is in the view, and works.
+  await view.getByRole('button', { name: 'Record an apple' }).click();
+  const approval = dialog.locator('[data-app-approval="app_record"]');
+  await approval.getByRole('button', { name: 'Approve' }).click();
+  await expect(view.locator('#record')).toHaveText('record: recorded apple');
+  // The shortcuts' dialog opens over it (a portal in the body); its Escape closes it alone.
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toBeVisible();
+  await help.getByRole('button', { name: 'Close' }).focus();
+  await expect(help.getByRole('button', { name: 'Close' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(appView(page).getByRole('button', { name: 'Full screen' })).toBeFocused();
+  await expect(view.locator('#record')).toHaveText('record: recorded apple');
+  await page.close();
+});
+
 for (const viewport of [
   { width: 1280, height: 800 },
   { width: 375, height: 667 },
@@ -100,7 +153,7 @@ for (const viewport of [
   test(`full screen covers the whole ${viewport.width}×${viewport.height} window, not only the message`, async () => {
     const page = await dashboard(bob);
     await page.setViewportSize(viewport);
-    const region = page.getByRole('region', { name: `App of ${SERVER}.show_dashboard` });
+    const region = appView(page);
     await region.getByRole('button', { name: 'Full screen' }).click();
     await expect(region.getByRole('button', { name: 'Exit full screen' })).toBeVisible();
     // The message it sits in was a transformed box, which held the fixed view inside itself.

@@ -20,6 +20,27 @@ export const outer = (page: Page) => page.locator(`iframe[data-mcp-app="${SERVER
 /** The app's own document: the frame inside the host's sandbox proxy. */
 export const app = (page: Page) =>
   page.frameLocator(`iframe[data-mcp-app="${SERVER}"] >> nth=-1`).frameLocator('iframe');
+/** The dashboard's view: its section (a region in the page, a dialog full screen) by its name. */
+export const appName = () => `App of ${SERVER}.show_dashboard`;
+export const appView = (page: Page) => page.locator(`section[aria-label="${appName()}"]`).last();
+/** The scroll position of the message list behind the app. */
+export const listTop = (page: Page) =>
+  page.evaluate(() => document.querySelector('[data-message-list]')?.closest('.overflow-y-auto')?.scrollTop);
+
+/** 'inside' while the focus is in the app's view (in its frame counts), else where it is. */
+export const focusIn = (page: Page) =>
+  appView(page).evaluate((view) => {
+    const active = document.activeElement;
+    return view.contains(active) ? 'inside' : `${active?.tagName} ${active?.textContent?.slice(0, 40)}`;
+  });
+
+/** Presses `key` `times` times; after each, the focus is still inside the app's view. */
+export async function tabAround(page: Page, key: 'Tab' | 'Shift+Tab', times: number): Promise<void> {
+  for (let i = 1; i <= times; i++) {
+    await page.keyboard.press(key);
+    expect(await focusIn(page), `${key} ×${i}`).toBe('inside');
+  }
+}
 export const conversationOf = (page: Page) => /\/c\/([^/?#]+)/.exec(page.url())?.[1] as string;
 
 export async function dashboard(ctx: BrowserContext, topic = 'fruit'): Promise<Page> {

@@ -235,13 +235,6 @@ export function useMcpApp({ server, tool, uri, toolCallId, input, output }: McpA
     };
   }, [doc, server, tool, toolCallId, t]);
 
-  useEffect(() => {
-    if (!fullscreen) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setFullscreen(false);
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [fullscreen]);
-
   function retry() {
     setError('');
     setAttempt((n) => n + 1);
