@@ -1,7 +1,7 @@
 'use client';
 
 import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { isInputMethodKey } from './input-method';
 
 type Props = {
@@ -22,7 +22,7 @@ type Props = {
   data?: Record<`data-${string}`, string>;
   /**
    * Where focus goes when it closes, when that is not where it was when it opened (a dialog opened from a
-   * menu item, which is gone by then: without this, focus would fall to the page's start).
+   * menu item, which is gone by then).
    */
   returnFocus?: () => HTMLElement | null | undefined;
   /**
@@ -48,6 +48,13 @@ function closesAList(e: KeyboardEvent): boolean {
   );
 }
 
+/** The element that has the focus, unless that is nothing (the page itself). */
+function focusedElement(): HTMLElement | null {
+  if (typeof document === 'undefined') return null;
+  const el = document.activeElement;
+  return el instanceof HTMLElement && el !== document.body ? el : null;
+}
+
 /**
  * A modal dialog, rendered only while open (the caller mounts it), on Radix UI's Dialog: focus moves in
  * and is trapped, Escape closes (not one meant for an input method), the page behind is inert to pointer
@@ -66,6 +73,9 @@ export function Modal({
   placement = 'center',
 }: Props) {
   const naming = label ? { 'aria-label': label, 'aria-labelledby': undefined } : {};
+  // What had the focus when it opened (the button that opened it): Radix gives the focus back only to a
+  // Dialog.Trigger, which these dialogs have none of (the caller mounts them), so it is done here.
+  const [opener] = useState(focusedElement);
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
@@ -79,10 +89,11 @@ export function Modal({
           // under a field, is not a close. (Radix listens on the document before the field hears the key.)
           onEscapeKeyDown={(e) => (isInputMethodKey(e) || closesAList(e)) && e.preventDefault()}
           onCloseAutoFocus={(e) => {
-            const target = returnFocus?.();
-            if (!target) return;
             e.preventDefault();
-            target.focus();
+            const target = returnFocus?.();
+            if (target) target.focus();
+            // Unless what closed it put the focus somewhere on purpose (the message box, say).
+            else if (!focusedElement() && opener?.isConnected) opener.focus();
           }}
           className={`fixed left-1/2 z-50 -translate-x-1/2 ${PLACEMENT[placement]} overflow-y-auto rounded-xl border border-zinc-200 bg-white text-zinc-900 shadow-xl focus:outline-none dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 ${className}`}
         >

@@ -1,0 +1,81 @@
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { adminContext } from './account-helpers';
+import { ADMIN, ensureUsers, originHeaders, signIn, specUser } from './helpers';
+
+// The keyboard on the pages other than the chat (the admin pages, the account, the assistants, sign-in):
+// after an action the focus stays where the user works, never dropped to the page's start, and what a
+// screen reader is told names the thing it is about. (The chat page's own: 72-keyboard-focus.spec.ts.)
+
+const KIT = specUser('s73', 'Kit Keys');
+const ROW = specUser('s73', 'Row Actions');
+const h = originHeaders();
+/** Servers and providers this spec adds (last by name, so their neighbours are known); removed after. */
+const SERVERS = ['zz73-a', 'zz73-b', 'zz73-c', 'zz73-detail'];
+const PROVIDERS = ['zz73 Alpha', 'zz73 Beta', 'zz73 Gamma', 'zz73 Form'];
+
+async function removeOurs(browser: Browser) {
+  const admin = await adminContext(browser);
+  const servers = (await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{
+    id: string;
+    name: string;
+  }>;
+  for (const s of servers.filter((s) => SERVERS.includes(s.name)))
+    await admin.request.delete(`/api/mcp/servers/${s.id}`, { headers: h });
+  const providers = (await (await admin.request.get('/api/admin/providers')).json()).items as Array<{
+    id: string;
+    name: string;
+  }>;
+  for (const p of providers.filter((p) => PROVIDERS.includes(p.name)))
+    await admin.request.delete(`/api/admin/providers/${p.id}`, { headers: h });
+  await admin.close();
+}
+
+test.beforeAll(async ({ browser }) => {
+  await ensureUsers(browser, KIT, ROW);
+  await removeOurs(browser);
+});
+// Later specs resolve `[[tool:now]]` and the like by suffix: leave only the servers they expect.
+test.afterAll(({ browser }) => removeOurs(browser));
+
+/** Presses Enter on `control` (focused first, as Tab would leave it). */
+async function enter(page: Page, control: ReturnType<Page['getByRole']>) {
+  await control.focus();
+  await page.keyboard.press('Enter');
+}
+
+test('a dialog closed from the keyboard gives the focus back to the button that opened it', async ({
+  page,
+}) => {
+  await signIn(page, KIT);
+  await page.goto('/assistants');
+  const create = page.getByRole('button', { name: 'New assistant' });
+  const dialog = page.getByRole('dialog');
+  await enter(page, create);
+  await expect(dialog.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(create).toBeFocused();
+
+  await enter(page, create);
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Kit’s helper');
+  await dialog.getByRole('button', { name: 'Create' }).press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(create).toBeFocused();
+  // Edit, saved: back on its Edit button.
+  const edit = page.getByRole('button', { name: 'Edit Kit’s helper' });
+  await enter(page, edit);
+  await dialog.getByRole('button', { name: 'Save' }).press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(edit).toBeFocused();
+
+  await signIn(page, ADMIN);
+  await page.goto('/admin/mcp');
+  for (const name of ['Import', 'Add server']) {
+    const opener = page.getByRole('button', { name, exact: true });
+    await enter(page, opener);
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Cancel' }).press('Enter');
+    await expect(dialog).toHaveCount(0);
+    await expect(opener).toBeFocused();
+  }
+});
