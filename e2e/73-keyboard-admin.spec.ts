@@ -79,3 +79,74 @@ test('a dialog closed from the keyboard gives the focus back to the button that 
     await expect(opener).toBeFocused();
   }
 });
+
+test('deleting from the keyboard: the focus goes to the next item’s control, the one above for the last', async ({
+  page,
+}) => {
+  const dialog = page.getByRole('dialog');
+  const confirm = async (label: string) => {
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: label, exact: true }).press('Enter');
+    await expect(dialog).toHaveCount(0);
+  };
+
+  // Assistants: the next card's Delete (named for its assistant).
+  await signIn(page, KIT);
+  for (const name of ['zz73 Alpha', 'zz73 Beta', 'zz73 Gamma']) {
+    const res = await page.request.post('/api/assistants', { data: { name, instructions: '' }, headers: h });
+    expect(res.status()).toBe(201);
+  }
+  await page.goto('/assistants');
+  const del = (name: string) => page.getByRole('button', { name: `Delete ${name}`, exact: true });
+  await enter(page, del('zz73 Beta'));
+  await confirm('Delete');
+  await expect(page.locator('[data-assistant="zz73 Beta"]')).toHaveCount(0);
+  await expect(del('zz73 Gamma')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await confirm('Delete');
+  await expect(page.locator('[data-assistant="zz73 Gamma"]')).toHaveCount(0);
+  await expect(del('zz73 Alpha')).toBeFocused();
+
+  // Providers: the same, and Cancel leaves the focus on the provider's own Delete.
+  await signIn(page, ADMIN);
+  for (const name of PROVIDERS.slice(0, 3)) {
+    const res = await page.request.post('/api/admin/providers', {
+      data: { name, baseURL: 'https://keys.example.com/v1', models: ['m1'] },
+      headers: h,
+    });
+    expect(res.status()).toBe(201);
+  }
+  await page.goto('/admin/providers');
+  await enter(page, del('zz73 Beta'));
+  await confirm('Cancel');
+  await expect(del('zz73 Beta')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await confirm('Delete');
+  await expect(page.locator('[data-provider="zz73 Beta"]')).toHaveCount(0);
+  await expect(del('zz73 Gamma')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await confirm('Delete');
+  await expect(page.locator('[data-provider="zz73 Gamma"]')).toHaveCount(0);
+  await expect(del('zz73 Alpha')).toBeFocused();
+
+  // MCP servers (their Delete is in the row's actions menu): the next row's actions button.
+  for (const name of ['zz73-a', 'zz73-b', 'zz73-c']) {
+    const res = await page.request.post('/api/mcp/servers', {
+      data: { name, transport: 'builtin', builtin: 'calculator' },
+      headers: h,
+    });
+    expect(res.status()).toBe(201);
+  }
+  await page.goto('/admin/mcp');
+  const actions = (name: string) => page.getByRole('button', { name: `Actions for ${name}`, exact: true });
+  const deleteServer = async (name: string) => {
+    await enter(page, actions(name));
+    await page.getByRole('menuitem', { name: 'Delete' }).press('Enter');
+    await confirm('Delete');
+    await expect(page.locator(`[data-server-row="${name}"]`)).toHaveCount(0);
+  };
+  await deleteServer('zz73-b');
+  await expect(actions('zz73-c')).toBeFocused();
+  await deleteServer('zz73-c');
+  await expect(actions('zz73-a')).toBeFocused();
+});

@@ -2,7 +2,8 @@
 
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { neighbourControl } from '@/app/_components/neighbour-focus';
 import type { AssistantView } from '@/lib/schemas/assistants';
 import { AssistantForm } from './assistant-form';
 import { ConfirmDialog } from './confirm-dialog';
@@ -17,6 +18,18 @@ type Props = {
 const BUTTON =
   'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
+/**
+ * Once an assistant's delete is confirmed (its card is about to go): the next card's Delete (its "New chat
+ * with …" link when it is not the user's to delete), or the card above's.
+ */
+function nextCardControl(id: string): HTMLElement | null {
+  return neighbourControl(
+    document.querySelectorAll<HTMLElement>('[data-assistant-id]'),
+    (card) => card.dataset.assistantId === id,
+    (card) => card.querySelector<HTMLElement>('[data-assistant-delete]') ?? card.querySelector('a'),
+  );
+}
+
 /** The assistants page: the user's own and the shared ones, each with "New chat with …", Edit and Delete. */
 export function AssistantsManager({ initial, models, servers, admin }: Props) {
   const t = useTranslations('assistants');
@@ -25,6 +38,7 @@ export function AssistantsManager({ initial, models, servers, admin }: Props) {
   const [deleting, setDeleting] = useState<AssistantView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  const newButton = useRef<HTMLButtonElement>(null);
 
   async function reload() {
     try {
@@ -58,6 +72,7 @@ export function AssistantsManager({ initial, models, servers, admin }: Props) {
           <p className="text-sm text-zinc-500">{t('intro')}</p>
         </div>
         <button
+          ref={newButton}
           type="button"
           onClick={() => setEditing('new')}
           className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700"
@@ -81,6 +96,7 @@ export function AssistantsManager({ initial, models, servers, admin }: Props) {
             <li
               key={item.id}
               data-assistant={item.name}
+              data-assistant-id={item.id}
               className="rounded-lg border border-zinc-200 p-3 dark:border-zinc-800"
             >
               <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
@@ -116,7 +132,9 @@ export function AssistantsManager({ initial, models, servers, admin }: Props) {
                     </button>
                     <button
                       type="button"
+                      data-assistant-delete
                       onClick={() => setDeleting(item)}
+                      aria-label={t('deleteNamed', { name: item.name })}
                       className="rounded-md border border-red-300 px-2.5 py-1 text-sm text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
                     >
                       {t('delete')}
@@ -150,6 +168,7 @@ export function AssistantsManager({ initial, models, servers, admin }: Props) {
           confirmLabel={t('delete')}
           onConfirm={() => void remove(deleting)}
           onCancel={() => setDeleting(null)}
+          afterConfirm={() => nextCardControl(deleting.id) ?? newButton.current}
         />
       )}
     </div>

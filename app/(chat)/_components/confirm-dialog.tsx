@@ -1,6 +1,7 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
+import { useRef } from 'react';
 import { Modal } from '@/app/_components/modal';
 
 type Props = {
@@ -11,13 +12,31 @@ type Props = {
   onCancel: () => void;
   /** Where focus goes when it closes, when not where it was on opening (see Modal). */
   returnFocus?: () => HTMLElement | null | undefined;
+  /**
+   * Where focus goes when it closes by its confirm button, when what is confirmed takes the control that
+   * opened it away (a deleted item's row): the next item's, say.
+   */
+  afterConfirm?: () => HTMLElement | null | undefined;
 };
 
 /** A modal confirm (focus trap, Escape or a click outside cancels). */
-export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel, returnFocus }: Props) {
+export function ConfirmDialog({
+  title,
+  body,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+  returnFocus,
+  afterConfirm,
+}: Props) {
   const t = useTranslations('common');
+  const confirmed = useRef(false);
   return (
-    <Modal title={title} onClose={onCancel} returnFocus={returnFocus}>
+    <Modal
+      title={title}
+      onClose={onCancel}
+      returnFocus={() => (confirmed.current && afterConfirm ? afterConfirm() : returnFocus?.())}
+    >
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{body}</p>
       <div className="mt-5 flex justify-end gap-2">
         <button
@@ -29,7 +48,10 @@ export function ConfirmDialog({ title, body, confirmLabel, onConfirm, onCancel, 
         </button>
         <button
           type="button"
-          onClick={onConfirm}
+          onClick={() => {
+            confirmed.current = true;
+            onConfirm();
+          }}
           className="rounded-md bg-red-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-red-700"
         >
           {confirmLabel}

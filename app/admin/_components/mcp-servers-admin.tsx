@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/app/(chat)/_components/confirm-dialog';
 import { useFailureText } from '@/app/_components/failure-text';
 import { adminFetch } from '@/app/admin/_components/admin-fetch';
+import { neighbourControl } from '@/app/_components/neighbour-focus';
 import type { ProcessCount } from '@/lib/mcp/merge-status';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 import { McpImportDialog } from './mcp-import-dialog';
@@ -43,12 +44,20 @@ const COLUMNS = [
   'actions',
 ] as const;
 
+const rowActions = (row: HTMLElement) => row.querySelector<HTMLElement>('button[aria-haspopup="menu"]');
+
 /** The "Actions for <name>" button of a server's row (where focus goes back after its Edit or Delete dialog). */
 function actionsButton(name: string): HTMLElement | null {
   for (const row of document.querySelectorAll<HTMLElement>('[data-server-row]')) {
-    if (row.dataset.serverRow === name) return row.querySelector<HTMLElement>('button[aria-haspopup="menu"]');
+    if (row.dataset.serverRow === name) return rowActions(row);
   }
   return null;
+}
+
+/** Once a server's delete is confirmed (its row is about to go): the next row's actions button, or the one above. */
+function nextActionsButton(name: string): HTMLElement | null {
+  const rows = document.querySelectorAll<HTMLElement>('[data-server-row]');
+  return neighbourControl(rows, (row) => row.dataset.serverRow === name, rowActions);
 }
 
 type RowProps = {
@@ -153,6 +162,7 @@ export function McpServersAdmin() {
   const [importing, setImporting] = useState(false);
   const seq = useRef(0);
   const inFlight = useRef(false);
+  const addButton = useRef<HTMLButtonElement>(null);
 
   const load = useCallback(async () => {
     const mine = ++seq.current;
@@ -201,6 +211,7 @@ export function McpServersAdmin() {
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-lg font-semibold">{t('title')}</h1>
         <button
+          ref={addButton}
           type="button"
           onClick={() => setEditing('new')}
           className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
@@ -277,6 +288,7 @@ export function McpServersAdmin() {
           confirmLabel={t('delete')}
           onCancel={() => setDeleting(null)}
           returnFocus={() => actionsButton(deleting.name)}
+          afterConfirm={() => nextActionsButton(deleting.name) ?? addButton.current}
           onConfirm={() => {
             setDeleting(null);
             void act(deleting, { method: 'DELETE' });

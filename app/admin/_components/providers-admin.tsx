@@ -1,9 +1,10 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/app/(chat)/_components/confirm-dialog';
 import { useFailureText } from '@/app/_components/failure-text';
+import { neighbourControl } from '@/app/_components/neighbour-focus';
 import { adminFetch } from './admin-fetch';
 import { ProviderForm, type ProviderView } from './provider-form';
 
@@ -14,7 +15,16 @@ type Overview = {
 };
 type TestResult = { ok: boolean; latencyMs: number; model: string | null; reply?: string; error?: string };
 
-function TestButton({ id }: { id: string }) {
+/** Once a provider's delete is confirmed (its card is about to go): the next card's Delete, or the one above. */
+function nextDeleteButton(id: string): HTMLElement | null {
+  return neighbourControl(
+    document.querySelectorAll<HTMLElement>('[data-provider-id]'),
+    (card) => card.dataset.providerId === id,
+    (card) => card.querySelector<HTMLElement>('[data-provider-delete]'),
+  );
+}
+
+function TestButton({ id, name }: { id: string; name?: string }) {
   const t = useTranslations('admin.providers');
   const failureText = useFailureText();
   const [result, setResult] = useState<TestResult | null>(null);
@@ -24,6 +34,7 @@ function TestButton({ id }: { id: string }) {
       <button
         type="button"
         disabled={pending}
+        aria-label={name ? t('testOf', { name }) : undefined}
         onClick={async () => {
           setPending(true);
           setResult(
@@ -59,6 +70,7 @@ export function ProvidersAdmin() {
   const [form, setForm] = useState<{ editing: ProviderView | null } | null>(null);
   const [deleting, setDeleting] = useState<ProviderView | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
   const load = useCallback(
     () => adminFetch<Overview>('/api/admin/providers').then(setData, (e) => setError(failureText(e))),
     [failureText],
@@ -109,6 +121,7 @@ export function ProvidersAdmin() {
             <li
               key={p.id}
               data-provider={p.name}
+              data-provider-id={p.id}
               className="space-y-1 rounded-lg border border-zinc-200 p-3 text-sm dark:border-zinc-800"
             >
               <p className="font-medium">
@@ -131,17 +144,20 @@ export function ProvidersAdmin() {
                 </p>
               )}
               <div className="flex flex-wrap gap-2">
-                <TestButton id={p.id} />
+                <TestButton id={p.id} name={p.name} />
                 <button
                   type="button"
                   onClick={() => setForm({ editing: p })}
+                  aria-label={t('editOf', { name: p.name })}
                   className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700"
                 >
                   {t('edit')}
                 </button>
                 <button
                   type="button"
+                  data-provider-delete
                   onClick={() => setDeleting(p)}
+                  aria-label={t('deleteOf', { name: p.name })}
                   className="rounded border border-zinc-300 px-2 py-0.5 text-xs text-red-700 dark:border-zinc-700"
                 >
                   {t('delete')}
@@ -166,6 +182,7 @@ export function ProvidersAdmin() {
           />
         ) : (
           <button
+            ref={addButton}
             type="button"
             onClick={() => setForm({ editing: null })}
             className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white"
@@ -180,6 +197,7 @@ export function ProvidersAdmin() {
           body={t('deleteBody', { name: deleting.name })}
           confirmLabel={t('delete')}
           onCancel={() => setDeleting(null)}
+          afterConfirm={() => nextDeleteButton(deleting.id) ?? addButton.current}
           onConfirm={() => {
             const id = deleting.id;
             setDeleting(null);
