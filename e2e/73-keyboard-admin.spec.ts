@@ -150,3 +150,41 @@ test('deleting from the keyboard: the focus goes to the next item’s control, t
   await deleteServer('zz73-c');
   await expect(actions('zz73-a')).toBeFocused();
 });
+
+test('a row action without a dialog (Disable, Enable, Sign out everywhere) leaves the focus on the row’s menu button', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  const actions = page.getByRole('button', { name: `Actions for ${ROW.email}`, exact: true });
+  const row = page.locator(`[data-user="${ROW.email}"]`);
+  const choose = async (action: string) => {
+    await enter(page, actions);
+    await page.getByRole('menuitem', { name: action, exact: true }).press('Enter');
+    await expect(page.getByRole('menu')).toHaveCount(0);
+  };
+  await choose('Disable');
+  await expect(row).toContainText('disabled');
+  await expect(actions).toBeFocused();
+  await choose('Enable');
+  await expect(row).not.toContainText('disabled');
+  await expect(actions).toBeFocused();
+  await choose('Sign out everywhere');
+  await expect(row.getByRole('status')).toContainText('signed out everywhere');
+  await expect(actions).toBeFocused();
+
+  const res = await page.request.post('/api/mcp/servers', {
+    data: { name: 'zz73-a', transport: 'builtin', builtin: 'calculator' },
+    headers: h,
+  });
+  expect([201, 409]).toContain(res.status());
+  await page.goto('/admin/mcp');
+  const server = page.getByRole('button', { name: 'Actions for zz73-a', exact: true });
+  await enter(page, server);
+  await page.getByRole('menuitem', { name: 'Disable' }).press('Enter');
+  await expect(page.locator('[data-server-row="zz73-a"] [data-status]')).toHaveAttribute(
+    'data-status',
+    'disabled',
+  );
+  await expect(server).toBeFocused();
+});

@@ -140,8 +140,8 @@ function ServerRow({ server: s, busy, onToggle, onEdit, onDelete }: RowProps) {
           name={s.name}
           actions={[
             { label: s.enabled ? t('disable') : t('enable'), onSelect: onToggle, disabled: busy },
-            { label: t('edit'), onSelect: onEdit },
-            { label: t('delete'), onSelect: onDelete, disabled: busy, danger: true },
+            { label: t('edit'), onSelect: onEdit, opensDialog: true },
+            { label: t('delete'), onSelect: onDelete, disabled: busy, danger: true, opensDialog: true },
           ]}
         />
       </td>

@@ -5,20 +5,27 @@ import { Ellipsis } from 'lucide-react';
 import { useTranslations } from 'next-intl';
 import { useRef } from 'react';
 
-export type RowAction = { label: string; onSelect: () => void; disabled?: boolean; danger?: boolean };
+export type RowAction = {
+  label: string;
+  onSelect: () => void;
+  disabled?: boolean;
+  danger?: boolean;
+  /** It opens a dialog, which takes the focus (and gives it back); otherwise the focus goes back to the button. */
+  opensDialog?: boolean;
+};
 
 /**
  * The actions of one row of an admin table (Enable/Disable, Edit, Delete…) behind one button, "Actions for
  * <name>", so rows keep one line at every width. A Radix dropdown menu: arrow keys, typeahead, Esc, focus
- * back on the button when the menu closes without a choice (a chosen action's dialog keeps the focus).
+ * back on the button when the menu closes, unless the chosen action opened a dialog (which has it then).
  */
 export function RowActions({ name, actions }: { name: string; actions: RowAction[] }) {
   const t = useTranslations('admin');
-  const chose = useRef(false);
+  const choseDialog = useRef(false);
   return (
     <DropdownMenu.Root
       onOpenChange={(open) => {
-        if (open) chose.current = false;
+        if (open) choseDialog.current = false;
       }}
     >
       <DropdownMenu.Trigger
@@ -32,7 +39,7 @@ export function RowActions({ name, actions }: { name: string; actions: RowAction
           align="end"
           sideOffset={4}
           onCloseAutoFocus={(e) => {
-            if (chose.current) e.preventDefault();
+            if (choseDialog.current) e.preventDefault();
           }}
           className="z-50 min-w-36 rounded-md border border-zinc-200 bg-white p-1 text-sm shadow-lg dark:border-zinc-700 dark:bg-zinc-900"
         >
@@ -41,7 +48,7 @@ export function RowActions({ name, actions }: { name: string; actions: RowAction
               key={a.label}
               disabled={a.disabled}
               onSelect={() => {
-                chose.current = true;
+                choseDialog.current = a.opensDialog === true;
                 a.onSelect();
               }}
               className={`cursor-pointer rounded px-2 py-1.5 outline-none data-[disabled]:cursor-default data-[highlighted]:bg-zinc-100 data-[disabled]:opacity-50 dark:data-[highlighted]:bg-zinc-800 ${a.danger ? 'text-red-700 dark:text-red-300' : ''}`}

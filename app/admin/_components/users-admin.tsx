@@ -153,7 +153,11 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                             label: u.disabled ? t('enable') : t('disable'),
                             onSelect: () => void patch(u.id, { disabled: !u.disabled }),
                           },
-                          { label: ta('resetPassword'), onSelect: () => setResetting(u) },
+                          {
+                            label: ta('resetPassword'),
+                            onSelect: () => setResetting(u),
+                            opensDialog: true,
+                          },
                           { label: ta('signOutEverywhere'), onSelect: () => void signOut(u) },
                         ]}
                       />
