@@ -188,3 +188,73 @@ test('a row action without a dialog (Disable, Enable, Sign out everywhere) leave
   );
   await expect(server).toBeFocused();
 });
+
+test('a control busy with its action keeps the focus: sign-in, a server’s and its tools’ controls, a provider’s Test, the language, Change password', async ({
+  page,
+  browser,
+}) => {
+  // Signing in with a wrong password from the button: the refusal is announced, the button keeps the focus.
+  const stranger = await browser.newContext();
+  const signInPage = await stranger.newPage();
+  await signInPage.goto('/sign-in');
+  await signInPage.getByLabel('Email').fill(KIT.email);
+  await signInPage.getByLabel('Password').fill('not-kits-password');
+  const signInButton = signInPage.getByRole('button', { name: 'Sign in', exact: true });
+  await enter(signInPage, signInButton);
+  await expect(signInPage.getByRole('alert').filter({ hasText: 'Invalid email or password' })).toBeVisible();
+  await expect(signInButton).toBeFocused();
+  await stranger.close();
+
+  await signIn(page, ADMIN);
+  const created = await page.request.post('/api/mcp/servers', {
+    data: { name: 'zz73-detail', transport: 'builtin', builtin: 'time' },
+    headers: h,
+  });
+  expect(created.status()).toBe(201);
+  await page.goto(`/admin/mcp/${(await created.json()).id}`);
+  const card = page.locator('[data-tool-admin][data-tool-name="now"]');
+  const enabled = card.getByRole('checkbox', { name: 'Enabled now' });
+  const patched = () => page.waitForResponse((r) => r.url().includes('/tools/now') && r.ok());
+  await enabled.focus();
+  await Promise.all([patched(), page.keyboard.press('Space')]);
+  await expect(card).toHaveAttribute('data-enabled', 'false');
+  await expect(enabled).toBeFocused();
+  const approval = card.getByRole('combobox', { name: 'Approval for now' });
+  const before = await approval.inputValue();
+  await approval.focus();
+  await Promise.all([patched(), page.keyboard.press(before === 'ask' ? 'ArrowUp' : 'ArrowDown')]);
+  await expect(approval).not.toHaveValue(before);
+  await expect(approval).toBeFocused();
+  const test = page.getByRole('button', { name: 'Test connection' });
+  await enter(page, test);
+  await expect(page.locator('[data-test-result]')).toHaveAttribute('data-ok', 'true');
+  await expect(test).toBeFocused();
+  await enter(page, page.getByRole('button', { name: 'Disable', exact: true }));
+  await expect(page.getByRole('button', { name: 'Enable', exact: true })).toBeFocused();
+
+  await page.goto('/admin/providers');
+  const envTest = page.getByRole('button', { name: 'Test', exact: true });
+  await enter(page, envTest);
+  await expect(page.locator('[data-provider-test]').first()).toBeVisible();
+  await expect(envTest).toBeFocused();
+
+  // The language, chosen with the arrow keys: the page changes language and the list keeps the focus.
+  await signIn(page, KIT);
+  await page.goto('/account');
+  const language = page.getByRole('main').getByRole('combobox').first();
+  await expect(language).toHaveAccessibleName('Language');
+  await language.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('账户');
+  await expect(language).toBeFocused();
+  await page.keyboard.press('ArrowUp');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Account');
+  await expect(language).toBeFocused();
+  // A wrong current password, from the button: refused and announced, the button keeps the focus.
+  await page.getByLabel('Current password').fill('not-kits-password');
+  await page.getByLabel('New password').fill('kit-new-password-2');
+  const change = page.getByRole('button', { name: 'Change password' });
+  await enter(page, change);
+  await expect(page.getByRole('alert').filter({ hasText: 'The current password is wrong.' })).toBeVisible();
+  await expect(change).toBeFocused();
+});

@@ -30,6 +30,7 @@ export function AuthForm({
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (pending) return;
     setError(null);
     setPending(true);
     const form = new FormData(event.currentTarget);
@@ -107,10 +108,11 @@ export function AuthForm({
           {error}
         </p>
       )}
+      {/* Busy, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start. */}
       <button
         type="submit"
-        disabled={pending}
-        className="w-full rounded-md bg-blue-600 px-3 py-2 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-60"
+        aria-disabled={pending || undefined}
+        className="w-full rounded-md bg-blue-600 px-3 py-2 text-sm font-semibold text-white hover:bg-blue-700 aria-disabled:opacity-60"
       >
         {pending ? t('wait') : mode === 'sign-up' ? t('createAccount') : t('signIn')}
       </button>

@@ -18,7 +18,7 @@ export function LanguageSelect({ className }: { className?: string }) {
   useTypedBeforeHydration(select, locale, (picked) => void pick(picked));
 
   async function pick(next: string) {
-    if (!isLocale(next)) return;
+    if (!isLocale(next) || pending) return;
     setError(false);
     const res = await fetch('/api/account/locale', {
       method: 'PUT',
@@ -38,9 +38,11 @@ export function LanguageSelect({ className }: { className?: string }) {
         autoComplete="off"
         id={id}
         value={locale}
-        disabled={pending}
+        // While the page changes language: aria-disabled, not disabled (that would drop the focus to the
+        // page's start, and the arrow keys that choose a language would be lost after the first).
+        aria-disabled={pending || undefined}
         onChange={(e) => void pick(e.currentTarget.value)}
-        className="rounded border border-zinc-300 bg-white px-1 py-0.5 text-xs dark:border-zinc-700 dark:bg-zinc-900"
+        className="rounded border border-zinc-300 bg-white px-1 py-0.5 text-xs aria-disabled:opacity-50 dark:border-zinc-700 dark:bg-zinc-900"
       >
         {LOCALES.map((l) => (
           <option key={l} value={l} lang={l}>

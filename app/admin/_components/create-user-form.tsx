@@ -15,6 +15,7 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
   const [pending, setPending] = useState(false);
 
   async function submit(form: HTMLFormElement) {
+    if (pending) return;
     const data = new FormData(form);
     setPending(true);
     setFields({});
@@ -80,8 +81,9 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
       <div className="sm:col-span-2">
         <button
           type="submit"
-          disabled={pending}
-          className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white disabled:opacity-50"
+          // Busy, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start.
+          aria-disabled={pending || undefined}
+          className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white aria-disabled:opacity-50"
         >
           {t('title')}
         </button>

@@ -102,6 +102,7 @@ export function McpServerDetail({ id }: { id: string }) {
   }, [load]);
 
   async function toggle(enabled: boolean) {
+    if (busy) return;
     setBusy(true);
     setError(null);
     try {
@@ -115,6 +116,7 @@ export function McpServerDetail({ id }: { id: string }) {
   }
 
   async function runTest() {
+    if (testing) return;
     setTesting(true);
     setTest(null);
     try {
@@ -182,16 +184,22 @@ export function McpServerDetail({ id }: { id: string }) {
                 {ts(status.status)}
               </span>
               <ProcessCountNote processes={status.processes} className="text-xs text-zinc-500" />
+              {/* Busy, they are aria-disabled, not disabled: a disabled button loses the focus to the page's start. */}
               <div className="flex flex-wrap gap-1.5 sm:ml-auto">
                 <button
                   type="button"
                   onClick={() => void toggle(!detail.enabled)}
-                  disabled={busy}
+                  aria-disabled={busy || undefined}
                   className={BUTTON}
                 >
                   {detail.enabled ? t('disable') : t('enable')}
                 </button>
-                <button type="button" onClick={() => void runTest()} disabled={testing} className={BUTTON}>
+                <button
+                  type="button"
+                  onClick={() => void runTest()}
+                  aria-disabled={testing || undefined}
+                  className={BUTTON}
+                >
                   {testing ? t('testing') : t('test')}
                 </button>
               </div>

@@ -33,9 +33,11 @@ function TestButton({ id, name }: { id: string; name?: string }) {
     <span className="inline-flex flex-wrap items-center gap-2">
       <button
         type="button"
-        disabled={pending}
+        // Busy, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start.
+        aria-disabled={pending || undefined}
         aria-label={name ? t('testOf', { name }) : undefined}
         onClick={async () => {
+          if (pending) return;
           setPending(true);
           setResult(
             await adminFetch<TestResult>(`/api/admin/providers/${id}/test`, { method: 'POST' }).catch(
@@ -44,7 +46,7 @@ function TestButton({ id, name }: { id: string; name?: string }) {
           );
           setPending(false);
         }}
-        className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700"
+        className="rounded border border-zinc-300 px-2 py-0.5 text-xs aria-disabled:opacity-50 dark:border-zinc-700"
       >
         {pending ? t('testing') : t('test')}
       </button>

@@ -37,7 +37,7 @@ export type ToolPatch = {
 type Props = { tool: ToolView; onPatch: (patch: ToolPatch) => Promise<void> };
 
 const BUTTON =
-  'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
+  'rounded-md border border-zinc-300 px-2.5 py-1 text-sm hover:bg-zinc-100 aria-disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 function annotationLabel(key: string, value: unknown): string {
   if (value === true) return key;
@@ -62,6 +62,9 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
   const listed = tool.listed ?? true;
 
   async function patch(body: ToolPatch) {
+    // While a change is saved its controls are aria-disabled, not disabled (a disabled control loses the
+    // focus to the page's start, and an admin reviewing tools by keyboard would start over from there).
+    if (busy) return;
     setPending(body);
     setBusy(true);
     setError(null);
@@ -110,7 +113,7 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
             type="checkbox"
             aria-label={t('enabledFor', { name: tool.name })}
             checked={enabled}
-            disabled={busy}
+            aria-disabled={busy || undefined}
             onChange={(e) => void patch({ enabled: e.target.checked })}
           />
           {t('enabled')}
@@ -120,9 +123,9 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
           <select
             aria-label={t('approvalFor', { name: tool.name })}
             value={approval}
-            disabled={busy}
+            aria-disabled={busy || undefined}
             onChange={(e) => void patch({ approval: e.target.value === 'auto' ? 'auto' : 'ask' })}
-            className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-900"
+            className="rounded-md border border-zinc-300 bg-white px-2 py-1 aria-disabled:opacity-50 dark:border-zinc-700 dark:bg-zinc-900"
           >
             <option value="auto">{t('auto')}</option>
             <option value="ask">{t('ask')}</option>
@@ -164,7 +167,7 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
           )}
           <button
             type="button"
-            disabled={busy}
+            aria-disabled={busy || undefined}
             onClick={() =>
               void patch(
                 userChanges.length > 0

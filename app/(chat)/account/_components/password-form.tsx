@@ -20,6 +20,7 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    if (state === 'saving') return;
     setState('saving');
     const res = await accountRequest('/api/account/password', 'POST', {
       currentPassword: current,
@@ -86,7 +87,8 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          <button type="submit" disabled={state === 'saving'} className={buttonClass}>
+          {/* Saving, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start. */}
+          <button type="submit" aria-disabled={state === 'saving' || undefined} className={buttonClass}>
             {t('changePassword')}
           </button>
           <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">

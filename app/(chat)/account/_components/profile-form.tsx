@@ -19,6 +19,7 @@ export function ProfileForm({ name, email }: { name: string; email: string }) {
 
   async function save(e: React.FormEvent) {
     e.preventDefault();
+    if (state === 'saving') return;
     setState('saving');
     const res = await accountRequest('/api/account', 'PATCH', { name: value });
     setState(res.ok ? 'saved' : 'error');
@@ -47,7 +48,13 @@ export function ProfileForm({ name, email }: { name: string; email: string }) {
           />
         </div>
         <div className="flex items-center gap-3">
-          <button type="submit" disabled={state === 'saving' || !value.trim()} className={buttonClass}>
+          {/* Saving, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start. */}
+          <button
+            type="submit"
+            disabled={!value.trim()}
+            aria-disabled={state === 'saving' || undefined}
+            className={buttonClass}
+          >
             {t('saveName')}
           </button>
           <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
