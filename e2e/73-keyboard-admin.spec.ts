@@ -258,3 +258,50 @@ test('a control busy with its action keeps the focus: sign-in, a server’s and 
   await expect(page.getByRole('alert').filter({ hasText: 'The current password is wrong.' })).toBeVisible();
   await expect(change).toBeFocused();
 });
+
+test('admin forms by keyboard: the provider form opens onto its first field; a refused field is focused and described by its error; Cancel and saving give the focus back', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/providers');
+  const add = page.getByRole('button', { name: 'Add provider' });
+  const form = page.getByRole('form', { name: 'Add provider' });
+  await enter(page, add);
+  await expect(form.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await form.getByRole('button', { name: 'Cancel' }).press('Enter');
+  await expect(form).toHaveCount(0);
+  await expect(add).toBeFocused();
+
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('zz73 Form');
+  await form.getByRole('textbox', { name: 'Base URL' }).fill('not a url');
+  await form.getByRole('button', { name: 'Add provider' }).press('Enter');
+  const url = form.getByRole('textbox', { name: 'Base URL' });
+  await expect(url).toBeFocused();
+  await expect(url).toHaveAttribute('aria-invalid', 'true');
+  await expect(url).toHaveAccessibleDescription('must be an http(s) URL');
+  await url.fill('https://form.example.com/v1');
+  await url.press('Enter');
+  await expect(page.locator('[data-provider="zz73 Form"]')).toBeVisible();
+  await expect(add).toBeFocused();
+
+  const edit = page.getByRole('button', { name: 'Edit zz73 Form', exact: true });
+  await enter(page, edit);
+  const editing = page.getByRole('form', { name: 'Edit zz73 Form' });
+  await expect(editing.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await editing.getByRole('button', { name: 'Save' }).press('Enter');
+  await expect(editing).toHaveCount(0);
+  await expect(edit).toBeFocused();
+
+  // Creating a user whose email is taken: the Email field takes the focus, described by the reason.
+  await page.goto('/admin/users');
+  const create = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Create user' }) });
+  await create.getByRole('textbox', { name: 'Name' }).fill('Kit Again');
+  await create.getByRole('textbox', { name: 'Email' }).fill(KIT.email);
+  await create.getByRole('textbox', { name: 'Password' }).fill('kit-again-password');
+  await enter(page, create.getByRole('button', { name: 'Create user' }));
+  const email = create.getByRole('textbox', { name: 'Email' });
+  await expect(email).toBeFocused();
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(email).toHaveAccessibleDescription(/already/);
+});

@@ -1,10 +1,10 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
-import { Field, inputClass } from './field';
+import { Field, focusFirstInvalid, inputClass } from './field';
 
 /** Admins create accounts directly (works while self sign-up is closed). */
 export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
@@ -13,6 +13,11 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  // After a refused save, the first field in error.
+  useEffect(() => {
+    if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
+  }, [fields]);
 
   async function submit(form: HTMLFormElement) {
     if (pending) return;
@@ -42,6 +47,7 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
 
   return (
     <form
+      ref={formRef}
       // Sent before the script runs, the password goes in the body of a request to this page, not in its URL.
       method="post"
       className="grid gap-3 rounded-lg border border-zinc-200 p-4 sm:grid-cols-2 dark:border-zinc-800"

@@ -1,4 +1,9 @@
-/** A labelled form field with its error beside it (admin forms). */
+import { cloneElement, isValidElement, type ReactElement, useId } from 'react';
+
+/**
+ * A labelled form field with its error under it (admin forms). The error is announced, and tied to the
+ * control it is about: the control is aria-invalid and described by it (a form focuses the first such).
+ */
 export function Field({
   label,
   error,
@@ -8,19 +13,34 @@ export function Field({
   error?: string;
   children: React.ReactNode;
 }) {
+  const id = useId();
+  const control =
+    error && isValidElement(children)
+      ? cloneElement(children as ReactElement<Record<string, unknown>>, {
+          'aria-invalid': true,
+          'aria-describedby': `${id}-error`,
+        })
+      : children;
   return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as children
-    <label className="block space-y-1 text-sm">
-      <span className="font-medium">{label}</span>
-      {children}
+    <div className="space-y-1 text-sm">
+      {/* biome-ignore lint/a11y/noLabelWithoutControl: the control is passed in as children */}
+      <label className="block space-y-1">
+        <span className="font-medium">{label}</span>
+        {control}
+      </label>
       {error && (
-        <span role="alert" className="block text-xs text-red-600 dark:text-red-400">
+        <span id={`${id}-error`} role="alert" className="block text-xs text-red-600 dark:text-red-400">
           {error}
         </span>
       )}
-    </label>
+    </div>
   );
 }
 
+/** After a refused save: the focus goes to the form's first field in error (Field marks it aria-invalid). */
+export function focusFirstInvalid(form: HTMLFormElement | null): void {
+  form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+}
+
 export const inputClass =
-  'w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900';
+  'w-full rounded-md border border-zinc-300 bg-white px-2 py-1.5 text-sm aria-[invalid=true]:border-red-500 dark:border-zinc-700 dark:bg-zinc-900';

@@ -1,11 +1,11 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { parsePrices, pricesText } from '@/lib/usage';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
-import { Field, inputClass } from './field';
+import { Field, focusFirstInvalid, inputClass } from './field';
 
 export type ProviderView = {
   id: string;
@@ -77,6 +77,15 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   const [fields, setFields] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const nameRef = useRef<HTMLInputElement>(null);
+
+  // Opened (by "Add provider" or a provider's Edit), it is where the keyboard works: its first field.
+  useEffect(() => nameRef.current?.focus(), []);
+  // After a refused save, the first field in error.
+  useEffect(() => {
+    if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
+  }, [fields]);
 
   function fail(e: unknown) {
     setMessage(null);
@@ -146,6 +155,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
 
   return (
     <form
+      ref={formRef}
       aria-label={editing ? t('editLabel', { name: editing.name }) : t('add')}
       className="grid gap-3 rounded-lg border border-zinc-200 p-4 sm:grid-cols-2 dark:border-zinc-800"
       onSubmit={(e) => {
@@ -170,7 +180,13 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
         ))}
       </div>
       <Field label={t('name')} error={fields.name}>
-        <input value={name} onChange={(e) => setName(e.target.value)} required className={inputClass} />
+        <input
+          ref={nameRef}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          required
+          className={inputClass}
+        />
       </Field>
       <Field label={t('baseURL')} error={fields.baseURL}>
         <input

@@ -73,11 +73,31 @@ export function ProvidersAdmin() {
   const [deleting, setDeleting] = useState<ProviderView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const addButton = useRef<HTMLButtonElement>(null);
+  // The form closed (Cancel, saved): the focus it had goes back to what opened it, "Add provider" (shown
+  // again in its place) or the provider's Edit button.
+  const reopen = useRef<string | null>(null);
+  useEffect(() => {
+    const id = reopen.current;
+    if (form || id === null) return;
+    reopen.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const edit = document.querySelector<HTMLElement>(
+      `[data-provider-id="${CSS.escape(id)}"] [data-provider-edit]`,
+    );
+    (edit ?? addButton.current)?.focus();
+  }, [form]);
   const load = useCallback(
     () => adminFetch<Overview>('/api/admin/providers').then(setData, (e) => setError(failureText(e))),
     [failureText],
   );
   useEffect(() => void load(), [load]);
+  // Cancelled or saved: the list is loaded again (the provider may have been changed meanwhile, as a save
+  // here said: the form opens again from fresh values).
+  const closeForm = () => {
+    reopen.current = form?.editing?.id ?? '';
+    setForm(null);
+    void load();
+  };
 
   if (!data)
     return error ? (
@@ -149,6 +169,7 @@ export function ProvidersAdmin() {
                 <TestButton id={p.id} name={p.name} />
                 <button
                   type="button"
+                  data-provider-edit
                   onClick={() => setForm({ editing: p })}
                   aria-label={t('editOf', { name: p.name })}
                   className="rounded border border-zinc-300 px-2 py-0.5 text-xs dark:border-zinc-700"
@@ -172,15 +193,8 @@ export function ProvidersAdmin() {
           <ProviderForm
             key={form.editing?.id ?? 'new'}
             editing={form.editing}
-            onCancel={() => {
-              // It may have been changed meanwhile (a save here said so): open it again from fresh values.
-              setForm(null);
-              void load();
-            }}
-            onDone={() => {
-              setForm(null);
-              void load();
-            }}
+            onCancel={closeForm}
+            onDone={closeForm}
           />
         ) : (
           <button

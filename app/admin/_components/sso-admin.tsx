@@ -1,10 +1,10 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
-import { Field, inputClass } from './field';
+import { Field, focusFirstInvalid, inputClass } from './field';
 
 type Overview = {
   provider: {
@@ -44,6 +44,11 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
   // The form's inputs are remounted (new defaults) only on this key: a reload behind the form after a
   // conflict keeps what the admin typed, while the version it sends as If-Match becomes the current one.
   const [formKey, setFormKey] = useState<string | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  // After a refused save, the first field in error.
+  useEffect(() => {
+    if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
+  }, [fields]);
 
   const load = useCallback(() => {
     adminFetch<Overview>('/api/admin/sso').then(
@@ -146,7 +151,7 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
             {p.error}
           </p>
         )}
-        <form key={formKey ?? 'new'} method="post" onSubmit={save} className="space-y-3">
+        <form ref={formRef} key={formKey ?? 'new'} method="post" onSubmit={save} className="space-y-3">
           <Field label={t('name')} error={fields.name}>
             <input name="name" required maxLength={60} defaultValue={p?.name ?? ''} className={inputClass} />
           </Field>
