@@ -1,5 +1,5 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { adminContext } from './account-helpers';
+import { adminContext, formSession } from './account-helpers';
 import { ADMIN, ensureUsers, originHeaders, signIn, specUser } from './helpers';
 
 // The keyboard on the pages other than the chat (the admin pages, the account, the assistants, sign-in):
@@ -7,6 +7,7 @@ import { ADMIN, ensureUsers, originHeaders, signIn, specUser } from './helpers';
 // screen reader is told names the thing it is about. (The chat page's own: 72-keyboard-focus.spec.ts.)
 
 const KIT = specUser('s73', 'Kit Keys');
+const SID = specUser('s73', 'Sid Sessions');
 const ROW = specUser('s73', 'Row Actions');
 const h = originHeaders();
 /** Servers and providers this spec adds (last by name, so their neighbours are known); removed after. */
@@ -31,7 +32,7 @@ async function removeOurs(browser: Browser) {
 }
 
 test.beforeAll(async ({ browser }) => {
-  await ensureUsers(browser, KIT, ROW);
+  await ensureUsers(browser, KIT, SID, ROW);
   await removeOurs(browser);
 });
 // Later specs resolve `[[tool:now]]` and the like by suffix: leave only the servers they expect.
@@ -304,4 +305,27 @@ test('admin forms by keyboard: the provider form opens onto its first field; a r
   await expect(email).toBeFocused();
   await expect(email).toHaveAttribute('aria-invalid', 'true');
   await expect(email).toHaveAccessibleDescription(/already/);
+});
+
+test('account sessions: each Sign out names its session; signing one out moves the focus to the next, everywhere else to the heading', async ({
+  browser,
+}) => {
+  const here = await formSession(browser, SID);
+  const others = [await formSession(browser, SID), await formSession(browser, SID)];
+  const page = await here.newPage();
+  await page.goto('/account');
+  const sessions = page.locator('[data-session="other"]');
+  await expect(sessions).toHaveCount(2);
+  // Only the sidebar's own button is just "Sign out" (of this session); the list's name the session.
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toHaveCount(1);
+  const buttons = sessions.getByRole('button', { name: /^Sign out .+, last active / });
+  await expect(buttons).toHaveCount(2);
+  await enter(page, buttons.first());
+  await expect(sessions).toHaveCount(1);
+  await expect(buttons.first()).toBeFocused();
+
+  await enter(page, page.getByRole('button', { name: 'Sign out everywhere else' }));
+  await expect(sessions).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Sessions' })).toBeFocused();
+  await Promise.all([here, ...others].map((c) => c.close()));
 });

@@ -1,8 +1,26 @@
-/** One titled block of the account page. */
-export function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+/**
+ * One titled block of the account page. `headingRef`: its heading can take the focus (when the block's
+ * last control went with it).
+ */
+export function Section({
+  id,
+  title,
+  children,
+  headingRef,
+}: {
+  id: string;
+  title: string;
+  children: React.ReactNode;
+  headingRef?: React.Ref<HTMLHeadingElement>;
+}) {
   return (
     <section aria-labelledby={id} className="rounded-lg border border-zinc-200 p-4 dark:border-zinc-800">
-      <h2 id={id} className="mb-3 text-base font-semibold">
+      <h2
+        id={id}
+        ref={headingRef}
+        tabIndex={headingRef ? -1 : undefined}
+        className="mb-3 text-base font-semibold focus:outline-none"
+      >
         {title}
       </h2>
       {children}

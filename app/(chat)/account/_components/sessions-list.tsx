@@ -1,13 +1,18 @@
 'use client';
 
 import { useFormatter, useTranslations } from 'next-intl';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { neighbourControl } from '@/app/_components/neighbour-focus';
 import type { AccountSession } from '@/lib/schemas/account';
 import { describeUserAgent } from '@/lib/user-agent';
 import { accountRequest } from './account-fetch';
 import { Section, secondaryButtonClass } from './section';
 
-/** The user's active sessions: device, last active, "This device"; sign out one, or all the others. */
+/**
+ * The user's active sessions: device, last active, "This device"; sign out one, or all the others. A
+ * signed-out row takes its focused button with it: the focus goes on to the next session's, else to the
+ * block's heading.
+ */
 export function SessionsList({ version }: { version: number }) {
   const t = useTranslations('account');
   const format = useFormatter();
@@ -16,6 +21,10 @@ export function SessionsList({ version }: { version: number }) {
   const [failed, setFailed] = useState(false);
   const [busy, setBusy] = useState(false);
   const [announcement, setAnnouncement] = useState('');
+  const list = useRef<HTMLUListElement>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
+  /** Where the focus goes once the list is shown without the signed-out session(s). */
+  const refocus = useRef<HTMLElement | 'heading' | null>(null);
 
   const load = useCallback(async () => {
     const res = await fetch('/api/account/sessions').catch(() => null);
@@ -29,7 +38,24 @@ export function SessionsList({ version }: { version: number }) {
     void load();
   }, [load, version]);
 
+  useEffect(() => {
+    const target = refocus.current;
+    if (!items || !target) return;
+    refocus.current = null;
+    if (document.activeElement && document.activeElement !== document.body) return;
+    (target !== 'heading' && target.isConnected ? target : heading.current)?.focus();
+  }, [items]);
+
   async function signOut(target: AccountSession | 'others') {
+    if (busy) return;
+    const next =
+      target === 'others'
+        ? null
+        : neighbourControl(
+            list.current?.querySelectorAll<HTMLElement>('[data-session]') ?? [],
+            (row) => row.dataset.sessionId === target.id,
+            (row) => row.querySelector('button'),
+          );
     setBusy(true);
     const res =
       target === 'others'
@@ -38,6 +64,7 @@ export function SessionsList({ version }: { version: number }) {
     setBusy(false);
     if (!res.ok) return setFailed(true);
     setAnnouncement(target === 'others' ? t('othersSignedOut') : t('sessionSignedOut'));
+    refocus.current = next ?? 'heading';
     await load();
   }
 
@@ -46,10 +73,12 @@ export function SessionsList({ version }: { version: number }) {
     if (browser && os) return t('deviceOn', { browser, os });
     return browser ?? os ?? (s.userAgent?.slice(0, 80) || t('unknownDevice'));
   };
+  const lastActive = (s: AccountSession) =>
+    format.dateTime(new Date(s.lastActive), { dateStyle: 'medium', timeStyle: 'short' });
   const others = items?.filter((s) => !s.current).length ?? 0;
 
   return (
-    <Section id={`${id}-h`} title={t('sessions')}>
+    <Section id={`${id}-h`} title={t('sessions')} headingRef={heading}>
       <p role="status" className="sr-only">
         {announcement}
       </p>
@@ -60,11 +89,12 @@ export function SessionsList({ version }: { version: number }) {
       )}
       {items === null && !failed && <p className="text-sm text-zinc-500">{t('loading')}</p>}
       {items && (
-        <ul className="divide-y divide-zinc-200 dark:divide-zinc-800">
+        <ul ref={list} className="divide-y divide-zinc-200 dark:divide-zinc-800">
           {items.map((s) => (
             <li
               key={s.id}
               data-session={s.current ? 'current' : 'other'}
+              data-session-id={s.id}
               className="flex flex-wrap items-center justify-between gap-2 py-2"
             >
               <div className="min-w-0">
@@ -76,19 +106,14 @@ export function SessionsList({ version }: { version: number }) {
                     </span>
                   )}
                 </p>
-                <p className="text-xs text-zinc-500">
-                  {t('lastActive', {
-                    when: format.dateTime(new Date(s.lastActive), {
-                      dateStyle: 'medium',
-                      timeStyle: 'short',
-                    }),
-                  })}
-                </p>
+                <p className="text-xs text-zinc-500">{t('lastActive', { when: lastActive(s) })}</p>
               </div>
               {!s.current && (
+                // Busy, aria-disabled, not disabled: a disabled button loses the focus to the page's start.
                 <button
                   type="button"
-                  disabled={busy}
+                  aria-disabled={busy || undefined}
+                  aria-label={t('signOutSessionOf', { device: device(s), when: lastActive(s) })}
                   onClick={() => void signOut(s)}
                   className={secondaryButtonClass}
                 >
@@ -102,7 +127,7 @@ export function SessionsList({ version }: { version: number }) {
       {others > 0 && (
         <button
           type="button"
-          disabled={busy}
+          aria-disabled={busy || undefined}
           onClick={() => void signOut('others')}
           className={`${secondaryButtonClass} mt-3`}
         >
