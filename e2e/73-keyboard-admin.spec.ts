@@ -10,7 +10,7 @@ const KIT = specUser('s73', 'Kit Keys');
 const SID = specUser('s73', 'Sid Sessions');
 const ROW = specUser('s73', 'Row Actions');
 const h = originHeaders();
-/** Servers and providers this spec adds (last by name, so their neighbours are known); removed after. */
+/** Servers, providers and Kit's assistants this spec adds (last by name, so their neighbours are known). */
 const SERVERS = ['zz73-a', 'zz73-b', 'zz73-c', 'zz73-detail'];
 const PROVIDERS = ['zz73 Alpha', 'zz73 Beta', 'zz73 Gamma', 'zz73 Form'];
 
@@ -29,12 +29,20 @@ async function removeOurs(browser: Browser) {
   for (const p of providers.filter((p) => PROVIDERS.includes(p.name)))
     await admin.request.delete(`/api/admin/providers/${p.id}`, { headers: h });
   await admin.close();
+  const kit = await browser.newContext();
+  await signIn(kit, KIT);
+  const assistants = (await (await kit.request.get('/api/assistants')).json()).items as Array<{
+    id: string;
+    name: string;
+    mine: boolean;
+  }>;
+  for (const a of assistants.filter((a) => a.mine))
+    await kit.request.delete(`/api/assistants/${a.id}`, { headers: h });
+  await kit.close();
 }
 
-test.beforeAll(async ({ browser }) => {
-  await ensureUsers(browser, KIT, SID, ROW);
-  await removeOurs(browser);
-});
+test.beforeAll(({ browser }) => ensureUsers(browser, KIT, SID, ROW));
+test.beforeEach(({ browser }) => removeOurs(browser));
 // Later specs resolve `[[tool:now]]` and the like by suffix: leave only the servers they expect.
 test.afterAll(({ browser }) => removeOurs(browser));
 
@@ -178,7 +186,7 @@ test('a row action without a dialog (Disable, Enable, Sign out everywhere) leave
     data: { name: 'zz73-a', transport: 'builtin', builtin: 'calculator' },
     headers: h,
   });
-  expect([201, 409]).toContain(res.status());
+  expect(res.status()).toBe(201);
   await page.goto('/admin/mcp');
   const server = page.getByRole('button', { name: 'Actions for zz73-a', exact: true });
   await enter(page, server);
@@ -311,6 +319,8 @@ test('account sessions: each Sign out names its session; signing one out moves t
   browser,
 }) => {
   const here = await formSession(browser, SID);
+  // Only the sessions made here (an earlier run's may still be open).
+  expect((await here.request.delete('/api/account/sessions', { headers: h })).status()).toBe(204);
   const others = [await formSession(browser, SID), await formSession(browser, SID)];
   const page = await here.newPage();
   await page.goto('/account');
