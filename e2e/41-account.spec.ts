@@ -127,6 +127,36 @@ test('sessions: sign out one other session, then everywhere else; another userâ€
   await Promise.all([admin, here, second, third].map((c) => c.close()));
 });
 
+test('sessions by keyboard: each Sign out names its session; signing one out moves the focus to the next, everywhere else to the heading', async ({
+  browser,
+}) => {
+  const admin = await adminContext(browser);
+  const sid = specUser('s41', 'Sid Sessions');
+  await ensureUser(admin.request, sid);
+  const here = await formSession(browser, sid);
+  // Only the sessions made here (an earlier run's may still be open).
+  expect((await here.request.delete('/api/account/sessions', { headers: h })).status()).toBe(204);
+  const others = [await formSession(browser, sid), await formSession(browser, sid)];
+  const page = await here.newPage();
+  await page.goto('/account');
+  const sessions = page.locator('[data-session="other"]');
+  await expect(sessions).toHaveCount(2);
+  // Only the sidebar's own button is just "Sign out" (of this session); the list's name the session.
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toHaveCount(1);
+  const buttons = sessions.getByRole('button', { name: /^Sign out .+, last active / });
+  await expect(buttons).toHaveCount(2);
+  await buttons.first().focus();
+  await page.keyboard.press('Enter');
+  await expect(sessions).toHaveCount(1);
+  await expect(buttons.first()).toBeFocused();
+
+  await page.getByRole('button', { name: 'Sign out everywhere else' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(sessions).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Sessions' })).toBeFocused();
+  await Promise.all([admin, here, ...others].map((c) => c.close()));
+});
+
 test('delete account: typed confirmation; conversations and shares are gone and the account cannot sign in', async ({
   browser,
 }) => {

@@ -1,47 +1,38 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
-import { adminContext, formSession } from './account-helpers';
+import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
+import { adminContext } from './account-helpers';
 import { ADMIN, ensureUsers, originHeaders, signIn, specUser } from './helpers';
 
 // The keyboard on the pages other than the chat (the admin pages, the account, the assistants, sign-in):
 // after an action the focus stays where the user works, never dropped to the page's start, and what a
-// screen reader is told names the thing it is about. (The chat page's own: 72-keyboard-focus.spec.ts.)
+// screen reader is told names the thing it is about. (The chat page's own: 72-keyboard-focus.spec.ts; the
+// account's sessions: 41-account.spec.ts.)
 
 const KIT = specUser('s73', 'Kit Keys');
-const SID = specUser('s73', 'Sid Sessions');
 const ROW = specUser('s73', 'Row Actions');
 const h = originHeaders();
 /** Servers, providers and Kit's assistants this spec adds (last by name, so their neighbours are known). */
 const SERVERS = ['zz73-a', 'zz73-b', 'zz73-c', 'zz73-detail'];
 const PROVIDERS = ['zz73 Alpha', 'zz73 Beta', 'zz73 Gamma', 'zz73 Form'];
 
-async function removeOurs(browser: Browser) {
-  const admin = await adminContext(browser);
-  const servers = (await (await admin.request.get('/api/mcp/servers')).json()).items as Array<{
-    id: string;
-    name: string;
-  }>;
-  for (const s of servers.filter((s) => SERVERS.includes(s.name)))
-    await admin.request.delete(`/api/mcp/servers/${s.id}`, { headers: h });
-  const providers = (await (await admin.request.get('/api/admin/providers')).json()).items as Array<{
-    id: string;
-    name: string;
-  }>;
-  for (const p of providers.filter((p) => PROVIDERS.includes(p.name)))
-    await admin.request.delete(`/api/admin/providers/${p.id}`, { headers: h });
-  await admin.close();
-  const kit = await browser.newContext();
-  await signIn(kit, KIT);
-  const assistants = (await (await kit.request.get('/api/assistants')).json()).items as Array<{
-    id: string;
-    name: string;
-    mine: boolean;
-  }>;
-  for (const a of assistants.filter((a) => a.mine))
-    await kit.request.delete(`/api/assistants/${a.id}`, { headers: h });
-  await kit.close();
+type Item = { id: string; name: string; mine?: boolean };
+
+/** Deletes the items listed at `list` that `ours` picks (each at `list`/id). */
+async function removeFrom(request: APIRequestContext, list: string, ours: (item: Item) => boolean) {
+  const { items } = (await (await request.get(list)).json()) as { items: Item[] };
+  for (const item of items.filter(ours)) await request.delete(`${list}/${item.id}`, { headers: h });
 }
 
-test.beforeAll(({ browser }) => ensureUsers(browser, KIT, SID, ROW));
+async function removeOurs(browser: Browser) {
+  const admin = await adminContext(browser);
+  await removeFrom(admin.request, '/api/mcp/servers', (s) => SERVERS.includes(s.name));
+  await removeFrom(admin.request, '/api/admin/providers', (p) => PROVIDERS.includes(p.name));
+  const kit = await browser.newContext();
+  await signIn(kit, KIT);
+  await removeFrom(kit.request, '/api/assistants', (a) => a.mine === true);
+  await Promise.all([admin.close(), kit.close()]);
+}
+
+test.beforeAll(({ browser }) => ensureUsers(browser, KIT, ROW));
 test.beforeEach(({ browser }) => removeOurs(browser));
 // Later specs resolve `[[tool:now]]` and the like by suffix: leave only the servers they expect.
 test.afterAll(({ browser }) => removeOurs(browser));
@@ -313,29 +304,4 @@ test('admin forms by keyboard: the provider form opens onto its first field; a r
   await expect(email).toBeFocused();
   await expect(email).toHaveAttribute('aria-invalid', 'true');
   await expect(email).toHaveAccessibleDescription(/already/);
-});
-
-test('account sessions: each Sign out names its session; signing one out moves the focus to the next, everywhere else to the heading', async ({
-  browser,
-}) => {
-  const here = await formSession(browser, SID);
-  // Only the sessions made here (an earlier run's may still be open).
-  expect((await here.request.delete('/api/account/sessions', { headers: h })).status()).toBe(204);
-  const others = [await formSession(browser, SID), await formSession(browser, SID)];
-  const page = await here.newPage();
-  await page.goto('/account');
-  const sessions = page.locator('[data-session="other"]');
-  await expect(sessions).toHaveCount(2);
-  // Only the sidebar's own button is just "Sign out" (of this session); the list's name the session.
-  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toHaveCount(1);
-  const buttons = sessions.getByRole('button', { name: /^Sign out .+, last active / });
-  await expect(buttons).toHaveCount(2);
-  await enter(page, buttons.first());
-  await expect(sessions).toHaveCount(1);
-  await expect(buttons.first()).toBeFocused();
-
-  await enter(page, page.getByRole('button', { name: 'Sign out everywhere else' }));
-  await expect(sessions).toHaveCount(0);
-  await expect(page.getByRole('heading', { name: 'Sessions' })).toBeFocused();
-  await Promise.all([here, ...others].map((c) => c.close()));
 });
