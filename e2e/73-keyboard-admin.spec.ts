@@ -228,6 +228,9 @@ test('a control busy with its action keeps the focus: sign-in, a server’s and 
   const test = page.getByRole('button', { name: 'Test connection' });
   await enter(page, test);
   await expect(page.locator('[data-test-result]')).toHaveAttribute('data-ok', 'true');
+  await expect(page.locator('[data-test-result]')).toHaveText(
+    /^OK: connected and listed \d+ tools in \d+ ms$/,
+  );
   await expect(test).toBeFocused();
   await enter(page, page.getByRole('button', { name: 'Disable', exact: true }));
   await expect(page.getByRole('button', { name: 'Enable', exact: true })).toBeFocused();

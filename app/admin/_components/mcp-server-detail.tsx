@@ -11,6 +11,7 @@ import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
 import { type Prompt, type Resource, ServerCatalog } from './server-catalog';
 import { ServerLogs } from './server-logs';
 import { ToolAdminCard, type ToolPatch, type ToolView } from './tool-admin-card';
+import { type TestResult, TestResultPanel } from './mcp-test-result';
 import { ProcessCountNote } from './process-count';
 import { BADGE, BUTTON, GREY } from './status-style';
 import { type UserConnection, UserConnections } from './user-connections';
@@ -23,43 +24,9 @@ type Detail = McpServerConfig & {
   prompts: Prompt[];
   connections: UserConnection[];
 };
-type TestResult = {
-  ok: boolean;
-  latencyMs: number;
-  tools: { name: string }[];
-  error?: string;
-  stderr: string[];
-};
 
 const POLL_MS = 5000;
 const BACK = 'text-sm text-blue-700 hover:underline dark:text-blue-400';
-
-function TestResultPanel({ result }: { result: TestResult }) {
-  const t = useTranslations('admin.mcpDetail');
-  return (
-    <div
-      data-test-result
-      data-ok={String(result.ok)}
-      role={result.ok ? 'status' : 'alert'}
-      className="space-y-1 rounded-md border border-zinc-200 p-2 text-sm dark:border-zinc-700"
-    >
-      {result.ok ? (
-        <p className="font-medium text-green-700 dark:text-green-400">
-          {t('testOk', { count: result.tools.length, ms: result.latencyMs })}
-        </p>
-      ) : (
-        <p className="whitespace-pre-wrap break-words font-medium text-red-700 dark:text-red-400">
-          {t('testFailed', { ms: result.latencyMs })} <span data-test-error>{result.error}</span>
-        </p>
-      )}
-      {result.stderr.length > 0 && (
-        <pre className="max-h-48 overflow-auto whitespace-pre-wrap break-all rounded bg-zinc-50 p-1 text-xs dark:bg-zinc-950">
-          {result.stderr.join('\n')}
-        </pre>
-      )}
-    </div>
-  );
-}
 
 /** /admin/mcp/[id]: one server's status and controls, every tool in full for review, resources, prompts and logs. */
 export function McpServerDetail({ id }: { id: string }) {
@@ -234,7 +201,7 @@ export function McpServerDetail({ id }: { id: string }) {
                   {test.failed}
                 </p>
               ) : (
-                <TestResultPanel result={test} />
+                <TestResultPanel result={test} summary />
               ))}
           </>
         )}

@@ -12,8 +12,11 @@ export type TestResult = {
   stderr: string[];
 };
 
-/** What "Test connection" found: the tools, resources and prompts, or the failure and stderr. */
-export function TestResultPanel({ result }: { result: TestResult }) {
+/**
+ * What "Test connection" found: the tools, resources and prompts, or the failure and stderr. `summary`: one
+ * line with the number of tools (a server's page, which lists them all under it).
+ */
+export function TestResultPanel({ result, summary = false }: { result: TestResult; summary?: boolean }) {
   const t = useTranslations('admin.testResult');
   return (
     <div
@@ -22,7 +25,11 @@ export function TestResultPanel({ result }: { result: TestResult }) {
       role={result.ok ? 'status' : 'alert'}
       className="space-y-1 rounded-md border border-zinc-200 p-2 text-sm dark:border-zinc-700"
     >
-      {result.ok ? (
+      {result.ok && summary ? (
+        <p className="font-medium text-green-700 dark:text-green-400">
+          {t('summary', { count: result.tools.length, ms: result.latencyMs })}
+        </p>
+      ) : result.ok ? (
         <>
           <p className="font-medium text-green-700 dark:text-green-400">
             {t('ok', { ms: result.latencyMs })}
@@ -38,7 +45,7 @@ export function TestResultPanel({ result }: { result: TestResult }) {
           <p>{t('counts', { resources: result.resources.length, prompts: result.prompts.length })}</p>
         </>
       ) : (
-        <p className="break-words font-medium text-red-700 dark:text-red-400">
+        <p className="whitespace-pre-wrap break-words font-medium text-red-700 dark:text-red-400">
           {t('failed', { ms: result.latencyMs })} <span data-test-error>{result.error}</span>
         </p>
       )}
