@@ -33,10 +33,13 @@ export function DialogActions({
         >
           {t('cancel')}
         </button>
+        {/* Busy, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start. Its
+            click is cancelled then, which stops the form's submission (Enter in a field clicks it too). */}
         <button
           type="submit"
-          disabled={busy}
-          className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700 disabled:opacity-50"
+          aria-disabled={busy || undefined}
+          onClick={(e) => busy && e.preventDefault()}
+          className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700 aria-disabled:opacity-50"
         >
           {submit}
         </button>
