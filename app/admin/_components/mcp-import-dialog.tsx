@@ -18,7 +18,7 @@ type Props = { onApplied: () => void; onClose: () => void };
 
 const MAX_BYTES = 1024 * 1024;
 const BUTTON =
-  'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
+  'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 aria-disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
 const PLACEHOLDER =
   '{\n  "mcpServers": {\n    "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/share"] }\n  }\n}';
 
@@ -88,6 +88,7 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
   }
 
   async function send(apply: boolean) {
+    if (busy || (apply && (!result || result.applied))) return;
     const body = parsed();
     if (!body) return;
     setBusy(true);
@@ -210,10 +211,13 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
           <button type="button" onClick={onClose} className={`${BUTTON} mr-auto`}>
             {result?.applied ? t('close') : t('cancel')}
           </button>
+          {/* While busy (and Apply once applied), aria-disabled, not disabled: a button that becomes disabled
+              loses the focus to the page's start. send() ignores their clicks then. */}
           <button
             type="button"
             onClick={() => void send(false)}
-            disabled={busy || !text.trim()}
+            disabled={!text.trim()}
+            aria-disabled={busy || undefined}
             className={BUTTON}
           >
             {t('preview')}
@@ -221,8 +225,8 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
           <button
             type="button"
             onClick={() => void send(true)}
-            disabled={busy || !result || result.applied}
-            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
+            aria-disabled={busy || !result || result.applied || undefined}
+            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 aria-disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
           >
             {t('apply')}
           </button>

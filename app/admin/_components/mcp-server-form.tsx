@@ -38,7 +38,7 @@ type Props = {
 /** Protocol names: the same in every language. */
 const TRANSPORTS: Transport[] = ['stdio', 'http', 'sse', 'builtin'];
 const BUTTON =
-  'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
+  'rounded-md border border-zinc-300 px-3 py-1.5 text-sm hover:bg-zinc-100 aria-disabled:opacity-50 dark:border-zinc-700 dark:hover:bg-zinc-800';
 
 /** Add or edit an MCP server in a modal dialog: fields per transport, command preview, test connection, save. */
 export function McpServerForm({ server, onSaved, onClose, returnFocus }: Props) {
@@ -97,6 +97,7 @@ export function McpServerForm({ server, onSaved, onClose, returnFocus }: Props) 
   }
 
   async function run(kind: 'test' | 'save') {
+    if (busy) return;
     const { config, errors: found } = toConfig(draft);
     focusError.current = true;
     setErrors(found);
@@ -265,7 +266,7 @@ export function McpServerForm({ server, onSaved, onClose, returnFocus }: Props) 
           <button
             type="button"
             onClick={() => void run('test')}
-            disabled={busy !== null}
+            aria-disabled={busy !== null || undefined}
             className={`${BUTTON} mr-auto`}
           >
             {busy === 'test' ? t('testing') : t('test')}
@@ -273,10 +274,13 @@ export function McpServerForm({ server, onSaved, onClose, returnFocus }: Props) 
           <button type="button" onClick={onClose} className={BUTTON}>
             {t('cancel')}
           </button>
+          {/* Busy, Test and Save are aria-disabled, not disabled (a disabled button loses the focus to the
+              page's start); run() ignores them then, and Save's click is cancelled (Enter in a field too). */}
           <button
             type="submit"
-            disabled={busy !== null}
-            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
+            aria-disabled={busy !== null || undefined}
+            onClick={(e) => busy && e.preventDefault()}
+            className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 aria-disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
           >
             {busy === 'save' ? t('saving') : t('save')}
           </button>

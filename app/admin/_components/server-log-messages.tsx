@@ -44,6 +44,7 @@ export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
   const [error, setError] = useState<string | null>(null);
 
   async function save(level: string) {
+    if (saving) return; // the list is controlled: an ignored change leaves it on the level being saved
     setSaving(true);
     setError(null);
     try {
@@ -68,9 +69,10 @@ export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
           <select
             id={selectId}
             value={logLevel ?? ''}
-            disabled={saving}
+            // Busy, aria-disabled, not disabled: a list that becomes disabled loses the focus to the page's start.
+            aria-disabled={saving || undefined}
             onChange={(e) => void save(e.target.value)}
-            className="rounded-md border border-zinc-300 bg-white px-2 py-1 dark:border-zinc-700 dark:bg-zinc-950"
+            className="rounded-md border border-zinc-300 bg-white px-2 py-1 aria-disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-950"
           >
             <option value="">{t('serverDefault')}</option>
             {LOG_LEVELS.map((l) => (

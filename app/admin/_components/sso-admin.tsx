@@ -28,7 +28,7 @@ const ISSUER_EXAMPLE = 'https://id.example.com/realms/main';
 const DOMAINS_EXAMPLE = 'example.com, example.org';
 const section = 'space-y-3 rounded-lg border border-zinc-200 p-4 dark:border-zinc-800';
 const button =
-  'rounded-md border border-zinc-300 px-3 py-1.5 text-sm disabled:opacity-60 dark:border-zinc-700';
+  'rounded-md border border-zinc-300 px-3 py-1.5 text-sm aria-disabled:opacity-60 dark:border-zinc-700';
 
 /** Admin ▸ Single sign-on: the OpenID Connect provider, linking the admin's own account, password sign-in. */
 export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; justLinked: boolean }) {
@@ -45,6 +45,16 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
   // conflict keeps what the admin typed, while the version it sends as If-Match becomes the current one.
   const [formKey, setFormKey] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  // The form remounts (a new key) after a save or a removal: where the focus goes then, rather than the
+  // page's start (Save, or for a removal, whose button is gone, the form's first field). After each render.
+  const focusAfter = useRef<'save' | 'first' | null>(null);
+  useEffect(() => {
+    const target = focusAfter.current;
+    focusAfter.current = null;
+    if (!target || !formRef.current) return;
+    const el = formRef.current.querySelector<HTMLElement>(target === 'save' ? '[type=submit]' : 'input');
+    el?.focus();
+  });
   // After a refused save, the first field in error.
   useEffect(() => {
     if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
@@ -63,6 +73,7 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
 
   async function save(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (saving) return;
     const form = new FormData(event.currentTarget);
     const text = (key: string) => String(form.get(key) ?? '');
     const secret = text('clientSecret');
@@ -86,6 +97,7 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
         },
       });
       setData(next);
+      if (document.activeElement?.closest('form') === formRef.current) focusAfter.current = 'save';
       setFormKey(next.provider?.updatedAt ?? 'new');
       setStatus(t('saved'));
     } catch (e) {
@@ -113,6 +125,7 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
     try {
       const next = await adminFetch<Overview>('/api/admin/sso', { method: 'DELETE' });
       setData(next);
+      focusAfter.current = 'first';
       setFormKey('new');
       setStatus(t('removed'));
     } catch (e) {
@@ -193,7 +206,14 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
             </p>
           )}
           <div className="flex flex-wrap gap-2">
-            <button type="submit" disabled={saving} className={button}>
+            {/* Busy, aria-disabled, not disabled: a disabled button loses the focus to the page's start. Its
+                click is cancelled then (Enter in a field clicks it too), so a second save cannot start. */}
+            <button
+              type="submit"
+              aria-disabled={saving || undefined}
+              onClick={(e) => saving && e.preventDefault()}
+              className={button}
+            >
               {saving ? t('checking') : t('save')}
             </button>
             {p && (

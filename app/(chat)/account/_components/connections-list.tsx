@@ -35,6 +35,7 @@ export function ConnectionsList() {
   }, [load]);
 
   async function disconnect(server: string) {
+    if (busy === server) return;
     setBusy(server);
     const res = await accountRequest(`/api/mcp/connections/${encodeURIComponent(server)}`, 'DELETE');
     setBusy(null);
@@ -81,7 +82,8 @@ export function ConnectionsList() {
               </div>
               <button
                 type="button"
-                disabled={busy === c.server}
+                // Busy, aria-disabled, not disabled: a disabled button loses the focus to the page's start.
+                aria-disabled={busy === c.server || undefined}
                 onClick={() => void disconnect(c.server)}
                 aria-label={t('disconnectServer', { server: c.server })}
                 className={secondaryButtonClass}

@@ -1,0 +1,207 @@
+import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
+import { adminContext } from './account-helpers';
+import { ADMIN, originHeaders, signIn } from './helpers';
+
+// More of the keyboard on the admin and account pages (73-keyboard-admin.spec.ts has the rest): a control
+// busy with its request keeps the focus (it is aria-disabled, not disabled, which Chrome answers by moving
+// the focus to the page's start), and a control an action takes away hands the focus somewhere sensible.
+// The slow or refusing server is simulated with page.route, each request held until the test releases it.
+
+const h = originHeaders();
+const SERVERS = ['zz74-logs'];
+
+async function removeOurs(browser: Browser) {
+  const admin = await adminContext(browser);
+  const { items } = (await (await admin.request.get('/api/mcp/servers')).json()) as {
+    items: Array<{ id: string; name: string }>;
+  };
+  for (const s of items.filter((s) => SERVERS.includes(s.name)))
+    await admin.request.delete(`/api/mcp/servers/${s.id}`, { headers: h });
+  await admin.close();
+}
+
+test.beforeEach(({ browser }) => removeOurs(browser));
+test.afterAll(({ browser }) => removeOurs(browser));
+
+/**
+ * Holds the next `method` request whose path is `path` until the returned function is called, then answers
+ * it with `status` and `json`. Counts the requests it sees meanwhile (`seen()`), to show a second press
+ * sends nothing.
+ */
+async function hold(page: Page, method: string, path: string | RegExp, status: number, json: unknown) {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  let count = 0;
+  const matches = (url: URL) => (typeof path === 'string' ? url.pathname === path : path.test(url.pathname));
+  await page.route(matches, async (route) => {
+    if (route.request().method() !== method) return route.fallback();
+    count += 1;
+    await gate;
+    await route.fulfill({ status, json });
+  });
+  return Object.assign(release, { seen: () => count });
+}
+
+const refusal = (message: string) => ({ error: { code: 'refused', message } });
+
+/** Presses Enter on `control`; while its request is held it is aria-disabled and keeps the focus. */
+async function pressWhileHeld(page: Page, control: Locator) {
+  await control.focus();
+  await page.keyboard.press('Enter');
+  await expect(control).toBeFocused();
+  await expect(control).toHaveAttribute('aria-disabled', 'true');
+}
+
+test('single sign-on: Save keeps the focus while it checks (a second press sends nothing); Remove hands it to the form’s first field', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  const provider = {
+    name: 'Keys ID',
+    issuer: 'https://id.example.com',
+    clientId: 'chat',
+    hasClientSecret: true,
+    allowedDomains: ['example.com'],
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    error: null,
+  };
+  const overview = {
+    provider,
+    redirectUri: 'http://localhost/api/auth/sso/callback',
+    passwordSignIn: true,
+    passwordSignInForced: false,
+    linked: true,
+    adminsWithSso: 1,
+  };
+  await page.route('**/api/admin/sso', (route) =>
+    route.request().method() === 'GET' ? route.fulfill({ json: overview }) : route.fallback(),
+  );
+  await page.goto('/admin/sso');
+  const form = page.locator('form').filter({ has: page.getByRole('textbox', { name: 'Display name' }) });
+  const save = form.locator('button[type="submit"]');
+  await expect(save).toHaveText('Save provider');
+  const put = await hold(page, 'PUT', '/api/admin/sso', 400, refusal('The issuer did not answer.'));
+  await pressWhileHeld(page, save);
+  await expect(save).toHaveText('Checking the provider…');
+  await page.keyboard.press('Enter');
+  expect(put.seen()).toBe(1);
+  put();
+  await expect(form.getByRole('alert')).toHaveText('The issuer did not answer.');
+  await expect(save).not.toHaveAttribute('aria-disabled');
+  await expect(save).toBeFocused();
+  // Saved, the form is drawn anew (the stored version): the new form's Save has the focus.
+  const ok = await hold(page, 'PUT', '/api/admin/sso', 200, {
+    ...overview,
+    provider: { ...provider, updatedAt: '2026-01-02T00:00:00.000Z' },
+  });
+  await pressWhileHeld(page, save);
+  ok();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await expect(save).toBeFocused();
+
+  // Remove takes its own button away: the focus goes to the emptied form's first field.
+  await page.route('**/api/admin/sso', (route) =>
+    route.request().method() === 'DELETE'
+      ? route.fulfill({ json: { ...overview, provider: null, linked: false } })
+      : route.fallback(),
+  );
+  await page.getByRole('button', { name: 'Remove provider' }).press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Single sign-on removed.' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Remove provider' })).toHaveCount(0);
+  await expect(page.getByRole('textbox', { name: 'Display name' })).toBeFocused();
+});
+
+test('MCP servers: Import’s Preview and Apply, the server form’s Test and Save, a server’s log level keep the focus while busy', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/mcp');
+  await page.getByRole('button', { name: 'Import', exact: true }).press('Enter');
+  const dialog = page.getByRole('dialog');
+  await dialog
+    .getByLabel('Claude Desktop config (JSON)')
+    .fill('{"mcpServers":{"zz74-new":{"command":"node"}}}');
+  const none = { added: [], updated: [], unchanged: [], kept: [] };
+  const dryRun = await hold(page, 'POST', '/api/mcp/servers/import', 200, {
+    ...none,
+    added: ['zz74-new'],
+    errors: [],
+  });
+  const preview = dialog.getByRole('button', { name: 'Preview' });
+  await pressWhileHeld(page, preview);
+  dryRun();
+  await expect(dialog.locator('[data-import-list="added"]')).toContainText('zz74-new');
+  await expect(preview).toBeFocused();
+  const applied = await hold(page, 'POST', '/api/mcp/servers/import', 200, {
+    ...none,
+    errors: [{ name: 'zz74-new', message: 'refused by the server' }],
+  });
+  const apply = dialog.getByRole('button', { name: 'Apply' });
+  await pressWhileHeld(page, apply);
+  applied();
+  await expect(dialog).toContainText('refused by the server');
+  // Applied, it stays unavailable (aria-disabled), and keeps the focus.
+  await expect(apply).toHaveAttribute('aria-disabled', 'true');
+  await expect(apply).toBeFocused();
+  await page.keyboard.press('Enter');
+  expect(applied.seen()).toBe(1);
+  await dialog.getByRole('button', { name: 'Close' }).press('Enter');
+
+  await page.getByRole('button', { name: 'Add server' }).press('Enter');
+  const form = page.getByRole('dialog', { name: 'Add server' });
+  await form.getByLabel('Transport').selectOption('stdio');
+  await form.getByLabel('Name', { exact: true }).fill('zz74-form');
+  await form.getByLabel('Command', { exact: true }).fill('node');
+  const tested = await hold(page, 'POST', '/api/mcp/servers/test', 502, refusal('Could not start it.'));
+  const test_ = form.getByRole('button', { name: /^(Test connection|Testing…)$/ });
+  await pressWhileHeld(page, test_);
+  tested();
+  await expect(form.getByRole('alert')).toHaveText('Could not start it.');
+  await expect(test_).toBeFocused();
+  const saved = await hold(page, 'POST', '/api/mcp/servers', 409, refusal('The name is taken.'));
+  const save = form.locator('button[type="submit"]');
+  await pressWhileHeld(page, save);
+  await form.getByLabel('Command', { exact: true }).press('Enter');
+  expect(saved.seen()).toBe(1);
+  saved();
+  await expect(form.getByRole('alert')).toHaveText('The name is taken.');
+  await expect(form).toBeVisible();
+
+  // A server's log level, changed with the arrow keys while the server is slow to refuse it.
+  const created = await page.request.post('/api/mcp/servers', {
+    data: { name: 'zz74-logs', transport: 'builtin', builtin: 'time' },
+    headers: h,
+  });
+  expect(created.status()).toBe(201);
+  const id = ((await created.json()) as { id: string }).id;
+  await page.goto(`/admin/mcp/${id}`);
+  const level = page.getByRole('combobox', { name: 'Log level' });
+  await expect(level).toHaveValue('');
+  const patched = await hold(page, 'PATCH', `/api/mcp/servers/${id}`, 500, refusal('Not now.'));
+  await level.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(level).toBeFocused();
+  await expect(level).toHaveAttribute('aria-disabled', 'true');
+  patched();
+  await expect(page.getByRole('alert').filter({ hasText: 'Not now.' })).toBeVisible();
+  await expect(level).toBeFocused();
+});
+
+test('account: Disconnect keeps the focus while the server answers', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.route('**/api/mcp/connections', (route) =>
+    route.fulfill({ json: { items: [{ server: 'zz74-mine', scope: 'user', status: 'ready' }] } }),
+  );
+  await page.goto('/account');
+  const disconnect = page.getByRole('button', { name: 'Disconnect: zz74-mine' });
+  const forgot = await hold(page, 'DELETE', '/api/mcp/connections/zz74-mine', 500, refusal('No.'));
+  await pressWhileHeld(page, disconnect);
+  await page.keyboard.press('Enter');
+  expect(forgot.seen()).toBe(1);
+  forgot();
+  await expect(page.getByRole('alert').filter({ hasText: /./ }).first()).toBeVisible();
+  await expect(disconnect).not.toHaveAttribute('aria-disabled');
+  await expect(disconnect).toBeFocused();
+});
