@@ -46,10 +46,15 @@ async function hold(page: Page, method: string, path: string | RegExp, status: n
 
 const refusal = (message: string) => ({ error: { code: 'refused', message } });
 
-/** Presses Enter on `control`; while its request is held it is aria-disabled and keeps the focus. */
-async function pressWhileHeld(page: Page, control: Locator) {
+/** Presses Enter on `control` (focused first, as Tab would leave it). */
+async function enter(page: Page, control: Locator) {
   await control.focus();
   await page.keyboard.press('Enter');
+}
+
+/** Presses Enter on `control`; while its request is held it is aria-disabled and keeps the focus. */
+async function pressWhileHeld(page: Page, control: Locator) {
+  await enter(page, control);
   await expect(control).toBeFocused();
   await expect(control).toHaveAttribute('aria-disabled', 'true');
 }
@@ -204,4 +209,23 @@ test('account: Disconnect keeps the focus while the server answers', async ({ pa
   await expect(page.getByRole('alert').filter({ hasText: /./ }).first()).toBeVisible();
   await expect(disconnect).not.toHaveAttribute('aria-disabled');
   await expect(disconnect).toBeFocused();
+});
+
+test('settings: a limit the server refuses is told at its field, which takes the focus', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  const steps = page.getByRole('spinbutton', { name: 'Max steps per turn' });
+  const before = await steps.inputValue();
+  await steps.fill('100000');
+  await enter(page, page.getByRole('button', { name: 'Save limits' }));
+  await expect(steps).toBeFocused();
+  await expect(steps).toHaveAttribute('aria-invalid', 'true');
+  await expect(steps).toHaveAccessibleDescription(/100\b/);
+  // Told there, not again at the bottom as "Invalid request body: maxSteps: …".
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid request body' })).toHaveCount(0);
+  // Corrected and saved, the field is no longer in error.
+  await steps.fill(before);
+  await steps.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await expect(steps).not.toHaveAttribute('aria-invalid');
 });

@@ -4,7 +4,7 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
-import { Field, inputClass } from './field';
+import { Field, focusFirstInvalid, inputClass } from './field';
 import { ToolSearchFields } from './tool-search-fields';
 
 type Settings = {
@@ -39,6 +39,12 @@ export function SettingsForm() {
   const [status, setStatus] = useState<string | null>(null);
 
   const [error, setError] = useState<string | null>(null);
+  // A limit the server refused (by field name): the field is marked, described by its error and focused.
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const limitsForm = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (Object.keys(fields).length > 0) focusFirstInvalid(limitsForm.current);
+  }, [fields]);
   // Saves run one after another, each with the version the one before it left (a second click while the
   // first save is under way is not a conflict with this tab's own save).
   const queue = useRef<Promise<void>>(Promise.resolve());
@@ -101,7 +107,10 @@ export function SettingsForm() {
       // Nothing was saved: the box shows the stored state again (the fields keep what was typed).
       const stored = shown.current;
       if ('signupOpen' in patch && stored) setSettings((s) => s && { ...s, signupOpen: stored.signupOpen });
-      setError(failureText(e));
+      const refused = e instanceof AdminApiError ? (e.fields ?? {}) : {};
+      // Refused limits are told at their fields; anything else (or a reason without a field) down here.
+      if (LIMITS.some((key) => refused[key])) setFields(refused);
+      else setError(failureText(e));
     }
   }
 
@@ -109,6 +118,7 @@ export function SettingsForm() {
     setSettings((s) => (s ? { ...s, ...patch } : s)); // show the change at once; the answer confirms it
     setStatus(null);
     setError(null);
+    setFields({});
     queue.current = queue.current.then(() => write(patch));
   }
 
@@ -125,6 +135,7 @@ export function SettingsForm() {
         {t('signupOpen')}
       </label>
       <form
+        ref={limitsForm}
         className="grid gap-3 sm:grid-cols-3"
         onSubmit={(e) => {
           e.preventDefault();
@@ -133,7 +144,7 @@ export function SettingsForm() {
         }}
       >
         {LIMITS.map((key) => (
-          <Field key={key} label={t(`limits.${key}`)}>
+          <Field key={key} label={t(`limits.${key}`)} error={fields[key]}>
             <input
               name={key}
               type="number"
