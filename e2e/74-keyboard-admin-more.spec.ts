@@ -229,3 +229,16 @@ test('settings: a limit the server refuses is told at its field, which takes the
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
   await expect(steps).not.toHaveAttribute('aria-invalid');
 });
+
+test('“Export with secrets” carries its warning: read with the link and shown while it has the focus', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/mcp');
+  const link = page.getByRole('link', { name: 'Export with secrets' });
+  const warning = 'Includes env and header values in clear text';
+  await expect(link).toHaveAccessibleDescription(warning);
+  await expect(page.getByText(warning)).toBeHidden();
+  await link.focus();
+  await expect(page.getByText(warning)).toBeVisible();
+});

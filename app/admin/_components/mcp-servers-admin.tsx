@@ -9,6 +9,7 @@ import { adminFetch } from '@/app/admin/_components/admin-fetch';
 import { neighbourControl } from '@/app/_components/neighbour-focus';
 import type { ProcessCount } from '@/lib/mcp/merge-status';
 import type { McpServerConfig, ServerStatusInfo } from '@/lib/schemas/mcp';
+import { McpExportLinks } from './mcp-export-links';
 import { McpImportDialog } from './mcp-import-dialog';
 import { McpServerForm } from './mcp-server-form';
 import { RowActions } from './row-actions';
@@ -221,17 +222,7 @@ export function McpServersAdmin() {
         <button type="button" onClick={() => setImporting(true)} className={BUTTON}>
           {t('import')}
         </button>
-        <a href="/api/mcp/servers/export" download className={BUTTON}>
-          {t('export')}
-        </a>
-        <a
-          href="/api/mcp/servers/export?secrets=1"
-          download
-          title={t('exportSecretsTitle')}
-          className={BUTTON}
-        >
-          {t('exportSecrets')}
-        </a>
+        <McpExportLinks />
       </div>
       {[actionError, error].map(
         (message) =>
