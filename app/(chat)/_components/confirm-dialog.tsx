@@ -30,12 +30,18 @@ export function ConfirmDialog({
   afterConfirm,
 }: Props) {
   const t = useTranslations('common');
-  const confirmed = useRef(false);
+  // Where the focus goes after a confirm, found as it is pressed: by the time the dialog has closed, what is
+  // confirmed may have taken away the row that told where the next one is (a fast delete).
+  const confirmed = useRef<{ target: HTMLElement | null | undefined } | null>(null);
   return (
     <Modal
       title={title}
       onClose={onCancel}
-      returnFocus={() => (confirmed.current && afterConfirm ? afterConfirm() : returnFocus?.())}
+      returnFocus={() => {
+        const after = confirmed.current;
+        if (!after) return returnFocus?.();
+        return after.target?.isConnected ? after.target : afterConfirm?.();
+      }}
     >
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{body}</p>
       <div className="mt-5 flex justify-end gap-2">
@@ -49,7 +55,7 @@ export function ConfirmDialog({
         <button
           type="button"
           onClick={() => {
-            confirmed.current = true;
+            if (afterConfirm) confirmed.current = { target: afterConfirm() };
             onConfirm();
           }}
           className="rounded-md bg-red-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-red-700"
