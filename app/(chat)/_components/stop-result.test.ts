@@ -31,7 +31,8 @@ test('a Stop while the answer streamed shows it as stored: cut and marked, or co
     stored: null,
     shown: 'a2',
     cut: false,
-  }); // Stopped, its answer not stored in time (no answer sent): the tab keeps its own text, marked.
+  });
+  // Stopped, its answer not stored in time (no answer sent): the tab keeps its own text, marked.
   assert.deepEqual(afterStop(streaming, { stopped: true, answer: null }), {
     stored: null,
     shown: 'a2',
