@@ -1,10 +1,10 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
-import { Field, focusFirstInvalid, inputClass } from './field';
+import { Field, inputClass, useFocusFirstInvalid } from './field';
 
 /** Admins create accounts directly (works while self sign-up is closed). */
 export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
@@ -15,9 +15,7 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
   const [pending, setPending] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   // After a refused save, the first field in error.
-  useEffect(() => {
-    if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
-  }, [fields]);
+  useFocusFirstInvalid(formRef, fields);
 
   async function submit(form: HTMLFormElement) {
     if (pending) return;

@@ -1,4 +1,4 @@
-import { cloneElement, isValidElement, type ReactElement, useId } from 'react';
+import { cloneElement, isValidElement, type ReactElement, type RefObject, useEffect, useId } from 'react';
 
 /**
  * A labelled form field with its error under it (admin forms). The error is announced, and tied to the
@@ -37,9 +37,18 @@ export function Field({
   );
 }
 
-/** After a refused save: the focus goes to the form's first field in error (Field marks it aria-invalid). */
-export function focusFirstInvalid(form: HTMLFormElement | null): void {
-  form?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+/**
+ * After a refused save (`fields`: the server's reasons by field, set anew on each refusal): the focus goes to
+ * the form's first field in error (Field marks it aria-invalid).
+ */
+export function useFocusFirstInvalid(
+  form: RefObject<HTMLFormElement | null>,
+  fields: Record<string, string>,
+) {
+  useEffect(() => {
+    if (Object.keys(fields).length > 0)
+      form.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [form, fields]);
 }
 
 export const inputClass =

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'react';
 import { parsePrices, pricesText } from '@/lib/usage';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
-import { Field, focusFirstInvalid, inputClass } from './field';
+import { Field, inputClass, useFocusFirstInvalid } from './field';
 
 export type ProviderView = {
   id: string;
@@ -83,9 +83,7 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
   // Opened (by "Add provider" or a provider's Edit), it is where the keyboard works: its first field.
   useEffect(() => nameRef.current?.focus(), []);
   // After a refused save, the first field in error.
-  useEffect(() => {
-    if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
-  }, [fields]);
+  useFocusFirstInvalid(formRef, fields);
 
   function fail(e: unknown) {
     setMessage(null);

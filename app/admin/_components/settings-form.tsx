@@ -4,7 +4,7 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useState } from 'react';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
-import { Field, focusFirstInvalid, inputClass } from './field';
+import { Field, inputClass, useFocusFirstInvalid } from './field';
 import { ToolSearchFields } from './tool-search-fields';
 
 type Settings = {
@@ -42,9 +42,8 @@ export function SettingsForm() {
   // A limit the server refused (by field name): the field is marked, described by its error and focused.
   const [fields, setFields] = useState<Record<string, string>>({});
   const limitsForm = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (Object.keys(fields).length > 0) focusFirstInvalid(limitsForm.current);
-  }, [fields]);
+  // After a refused save, the first field in error.
+  useFocusFirstInvalid(limitsForm, fields);
   // Saves run one after another, each with the version the one before it left (a second click while the
   // first save is under way is not a conflict with this tab's own save).
   const queue = useRef<Promise<void>>(Promise.resolve());

@@ -4,7 +4,7 @@ import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
-import { Field, focusFirstInvalid, inputClass } from './field';
+import { Field, inputClass, useFocusFirstInvalid } from './field';
 
 type Overview = {
   provider: {
@@ -56,9 +56,7 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
     el?.focus();
   });
   // After a refused save, the first field in error.
-  useEffect(() => {
-    if (Object.keys(fields).length > 0) focusFirstInvalid(formRef.current);
-  }, [fields]);
+  useFocusFirstInvalid(formRef, fields);
 
   const load = useCallback(() => {
     adminFetch<Overview>('/api/admin/sso').then(
