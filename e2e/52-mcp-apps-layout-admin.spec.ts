@@ -1,11 +1,12 @@
 // Issue 21: MCP Apps, part 2 (rendering, gates and messages are in e2e/37-mcp-apps.spec.ts; the shared
 // setup is in e2e/mcp-apps-helpers.ts). The app fits a phone-wide screen, follows the user's theme and goes
 // full screen and back (asked for by the app, a modal dialog that leaves it the focus, with its approval
-// cards and a dialog over it working; the keyboard side is in 37); its host's code loads with the first app, not with every chat page, and an app
+// cards and a dialog over it working; the keyboard side is in 37; over an older message, new messages behind it
+// keep it mounted; failing full screen, it is shown inline with the focus on its retry); its host's code loads with the first app, not with every chat page, and an app
 // whose code cannot be fetched says so with a retry; a broken app shows an error with the text result; the admin grants permissions per
 // server, and with apps switched off the tool card shows only the text result.
 import { expect, type Route, test } from '@playwright/test';
-import { chooseRowAction, send, userTexts } from './helpers';
+import { assistantMessages, chooseRowAction, send, userTexts } from './helpers';
 import {
   admin,
   app,
@@ -225,4 +226,54 @@ test('admin: permissions granted per server, and apps switched off fall back to 
     data: { apps: { enabled: true, permissions: [] } },
     headers: h,
   });
+});
+
+test('full screen over an older message: new messages behind it neither unmount the app nor lose its state; leaving shows it again', async () => {
+  const page = await dashboard(bob, 'pinned');
+  const view = app(page);
+  // Enough messages after the app that the windowed list lets its message go while it shows the end.
+  for (let i = 1; i <= 12; i++) {
+    await send(page, `filler ${i}`);
+    await expect(assistantMessages(page).last()).toContainText(`You said: filler ${i}`);
+  }
+  await expect(outer(page)).toHaveCount(0);
+  await page.evaluate(() =>
+    document.querySelector('[data-message-list]')?.closest('.overflow-y-auto')?.scrollTo(0, 0),
+  );
+  await expect(view.locator('#state')).toHaveText('ready', { timeout: 30_000 });
+  await appView(page).getByRole('button', { name: 'Full screen' }).click();
+  // The app sends a message: its answer arrives at the end of the list behind, which goes there.
+  await view.getByRole('button', { name: 'Ask a follow-up' }).click();
+  await expect(assistantMessages(page).last()).toContainText('You said: Tell me more about apples');
+  await expect(page.getByRole('dialog', { name: appName() })).toBeVisible();
+  await expect(view.locator('#sent')).toHaveText('message sent');
+  await appView(page).getByRole('button', { name: 'Exit full screen' }).press('Enter');
+  const button = appView(page).getByRole('button', { name: 'Full screen' });
+  await expect(button).toBeFocused();
+  await expect(button).toBeInViewport();
+  await expect(view.locator('#sent')).toHaveText('message sent');
+  await page.close();
+});
+
+test('an app that fails while full screen is shown inline with the focus on "Try again", and comes back inline', async () => {
+  const url = (await dashboard(bob, 'stuck')).url();
+  const page = await bob.newPage();
+  // The host's sandbox page never answers: the app never starts, and times out (15 s).
+  await page.route('**/api/mcp-apps/sandbox**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><p>silent</p>' }),
+  );
+  await page.goto(url);
+  const region = appView(page);
+  await region.getByRole('button', { name: 'Full screen' }).click();
+  await expect(page.getByRole('dialog', { name: appName() })).toBeVisible();
+  const alert = page.locator(`[data-mcp-app-error="${SERVER}"]`);
+  await expect(alert).toBeVisible({ timeout: 30_000 });
+  await expect(alert.getByRole('button', { name: 'Try again' })).toBeFocused();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.unroute('**/api/mcp-apps/sandbox**');
+  await alert.getByRole('button', { name: 'Try again' }).click();
+  await expect(app(page).locator('#state')).toHaveText('ready', { timeout: 30_000 });
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(appView(page)).not.toHaveClass(/fixed/);
+  await page.close();
 });

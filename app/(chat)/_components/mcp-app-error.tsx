@@ -1,18 +1,27 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
+import { useEffect, useRef } from 'react';
 
 /** Why an MCP App is not shown, with a way to try again (never a blank box). */
 export function McpAppError({
   server,
   message,
   onRetry,
+  takeFocus = false,
 }: {
   server: string;
   message: string;
   onRetry: () => void;
+  /** It replaces what had the focus (an app failing full screen): the focus goes to "Try again". */
+  takeFocus?: boolean;
 }) {
   const t = useTranslations('mcpApps');
+  const retryButton = useRef<HTMLButtonElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as it replaces the app
+  useEffect(() => {
+    if (takeFocus) retryButton.current?.focus();
+  }, []);
   return (
     <div
       data-mcp-app-error={server}
@@ -21,6 +30,7 @@ export function McpAppError({
     >
       <span className="min-w-0 flex-1 break-words">{message}</span>
       <button
+        ref={retryButton}
         type="button"
         onClick={onRetry}
         className="rounded border border-red-400 px-2 py-0.5 font-medium hover:bg-red-100 dark:hover:bg-red-900"

@@ -32,7 +32,9 @@ export function McpApp({ server, tool, uri, toolCallId, input, output }: McpAppP
   const onClose = () => setFullscreen(false);
   const { wrapFocus } = useModalView({ view, open: fullscreen, onClose, button, frame: frameRef, slot });
 
-  if (status === 'error') return <McpAppError server={server} message={error ?? ''} onRetry={retry} />;
+  // Failing full screen, the focus that was in the view goes to its "Try again".
+  if (status === 'error')
+    return <McpAppError server={server} message={error ?? ''} onRetry={retry} takeFocus={fullscreen} />;
 
   return (
     <div ref={slot}>

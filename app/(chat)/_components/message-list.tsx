@@ -1,9 +1,11 @@
 'use client';
 
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslations } from 'next-intl';
-import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { ChatMessage } from '@/lib/schemas/chat';
+import { KeepMountedContext } from './keep-mounted';
+import { withKept } from './kept-range';
 
 type Props = {
   messages: ChatMessage[];
@@ -28,7 +30,7 @@ const toBottom = (el: HTMLElement | null) => {
 
 /**
  * The messages of a conversation as a windowed list (@tanstack/react-virtual): only the messages near the
- * viewport are mounted, each measured as it renders. Opens at the end (or at the `#m-<id>` message a
+ * viewport are mounted (and those kept, see KeepMountedContext), each measured as it renders. Opens at the end (or at the `#m-<id>` message a
  * search result links to), follows a streaming answer while the reader is at the end, and fetches older
  * messages when the reader scrolls near the top, keeping what is on screen in place.
  * Trade-off: the browser's find-in-page and Tab order see only the mounted messages (the sidebar search
@@ -43,6 +45,17 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const sticky = useRef(true);
   const loading = useRef(false);
+  // Messages kept mounted wherever the list is (an MCP App full screen in them: KeepMountedContext).
+  const [kept, setKept] = useState<ReadonlySet<string>>(() => new Set());
+  const keep = useCallback((id: string) => {
+    setKept((s) => new Set(s).add(id));
+    return () =>
+      setKept((s) => {
+        const next = new Set(s);
+        next.delete(id);
+        return next;
+      });
+  }, []);
   const virtualizer = useVirtualizer({
     count: messages.length,
     getScrollElement: () => scrollRef.current,
@@ -52,6 +65,7 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
     gap: GAP_PX,
     scrollMargin: margin,
     initialRect: { width: 768, height: 900 },
+    rangeExtractor: (range) => withKept(defaultRangeExtractor(range), kept, messages),
   });
 
   useLayoutEffect(() => {
@@ -164,23 +178,26 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
             className="relative w-full"
             style={{ height: virtualizer.getTotalSize() }}
           >
-            {items.map((item) => {
-              const message = messages[item.index];
-              if (!message) return null;
-              return (
-                <div
-                  key={item.key}
-                  data-index={item.index}
-                  ref={virtualizer.measureElement}
-                  className={`absolute left-0 w-full${highlighted === message.id ? ' search-hit' : ''}`}
-                  // Placed by `top`, not a transform: a transformed box would hold an MCP App's full-screen
-                  // view (position: fixed) inside the message instead of over the page.
-                  style={{ top: item.start - margin }}
-                >
-                  {renderItem(message, item.index)}
-                </div>
-              );
-            })}
+            <KeepMountedContext value={keep}>
+              {items.map((item) => {
+                const message = messages[item.index];
+                if (!message) return null;
+                return (
+                  <div
+                    key={item.key}
+                    data-index={item.index}
+                    data-message-id={message.id}
+                    ref={virtualizer.measureElement}
+                    className={`absolute left-0 w-full${highlighted === message.id ? ' search-hit' : ''}`}
+                    // Placed by `top`, not a transform: a transformed box would hold an MCP App's full-screen
+                    // view (position: fixed) inside the message instead of over the page.
+                    style={{ top: item.start - margin }}
+                  >
+                    {renderItem(message, item.index)}
+                  </div>
+                );
+              })}
+            </KeepMountedContext>
           </div>
         )}
         {after}

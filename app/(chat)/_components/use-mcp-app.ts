@@ -235,6 +235,11 @@ export function useMcpApp({ server, tool, uri, toolCallId, input, output }: McpA
     };
   }, [doc, server, tool, toolCallId, t]);
 
+  // An app that fails is shown inline (its error, and after "Try again" the app, not full screen again).
+  useEffect(() => {
+    if (status === 'error') setFullscreen(false);
+  }, [status]);
+
   function retry() {
     setError('');
     setAttempt((n) => n + 1);

@@ -1,8 +1,9 @@
 'use client';
 
-import { type RefObject, useEffect, useEffectEvent, useLayoutEffect, useRef } from 'react';
+import { type RefObject, useContext, useEffect, useEffectEvent, useLayoutEffect, useRef } from 'react';
 import { isInputMethodKey } from '@/app/_components/input-method';
 import { inertOutside } from './inert-outside';
+import { KeepMountedContext } from './keep-mounted';
 
 /** What Tab can reach in the view (an iframe stands for everything in it). */
 const TABBABLE =
@@ -29,10 +30,12 @@ type Options = {
  * its edges (empty, focusable, `data-focus-guard`) that Tab past either end reaches, rather than the
  * browser's address bar (the app's frame is cross-origin: its Tab keys never reach this page). Nothing is
  * re-parented or portalled, which would reload the app's iframe and lose its state. Its place in the page
- * keeps its height, so the (windowed) message list behind neither shrinks nor scrolls while it is open.
+ * keeps its height, so the (windowed) message list behind neither shrinks nor scrolls while it is open, and
+ * its message stays mounted while it is open however far new messages behind it scroll that list.
  */
 export function useModalView({ view, open, onClose, button, frame, slot }: Options) {
   const close = useEffectEvent(onClose);
+  const keepMounted = useContext(KeepMountedContext);
   const inlineHeight = useRef(0);
 
   // The view's height in the page, measured while it is there.
@@ -50,6 +53,8 @@ export function useModalView({ view, open, onClose, button, frame, slot }: Optio
     const place = slot.current;
     if (!open || !view) return;
     if (place) place.style.height = `${inlineHeight.current}px`;
+    const message = place?.closest('[data-message-id]')?.getAttribute('data-message-id');
+    const release = message ? keepMounted(message) : () => {};
     const restore = inertOutside(view);
     if (!view.contains(document.activeElement)) button.current?.focus({ preventScroll: true });
     const onKey = (e: KeyboardEvent) => {
@@ -62,8 +67,15 @@ export function useModalView({ view, open, onClose, button, frame, slot }: Optio
       window.removeEventListener('keydown', onKey);
       restore();
       if (place) place.style.height = '';
+      // Back in the page where it was (new messages may have scrolled the list away from it meanwhile); its
+      // message is let go once the windowed list has seen that scroll (its scroll event comes before the
+      // next frame's callbacks), or it would be unmounted with the focus on it.
+      const box = place?.getBoundingClientRect();
+      if (box && (box.bottom <= 0 || box.top >= window.innerHeight))
+        place?.scrollIntoView({ block: 'nearest' });
+      requestAnimationFrame(() => requestAnimationFrame(release));
     };
-  }, [open, view, button, slot]);
+  }, [open, view, button, slot, keepMounted]);
 
   // Closed (not unmounted, and not while the app holds the focus): the focus back on the button, the page
   // behind left where it was.
