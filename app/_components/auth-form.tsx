@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { authErrorCode, authFormError } from '@/lib/auth-form-errors';
 
 type Mode = 'sign-up' | 'sign-in';
@@ -108,14 +109,13 @@ export function AuthForm({
           {error}
         </p>
       )}
-      {/* Busy, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start. */}
-      <button
+      <BusyButton
         type="submit"
-        aria-disabled={pending || undefined}
+        busy={pending}
         className="w-full rounded-md bg-blue-600 px-3 py-2 text-sm font-semibold text-white hover:bg-blue-700 aria-disabled:opacity-60"
       >
         {pending ? t('wait') : mode === 'sign-up' ? t('createAccount') : t('signIn')}
-      </button>
+      </BusyButton>
     </form>
   );
 }

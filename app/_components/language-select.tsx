@@ -38,8 +38,7 @@ export function LanguageSelect({ className }: { className?: string }) {
         autoComplete="off"
         id={id}
         value={locale}
-        // While the page changes language: aria-disabled, not disabled (that would drop the focus to the
-        // page's start, and the arrow keys that choose a language would be lost after the first).
+        // Busy while the page changes language: aria-disabled, not disabled (why: see busy-button.tsx).
         aria-disabled={pending || undefined}
         onChange={(e) => void pick(e.currentTarget.value)}
         className="rounded border border-zinc-300 bg-white px-1 py-0.5 text-xs aria-disabled:opacity-50 dark:border-zinc-700 dark:bg-zinc-900"

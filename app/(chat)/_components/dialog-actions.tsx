@@ -1,6 +1,7 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
+import { BusyButton } from '@/app/_components/busy-button';
 
 /** The end of a small form dialog: its error (announced), then Cancel and the submit button. */
 export function DialogActions({
@@ -33,16 +34,13 @@ export function DialogActions({
         >
           {t('cancel')}
         </button>
-        {/* Busy, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start. Its
-            click is cancelled then, which stops the form's submission (Enter in a field clicks it too). */}
-        <button
+        <BusyButton
           type="submit"
-          aria-disabled={busy || undefined}
-          onClick={(e) => busy && e.preventDefault()}
+          busy={busy}
           className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-blue-700 aria-disabled:opacity-50"
         >
           {submit}
-        </button>
+        </BusyButton>
       </div>
     </>
   );

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass, useFocusFirstInvalid } from './field';
@@ -83,14 +84,13 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
         </p>
       )}
       <div className="sm:col-span-2">
-        <button
+        <BusyButton
           type="submit"
-          // Busy, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start.
-          aria-disabled={pending || undefined}
+          busy={pending}
           className="rounded-md bg-blue-600 px-3 py-1.5 text-sm font-semibold text-white aria-disabled:opacity-50"
         >
           {t('title')}
-        </button>
+        </BusyButton>
       </div>
     </form>
   );

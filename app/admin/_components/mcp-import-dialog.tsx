@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { type ChangeEvent, useId, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { Modal } from '@/app/_components/modal';
 import { useFailureText } from '@/app/_components/failure-text';
 import { adminFetch } from '@/app/admin/_components/admin-fetch';
@@ -211,25 +212,24 @@ export function McpImportDialog({ onApplied, onClose }: Props) {
           <button type="button" onClick={onClose} className={`${BUTTON} mr-auto`}>
             {result?.applied ? t('close') : t('cancel')}
           </button>
-          {/* While busy (and Apply once applied), aria-disabled, not disabled: a button that becomes disabled
-              loses the focus to the page's start. send() ignores their clicks then. */}
-          <button
+          <BusyButton
             type="button"
             onClick={() => void send(false)}
             disabled={!text.trim()}
-            aria-disabled={busy || undefined}
+            busy={busy}
             className={BUTTON}
           >
             {t('preview')}
-          </button>
-          <button
+          </BusyButton>
+          {/* Unavailable like a busy button also until there is a preview, and once applied. */}
+          <BusyButton
             type="button"
             onClick={() => void send(true)}
-            aria-disabled={busy || !result || result.applied || undefined}
+            busy={busy || !result || result.applied}
             className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 aria-disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
           >
             {t('apply')}
-          </button>
+          </BusyButton>
         </div>
       </div>
     </Modal>

@@ -4,6 +4,7 @@ import { ArrowLeft } from 'lucide-react';
 import Link from 'next/link';
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
 import type { ProcessCount } from '@/lib/mcp/merge-status';
@@ -68,8 +69,8 @@ export function McpServerDetail({ id }: { id: string }) {
     return () => clearInterval(timer);
   }, [load]);
 
+  // Toggle and Test are BusyButtons: neither is called again while it is busy.
   async function toggle(enabled: boolean) {
-    if (busy) return;
     setBusy(true);
     setError(null);
     try {
@@ -83,7 +84,6 @@ export function McpServerDetail({ id }: { id: string }) {
   }
 
   async function runTest() {
-    if (testing) return;
     setTesting(true);
     setTest(null);
     try {
@@ -151,24 +151,18 @@ export function McpServerDetail({ id }: { id: string }) {
                 {ts(status.status)}
               </span>
               <ProcessCountNote processes={status.processes} className="text-xs text-zinc-500" />
-              {/* Busy, they are aria-disabled, not disabled: a disabled button loses the focus to the page's start. */}
               <div className="flex flex-wrap gap-1.5 sm:ml-auto">
-                <button
+                <BusyButton
                   type="button"
                   onClick={() => void toggle(!detail.enabled)}
-                  aria-disabled={busy || undefined}
+                  busy={busy}
                   className={BUTTON}
                 >
                   {detail.enabled ? t('disable') : t('enable')}
-                </button>
-                <button
-                  type="button"
-                  onClick={() => void runTest()}
-                  aria-disabled={testing || undefined}
-                  className={BUTTON}
-                >
+                </BusyButton>
+                <BusyButton type="button" onClick={() => void runTest()} busy={testing} className={BUTTON}>
                   {testing ? t('testing') : t('test')}
-                </button>
+                </BusyButton>
               </div>
             </div>
             <p className="text-sm text-zinc-500">

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { Modal } from '@/app/_components/modal';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from '@/app/admin/_components/admin-fetch';
@@ -263,27 +264,24 @@ export function McpServerForm({ server, onSaved, onClose, returnFocus }: Props) 
         {maskedChange && <p className="text-xs text-zinc-500">{t('maskedNote')}</p>}
         {result && <TestResultPanel result={result} />}
         <div className="flex flex-wrap justify-end gap-2 pt-1">
-          <button
+          <BusyButton
             type="button"
             onClick={() => void run('test')}
-            aria-disabled={busy !== null || undefined}
+            busy={busy !== null}
             className={`${BUTTON} mr-auto`}
           >
             {busy === 'test' ? t('testing') : t('test')}
-          </button>
+          </BusyButton>
           <button type="button" onClick={onClose} className={BUTTON}>
             {t('cancel')}
           </button>
-          {/* Busy, Test and Save are aria-disabled, not disabled (a disabled button loses the focus to the
-              page's start); run() ignores them then, and Save's click is cancelled (Enter in a field too). */}
-          <button
+          <BusyButton
             type="submit"
-            aria-disabled={busy !== null || undefined}
-            onClick={(e) => busy && e.preventDefault()}
+            busy={busy !== null}
             className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 aria-disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
           >
             {busy === 'save' ? t('saving') : t('save')}
-          </button>
+          </BusyButton>
         </div>
       </form>
     </Modal>

@@ -3,6 +3,7 @@
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '@/app/(chat)/_components/confirm-dialog';
+import { BusyButton } from '@/app/_components/busy-button';
 import { useFailureText } from '@/app/_components/failure-text';
 import { neighbourControl } from '@/app/_components/neighbour-focus';
 import { adminFetch } from './admin-fetch';
@@ -31,13 +32,11 @@ function TestButton({ id, name }: { id: string; name?: string }) {
   const [pending, setPending] = useState(false);
   return (
     <span className="inline-flex flex-wrap items-center gap-2">
-      <button
+      <BusyButton
         type="button"
-        // Busy, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start.
-        aria-disabled={pending || undefined}
+        busy={pending}
         aria-label={name ? t('testOf', { name }) : undefined}
         onClick={async () => {
-          if (pending) return;
           setPending(true);
           setResult(
             await adminFetch<TestResult>(`/api/admin/providers/${id}/test`, { method: 'POST' }).catch(
@@ -49,7 +48,7 @@ function TestButton({ id, name }: { id: string; name?: string }) {
         className="rounded border border-zinc-300 px-2 py-0.5 text-xs aria-disabled:opacity-50 dark:border-zinc-700"
       >
         {pending ? t('testing') : t('test')}
-      </button>
+      </BusyButton>
       {result && (
         <span
           data-provider-test={result.ok ? 'ok' : 'error'}

@@ -69,7 +69,7 @@ export function ServerLogMessages({ id, messages, logLevel, onSaved }: Props) {
           <select
             id={selectId}
             value={logLevel ?? ''}
-            // Busy, aria-disabled, not disabled: a list that becomes disabled loses the focus to the page's start.
+            // Busy: aria-disabled, not disabled (why: see busy-button.tsx).
             aria-disabled={saving || undefined}
             onChange={(e) => void save(e.target.value)}
             className="rounded-md border border-zinc-300 bg-white px-2 py-1 aria-disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-950"

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass, useFocusFirstInvalid } from './field';
@@ -204,16 +205,9 @@ export function SsoAdmin({ linkError, justLinked }: { linkError: string | null; 
             </p>
           )}
           <div className="flex flex-wrap gap-2">
-            {/* Busy, aria-disabled, not disabled: a disabled button loses the focus to the page's start. Its
-                click is cancelled then (Enter in a field clicks it too), so a second save cannot start. */}
-            <button
-              type="submit"
-              aria-disabled={saving || undefined}
-              onClick={(e) => saving && e.preventDefault()}
-              className={button}
-            >
+            <BusyButton type="submit" busy={saving} className={button}>
               {saving ? t('checking') : t('save')}
-            </button>
+            </BusyButton>
             {p && (
               <button type="button" onClick={() => void remove()} className={button}>
                 {t('remove')}

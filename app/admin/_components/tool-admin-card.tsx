@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { useFailureText } from '@/app/_components/failure-text';
 import { type Definition, DefinitionDiff } from './definition-diff';
 
@@ -62,8 +63,8 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
   const listed = tool.listed ?? true;
 
   async function patch(body: ToolPatch) {
-    // While a change is saved its controls are aria-disabled, not disabled (a disabled control loses the
-    // focus to the page's start, and an admin reviewing tools by keyboard would start over from there).
+    // While a change is saved its controls are busy: aria-disabled, and this guard for the box and the list
+    // (why: see busy-button.tsx).
     if (busy) return;
     setPending(body);
     setBusy(true);
@@ -165,9 +166,9 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
           {userChanges.length === 0 && tool.previous && (
             <DefinitionDiff previous={tool.previous} current={tool} />
           )}
-          <button
+          <BusyButton
             type="button"
-            aria-disabled={busy || undefined}
+            busy={busy}
             onClick={() =>
               void patch(
                 userChanges.length > 0
@@ -178,7 +179,7 @@ export function ToolAdminCard({ tool, onPatch }: Props) {
             className={BUTTON}
           >
             {t('markReviewed')}
-          </button>
+          </BusyButton>
         </div>
       )}
 

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useId, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { accountRequest } from './account-fetch';
 import { Section, secondaryButtonClass } from './section';
 
@@ -35,7 +36,6 @@ export function ConnectionsList() {
   }, [load]);
 
   async function disconnect(server: string) {
-    if (busy === server) return;
     setBusy(server);
     const res = await accountRequest(`/api/mcp/connections/${encodeURIComponent(server)}`, 'DELETE');
     setBusy(null);
@@ -80,16 +80,15 @@ export function ConnectionsList() {
                   {c.signedIn && ` · ${t('signedIn')}`}
                 </p>
               </div>
-              <button
+              <BusyButton
                 type="button"
-                // Busy, aria-disabled, not disabled: a disabled button loses the focus to the page's start.
-                aria-disabled={busy === c.server || undefined}
+                busy={busy === c.server}
                 onClick={() => void disconnect(c.server)}
                 aria-label={t('disconnectServer', { server: c.server })}
                 className={secondaryButtonClass}
               >
                 {t('disconnect')}
-              </button>
+              </BusyButton>
             </li>
           ))}
         </ul>

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useId, useRef, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import { accountRequest } from './account-fetch';
 import { buttonClass, inputClass, Section } from './section';
@@ -87,10 +88,9 @@ export function PasswordForm({ onChanged }: { onChanged: () => void }) {
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-3">
-          {/* Saving, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start. */}
-          <button type="submit" aria-disabled={state === 'saving' || undefined} className={buttonClass}>
+          <BusyButton type="submit" busy={state === 'saving'} className={buttonClass}>
             {t('changePassword')}
-          </button>
+          </BusyButton>
           <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
             {state === 'changed' && t('passwordChanged')}
           </p>

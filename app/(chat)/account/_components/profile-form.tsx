@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useId, useRef, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { useTypedBeforeHydration } from '@/app/_components/use-typed-before-hydration';
 import { accountRequest } from './account-fetch';
 import { buttonClass, inputClass, Section } from './section';
@@ -48,15 +49,14 @@ export function ProfileForm({ name, email }: { name: string; email: string }) {
           />
         </div>
         <div className="flex items-center gap-3">
-          {/* Saving, it is aria-disabled, not disabled: a disabled button loses the focus to the page's start. */}
-          <button
+          <BusyButton
             type="submit"
             disabled={!value.trim()}
-            aria-disabled={state === 'saving' || undefined}
+            busy={state === 'saving'}
             className={buttonClass}
           >
             {t('saveName')}
-          </button>
+          </BusyButton>
           <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
             {state === 'saved' && t('nameSaved')}
           </p>

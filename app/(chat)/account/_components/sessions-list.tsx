@@ -2,6 +2,7 @@
 
 import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { neighbourControl } from '@/app/_components/neighbour-focus';
 import type { AccountSession } from '@/lib/schemas/account';
 import { describeUserAgent } from '@/lib/user-agent';
@@ -47,7 +48,6 @@ export function SessionsList({ version }: { version: number }) {
   }, [items]);
 
   async function signOut(target: AccountSession | 'others') {
-    if (busy) return;
     const next =
       target === 'others'
         ? null
@@ -109,30 +109,29 @@ export function SessionsList({ version }: { version: number }) {
                 <p className="text-xs text-zinc-500">{t('lastActive', { when: lastActive(s) })}</p>
               </div>
               {!s.current && (
-                // Busy, aria-disabled, not disabled: a disabled button loses the focus to the page's start.
-                <button
+                <BusyButton
                   type="button"
-                  aria-disabled={busy || undefined}
+                  busy={busy}
                   aria-label={t('signOutSessionOf', { device: device(s), when: lastActive(s) })}
                   onClick={() => void signOut(s)}
                   className={secondaryButtonClass}
                 >
                   {t('signOutSession')}
-                </button>
+                </BusyButton>
               )}
             </li>
           ))}
         </ul>
       )}
       {others > 0 && (
-        <button
+        <BusyButton
           type="button"
-          aria-disabled={busy || undefined}
+          busy={busy}
           onClick={() => void signOut('others')}
           className={`${secondaryButtonClass} mt-3`}
         >
           {t('signOutOthers')}
-        </button>
+        </BusyButton>
       )}
     </Section>
   );
