@@ -6,6 +6,7 @@ import { parsePrices, pricesText } from '@/lib/usage';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass, useFocusFirstInvalid } from './field';
+import { splitRefusal } from './refusal';
 
 export type ProviderView = {
   id: string;
@@ -59,6 +60,9 @@ const modelAllowText = (m: Record<string, string[]>) =>
 
 type Props = { editing: ProviderView | null; onDone: () => void; onCancel: () => void };
 
+/** The fields that show their own error (Field): a reason for one is not repeated at the form's end. */
+const FIELDS = 'name baseURL apiKey toolCalling models allow modelAllow noVision prices'.split(' ');
+
 /** Add or edit an OpenAI-compatible provider; the API key is write-only. */
 export function ProviderForm({ editing, onDone, onCancel }: Props) {
   const [name, setName] = useState(editing?.name ?? '');
@@ -87,8 +91,9 @@ export function ProviderForm({ editing, onDone, onCancel }: Props) {
 
   function fail(e: unknown) {
     setMessage(null);
-    if (e instanceof AdminApiError && e.fields) setFields(e.fields);
-    setError(failureText(e));
+    const refusal = splitRefusal(failureText(e), e instanceof AdminApiError ? e.fields : undefined, FIELDS);
+    setFields(refusal.fields);
+    setError(refusal.formError);
   }
 
   async function fetchModels() {

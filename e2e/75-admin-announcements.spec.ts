@@ -1,0 +1,40 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, signIn } from './helpers';
+
+// What the admin pages tell a screen reader: a provider field the server refuses, once (at the field, not
+// again at the form's end); a user created from the form (a status, as the new row says nothing); the
+// users table's rows, named by their user (row headers).
+
+test('a provider field the server refuses is told once, at the field; a reason of no field at the form’s end', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/providers');
+  await page.getByRole('button', { name: 'Add provider' }).click();
+  const form = page.getByRole('form', { name: 'Add provider' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('zz75 Told');
+  const url = form.getByRole('textbox', { name: 'Base URL' });
+  await url.fill('not a url');
+  await url.press('Enter');
+  await expect(url).toBeFocused();
+  await expect(url).toHaveAccessibleDescription('must be an http(s) URL');
+  // One alert, the field's: the form's end does not say "Invalid request body: baseURL: …" again.
+  await expect(form.getByRole('alert')).toHaveCount(1);
+  await expect(form.getByRole('alert')).toHaveText('must be an http(s) URL');
+
+  // A reason that belongs to none of the form's fields is told at its end.
+  const message = 'Invalid request body: models.0: too long';
+  await page.route('**/api/admin/providers', (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({
+          status: 400,
+          json: { error: { code: 'bad_request', message, fields: { 'models.0': 'too long' } } },
+        })
+      : route.fallback(),
+  );
+  await url.fill('https://told.example.com/v1');
+  await url.press('Enter');
+  await expect(form.getByRole('alert')).toHaveText(message);
+  await expect(url).not.toHaveAttribute('aria-invalid');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+});
