@@ -38,3 +38,25 @@ test('a provider field the server refuses is told once, at the field; a reason o
   await expect(url).not.toHaveAttribute('aria-invalid');
   await form.getByRole('button', { name: 'Cancel' }).click();
 });
+
+test('a user created from the form is announced (a status), and Name has the focus for the next one', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  const create = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Create user' }) });
+  const status = create.getByRole('status');
+  // There, empty, before anything happens: a live region's later text is what gets announced.
+  await expect(status).toHaveText('');
+  // Unique on each attempt (accounts are never deleted).
+  const email = `new-${Date.now().toString(36)}-s75@example.com`;
+  const name = create.getByRole('textbox', { name: 'Name' });
+  await name.fill('New Seventyfive');
+  await create.getByRole('textbox', { name: 'Email' }).fill(email);
+  await create.getByRole('textbox', { name: 'Password' }).fill('new-s75-password');
+  await create.getByRole('button', { name: 'Create user' }).click();
+  await expect(status).toHaveText(`User ${email} created.`);
+  await expect(page.locator(`[data-user="${email}"]`)).toBeVisible();
+  await expect(name).toBeFocused();
+  await expect(name).toHaveValue('');
+});

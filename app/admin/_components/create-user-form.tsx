@@ -7,13 +7,17 @@ import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass, useFocusFirstInvalid } from './field';
 
-/** Admins create accounts directly (works while self sign-up is closed). */
+/**
+ * Admins create accounts directly (works while self sign-up is closed). Created, the account is announced
+ * (the table's new row says nothing to a screen reader) and the focus goes to Name, for the next one.
+ */
 export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
   const t = useTranslations('admin.createUser');
   const failureText = useFailureText();
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const [created, setCreated] = useState<string | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   // After a refused save, the first field in error.
   useFocusFirstInvalid(formRef, fields);
@@ -24,8 +28,9 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
     setPending(true);
     setFields({});
     setError(null);
+    setCreated(null);
     try {
-      await adminFetch('/api/admin/users', {
+      const user = await adminFetch<{ email: string }>('/api/admin/users', {
         method: 'POST',
         json: {
           name: data.get('name'),
@@ -35,6 +40,8 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
         },
       });
       form.reset();
+      setCreated(t('created', { email: user.email }));
+      form.querySelector<HTMLInputElement>('input[name="name"]')?.focus();
       onCreated();
     } catch (err) {
       if (err instanceof AdminApiError && err.fields) setFields(err.fields);
@@ -83,7 +90,7 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
           {error}
         </p>
       )}
-      <div className="sm:col-span-2">
+      <div className="flex flex-wrap items-center gap-3 sm:col-span-2">
         <BusyButton
           type="submit"
           busy={pending}
@@ -91,6 +98,10 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
         >
           {t('title')}
         </BusyButton>
+        {/* Always there, so that its text is announced when it comes. */}
+        <p role="status" className="text-sm text-green-700 dark:text-green-400">
+          {created}
+        </p>
       </div>
     </form>
   );
