@@ -60,3 +60,22 @@ test('a user created from the form is announced (a status), and Name has the foc
   await expect(name).toBeFocused();
   await expect(name).toHaveValue('');
 });
+
+test('the users table names each row by its user (a row header), under its column headers', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  const table = page.getByRole('table');
+  await expect(table.getByRole('columnheader')).toHaveText(['User', 'Role', 'Created', 'Actions']);
+  for (const header of await table.getByRole('columnheader').all())
+    await expect(header).toHaveAttribute('scope', 'col');
+  const own = page.locator(`[data-user="${ADMIN.email}"]`).getByRole('rowheader');
+  await expect(own).toHaveAttribute('scope', 'row');
+  await expect(own).toContainText(ADMIN.name);
+  await expect(own).toContainText(ADMIN.email);
+  // Every row has one.
+  const rows = await table.locator('tbody tr').count();
+  expect(rows).toBeGreaterThan(0);
+  await expect(table.getByRole('rowheader')).toHaveCount(rows);
+});

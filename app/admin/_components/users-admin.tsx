@@ -103,7 +103,11 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                   data-user={u.email}
                   className="relative mb-3 block rounded-lg border border-zinc-200 p-3 pr-12 md:table-row md:rounded-none md:border-0 md:border-b dark:border-zinc-800"
                 >
-                  <td className="block min-w-0 pb-1 md:table-cell md:px-2 md:py-2 md:align-top">
+                  {/* The row's header: a screen reader names each row's cells by its user. */}
+                  <th
+                    scope="row"
+                    className="block min-w-0 pb-1 text-left font-normal md:table-cell md:px-2 md:py-2 md:align-top"
+                  >
                     <p className="font-medium break-words">
                       {u.name}{' '}
                       {u.disabled && (
@@ -121,7 +125,7 @@ export function UsersAdmin({ currentUserId }: { currentUserId: string }) {
                         {shown.text}
                       </p>
                     )}
-                  </td>
+                  </th>
                   <Cell label={t('columns.role')}>
                     {u.id === currentUserId ? (
                       <span className="text-xs text-zinc-500">
