@@ -65,7 +65,11 @@ export function MessageList({ messages, renderItem, hasOlder, loadOlder, before,
     gap: GAP_PX,
     scrollMargin: margin,
     initialRect: { width: 768, height: 900 },
-    rangeExtractor: (range) => withKept(defaultRangeExtractor(range), kept, messages),
+    // The library's own (one function, so its range is not worked out again each render) unless some are kept.
+    rangeExtractor:
+      kept.size === 0
+        ? defaultRangeExtractor
+        : (range) => withKept(defaultRangeExtractor(range), kept, messages),
   });
 
   useLayoutEffect(() => {
