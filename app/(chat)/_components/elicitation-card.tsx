@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useMemo, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { checkAnswer, type ElicitField, type ElicitValue, formFields } from '@/lib/elicitation-form';
 import { FieldInput } from './elicitation-field';
 import type { ChatDataParts } from '@/lib/schemas/chat';
@@ -10,7 +11,7 @@ import { useAnswerRequest } from './turn-request-answer';
 type Data = ChatDataParts['elicitation'];
 type Values = Record<string, ElicitValue | undefined>;
 
-const BUTTON = 'rounded px-3 py-1 text-xs font-semibold text-white disabled:opacity-50';
+const BUTTON = 'rounded px-3 py-1 text-xs font-semibold text-white aria-disabled:opacity-50';
 
 const domainOf = (url: string | undefined) => {
   try {
@@ -72,41 +73,42 @@ function Form({ requestId, fields }: { requestId: string; fields: ElicitField[] 
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <button type="submit" disabled={sending} className={`${BUTTON} bg-green-600 hover:bg-green-700`}>
+        <BusyButton type="submit" busy={sending} className={`${BUTTON} bg-green-600 hover:bg-green-700`}>
           {t('submit')}
-        </button>
-        <Refuse disabled={sending} send={send} />
+        </BusyButton>
+        <Refuse busy={sending} send={send} />
       </div>
     </form>
   );
 }
 
+/** Decline and Cancel: while an answer is on its way they are unavailable but keep the focus (BusyButton). */
 function Refuse({
-  disabled,
+  busy,
   send,
 }: {
-  disabled: boolean;
+  busy: boolean;
   send: (reply: { action: 'decline' } | { action: 'cancel' }) => Promise<void>;
 }) {
   const t = useTranslations('elicitation');
   return (
     <>
-      <button
+      <BusyButton
         type="button"
-        disabled={disabled}
+        busy={busy}
         onClick={() => void send({ action: 'decline' })}
         className={`${BUTTON} bg-zinc-600 hover:bg-zinc-700`}
       >
         {t('decline')}
-      </button>
-      <button
+      </BusyButton>
+      <BusyButton
         type="button"
-        disabled={disabled}
+        busy={busy}
         onClick={() => void send({ action: 'cancel' })}
-        className="rounded px-3 py-1 text-xs font-semibold text-zinc-700 hover:underline disabled:opacity-50 dark:text-zinc-300"
+        className="rounded px-3 py-1 text-xs font-semibold text-zinc-700 hover:underline aria-disabled:opacity-50 dark:text-zinc-300"
       >
         {t('cancel')}
-      </button>
+      </BusyButton>
     </>
   );
 }
@@ -140,7 +142,7 @@ function LinkRequest({ requestId, url }: { requestId: string; url: string }) {
         >
           {t('open', { domain: domainOf(url) })}
         </a>
-        <Refuse disabled={sending} send={send} />
+        <Refuse busy={sending} send={send} />
       </div>
     </div>
   );

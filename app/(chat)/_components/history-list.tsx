@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { groupByDate } from '@/lib/history-groups';
 import { ConversationItem, type ConversationSummary } from './conversation-item';
 
@@ -95,15 +96,15 @@ export function HistoryList({
         );
       })}
       {hasMore && (
-        <button
+        <BusyButton
           ref={sentinel}
           type="button"
           onClick={onLoadMore}
-          disabled={loadingMore}
+          busy={loadingMore}
           className="mt-2 w-full py-2 text-xs text-zinc-500 hover:underline"
         >
           {loadingMore ? tc('loading') : t('loadMore')}
-        </button>
+        </BusyButton>
       )}
     </>
   );

@@ -3,6 +3,7 @@
 import { useRouter } from 'next/navigation';
 import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { parseConversationMarkdown } from '@/lib/chat/import-markdown';
 import { notifyConversationsChanged } from '@/lib/conversation-events';
 
@@ -79,14 +80,14 @@ export function ImportConversationButton() {
           if (file) void importFile(file);
         }}
       />
-      <button
+      <BusyButton
         type="button"
         onClick={() => input.current?.click()}
-        disabled={busy}
-        className="text-zinc-600 hover:underline disabled:opacity-50 dark:text-zinc-400"
+        busy={busy}
+        className="text-zinc-600 hover:underline aria-disabled:opacity-50 dark:text-zinc-400"
       >
         {busy ? t('importing') : t('label')}
-      </button>
+      </BusyButton>
       {error && (
         <p
           role="alert"

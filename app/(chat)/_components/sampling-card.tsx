@@ -2,12 +2,14 @@
 
 import { useFormatter, useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import type { ChatDataParts } from '@/lib/schemas/chat';
 import { useAnswerRequest } from './turn-request-answer';
 
 type Data = ChatDataParts['sampling'];
 
-const BUTTON = 'rounded px-3 py-1 text-xs font-semibold text-white disabled:opacity-50';
+const BUTTON =
+  'rounded px-3 py-1 text-xs font-semibold text-white disabled:opacity-50 aria-disabled:opacity-50';
 
 /**
  * A server asking to use the model (MCP sampling), inside its tool card: what it would send (system
@@ -82,22 +84,24 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
             </p>
           )}
           <div className="flex flex-wrap gap-2">
-            <button
+            {/* Busy sending the answer, they keep the focus (BusyButton); an emptied message is a real disabled. */}
+            <BusyButton
               type="button"
-              disabled={sending || (editing && !text.trim())}
+              busy={sending}
+              disabled={editing && !text.trim()}
               onClick={() => void send(editing ? { action: 'approve', text } : { action: 'approve' })}
               className={`${BUTTON} bg-green-600 hover:bg-green-700`}
             >
               {t('approve')}
-            </button>
-            <button
+            </BusyButton>
+            <BusyButton
               type="button"
-              disabled={sending}
+              busy={sending}
               onClick={() => void send({ action: 'deny' })}
               className={`${BUTTON} bg-zinc-600 hover:bg-zinc-700`}
             >
               {t('deny')}
-            </button>
+            </BusyButton>
             {lastUser >= 0 && !editing && (
               <button
                 type="button"

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { useFailureText } from '@/app/_components/failure-text';
 import { answerError, fetchOrUnreachable } from '@/app/_components/request-errors';
 import type { CatalogServer } from './tool-selection';
@@ -96,13 +97,13 @@ export function ServerConnect({ server, onConnected }: Props) {
               />
             </label>
           ))}
-          <button
+          <BusyButton
             type="submit"
-            disabled={busy}
-            className="rounded bg-zinc-900 px-2 py-1 text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
+            busy={busy}
+            className="rounded bg-zinc-900 px-2 py-1 text-white aria-disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
           >
             {busy ? t('saving') : t('save')}
-          </button>
+          </BusyButton>
           <p className="text-zinc-500">{t('stored')}</p>
         </form>
       ) : connect.oauth && signInUrl ? (
@@ -129,14 +130,14 @@ export function ServerConnect({ server, onConnected }: Props) {
           </div>
         </div>
       ) : connect.oauth ? (
-        <button
+        <BusyButton
           type="button"
-          disabled={busy}
+          busy={busy}
           onClick={() => void signIn()}
-          className="rounded bg-zinc-900 px-2 py-1 text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
+          className="rounded bg-zinc-900 px-2 py-1 text-white aria-disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
         >
           {busy ? t('opening') : t('connect', { server: server.name })}
-        </button>
+        </BusyButton>
       ) : null}
       {error && (
         <p role="alert" className="mt-1 text-red-700 dark:text-red-400">
@@ -156,14 +157,14 @@ function Disconnect({ server, onDone }: { server: CatalogServer; onDone: () => v
   }
   return (
     <div className="mt-1 ml-6 text-xs">
-      <button
+      <BusyButton
         type="button"
-        disabled={busy}
+        busy={busy}
         onClick={() => void disconnect()}
-        className="text-zinc-600 underline hover:text-zinc-900 disabled:opacity-50 dark:text-zinc-400 dark:hover:text-zinc-100"
+        className="text-zinc-600 underline hover:text-zinc-900 aria-disabled:opacity-50 dark:text-zinc-400 dark:hover:text-zinc-100"
       >
         {busy ? t('disconnecting') : t('disconnect', { server: server.name })}
-      </button>
+      </BusyButton>
       {error && (
         <p role="alert" className="mt-1 text-red-700 dark:text-red-400">
           {error}

@@ -4,6 +4,7 @@ import { X } from 'lucide-react';
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
 import { useRef, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { useFailureText } from '@/app/_components/failure-text';
 import { fetchOrUnreachable } from '@/app/_components/request-errors';
 import { Modal, ModalClose } from '@/app/_components/modal';
@@ -122,14 +123,14 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
             <button type="button" onClick={() => void copy()} className={BUTTON}>
               {copied ? ts('copied') : ts('copy')}
             </button>
-            <button
+            <BusyButton
               type="button"
               onClick={() => void revoke()}
-              disabled={busy}
-              className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50 disabled:opacity-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
+              busy={busy}
+              className="rounded-md border border-red-300 px-3 py-1.5 text-sm text-red-700 hover:bg-red-50 aria-disabled:opacity-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
             >
               {ts('revoke')}
-            </button>
+            </BusyButton>
           </div>
         </div>
       ) : (
@@ -164,14 +165,14 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
             />
             <span>{t('includeInShare')}</span>
           </label>
-          <button
+          <BusyButton
             type="button"
             onClick={() => void create()}
-            disabled={busy}
-            className="mt-2 rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
+            busy={busy}
+            className="mt-2 rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 aria-disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
           >
             {busy ? ts('creating') : ts('create')}
-          </button>
+          </BusyButton>
         </div>
       )}
 

@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 
 /** Copies the shared snapshot into a new conversation of the signed-in viewer and opens it. */
 export function ContinueButton({ token }: { token: string }) {
@@ -30,14 +31,14 @@ export function ContinueButton({ token }: { token: string }) {
 
   return (
     <div className="flex flex-col items-start gap-1">
-      <button
+      <BusyButton
         type="button"
         onClick={() => void start()}
-        disabled={busy}
-        className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
+        busy={busy}
+        className="rounded-md bg-zinc-900 px-3 py-1.5 text-sm font-semibold text-white hover:bg-zinc-700 aria-disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
       >
         {busy ? t('starting') : t('continue')}
-      </button>
+      </BusyButton>
       {error && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           {error}

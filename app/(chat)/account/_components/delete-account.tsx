@@ -2,6 +2,7 @@
 
 import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
+import { BusyButton } from '@/app/_components/busy-button';
 import { accountRequest } from './account-fetch';
 import { Section } from './section';
 
@@ -39,13 +40,15 @@ export function DeleteAccount({ email }: { email: string }) {
             className="w-full rounded border border-zinc-300 bg-white px-2 py-1.5 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           />
         </div>
-        <button
+        {/* Not yet confirmed: disabled. Deleting: unavailable but keeping the focus (BusyButton). */}
+        <BusyButton
           type="submit"
-          disabled={!matches || state === 'deleting'}
-          className="rounded bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700 disabled:opacity-50"
+          disabled={!matches}
+          busy={state === 'deleting'}
+          className="rounded bg-red-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-700 disabled:opacity-50 aria-disabled:opacity-50"
         >
           {t('deleteAccount')}
-        </button>
+        </BusyButton>
         {(state === 'last-admin' || state === 'error') && (
           <p role="alert" className="text-sm text-red-600">
             {state === 'last-admin' ? t('lastAdmin') : t('deleteFailed')}

@@ -1,0 +1,229 @@
+import {
+  type BrowserContext,
+  expect,
+  type FileChooser,
+  type Locator,
+  type Page,
+  test,
+} from '@playwright/test';
+import { adminContext } from './account-helpers';
+import { ensureUsers, originHeaders, sendAllTools, signIn, specUser } from './helpers';
+import { createConversation, nav } from './history-helpers';
+import { card, openChat, rich } from './rich-chat';
+
+// The keyboard on the chat side's buttons busy with their request (74-keyboard-admin-more.spec.ts has the
+// admin's): pressed, such a button keeps the focus while the request is on its way (it is aria-disabled, not
+// disabled, which Chrome answers by moving the focus to the page's start), and a second press sends nothing.
+// The slow or refusing server is simulated with page.route, each request held until the test releases it.
+
+const KIT = specUser('s76', 'Kit Keys');
+const h = originHeaders();
+const SERVERS = ['t76ask', 't76vals'];
+
+let admin: BrowserContext;
+let restoreToolSearch: () => Promise<void>;
+
+async function removeOurs() {
+  const { items } = (await (await admin.request.get('/api/mcp/servers')).json()) as {
+    items: Array<{ id: string; name: string }>;
+  };
+  for (const s of items.filter((s) => SERVERS.includes(s.name)))
+    await admin.request.delete(`/api/mcp/servers/${s.id}`, { headers: h });
+}
+
+test.beforeAll(async ({ browser }) => {
+  await ensureUsers(browser, KIT);
+  admin = await adminContext(browser);
+  await removeOurs();
+  // The elicitation test calls its tool from the first step: the whole catalog is sent while these run.
+  restoreToolSearch = await sendAllTools(admin.request);
+  for (const config of [rich('t76ask'), rich('t76vals', { userValues: ['T76_TOKEN'] })]) {
+    const res = await admin.request.post('/api/mcp/servers', { data: config, headers: h });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+});
+
+test.afterAll(async () => {
+  await removeOurs();
+  await restoreToolSearch();
+  await admin.close();
+});
+
+test.beforeEach(({ page }) => signIn(page, KIT));
+
+/**
+ * Holds the next `method` request whose path matches `path` until the returned function is called, then
+ * answers it with `answer` (or lets it through to the server). Counts the requests it sees meanwhile
+ * (`seen()`), to show a second press sends nothing.
+ */
+async function hold(
+  page: Page,
+  method: string,
+  path: string | RegExp,
+  answer?: { status: number; json: unknown },
+) {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  let count = 0;
+  const matches = (url: URL) => (typeof path === 'string' ? url.pathname === path : path.test(url.pathname));
+  await page.route(matches, async (route) => {
+    if (route.request().method() !== method) return route.fallback();
+    count += 1;
+    await gate;
+    await (answer ? route.fulfill(answer) : route.continue());
+  });
+  return Object.assign(release, { seen: () => count });
+}
+
+const refusal = (status: number, message: string) => ({
+  status,
+  json: { error: { code: 'refused', message } },
+});
+
+/** Presses Enter on `control` (focused first, as Tab would leave it). */
+async function enter(page: Page, control: Locator) {
+  await control.focus();
+  await page.keyboard.press('Enter');
+}
+
+/** While its request is held, `control` is aria-disabled and keeps the focus; Enter again does nothing. */
+async function staysWhileHeld(page: Page, control: Locator) {
+  await expect(control).toHaveAttribute('aria-disabled', 'true');
+  await expect(control).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(control).toBeFocused();
+}
+
+test('share dialog: Create link and Revoke link keep the focus while busy; a second press sends nothing', async ({
+  page,
+}) => {
+  const id = await createConversation(page, 'Busy share');
+  await page.goto(`/c/${id}`);
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share conversation' });
+  const token = 'k'.repeat(32);
+  const created = await hold(page, 'POST', `/api/conversations/${id}/share`, {
+    status: 201,
+    json: { token, url: `http://localhost/share/${token}` },
+  });
+  const create = dialog.getByRole('button', { name: /^(Create link|Creating…)$/ });
+  await enter(page, create);
+  await expect(create).toHaveText('Creating…');
+  await staysWhileHeld(page, create);
+  created();
+  await expect(dialog.getByRole('textbox', { name: 'Share link' })).toHaveValue(/\/share\/k{32}$/);
+  expect(created.seen()).toBe(1);
+
+  const revoked = await hold(page, 'DELETE', `/api/shares/${token}`, { status: 200, json: {} });
+  const revoke = dialog.getByRole('button', { name: 'Revoke link' });
+  await enter(page, revoke);
+  await staysWhileHeld(page, revoke);
+  revoked();
+  await expect(dialog.getByRole('status')).toHaveText('Link revoked');
+  expect(revoked.seen()).toBe(1);
+});
+
+test('"Import conversation" keeps the focus while it imports; a second press opens no file picker', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const choosers: FileChooser[] = [];
+  page.on('filechooser', (chooser) => choosers.push(chooser));
+  const imported = await hold(
+    page,
+    'POST',
+    '/api/conversations/import',
+    refusal(400, 'The export was refused.'),
+  );
+  const button = nav(page).getByRole('button', { name: /^(Import conversation|Importing…)$/ });
+  await enter(page, button);
+  await expect.poll(() => choosers.length).toBe(1);
+  await (choosers[0] as FileChooser).setFiles({
+    name: 'busy.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(
+      JSON.stringify({ version: 1, title: 'Busy import', messages: [{ role: 'user', parts: [] }] }),
+    ),
+  });
+  await expect(button).toHaveText('Importing…');
+  await staysWhileHeld(page, button);
+  imported();
+  await expect(nav(page).getByRole('alert')).toHaveText('The export was refused.');
+  expect(choosers).toHaveLength(1);
+  expect(imported.seen()).toBe(1);
+  await expect(button).not.toHaveAttribute('aria-disabled');
+  await expect(button).toBeFocused();
+});
+
+test('elicitation: Submit keeps the focus while the answer is sent; a second press, or Enter in a field, sends nothing', async ({
+  page,
+}) => {
+  const chat = await openChat(page.context(), '[[tool:t76ask__ask_details]]');
+  const form = card(chat, 'ask_details').locator('[data-elicitation="t76ask"]');
+  await expect(form).toBeVisible();
+  await form.getByLabel('Your name *').fill('Ada');
+  const email = form.getByLabel('Email *');
+  await email.fill('ada@example.com');
+  await form.getByLabel('Size *').selectOption('medium');
+  // Held, then let through: the server gets the answer and the tool finishes.
+  const answered = await hold(chat, 'POST', /\/requests\//);
+  const submit = form.getByRole('button', { name: 'Submit' });
+  await enter(chat, submit);
+  await staysWhileHeld(chat, submit);
+  await expect(form.getByRole('button', { name: 'Decline' })).toHaveAttribute('aria-disabled', 'true');
+  await email.press('Enter');
+  answered();
+  await expect(form).toHaveAttribute('data-status', 'accepted');
+  await expect(card(chat, 'ask_details').locator('[data-tool-output]')).toContainText('Submitted:');
+  expect(answered.seen()).toBe(1);
+  await chat.close();
+});
+
+test('server connect: Save (a value each user supplies) keeps the focus while it saves; a second press sends nothing', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: /^Tools · / }).click();
+  const row = page.getByRole('dialog', { name: 'Tool settings' }).locator('[data-tool-server="t76vals"]');
+  const value = row.getByLabel('Your T76_TOKEN for t76vals');
+  await value.fill('kit-secret');
+  const saved = await hold(
+    page,
+    'PUT',
+    '/api/mcp/connections/t76vals/values',
+    refusal(400, 'The value was refused.'),
+  );
+  const save = row.getByRole('button', { name: /^(Save|Saving…)$/ });
+  await enter(page, save);
+  await expect(save).toHaveText('Saving…');
+  await staysWhileHeld(page, save);
+  await value.press('Enter');
+  saved();
+  await expect(row.getByRole('alert')).toHaveText('The value was refused.');
+  expect(saved.seen()).toBe(1);
+  await expect(save).not.toHaveAttribute('aria-disabled');
+});
+
+test('delete account: the button keeps the focus while it deletes; a second press sends nothing', async ({
+  page,
+}) => {
+  await page.goto('/account');
+  const button = page.getByRole('button', { name: 'Delete account' });
+  // Not yet confirmed, it is a real disabled button (nothing is on its way).
+  await expect(button).toBeDisabled();
+  const confirm = page.getByLabel(/Type your email/);
+  await confirm.fill(KIT.email);
+  // Refused, so the account stays.
+  const deleted = await hold(page, 'DELETE', '/api/account', refusal(500, 'Try later.'));
+  await enter(page, button);
+  await staysWhileHeld(page, button);
+  await confirm.press('Enter');
+  deleted();
+  await expect(page.locator('form').filter({ has: button }).getByRole('alert')).toHaveText(
+    'Could not delete the account. Try again.',
+  );
+  expect(deleted.seen()).toBe(1);
+  await expect(button).not.toHaveAttribute('aria-disabled');
+});
