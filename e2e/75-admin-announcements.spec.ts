@@ -2,8 +2,9 @@ import { expect, test } from '@playwright/test';
 import { ADMIN, signIn } from './helpers';
 
 // What the admin pages tell a screen reader: a provider field the server refuses, once (at the field, not
-// again at the form's end); a user created from the form (a status, as the new row says nothing); the
-// users table's rows, named by their user (row headers).
+// again at the form's end); a user created from the form (a status, as the new row says nothing), a refused
+// one (each reason once: at its field, or at the form's end); the users table's rows, named by their user
+// (row headers).
 
 test('a provider field the server refuses is told once, at the field; a reason of no field at the form’s end', async ({
   page,
@@ -59,6 +60,35 @@ test('a user created from the form is announced (a status), and Name has the foc
   await expect(page.locator(`[data-user="${email}"]`)).toBeVisible();
   await expect(name).toBeFocused();
   await expect(name).toHaveValue('');
+});
+
+test('create user: a refused field is told at it, a reason of no field in the form’s alert, each once', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  const create = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Create user' }) });
+  // The server's refusal (held until the form is sent): one reason at the Email field, one at none of its fields.
+  const message = 'Invalid request body: email: already taken; team: no such team';
+  await page.route('**/api/admin/users', (route) =>
+    route.request().method() === 'POST'
+      ? route.fulfill({
+          status: 400,
+          json: {
+            error: { code: 'bad_request', message, fields: { email: 'already taken', team: 'no such team' } },
+          },
+        })
+      : route.fallback(),
+  );
+  await create.getByRole('textbox', { name: 'Name' }).fill('Refused Seventyfive');
+  const email = create.getByRole('textbox', { name: 'Email' });
+  await email.fill('refused-s75@example.com');
+  await create.getByRole('textbox', { name: 'Password' }).fill('refused-s75-password');
+  await create.getByRole('button', { name: 'Create user' }).click();
+  await expect(email).toBeFocused();
+  await expect(email).toHaveAccessibleDescription('already taken');
+  // Two alerts: the field's, and the form's with the reason no field shows (not the field's again).
+  await expect(create.getByRole('alert')).toHaveText(['already taken', 'team: no such team']);
 });
 
 test('the users table names each row by its user (a row header), under its column headers', async ({

@@ -6,6 +6,10 @@ import { BusyButton } from '@/app/_components/busy-button';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass, useFocusFirstInvalid } from './field';
+import { splitRefusal } from './refusal';
+
+/** The fields that show their own error (Field): a reason for one is not repeated by the form's alert. */
+const FIELDS = ['name', 'email', 'password', 'role'];
 
 /**
  * Admins create accounts directly (works while self sign-up is closed). Created, the account is announced
@@ -44,8 +48,14 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
       form.querySelector<HTMLInputElement>('input[name="name"]')?.focus();
       onCreated();
     } catch (err) {
-      if (err instanceof AdminApiError && err.fields) setFields(err.fields);
-      setError(failureText(err));
+      // Each reason once: at its field, or (belonging to none) in the form's alert.
+      const refusal = splitRefusal(
+        failureText(err),
+        err instanceof AdminApiError ? err.fields : undefined,
+        FIELDS,
+      );
+      setFields(refusal.fields);
+      setError(refusal.formError);
     } finally {
       setPending(false);
     }
@@ -85,7 +95,7 @@ export function CreateUserForm({ onCreated }: { onCreated: () => void }) {
           <option value="admin">{t('roleAdmin')}</option>
         </select>
       </Field>
-      {error && !Object.keys(fields).length && (
+      {error && (
         <p role="alert" className="text-sm text-red-600 sm:col-span-2 dark:text-red-400">
           {error}
         </p>
