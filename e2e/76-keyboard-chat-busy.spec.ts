@@ -88,10 +88,14 @@ async function enter(page: Page, control: Locator) {
   await page.keyboard.press('Enter');
 }
 
-/** While its request is held, `control` is aria-disabled and keeps the focus; Enter again does nothing. */
-async function staysWhileHeld(page: Page, control: Locator) {
-  await expect(control).toHaveAttribute('aria-disabled', 'true');
+/**
+ * Once its request is held (on its way), `control` keeps the focus and is aria-disabled; Enter again does
+ * nothing (the caller checks `held.seen()` once released).
+ */
+async function staysWhileHeld(page: Page, control: Locator, held: { seen: () => number }) {
+  await expect.poll(held.seen).toBe(1);
   await expect(control).toBeFocused();
+  await expect(control).toHaveAttribute('aria-disabled', 'true');
   await page.keyboard.press('Enter');
   await expect(control).toBeFocused();
 }
@@ -111,7 +115,7 @@ test('share dialog: Create link and Revoke link keep the focus while busy; a sec
   const create = dialog.getByRole('button', { name: /^(Create link|Creating…)$/ });
   await enter(page, create);
   await expect(create).toHaveText('Creating…');
-  await staysWhileHeld(page, create);
+  await staysWhileHeld(page, create, created);
   created();
   await expect(dialog.getByRole('textbox', { name: 'Share link' })).toHaveValue(/\/share\/k{32}$/);
   expect(created.seen()).toBe(1);
@@ -119,7 +123,7 @@ test('share dialog: Create link and Revoke link keep the focus while busy; a sec
   const revoked = await hold(page, 'DELETE', `/api/shares/${token}`, { status: 200, json: {} });
   const revoke = dialog.getByRole('button', { name: 'Revoke link' });
   await enter(page, revoke);
-  await staysWhileHeld(page, revoke);
+  await staysWhileHeld(page, revoke, revoked);
   revoked();
   await expect(dialog.getByRole('status')).toHaveText('Link revoked');
   expect(revoked.seen()).toBe(1);
@@ -148,7 +152,7 @@ test('"Import conversation" keeps the focus while it imports; a second press ope
     ),
   });
   await expect(button).toHaveText('Importing…');
-  await staysWhileHeld(page, button);
+  await staysWhileHeld(page, button, imported);
   imported();
   await expect(nav(page).getByRole('alert')).toHaveText('The export was refused.');
   expect(choosers).toHaveLength(1);
@@ -171,7 +175,7 @@ test('elicitation: Submit keeps the focus while the answer is sent; a second pre
   const answered = await hold(chat, 'POST', /\/requests\//);
   const submit = form.getByRole('button', { name: 'Submit' });
   await enter(chat, submit);
-  await staysWhileHeld(chat, submit);
+  await staysWhileHeld(chat, submit, answered);
   await expect(form.getByRole('button', { name: 'Decline' })).toHaveAttribute('aria-disabled', 'true');
   await email.press('Enter');
   answered();
@@ -198,7 +202,7 @@ test('server connect: Save (a value each user supplies) keeps the focus while it
   const save = row.getByRole('button', { name: /^(Save|Saving…)$/ });
   await enter(page, save);
   await expect(save).toHaveText('Saving…');
-  await staysWhileHeld(page, save);
+  await staysWhileHeld(page, save, saved);
   await value.press('Enter');
   saved();
   await expect(row.getByRole('alert')).toHaveText('The value was refused.');
@@ -218,7 +222,7 @@ test('delete account: the button keeps the focus while it deletes; a second pres
   // Refused, so the account stays.
   const deleted = await hold(page, 'DELETE', '/api/account', refusal(500, 'Try later.'));
   await enter(page, button);
-  await staysWhileHeld(page, button);
+  await staysWhileHeld(page, button, deleted);
   await confirm.press('Enter');
   deleted();
   await expect(page.locator('form').filter({ has: button }).getByRole('alert')).toHaveText(
