@@ -6,6 +6,7 @@ import { parsePrices, pricesText } from '@/lib/usage';
 import { useFailureText } from '@/app/_components/failure-text';
 import { AdminApiError, adminFetch } from './admin-fetch';
 import { Field, inputClass, useFocusFirstInvalid } from './field';
+import { list, modelAllowText, parseModelAllow } from './provider-lists';
 import { splitRefusal } from './refusal';
 
 export type ProviderView = {
@@ -32,31 +33,6 @@ const PRESETS = [
   { name: 'DeepSeek', baseURL: 'https://api.deepseek.com/v1' },
   { name: 'Ollama', baseURL: 'http://127.0.0.1:11434/v1' },
 ];
-
-const list = (text: string) =>
-  text
-    .split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
-
-/** `model: who, who` per line into `{ model: [who…] }`; a line without a colon is an error (its number). */
-function parseModelAllow(text: string): { value: Record<string, string[]> } | { line: number } {
-  const value: Record<string, string[]> = {};
-  const lines = text.split('\n');
-  for (const [i, line] of lines.entries()) {
-    if (!line.trim()) continue;
-    const at = line.lastIndexOf(':');
-    const model = line.slice(0, at).trim();
-    if (at <= 0 || !model) return { line: i + 1 };
-    value[model] = list(line.slice(at + 1));
-  }
-  return { value };
-}
-
-const modelAllowText = (m: Record<string, string[]>) =>
-  Object.entries(m)
-    .map(([model, who]) => `${model}: ${who.join(', ')}`)
-    .join('\n');
 
 type Props = { editing: ProviderView | null; onDone: () => void; onCancel: () => void };
 
