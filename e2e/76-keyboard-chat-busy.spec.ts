@@ -100,7 +100,7 @@ async function staysWhileHeld(page: Page, control: Locator, held: { seen: () => 
   await expect(control).toBeFocused();
 }
 
-test('share dialog: Create link and Revoke link keep the focus while busy; a second press sends nothing', async ({
+test('share dialog: Create link and Revoke link keep the focus while busy, a second press sends nothing, and done, pass it on', async ({
   page,
 }) => {
   const id = await createConversation(page, 'Busy share');
@@ -119,6 +119,8 @@ test('share dialog: Create link and Revoke link keep the focus while busy; a sec
   created();
   await expect(dialog.getByRole('textbox', { name: 'Share link' })).toHaveValue(/\/share\/k{32}$/);
   expect(created.seen()).toBe(1);
+  // Done, the button goes: the focus moves on to what takes its place.
+  await expect(dialog.getByRole('button', { name: 'Copy', exact: true })).toBeFocused();
 
   const revoked = await hold(page, 'DELETE', `/api/shares/${token}`, { status: 200, json: {} });
   const revoke = dialog.getByRole('button', { name: 'Revoke link' });
@@ -127,6 +129,7 @@ test('share dialog: Create link and Revoke link keep the focus while busy; a sec
   revoked();
   await expect(dialog.getByRole('status')).toHaveText('Link revoked');
   expect(revoked.seen()).toBe(1);
+  await expect(dialog.getByRole('button', { name: 'Create link' })).toBeFocused();
 });
 
 test('"Import conversation" keeps the focus while it imports; a second press opens no file picker', async ({

@@ -3,7 +3,7 @@
 import { X } from 'lucide-react';
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { BusyButton } from '@/app/_components/busy-button';
 import { useFailureText } from '@/app/_components/failure-text';
 import { fetchOrUnreachable } from '@/app/_components/request-errors';
@@ -40,6 +40,16 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
+  // Create link and Revoke link go once they have done their work: the focus goes on to the control that
+  // takes their place (Copy link, Create link again), not to the page's start.
+  const copyRef = useRef<HTMLButtonElement>(null);
+  const createRef = useRef<HTMLButtonElement>(null);
+  const moveFocus = useRef(false);
+  useEffect(() => {
+    if (!moveFocus.current) return;
+    moveFocus.current = false;
+    (created ? copyRef : createRef).current?.focus();
+  }, [created]);
 
   async function create() {
     setBusy(true);
@@ -52,6 +62,7 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
         body: JSON.stringify({ includeToolDetails, includeOwnerName, includeFiles }),
       });
       if (res.status !== 201) throw new Error(await errorMessage(res, ts('createFailed')));
+      moveFocus.current = true;
       setCreated((await res.json()) as Created);
       setCopied(false);
     } catch (err) {
@@ -71,6 +82,7 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
       });
       // 404: already revoked (or the conversation is gone) — the link is dead either way.
       if (!res.ok && res.status !== 404) throw new Error(await errorMessage(res, ts('revokeFailed')));
+      moveFocus.current = true;
       setCreated(null);
       setStatus(ts('revoked'));
     } catch (err) {
@@ -120,7 +132,7 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
             />
           </label>
           <div className="flex flex-wrap gap-2">
-            <button type="button" onClick={() => void copy()} className={BUTTON}>
+            <button ref={copyRef} type="button" onClick={() => void copy()} className={BUTTON}>
               {copied ? ts('copied') : ts('copy')}
             </button>
             <BusyButton
@@ -166,6 +178,7 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
             <span>{t('includeInShare')}</span>
           </label>
           <BusyButton
+            ref={createRef}
             type="button"
             onClick={() => void create()}
             busy={busy}
