@@ -188,6 +188,26 @@ test('elicitation: Submit keeps the focus while the answer is sent; a second pre
   await chat.close();
 });
 
+test('elicitation, URL mode: the link opened twice while its "accept" is on its way sends it once', async ({
+  page,
+}) => {
+  const chat = await openChat(page.context(), '[[tool:t76ask__open_link]]');
+  const request = card(chat, 'open_link').locator('[data-elicitation="t76ask"]');
+  const link = request.getByRole('link', { name: 'Open pay.example.com' });
+  // The page itself is outside the test network: the new tabs get a stand-in.
+  await page.context().route('https://pay.example.com/**', (route) => route.fulfill({ body: 'ok' }));
+  const accepted = await hold(chat, 'POST', /\/requests\//);
+  for (let i = 0; i < 2; i++) {
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await tab.close();
+  }
+  await expect.poll(accepted.seen).toBe(1);
+  accepted();
+  await expect(request).toHaveAttribute('data-status', 'completed');
+  expect(accepted.seen()).toBe(1);
+  await chat.close();
+});
+
 test('server connect: Save (a value each user supplies) keeps the focus while it saves; a second press sends nothing', async ({
   page,
 }) => {

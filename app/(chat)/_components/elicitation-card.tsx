@@ -137,7 +137,8 @@ function LinkRequest({ requestId, url }: { requestId: string; url: string }) {
           href={url}
           target="_blank"
           rel="noopener noreferrer"
-          onClick={() => void send({ action: 'accept' })}
+          // The link opens each time; the server hears "accept" once (not again while it is on its way).
+          onClick={() => sending || void send({ action: 'accept' })}
           className={`${BUTTON} bg-blue-600 hover:bg-blue-700`}
         >
           {t('open', { domain: domainOf(url) })}
