@@ -39,3 +39,27 @@ test('reasons with and without a field: each told once, the others at the form',
     { fields: { name: 'bad' }, formError: 'models.0: too long; allow: empty' },
   );
 });
+
+test('a reason about an item of a list field (models.3), or deeper: told at that field, with its path', () => {
+  const known = ['name', 'models', 'modelAllow', 'prices'];
+  assert.deepEqual(
+    splitRefusal(
+      'Invalid request body: models.3: too long',
+      { 'models.3': 'too long', 'prices.gpt-4o.input': 'must be ≥ 0', 'allow.0': 'empty' },
+      known,
+    ),
+    {
+      fields: { models: 'models.3: too long', prices: 'prices.gpt-4o.input: must be ≥ 0' },
+      formError: 'allow.0: empty',
+    },
+  );
+  // The field's own reason and an item's: both at the field. A field that only starts alike is another.
+  assert.deepEqual(
+    splitRefusal(
+      'Invalid request body',
+      { models: 'too many', 'models.0': 'empty', 'modelAllow.x': 'no' },
+      known,
+    ),
+    { fields: { models: 'too many; models.0: empty', modelAllow: 'modelAllow.x: no' }, formError: null },
+  );
+});
