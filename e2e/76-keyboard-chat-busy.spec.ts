@@ -164,7 +164,7 @@ test('"Import conversation" keeps the focus while it imports; a second press ope
   await expect(button).toBeFocused();
 });
 
-test('elicitation: Submit keeps the focus while the answer is sent; a second press, or Enter in a field, sends nothing', async ({
+test('elicitation: Submit keeps the focus while the answer is sent; a second press, or Enter in a field, sends nothing; done, the outcome has it', async ({
   page,
 }) => {
   const chat = await openChat(page.context(), '[[tool:t76ask__ask_details]]');
@@ -183,8 +183,11 @@ test('elicitation: Submit keeps the focus while the answer is sent; a second pre
   await email.press('Enter');
   answered();
   await expect(form).toHaveAttribute('data-status', 'accepted');
+  // Done, the form goes: the focus moves to the line that says the outcome (77 has the other cards).
+  await expect(form.getByRole('status')).toBeFocused();
   await expect(card(chat, 'ask_details').locator('[data-tool-output]')).toContainText('Submitted:');
   expect(answered.seen()).toBe(1);
+  await expect(form.getByRole('status')).toBeFocused();
   await chat.close();
 });
 

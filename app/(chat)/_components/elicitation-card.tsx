@@ -1,8 +1,9 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useMemo, useState } from 'react';
+import { type RefCallback, useMemo, useRef, useState } from 'react';
 import { BusyButton } from '@/app/_components/busy-button';
+import { useFocusHandOff } from '@/app/_components/focus-hand-off';
 import { checkAnswer, type ElicitField, type ElicitValue, formFields } from '@/lib/elicitation-form';
 import { FieldInput } from './elicitation-field';
 import type { ChatDataParts } from '@/lib/schemas/chat';
@@ -21,7 +22,9 @@ const domainOf = (url: string | undefined) => {
   }
 };
 
-function Form({ requestId, fields }: { requestId: string; fields: ElicitField[] }) {
+type Answering = { requestId: string; ref: RefCallback<HTMLElement> };
+
+function Form({ requestId, fields, ref }: Answering & { fields: ElicitField[] }) {
   const t = useTranslations('elicitation');
   const answer = useAnswerRequest();
   const [values, setValues] = useState<Values>(() =>
@@ -57,7 +60,7 @@ function Form({ requestId, fields }: { requestId: string; fields: ElicitField[] 
   }
 
   return (
-    <form onSubmit={submit} noValidate className="space-y-2">
+    <form ref={ref} onSubmit={submit} noValidate className="space-y-2">
       {fields.map((f) => (
         <FieldInput
           key={f.key}
@@ -113,7 +116,7 @@ function Refuse({
   );
 }
 
-function LinkRequest({ requestId, url }: { requestId: string; url: string }) {
+function LinkRequest({ requestId, url, ref }: Answering & { url: string }) {
   const t = useTranslations('elicitation');
   const answer = useAnswerRequest();
   const [failure, setFailure] = useState<string | null>(null);
@@ -125,7 +128,7 @@ function LinkRequest({ requestId, url }: { requestId: string; url: string }) {
     setFailure(outcome.ok ? null : outcome.error);
   }
   return (
-    <div className="space-y-2">
+    <div ref={ref} className="space-y-2">
       <p className="break-all font-mono text-xs text-zinc-600 dark:text-zinc-400">{url}</p>
       {failure && (
         <p role="alert" className="text-xs text-red-700 dark:text-red-300">
@@ -161,6 +164,10 @@ export function ElicitationCard({ id, data, active }: { id: string; data: Data; 
   );
   const status = data.status === 'pending' && !active ? 'expired' : data.status;
   const domain = domainOf(data.url);
+  // Answered (here or in another tab) or expired, the form goes and the outcome line takes its place: the
+  // focus, if it was in the form, moves there.
+  const outcome = useRef<HTMLParagraphElement>(null);
+  const answering = useFocusHandOff(() => outcome.current);
   return (
     <div
       data-elicitation={data.server}
@@ -177,12 +184,14 @@ export function ElicitationCard({ id, data, active }: { id: string; data: Data; 
         })}
       </p>
       <p className="whitespace-pre-wrap break-words text-sm">{data.message}</p>
-      {status === 'pending' && form && 'fields' in form && <Form requestId={id} fields={form.fields} />}
+      {status === 'pending' && form && 'fields' in form && (
+        <Form requestId={id} fields={form.fields} ref={answering} />
+      )}
       {status === 'pending' && data.mode === 'url' && data.url && (
-        <LinkRequest requestId={id} url={data.url} />
+        <LinkRequest requestId={id} url={data.url} ref={answering} />
       )}
       {status !== 'pending' && (
-        <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+        <p ref={outcome} role="status" tabIndex={-1} className="text-xs text-zinc-600 dark:text-zinc-400">
           {t(`status.${status}`)}
           {status === 'opened' || status === 'completed' ? ` (${domain})` : ''}
           {data.error ? `: ${data.error}` : ''}

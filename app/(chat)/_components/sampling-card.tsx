@@ -1,8 +1,9 @@
 'use client';
 
 import { useFormatter, useTranslations } from 'next-intl';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { BusyButton } from '@/app/_components/busy-button';
+import { useFocusHandOff } from '@/app/_components/focus-hand-off';
 import type { ChatDataParts } from '@/lib/schemas/chat';
 import { useAnswerRequest } from './turn-request-answer';
 
@@ -26,6 +27,10 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
   const [text, setText] = useState(data.request.messages[lastUser]?.text ?? '');
   const [failure, setFailure] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  // Answered (here or in another tab) or expired, Approve / Deny go and the outcome line takes their
+  // place: the focus, if it was on them (or in the message being edited), moves there.
+  const outcome = useRef<HTMLParagraphElement>(null);
+  const answering = useFocusHandOff(() => outcome.current);
 
   async function send(reply: Parameters<typeof answer>[1]) {
     setSending(true);
@@ -66,7 +71,7 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
         ))}
       </ol>
       {status === 'pending' && (
-        <div className="space-y-2">
+        <div ref={answering} className="space-y-2">
           {editing && lastUser >= 0 && (
             <label className="block text-xs">
               {t('editInstead')}
@@ -115,7 +120,7 @@ export function SamplingCard({ id, data, active }: { id: string; data: Data; act
         </div>
       )}
       {status !== 'pending' && (
-        <p role="status" className="text-xs text-zinc-600 dark:text-zinc-400">
+        <p ref={outcome} role="status" tabIndex={-1} className="text-xs text-zinc-600 dark:text-zinc-400">
           {t(`status.${status}`)}
           {data.model ? ` · ${data.model}` : ''}
           {data.error ? `: ${data.error}` : ''}

@@ -1,0 +1,92 @@
+import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { adminContext } from './account-helpers';
+import { composer, ensureUsers, originHeaders, sendAllTools, signIn, specUser } from './helpers';
+import { card, openChat, rich } from './rich-chat';
+
+// Where the focus goes once a control has done its work and gone (76-keyboard-chat-busy.spec.ts has these
+// controls while busy, and Submit's end): a server request's card, answered, moves it from its form to the
+// line saying the outcome (but never takes it from elsewhere). Without that it falls to the page's start
+// (document.body).
+
+const KIM = specUser('s77', 'Kim Focus');
+const h = originHeaders();
+const SERVERS = ['t77ask'];
+
+let admin: BrowserContext;
+let restoreToolSearch: () => Promise<void>;
+
+async function removeOurs() {
+  const { items } = (await (await admin.request.get('/api/mcp/servers')).json()) as {
+    items: Array<{ id: string; name: string }>;
+  };
+  for (const s of items.filter((s) => SERVERS.includes(s.name)))
+    await admin.request.delete(`/api/mcp/servers/${s.id}`, { headers: h });
+}
+
+test.beforeAll(async ({ browser }) => {
+  await ensureUsers(browser, KIM);
+  admin = await adminContext(browser);
+  await removeOurs();
+  // The tools are called from the first step: the whole catalog is sent while these run.
+  restoreToolSearch = await sendAllTools(admin.request);
+  for (const config of [rich('t77ask')]) {
+    const res = await admin.request.post('/api/mcp/servers', { data: config, headers: h });
+    expect(res.status(), await res.text()).toBe(201);
+  }
+});
+
+test.afterAll(async () => {
+  await removeOurs();
+  await restoreToolSearch();
+  await admin.close();
+});
+
+test.beforeEach(({ page }) => signIn(page, KIM));
+
+/** Presses Enter on `control` (focused first, as Tab would leave it). */
+async function enter(page: Page, control: Locator) {
+  await control.focus();
+  await page.keyboard.press('Enter');
+}
+
+test('elicitation: answered with Decline, the focus moves to the outcome line', async ({ page }) => {
+  const chat = await openChat(page.context(), '[[tool:t77ask__ask_details]]');
+  const request = card(chat, 'ask_details').locator('[data-elicitation="t77ask"]');
+  await enter(chat, request.getByRole('button', { name: 'Decline' }));
+  await expect(request).toHaveAttribute('data-status', 'declined');
+  await expect(request.getByRole('status')).toBeFocused();
+  await chat.close();
+});
+
+test('sampling: answered with Approve, the focus moves to the outcome line and stays there as it runs', async ({
+  page,
+}) => {
+  const chat = await openChat(page.context(), '[[tool:t77ask__summarize:{"text":"the focus"}]]');
+  const request = card(chat, 'summarize').locator('[data-sampling="t77ask"]');
+  await enter(chat, request.getByRole('button', { name: 'Approve' }));
+  await expect(request.getByRole('status')).toBeFocused();
+  await expect(request).toHaveAttribute('data-status', 'done');
+  await expect(card(chat, 'summarize').locator('[data-tool-output]')).toContainText('Model said:');
+  await expect(request.getByRole('status')).toBeFocused();
+  await chat.close();
+});
+
+test('sampling: answered elsewhere while the focus is in the message box, the focus stays there', async ({
+  page,
+}) => {
+  const chat = await openChat(page.context(), '[[tool:t77ask__summarize:{"text":"elsewhere"}]]');
+  const request = card(chat, 'summarize').locator('[data-sampling="t77ask"]');
+  const requestId = await request.getAttribute('data-request-id');
+  const conversationId = new URL(chat.url()).pathname.split('/').pop();
+  const box = composer(chat);
+  await box.focus();
+  const res = await chat.request.post(`/api/chat/${conversationId}/requests/${requestId}`, {
+    data: { action: 'deny' },
+    headers: h,
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  await expect(request).toHaveAttribute('data-status', 'denied');
+  await expect(card(chat, 'summarize')).toHaveAttribute('data-state', 'error');
+  await expect(box).toBeFocused();
+  await chat.close();
+});
