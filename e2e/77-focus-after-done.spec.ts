@@ -5,12 +5,12 @@ import { card, openChat, rich } from './rich-chat';
 
 // Where the focus goes once a control has done its work and gone (76-keyboard-chat-busy.spec.ts has these
 // controls while busy, and Submit's end): a server request's card, answered, moves it from its form to the
-// line saying the outcome (but never takes it from elsewhere). Without that it falls to the page's start
-// (document.body).
+// line saying the outcome (but never takes it from elsewhere); a value saved in the Tools menu moves it to
+// the server's switch. Without that it falls to the page's start (document.body).
 
 const KIM = specUser('s77', 'Kim Focus');
 const h = originHeaders();
-const SERVERS = ['t77ask'];
+const SERVERS = ['t77ask', 't77vals'];
 
 let admin: BrowserContext;
 let restoreToolSearch: () => Promise<void>;
@@ -29,7 +29,7 @@ test.beforeAll(async ({ browser }) => {
   await removeOurs();
   // The tools are called from the first step: the whole catalog is sent while these run.
   restoreToolSearch = await sendAllTools(admin.request);
-  for (const config of [rich('t77ask')]) {
+  for (const config of [rich('t77ask'), rich('t77vals', { userValues: ['T77_TOKEN'] })]) {
     const res = await admin.request.post('/api/mcp/servers', { data: config, headers: h });
     expect(res.status(), await res.text()).toBe(201);
   }
@@ -89,4 +89,19 @@ test('sampling: answered elsewhere while the focus is in the message box, the fo
   await expect(card(chat, 'summarize')).toHaveAttribute('data-state', 'error');
   await expect(box).toBeFocused();
   await chat.close();
+});
+
+test("server connect: the value saved, its form goes and the focus moves to the server's switch", async ({
+  page,
+}) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: /^Tools · / }).click();
+  const row = page.getByRole('dialog', { name: 'Tool settings' }).locator('[data-tool-server="t77vals"]');
+  const server = row.getByRole('checkbox').first();
+  await expect(server).toBeDisabled();
+  await row.getByLabel('Your T77_TOKEN for t77vals').fill('kim-secret');
+  await enter(page, row.getByRole('button', { name: 'Save' }));
+  await expect(row.locator('form')).toHaveCount(0);
+  await expect(server).toBeEnabled();
+  await expect(server).toBeFocused();
 });

@@ -1,13 +1,19 @@
 'use client';
 
 import { useTranslations } from 'next-intl';
-import { useId, useState } from 'react';
+import { type RefCallback, type RefObject, useId, useRef, useState } from 'react';
 import { BusyButton } from '@/app/_components/busy-button';
 import { useFailureText } from '@/app/_components/failure-text';
+import { useFocusHandOff } from '@/app/_components/focus-hand-off';
 import { answerError, fetchOrUnreachable } from '@/app/_components/request-errors';
 import type { CatalogServer } from './tool-selection';
 
-type Props = { server: CatalogServer; onConnected: () => void };
+type Props = {
+  server: CatalogServer;
+  onConnected: () => void;
+  /** The row's switch of this server: the focus goes there when what had it goes and nothing replaces it. */
+  rowSwitch: RefObject<HTMLInputElement | null>;
+};
 
 /**
  * A request to the user's connection routes of one server (`/api/mcp/connections/<server><path>`),
@@ -45,15 +51,24 @@ function useConnectionRequest(server: string) {
  * OAuth provider ("Connect <server>"): the sign-in page's domain and full URL are shown first, and
  * only a click on "Continue to <domain>" opens it; it returns to this conversation.
  */
-export function ServerConnect({ server, onConnected }: Props) {
+export function ServerConnect({ server, onConnected, rowSwitch }: Props) {
   const t = useTranslations('serverConnect');
   const tc = useTranslations('common');
   const { busy, error, send } = useConnectionRequest(server.name);
   /** The authorization server's page, shown (domain and full URL) before the browser goes there. */
   const [signInUrl, setSignInUrl] = useState<string | null>(null);
   const id = useId();
+  // The values' form, Connect, the sign-in page's panel and Disconnect go once their work is done: the
+  // focus, if it was on them, moves on to what takes their place here, else to the row's switch.
+  const area = useRef<HTMLDivElement>(null);
+  const goes = useFocusHandOff(
+    () => area.current?.querySelector<HTMLElement>('a[href], button, input') ?? rowSwitch.current,
+  );
   const connect = server.connect;
-  if (!connect) return server.signedIn ? <Disconnect server={server} onDone={onConnected} /> : null;
+  if (!connect)
+    return server.signedIn ? (
+      <Disconnect server={server} onDone={onConnected} area={area} goes={goes} />
+    ) : null;
   const missing = connect.values.filter((v) => !v.set);
 
   async function saveValues(form: HTMLFormElement) {
@@ -71,9 +86,10 @@ export function ServerConnect({ server, onConnected }: Props) {
   }
 
   return (
-    <div className="mt-1 ml-6 text-xs">
+    <div ref={area} className="mt-1 ml-6 text-xs">
       {missing.length > 0 ? (
         <form
+          ref={goes}
           // The values are secrets: sent before the script runs, they go in a body, not in a URL.
           method="post"
           className="space-y-1"
@@ -107,7 +123,11 @@ export function ServerConnect({ server, onConnected }: Props) {
           <p className="text-zinc-500">{t('stored')}</p>
         </form>
       ) : connect.oauth && signInUrl ? (
-        <div data-sign-in-url className="space-y-1 rounded border border-zinc-200 p-2 dark:border-zinc-700">
+        <div
+          ref={goes}
+          data-sign-in-url
+          className="space-y-1 rounded border border-zinc-200 p-2 dark:border-zinc-700"
+        >
           <p>
             {t.rich('signInAt', {
               server: server.name,
@@ -131,6 +151,7 @@ export function ServerConnect({ server, onConnected }: Props) {
         </div>
       ) : connect.oauth ? (
         <BusyButton
+          ref={goes}
           type="button"
           busy={busy}
           onClick={() => void signIn()}
@@ -149,15 +170,26 @@ export function ServerConnect({ server, onConnected }: Props) {
 }
 
 /** Forgets the user's sign-in to a server (its tokens) and closes their connection. */
-function Disconnect({ server, onDone }: { server: CatalogServer; onDone: () => void }) {
+function Disconnect({
+  server,
+  onDone,
+  area,
+  goes,
+}: {
+  server: CatalogServer;
+  onDone: () => void;
+  area: RefObject<HTMLDivElement | null>;
+  goes: RefCallback<HTMLElement>;
+}) {
   const t = useTranslations('serverConnect');
   const { busy, error, send } = useConnectionRequest(server.name);
   async function disconnect() {
     if (await send('DELETE', '')) onDone();
   }
   return (
-    <div className="mt-1 ml-6 text-xs">
+    <div ref={area} className="mt-1 ml-6 text-xs">
       <BusyButton
+        ref={goes}
         type="button"
         busy={busy}
         onClick={() => void disconnect()}

@@ -71,7 +71,7 @@ export function ToolServerRow({ server, settings, onToggle, onReload }: Props) {
       {!available && server.error && (
         <p className="mt-0.5 ml-6 text-xs break-words text-zinc-500">{server.error}</p>
       )}
-      <ServerConnect server={server} onConnected={onReload} />
+      <ServerConnect server={server} onConnected={onReload} rowSwitch={box} />
       {available && expanded && (
         <ul className="mt-1 ml-6 space-y-1">
           {server.tools.map((t) => (
