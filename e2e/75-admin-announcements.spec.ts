@@ -6,7 +6,7 @@ import { ADMIN, signIn } from './helpers';
 // one (each reason once: at its field, or at the form's end); the users table's rows, named by their user
 // (row headers).
 
-test('a provider field the server refuses is told once, at the field; a reason of no field at the form’s end', async ({
+test('a provider field the server refuses is told once, at the field (an item of a list too); a reason of no field at the form’s end', async ({
   page,
 }) => {
   await signIn(page, ADMIN);
@@ -23,19 +23,29 @@ test('a provider field the server refuses is told once, at the field; a reason o
   await expect(form.getByRole('alert')).toHaveCount(1);
   await expect(form.getByRole('alert')).toHaveText('must be an http(s) URL');
 
-  // A reason that belongs to none of the form's fields is told at its end.
-  const message = 'Invalid request body: models.0: too long';
+  // A reason about one item of a list field is told at that field, with the item's path; a reason that
+  // belongs to none of the form's fields is told at its end.
+  const message = 'Invalid request body: models.0: too long; headers: not allowed';
   await page.route('**/api/admin/providers', (route) =>
     route.request().method() === 'POST'
       ? route.fulfill({
           status: 400,
-          json: { error: { code: 'bad_request', message, fields: { 'models.0': 'too long' } } },
+          json: {
+            error: {
+              code: 'bad_request',
+              message,
+              fields: { 'models.0': 'too long', headers: 'not allowed' },
+            },
+          },
         })
       : route.fallback(),
   );
   await url.fill('https://told.example.com/v1');
   await url.press('Enter');
-  await expect(form.getByRole('alert')).toHaveText(message);
+  const models = form.getByRole('textbox', { name: 'Models' });
+  await expect(models).toBeFocused();
+  await expect(models).toHaveAccessibleDescription('models.0: too long');
+  await expect(form.getByRole('alert')).toHaveText(['models.0: too long', 'headers: not allowed']);
   await expect(url).not.toHaveAttribute('aria-invalid');
   await form.getByRole('button', { name: 'Cancel' }).click();
 });
