@@ -1,5 +1,6 @@
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { adminContext } from './account-helpers';
+import { enter, hold } from './held-requests';
 import { ADMIN, originHeaders, signIn } from './helpers';
 
 // More of the keyboard on the admin and account pages (73-keyboard-admin.spec.ts has the rest): a control
@@ -23,34 +24,7 @@ async function removeOurs(browser: Browser) {
 test.beforeEach(({ browser }) => removeOurs(browser));
 test.afterAll(({ browser }) => removeOurs(browser));
 
-/**
- * Holds the next `method` request whose path is `path` until the returned function is called, then answers
- * it with `status` and `json`. Counts the requests it sees meanwhile (`seen()`), to show a second press
- * sends nothing.
- */
-async function hold(page: Page, method: string, path: string | RegExp, status: number, json: unknown) {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => {
-    release = r;
-  });
-  let count = 0;
-  const matches = (url: URL) => (typeof path === 'string' ? url.pathname === path : path.test(url.pathname));
-  await page.route(matches, async (route) => {
-    if (route.request().method() !== method) return route.fallback();
-    count += 1;
-    await gate;
-    await route.fulfill({ status, json });
-  });
-  return Object.assign(release, { seen: () => count });
-}
-
 const refusal = (message: string) => ({ error: { code: 'refused', message } });
-
-/** Presses Enter on `control` (focused first, as Tab would leave it). */
-async function enter(page: Page, control: Locator) {
-  await control.focus();
-  await page.keyboard.press('Enter');
-}
 
 /** Presses Enter on `control`; while its request is held it is aria-disabled and keeps the focus. */
 async function pressWhileHeld(page: Page, control: Locator) {
@@ -87,7 +61,10 @@ test('single sign-on: Save keeps the focus while it checks (a second press sends
   const form = page.locator('form').filter({ has: page.getByRole('textbox', { name: 'Display name' }) });
   const save = form.locator('button[type="submit"]');
   await expect(save).toHaveText('Save provider');
-  const put = await hold(page, 'PUT', '/api/admin/sso', 400, refusal('The issuer did not answer.'));
+  const put = await hold(page, 'PUT', '/api/admin/sso', {
+    status: 400,
+    json: refusal('The issuer did not answer.'),
+  });
   await pressWhileHeld(page, save);
   await expect(save).toHaveText('Checking the provider…');
   await page.keyboard.press('Enter');
@@ -97,9 +74,12 @@ test('single sign-on: Save keeps the focus while it checks (a second press sends
   await expect(save).not.toHaveAttribute('aria-disabled');
   await expect(save).toBeFocused();
   // Saved, the form is drawn anew (the stored version): the new form's Save has the focus.
-  const ok = await hold(page, 'PUT', '/api/admin/sso', 200, {
-    ...overview,
-    provider: { ...provider, updatedAt: '2026-01-02T00:00:00.000Z' },
+  const ok = await hold(page, 'PUT', '/api/admin/sso', {
+    status: 200,
+    json: {
+      ...overview,
+      provider: { ...provider, updatedAt: '2026-01-02T00:00:00.000Z' },
+    },
   });
   await pressWhileHeld(page, save);
   ok();
@@ -129,19 +109,25 @@ test('MCP servers: Import’s Preview and Apply, the server form’s Test and Sa
     .getByLabel('Claude Desktop config (JSON)')
     .fill('{"mcpServers":{"zz74-new":{"command":"node"}}}');
   const none = { added: [], updated: [], unchanged: [], kept: [] };
-  const dryRun = await hold(page, 'POST', '/api/mcp/servers/import', 200, {
-    ...none,
-    added: ['zz74-new'],
-    errors: [],
+  const dryRun = await hold(page, 'POST', '/api/mcp/servers/import', {
+    status: 200,
+    json: {
+      ...none,
+      added: ['zz74-new'],
+      errors: [],
+    },
   });
   const preview = dialog.getByRole('button', { name: 'Preview' });
   await pressWhileHeld(page, preview);
   dryRun();
   await expect(dialog.locator('[data-import-list="added"]')).toContainText('zz74-new');
   await expect(preview).toBeFocused();
-  const applied = await hold(page, 'POST', '/api/mcp/servers/import', 200, {
-    ...none,
-    errors: [{ name: 'zz74-new', message: 'refused by the server' }],
+  const applied = await hold(page, 'POST', '/api/mcp/servers/import', {
+    status: 200,
+    json: {
+      ...none,
+      errors: [{ name: 'zz74-new', message: 'refused by the server' }],
+    },
   });
   const apply = dialog.getByRole('button', { name: 'Apply' });
   await pressWhileHeld(page, apply);
@@ -159,13 +145,19 @@ test('MCP servers: Import’s Preview and Apply, the server form’s Test and Sa
   await form.getByLabel('Transport').selectOption('stdio');
   await form.getByLabel('Name', { exact: true }).fill('zz74-form');
   await form.getByLabel('Command', { exact: true }).fill('node');
-  const tested = await hold(page, 'POST', '/api/mcp/servers/test', 502, refusal('Could not start it.'));
+  const tested = await hold(page, 'POST', '/api/mcp/servers/test', {
+    status: 502,
+    json: refusal('Could not start it.'),
+  });
   const test_ = form.getByRole('button', { name: /^(Test connection|Testing…)$/ });
   await pressWhileHeld(page, test_);
   tested();
   await expect(form.getByRole('alert')).toHaveText('Could not start it.');
   await expect(test_).toBeFocused();
-  const saved = await hold(page, 'POST', '/api/mcp/servers', 409, refusal('The name is taken.'));
+  const saved = await hold(page, 'POST', '/api/mcp/servers', {
+    status: 409,
+    json: refusal('The name is taken.'),
+  });
   const save = form.locator('button[type="submit"]');
   await pressWhileHeld(page, save);
   await form.getByLabel('Command', { exact: true }).press('Enter');
@@ -184,7 +176,10 @@ test('MCP servers: Import’s Preview and Apply, the server form’s Test and Sa
   await page.goto(`/admin/mcp/${id}`);
   const level = page.getByRole('combobox', { name: 'Log level' });
   await expect(level).toHaveValue('');
-  const patched = await hold(page, 'PATCH', `/api/mcp/servers/${id}`, 500, refusal('Not now.'));
+  const patched = await hold(page, 'PATCH', `/api/mcp/servers/${id}`, {
+    status: 500,
+    json: refusal('Not now.'),
+  });
   await level.focus();
   await page.keyboard.press('ArrowDown');
   await expect(level).toBeFocused();
@@ -201,7 +196,10 @@ test('account: Disconnect keeps the focus while the server answers', async ({ pa
   );
   await page.goto('/account');
   const disconnect = page.getByRole('button', { name: 'Disconnect: zz74-mine' });
-  const forgot = await hold(page, 'DELETE', '/api/mcp/connections/zz74-mine', 500, refusal('No.'));
+  const forgot = await hold(page, 'DELETE', '/api/mcp/connections/zz74-mine', {
+    status: 500,
+    json: refusal('No.'),
+  });
   await pressWhileHeld(page, disconnect);
   await page.keyboard.press('Enter');
   expect(forgot.seen()).toBe(1);

@@ -1,15 +1,8 @@
-import {
-  type BrowserContext,
-  expect,
-  type FileChooser,
-  type Locator,
-  type Page,
-  test,
-} from '@playwright/test';
-import { adminContext } from './account-helpers';
-import { ensureUsers, originHeaders, sendAllTools, signIn, specUser } from './helpers';
+import { expect, type FileChooser, type Locator, type Page, test } from '@playwright/test';
+import { enter, hold, requestServersSpec } from './held-requests';
+import { specUser } from './helpers';
 import { createConversation, nav } from './history-helpers';
-import { card, openChat, rich } from './rich-chat';
+import { card, openChat } from './rich-chat';
 
 // The keyboard on the chat side's buttons busy with their request (74-keyboard-admin-more.spec.ts has the
 // admin's): pressed, such a button keeps the focus while the request is on its way (it is aria-disabled, not
@@ -17,76 +10,12 @@ import { card, openChat, rich } from './rich-chat';
 // The slow or refusing server is simulated with page.route, each request held until the test releases it.
 
 const KIT = specUser('s76', 'Kit Keys');
-const h = originHeaders();
-const SERVERS = ['t76ask', 't76vals'];
-
-let admin: BrowserContext;
-let restoreToolSearch: () => Promise<void>;
-
-async function removeOurs() {
-  const { items } = (await (await admin.request.get('/api/mcp/servers')).json()) as {
-    items: Array<{ id: string; name: string }>;
-  };
-  for (const s of items.filter((s) => SERVERS.includes(s.name)))
-    await admin.request.delete(`/api/mcp/servers/${s.id}`, { headers: h });
-}
-
-test.beforeAll(async ({ browser }) => {
-  await ensureUsers(browser, KIT);
-  admin = await adminContext(browser);
-  await removeOurs();
-  // The elicitation test calls its tool from the first step: the whole catalog is sent while these run.
-  restoreToolSearch = await sendAllTools(admin.request);
-  for (const config of [rich('t76ask'), rich('t76vals', { userValues: ['T76_TOKEN'] })]) {
-    const res = await admin.request.post('/api/mcp/servers', { data: config, headers: h });
-    expect(res.status(), await res.text()).toBe(201);
-  }
-});
-
-test.afterAll(async () => {
-  await removeOurs();
-  await restoreToolSearch();
-  await admin.close();
-});
-
-test.beforeEach(({ page }) => signIn(page, KIT));
-
-/**
- * Holds the next `method` request whose path matches `path` until the returned function is called, then
- * answers it with `answer` (or lets it through to the server). Counts the requests it sees meanwhile
- * (`seen()`), to show a second press sends nothing.
- */
-async function hold(
-  page: Page,
-  method: string,
-  path: string | RegExp,
-  answer?: { status: number; json: unknown },
-) {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => {
-    release = r;
-  });
-  let count = 0;
-  const matches = (url: URL) => (typeof path === 'string' ? url.pathname === path : path.test(url.pathname));
-  await page.route(matches, async (route) => {
-    if (route.request().method() !== method) return route.fallback();
-    count += 1;
-    await gate;
-    await (answer ? route.fulfill(answer) : route.continue());
-  });
-  return Object.assign(release, { seen: () => count });
-}
+requestServersSpec('76', KIT);
 
 const refusal = (status: number, message: string) => ({
   status,
   json: { error: { code: 'refused', message } },
 });
-
-/** Presses Enter on `control` (focused first, as Tab would leave it). */
-async function enter(page: Page, control: Locator) {
-  await control.focus();
-  await page.keyboard.press('Enter');
-}
 
 /**
  * Once its request is held (on its way), `control` keeps the focus and is aria-disabled; Enter again does

@@ -1,7 +1,7 @@
-import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
-import { adminContext } from './account-helpers';
-import { composer, ensureUsers, originHeaders, sendAllTools, signIn, specUser } from './helpers';
-import { card, openChat, rich } from './rich-chat';
+import { expect, test } from '@playwright/test';
+import { enter, requestServersSpec } from './held-requests';
+import { composer, originHeaders, specUser } from './helpers';
+import { card, openChat } from './rich-chat';
 
 // Where the focus goes once a control has done its work and gone (76-keyboard-chat-busy.spec.ts has these
 // controls while busy, and Submit's end): a server request's card, answered, moves it from its form to the
@@ -9,45 +9,8 @@ import { card, openChat, rich } from './rich-chat';
 // the server's switch. Without that it falls to the page's start (document.body).
 
 const KIM = specUser('s77', 'Kim Focus');
+requestServersSpec('77', KIM);
 const h = originHeaders();
-const SERVERS = ['t77ask', 't77vals'];
-
-let admin: BrowserContext;
-let restoreToolSearch: () => Promise<void>;
-
-async function removeOurs() {
-  const { items } = (await (await admin.request.get('/api/mcp/servers')).json()) as {
-    items: Array<{ id: string; name: string }>;
-  };
-  for (const s of items.filter((s) => SERVERS.includes(s.name)))
-    await admin.request.delete(`/api/mcp/servers/${s.id}`, { headers: h });
-}
-
-test.beforeAll(async ({ browser }) => {
-  await ensureUsers(browser, KIM);
-  admin = await adminContext(browser);
-  await removeOurs();
-  // The tools are called from the first step: the whole catalog is sent while these run.
-  restoreToolSearch = await sendAllTools(admin.request);
-  for (const config of [rich('t77ask'), rich('t77vals', { userValues: ['T77_TOKEN'] })]) {
-    const res = await admin.request.post('/api/mcp/servers', { data: config, headers: h });
-    expect(res.status(), await res.text()).toBe(201);
-  }
-});
-
-test.afterAll(async () => {
-  await removeOurs();
-  await restoreToolSearch();
-  await admin.close();
-});
-
-test.beforeEach(({ page }) => signIn(page, KIM));
-
-/** Presses Enter on `control` (focused first, as Tab would leave it). */
-async function enter(page: Page, control: Locator) {
-  await control.focus();
-  await page.keyboard.press('Enter');
-}
 
 test('elicitation: answered with Decline, the focus moves to the outcome line', async ({ page }) => {
   const chat = await openChat(page.context(), '[[tool:t77ask__ask_details]]');
