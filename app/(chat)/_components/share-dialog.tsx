@@ -3,8 +3,9 @@
 import { X } from 'lucide-react';
 import Link from 'next/link';
 import { useTranslations } from 'next-intl';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { BusyButton } from '@/app/_components/busy-button';
+import { useFocusHandOff } from '@/app/_components/focus-hand-off';
 import { useFailureText } from '@/app/_components/failure-text';
 import { fetchOrUnreachable } from '@/app/_components/request-errors';
 import { Modal, ModalClose } from '@/app/_components/modal';
@@ -40,16 +41,11 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
-  // Create link and Revoke link go once they have done their work: the focus goes on to the control that
-  // takes their place (Copy link, Create link again), not to the page's start.
+  // Create link and Revoke link go once they have done their work: the focus, if it was on them, goes on to
+  // the control that takes their place (Copy, Create link again), not to the page's start.
   const copyRef = useRef<HTMLButtonElement>(null);
   const createRef = useRef<HTMLButtonElement>(null);
-  const moveFocus = useRef(false);
-  useEffect(() => {
-    if (!moveFocus.current) return;
-    moveFocus.current = false;
-    (created ? copyRef : createRef).current?.focus();
-  }, [created]);
+  const goes = useFocusHandOff(() => (created ? copyRef : createRef).current);
 
   async function create() {
     setBusy(true);
@@ -62,7 +58,6 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
         body: JSON.stringify({ includeToolDetails, includeOwnerName, includeFiles }),
       });
       if (res.status !== 201) throw new Error(await errorMessage(res, ts('createFailed')));
-      moveFocus.current = true;
       setCreated((await res.json()) as Created);
       setCopied(false);
     } catch (err) {
@@ -82,7 +77,6 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
       });
       // 404: already revoked (or the conversation is gone) — the link is dead either way.
       if (!res.ok && res.status !== 404) throw new Error(await errorMessage(res, ts('revokeFailed')));
-      moveFocus.current = true;
       setCreated(null);
       setStatus(ts('revoked'));
     } catch (err) {
@@ -120,7 +114,8 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
       <p className="mt-2 text-sm text-zinc-600 dark:text-zinc-400">{ts('intro')}</p>
 
       {created ? (
-        <div className="mt-4 space-y-3">
+        // Keyed apart, so one goes and the other comes (not one div changed in place): useFocusHandOff.
+        <div key="link" ref={goes} className="mt-4 space-y-3">
           <label className="block text-sm font-medium">
             {ts('link')}
             <input
@@ -146,7 +141,7 @@ export function ShareDialog({ conversationId, onClose, returnFocus }: Props) {
           </div>
         </div>
       ) : (
-        <div className="mt-4 space-y-2 text-sm">
+        <div key="create" ref={goes} className="mt-4 space-y-2 text-sm">
           <label className="flex items-start gap-2">
             <input
               type="checkbox"
