@@ -181,42 +181,6 @@ test('users list at a phone width: one card per user with an actions menu, nothi
   await expect(page.locator(`[data-user="${ADMIN.email}"]`).getByRole('button')).toHaveCount(0);
 });
 
-test('a small form dialog, submitted from the keyboard, keeps the focus on its button while it works and after a refusal; a second Enter meanwhile sends nothing', async ({
-  page,
-}) => {
-  await signIn(page, ADMIN);
-  await page.goto('/admin/users');
-  const email = PIA.email.toLowerCase();
-  await chooseRowAction(page, email, 'Reset password');
-  const reset = page.getByRole('dialog', { name: `Reset password: ${email}` });
-  // The server takes its time, then fails (a restart, say).
-  let answer = () => {};
-  const held = new Promise<void>((resolve) => (answer = resolve));
-  let sent = 0;
-  await page.route('**/api/admin/users/*/password', async (route) => {
-    sent++;
-    await held;
-    await route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'Restarting.' } } });
-  });
-  await reset.getByLabel(`New password for ${email}`).fill('a-new-password-47');
-  const submit = reset.getByRole('button', { name: 'Set password' });
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Tab');
-  await expect(submit).toBeFocused();
-  await page.keyboard.press('Enter');
-  await expect(submit).toBeFocused();
-  // Announced as unavailable meanwhile.
-  await expect(submit).toHaveAttribute('aria-disabled', 'true');
-  await page.keyboard.press('Enter');
-  answer();
-  await expect(reset.getByRole('alert')).toBeVisible();
-  await expect(submit).not.toHaveAttribute('aria-disabled');
-  await expect(submit).toBeFocused();
-  expect(sent).toBe(1);
-  await page.unroute('**/api/admin/users/*/password');
-  await reset.getByRole('button', { name: 'Cancel', exact: true }).click();
-});
-
 test('chat header on a phone: the title keeps its room; "More actions" reaches Instructions, Share and Export', async ({
   page,
 }) => {

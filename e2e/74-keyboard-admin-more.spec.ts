@@ -1,7 +1,7 @@
 import { type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 import { adminContext } from './account-helpers';
 import { enter, hold } from './held-requests';
-import { ADMIN, originHeaders, signIn } from './helpers';
+import { ADMIN, chooseRowAction, ensureUsers, originHeaders, signIn, specUser } from './helpers';
 
 // More of the keyboard on the admin and account pages (73-keyboard-admin.spec.ts has the rest): a control
 // busy with its request keeps the focus (it is aria-disabled, not disabled, which Chrome answers by moving
@@ -21,6 +21,10 @@ async function removeOurs(browser: Browser) {
   await admin.close();
 }
 
+/** The user whose password the small form dialog's test resets. */
+const RESET = specUser('s74', 'Pia Reset');
+
+test.beforeAll(({ browser }) => ensureUsers(browser, RESET));
 test.beforeEach(({ browser }) => removeOurs(browser));
 test.afterAll(({ browser }) => removeOurs(browser));
 
@@ -239,4 +243,40 @@ test('“Export with secrets” carries its warning: read with the link and show
   await expect(page.getByText(warning)).toBeHidden();
   await link.focus();
   await expect(page.getByText(warning)).toBeVisible();
+});
+
+test('a small form dialog, submitted from the keyboard, keeps the focus on its button while it works and after a refusal; a second Enter meanwhile sends nothing', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  const email = RESET.email.toLowerCase();
+  await chooseRowAction(page, email, 'Reset password');
+  const reset = page.getByRole('dialog', { name: `Reset password: ${email}` });
+  // The server takes its time, then fails (a restart, say).
+  let answer = () => {};
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  let sent = 0;
+  await page.route('**/api/admin/users/*/password', async (route) => {
+    sent++;
+    await held;
+    await route.fulfill({ status: 503, json: { error: { code: 'unavailable', message: 'Restarting.' } } });
+  });
+  await reset.getByLabel(`New password for ${email}`).fill('a-new-password-74');
+  const submit = reset.getByRole('button', { name: 'Set password' });
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(submit).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(submit).toBeFocused();
+  // Announced as unavailable meanwhile.
+  await expect(submit).toHaveAttribute('aria-disabled', 'true');
+  await page.keyboard.press('Enter');
+  answer();
+  await expect(reset.getByRole('alert')).toBeVisible();
+  await expect(submit).not.toHaveAttribute('aria-disabled');
+  await expect(submit).toBeFocused();
+  expect(sent).toBe(1);
+  await page.unroute('**/api/admin/users/*/password');
+  await reset.getByRole('button', { name: 'Cancel', exact: true }).click();
 });

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { enter } from './held-requests';
 import { ADMIN, signIn } from './helpers';
 
 // What the admin pages tell a screen reader: a provider field the server refuses, once (at the field, not
@@ -118,4 +119,21 @@ test('the users table names each row by its user (a row header), under its colum
   const rows = await table.locator('tbody tr').count();
   expect(rows).toBeGreaterThan(0);
   await expect(table.getByRole('rowheader')).toHaveCount(rows);
+});
+
+// (Moved from the end of 73-keyboard-admin.spec.ts's keyboard test of the admin forms.)
+test('creating a user whose email is taken, from the keyboard: the Email field takes the focus, described by the reason', async ({
+  page,
+}) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  const create = page.locator('form').filter({ has: page.getByRole('heading', { name: 'Create user' }) });
+  await create.getByRole('textbox', { name: 'Name' }).fill('Kit Again');
+  await create.getByRole('textbox', { name: 'Email' }).fill(ADMIN.email);
+  await create.getByRole('textbox', { name: 'Password' }).fill('kit-again-password');
+  await enter(page, create.getByRole('button', { name: 'Create user' }));
+  const email = create.getByRole('textbox', { name: 'Email' });
+  await expect(email).toBeFocused();
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(email).toHaveAccessibleDescription(/already/);
 });
